@@ -1,0 +1,85 @@
+#pragma once
+// `cudaviz bench` and `cudaviz sweep`: measurement plumbing shared by every
+// scene and lab. A target measures its variants and returns Measurements; the
+// runner adds the common fields and the `vs` ratios, then prints JSON lines.
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "common/block_shape.h"
+#include "common/device_info.h"
+
+namespace cv::bench {
+
+struct Stats {
+  double median_ms = 0, min_ms = 0;
+  int reps = 0;
+};
+Stats summarize(std::vector<double> ms);
+
+// Times `body` on `stream` with a CUDA event pair around each repetition,
+// after `warmup` untimed runs.
+Stats time_cuda(const std::function<void(cudaStream_t)>& body, int warmup, int reps,
+                cudaStream_t stream);
+// Times a host function with the steady clock.
+Stats time_host(const std::function<void()>& body, int warmup, int reps);
+
+struct Measurement {
+  std::string variant;
+  Backend backend = Backend::Cpu;
+  long long n = 0;
+  BlockShape block;
+  Stats stats;
+  // Throughput and lab fields in the order they should print, e.g.
+  // {"particles_per_s": ..., "gb_per_s": ...} or {"result": ..., "reference": ..., "correct": true}.
+  nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+};
+
+using BenchFn = std::function<std::vector<Measurement>(const BenchOptions&, Backend)>;
+
+struct Target {
+  std::string name;
+  std::string default_variant;  // used by sweep when none is named
+  std::vector<std::string> variants;
+  BenchFn run;
+};
+
+// Self-registration: each bench_<target>.cpp holds one Registrar.
+struct Registrar {
+  explicit Registrar(Target t);
+};
+const std::vector<Target>& targets();
+const Target* find_target(const std::string& name);
+
+// Throws UsageError unless `variant` is "all" or one of the target's.
+void check_variant(const Target& t, const std::string& variant);
+// True when `name` is selected by `variant` ("all" selects all).
+inline bool selected(const std::string& variant, const std::string& name) {
+  return variant == "all" || variant == name;
+}
+
+// Thrown by check_cancel() when the caller asked to stop.
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+// Call between units of work (repetitions, variants); updates progress.
+inline void check_cancel(const BenchOptions& opt, float progress) {
+  if (!opt.control) return;
+  opt.control->progress = progress;
+  if (opt.control->cancel) throw Cancelled();
+}
+
+// Adds bench, backend, device, reps... and vs ratios (peer median / this median).
+std::vector<nlohmann::ordered_json> to_json(const std::string& target,
+                                            const std::vector<Measurement>& ms);
+
+// Entry points for main(): return the process exit code.
+int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err);
+int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err);
+
+}  // namespace cv::bench

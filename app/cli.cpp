@@ -1,0 +1,179 @@
+#include "cli.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace cv {
+
+std::string usage_text() {
+  return R"(usage:
+  cudaviz [--scene fountain|swarm|nbody] [--backend auto|cuda|cpu] [--preset FILE]
+          [--frames N] [--screenshot out.png] [--n N] [--block X[,Y[,Z]]]
+          [--variant NAME] [--size WxH]
+  cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
+          [--reps R] [--input FILE] [--backend auto|cuda|cpu]
+  cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
+          [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu]
+  cudaviz --help
+)";
+}
+
+long long parse_integer(const std::string& text, const std::string& what, long long min,
+                        long long max) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s, &end, 10);
+  bool digits_only = !text.empty();
+  for (size_t i = 0; i < text.size(); ++i)
+    if (!(text[i] >= '0' && text[i] <= '9') && !(i == 0 && (text[i] == '-' || text[i] == '+')))
+      digits_only = false;
+  if (!digits_only || end != s + text.size())
+    throw UsageError(what + ": '" + text + "' is not a whole number");
+  if (errno == ERANGE || v < min || v > max)
+    throw UsageError(what + ": " + text + " is out of range [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]");
+  return v;
+}
+
+namespace {
+
+// Splits "--flag=value" / "--flag value" pairs, refusing repeats and unknowns.
+class FlagReader {
+ public:
+  FlagReader(const std::vector<std::string>& args, size_t first, std::set<std::string> known)
+      : known_(std::move(known)) {
+    for (size_t i = first; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + a + "'");
+      std::string name = a, value;
+      bool has_value = false;
+      if (auto eq = a.find('='); eq != std::string::npos) {
+        name = a.substr(0, eq);
+        value = a.substr(eq + 1);
+        has_value = true;
+      }
+      if (!known_.count(name)) throw UsageError("unknown flag '" + name + "'");
+      if (values_.count(name)) throw UsageError("flag '" + name + "' given more than once");
+      if (!has_value) {
+        if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+          throw UsageError("flag '" + name + "' needs a value");
+        value = args[++i];
+      }
+      if (value.empty()) throw UsageError("flag '" + name + "' has an empty value");
+      values_[name] = value;
+    }
+  }
+  std::optional<std::string> get(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::set<std::string> known_;
+  std::map<std::string, std::string> values_;
+};
+
+BlockShape block_flag(const std::string& text) {
+  std::string err;
+  auto b = parse_block_shape(text, &err);
+  if (!b) throw UsageError("--block: " + err);
+  // CUDA's rules apply on every backend; device-specific limits are checked at launch.
+  if (auto e = validate(*b)) throw UsageError("--block: " + *e);
+  return *b;
+}
+
+std::string backend_flag(const std::string& v) {
+  if (v != "auto" && v != "cuda" && v != "cpu")
+    throw UsageError("--backend: '" + v + "' is not one of auto, cuda, cpu");
+  return v;
+}
+
+// Counts are bounded by what a 32-bit index covers; memory limits are checked at allocation.
+constexpr long long kMaxCount = (1ll << 31) - 1;
+
+}  // namespace
+
+Command parse_command_line(const std::vector<std::string>& args) {
+  Command cmd;
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
+    if (args.size() > 1) throw UsageError("--help takes no further arguments");
+    cmd.kind = Command::Kind::Help;
+    return cmd;
+  }
+  if (!args.empty() && (args[0] == "bench" || args[0] == "sweep")) {
+    const bool bench = args[0] == "bench";
+    if (args.size() < 2 || args[1].rfind("--", 0) == 0)
+      throw UsageError(args[0] + ": name a scene or lab, e.g. 'cudaviz " + args[0] + " fountain'");
+    std::set<std::string> known{"--variant", "--n", "--reps", "--backend"};
+    if (bench) {
+      known.insert({"--block", "--input"});
+    } else {
+      known.insert({"--shapes", "--csv"});
+    }
+    FlagReader f(args, 2, known);
+    auto n = f.get("--n");
+    auto reps = f.get("--reps");
+    std::string backend = backend_flag(f.get("--backend").value_or("auto"));
+    if (bench) {
+      cmd.kind = Command::Kind::Bench;
+      BenchOptions& o = cmd.bench;
+      o.target = args[1];
+      o.variant = f.get("--variant").value_or("all");
+      if (n) o.n = parse_integer(*n, "--n", 1, kMaxCount);
+      if (auto b = f.get("--block")) o.block = block_flag(*b);
+      if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
+      o.input = f.get("--input");
+      o.backend = backend;
+      return cmd;
+    }
+    cmd.kind = Command::Kind::Sweep;
+    SweepOptions& o = cmd.sweep;
+    o.target = args[1];
+    o.variant = f.get("--variant").value_or("");
+    if (n) o.n = parse_integer(*n, "--n", 1, kMaxCount);
+    if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
+    o.csv = f.get("--csv");
+    o.backend = backend;
+    auto shapes = f.get("--shapes");
+    if (!shapes) throw UsageError("sweep: --shapes is required, e.g. --shapes 8x8,16x16,256x1");
+    // Shapes are separated by commas; each shape uses 'x' between its dimensions.
+    size_t start = 0;
+    while (start <= shapes->size()) {
+      size_t comma = shapes->find(',', start);
+      std::string one = shapes->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      o.shapes.push_back(block_flag(one));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    return cmd;
+  }
+
+  FlagReader f(args, 0, {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n",
+                         "--block", "--variant", "--size"});
+  RunOptions& o = cmd.run;
+  if (auto s = f.get("--scene")) {
+    if (*s != "fountain" && *s != "swarm" && *s != "nbody")
+      throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody");
+    o.scene = *s;
+  }
+  o.backend = backend_flag(f.get("--backend").value_or("auto"));
+  o.preset = f.get("--preset");
+  if (auto fr = f.get("--frames")) o.frames = parse_integer(*fr, "--frames", 1, 1ll << 40);
+  o.screenshot = f.get("--screenshot");
+  if (auto n = f.get("--n")) o.n = parse_integer(*n, "--n", 1, kMaxCount);
+  if (auto b = f.get("--block")) o.block = block_flag(*b);
+  o.variant = f.get("--variant");
+  if (auto sz = f.get("--size")) {
+    auto x = sz->find('x');
+    if (x == std::string::npos) throw UsageError("--size: '" + *sz + "' is not WxH, e.g. 1280x800");
+    o.width = static_cast<int>(parse_integer(sz->substr(0, x), "--size width", 64, 16384));
+    o.height = static_cast<int>(parse_integer(sz->substr(x + 1), "--size height", 64, 16384));
+  }
+  return cmd;
+}
+
+}  // namespace cv

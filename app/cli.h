@@ -1,0 +1,77 @@
+#pragma once
+// The command-line contract (see README.md): parsing only, no side effects.
+#include <atomic>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/block_shape.h"
+
+namespace cv {
+
+// A bad command line: the message names the flag or value and why. Exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunOptions {
+  std::string scene = "fountain";
+  std::string backend = "auto";
+  std::optional<std::string> preset;
+  long long frames = 0;  // 0: run until the window is closed
+  std::optional<std::string> screenshot;
+  std::optional<long long> n;  // particle / body count
+  std::optional<BlockShape> block;
+  std::optional<std::string> variant;
+  int width = 1280, height = 800;
+};
+
+// Lets a caller that runs a bench target on a worker thread (the UI's lab
+// panels) watch progress and cancel. Targets poll it between repetitions and
+// variants via check_cancel() in bench.h.
+struct RunControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<float> progress{0.f};  // 0..1
+};
+
+struct BenchOptions {
+  std::string target;  // scene or lab name
+  std::string variant = "all";
+  std::optional<long long> n;
+  std::optional<BlockShape> block;
+  int reps = 0;  // 0: the target's default
+  std::optional<std::string> input;
+  std::string backend = "auto";
+  RunControl* control = nullptr;  // not from the command line
+};
+
+struct SweepOptions {
+  std::string target;
+  std::vector<BlockShape> shapes;
+  std::optional<std::string> csv;
+  std::string variant;  // empty: the target's default variant
+  std::optional<long long> n;
+  int reps = 0;
+  std::string backend = "auto";
+};
+
+struct Command {
+  enum class Kind { Run, Bench, Sweep, Help } kind = Kind::Run;
+  RunOptions run;
+  BenchOptions bench;
+  SweepOptions sweep;
+};
+
+// Throws UsageError on anything it does not understand.
+Command parse_command_line(const std::vector<std::string>& args);  // args without argv[0]
+
+std::string usage_text();
+
+// Strict number parsing shared by the CLI and the UI: the whole text must be a
+// decimal integer within [min, max]; the message names `what` and the limit.
+long long parse_integer(const std::string& text, const std::string& what, long long min,
+                        long long max);
+
+}  // namespace cv

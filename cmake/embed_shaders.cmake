@@ -1,0 +1,11 @@
+# Writes OUT, a header with one `constexpr const char* k<Name>` per GLSL file in FILES.
+set(text "// Generated from shaders/ by cmake/embed_shaders.cmake. Do not edit.\n#pragma once\nnamespace cv::shaders {\n")
+foreach(f ${FILES})
+  get_filename_component(name ${f} NAME)
+  string(REGEX REPLACE "[^A-Za-z0-9]" "_" id ${name})
+  file(READ ${f} src)
+  string(APPEND text "constexpr const char* ${id} = R\"glsl(${src})glsl\";\n")
+endforeach()
+string(APPEND text "}  // namespace cv::shaders\n")
+file(WRITE ${OUT}.tmp "${text}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,38 @@
+#pragma once
+// CUDA error reporting: every runtime call goes through CV_CUDA, which throws a
+// CudaError naming the call and the error, so callers (UI, CLI) decide what to do.
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace cv {
+
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(const char* call, cudaError_t code)
+      : std::runtime_error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" +
+                           cudaGetErrorString(code) + ")"),
+        code_(code),
+        call_(call) {}
+  cudaError_t code() const { return code_; }
+  const std::string& call() const { return call_; }
+
+ private:
+  cudaError_t code_;
+  std::string call_;
+};
+
+inline void cuda_check(cudaError_t code, const char* call) {
+  if (code != cudaSuccess) throw CudaError(call, code);
+}
+
+// Checks a kernel launch: configuration errors show up in cudaGetLastError.
+inline void cuda_check_launch(const char* kernel_name) {
+  cudaError_t code = cudaGetLastError();
+  if (code != cudaSuccess) throw CudaError(kernel_name, code);
+}
+
+}  // namespace cv
+
+#define CV_CUDA(call) ::cv::cuda_check((call), #call)
