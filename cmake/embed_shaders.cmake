@@ -1,4 +1,6 @@
-# Writes OUT, a header with one `constexpr const char* k<Name>` per GLSL file in FILES.
+# Writes OUT, a header with one `constexpr const char* <file_name>` per GLSL file in SHADER_DIR.
+file(GLOB FILES ${SHADER_DIR}/*.vert ${SHADER_DIR}/*.frag)
+list(SORT FILES)
 set(text "// Generated from shaders/ by cmake/embed_shaders.cmake. Do not edit.\n#pragma once\nnamespace cv::shaders {\n")
 foreach(f ${FILES})
   get_filename_component(name ${f} NAME)

@@ -4,6 +4,7 @@
 //
 // Units follow the seed: one step per frame, distances in scene units, the
 // table top is the disc y = 0, r < table_radius.
+#include <vector_functions.h>  // make_float4 on host and device
 #include <vector_types.h>
 
 #include "common/hd.h"

@@ -1,0 +1,59 @@
+#pragma once
+// One RAII owner per GL object name. Move-only; deleting 0 is a no-op in GL.
+#include <glad/gl.h>
+
+#include <utility>
+
+namespace cv {
+
+template <void (*Delete)(GLuint)>
+class GlName {
+ public:
+  GlName() = default;
+  explicit GlName(GLuint id) : id_(id) {}
+  ~GlName() { if (id_) Delete(id_); }
+  GlName(GlName&& o) noexcept : id_(std::exchange(o.id_, 0)) {}
+  GlName& operator=(GlName&& o) noexcept {
+    if (this != &o) {
+      if (id_) Delete(id_);
+      id_ = std::exchange(o.id_, 0);
+    }
+    return *this;
+  }
+  GlName(const GlName&) = delete;
+  GlName& operator=(const GlName&) = delete;
+  GLuint get() const { return id_; }
+
+ private:
+  GLuint id_ = 0;
+};
+
+namespace gl_delete {
+inline void buffer(GLuint id) { glDeleteBuffers(1, &id); }
+inline void vertex_array(GLuint id) { glDeleteVertexArrays(1, &id); }
+inline void program(GLuint id) { glDeleteProgram(id); }
+inline void query(GLuint id) { glDeleteQueries(1, &id); }
+}  // namespace gl_delete
+
+using GlBuffer = GlName<gl_delete::buffer>;
+using GlVertexArray = GlName<gl_delete::vertex_array>;
+using GlProgram = GlName<gl_delete::program>;
+using GlQuery = GlName<gl_delete::query>;
+
+inline GlBuffer make_buffer() {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  return GlBuffer(id);
+}
+inline GlVertexArray make_vertex_array() {
+  GLuint id = 0;
+  glGenVertexArrays(1, &id);
+  return GlVertexArray(id);
+}
+inline GlQuery make_query() {
+  GLuint id = 0;
+  glGenQueries(1, &id);
+  return GlQuery(id);
+}
+
+}  // namespace cv

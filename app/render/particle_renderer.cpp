@@ -1,0 +1,63 @@
+#include "render/particle_renderer.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "embedded_shaders.h"
+#include "gl/gl_check.h"
+#include "gl/shader_program.h"
+
+namespace cv {
+
+ParticleRenderer::ParticleRenderer()
+    : program_(build_program("particles", shaders::particles_vert, shaders::particles_frag)),
+      vao_(make_vertex_array()) {
+  const GLuint p = program_.get();
+  u_view_proj_ = glGetUniformLocation(p, "u_view_proj");
+  u_point_size_ = glGetUniformLocation(p, "u_point_size");
+  u_scalar_scale_ = glGetUniformLocation(p, "u_scalar_scale");
+  u_palette_ = glGetUniformLocation(p, "u_palette");
+  u_from_attr_ = glGetUniformLocation(p, "u_colour_from_attribute");
+  u_hide_below_ = glGetUniformLocation(p, "u_hide_below");
+  u_opacity_ = glGetUniformLocation(p, "u_opacity");
+  check_gl("ParticleRenderer setup");
+}
+
+void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& style,
+                            const glm::mat4& view_proj) {
+  if (count == 0) return;
+  glUseProgram(program_.get());
+  glUniformMatrix4fv(u_view_proj_, 1, GL_FALSE, glm::value_ptr(view_proj));
+  glUniform1f(u_point_size_, style.point_size);
+  glUniform1f(u_scalar_scale_, style.scalar_scale);
+  glUniform1i(u_palette_, static_cast<int>(style.palette));
+  glUniform1i(u_from_attr_, style.colours_follow_positions ? 1 : 0);
+  glUniform1f(u_hide_below_, style.hide_below);
+  glUniform1f(u_opacity_, style.opacity);
+
+  glBindVertexArray(vao_.get());
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  if (style.colours_follow_positions) {
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0,
+                          reinterpret_cast<const void*>(static_cast<size_t>(count) * 4 * sizeof(float)));
+  } else {
+    glDisableVertexAttribArray(1);
+    glVertexAttrib4f(1, 1.f, 1.f, 1.f, 1.f);
+  }
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE);  // additive glow: dense jets brighten
+  glEnable(GL_DEPTH_TEST);  // the table hides what falls below it
+  glDepthMask(GL_FALSE);
+  glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(count));
+  glDepthMask(GL_TRUE);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glBindVertexArray(0);
+  check_gl("glDrawArrays(particles)");
+}
+
+}  // namespace cv

@@ -1,0 +1,31 @@
+#pragma once
+// Draws a particle vertex buffer as round, blended point sprites.
+#include <glm/glm.hpp>
+
+#include "gl/gl_objects.h"
+
+namespace cv {
+
+// How to read and colour a scene's vertex buffer.
+struct ParticleStyle {
+  enum class Palette { FountainAge = 0, Heat = 1, InsideOutside = 2 };
+  Palette palette = Palette::FountainAge;
+  float scalar_scale = 1.f;        // w * scalar_scale -> palette position in [0, 1]
+  bool colours_follow_positions = false;  // float4 colours stored after `count` positions
+  float point_size = 6.f;          // pixels at distance 1
+  float opacity = 0.8f;
+  float hide_below = -1000.f;
+};
+
+class ParticleRenderer {
+ public:
+  ParticleRenderer();
+  void draw(GLuint vbo, unsigned count, const ParticleStyle& style, const glm::mat4& view_proj);
+
+ private:
+  GlProgram program_;
+  GlVertexArray vao_;
+  GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_palette_, u_from_attr_, u_hide_below_, u_opacity_;
+};
+
+}  // namespace cv

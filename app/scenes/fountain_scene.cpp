@@ -1,0 +1,75 @@
+#include "scenes/fountain_scene.h"
+
+#include <stdexcept>
+
+namespace cv {
+
+using fountain::Variant;
+
+static constexpr uint64_t kSeed = 2024;
+
+FountainScene::FountainScene(Backend backend, unsigned count, Variant variant)
+    : ParticleScene(backend), count_(0), variant_(variant) {
+  if (auto err = reconfigure(count, variant)) throw std::invalid_argument(*err);
+}
+
+std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant variant) {
+  if (count < 1 || count > kMaxCount)
+    return "particle count " + std::to_string(count) + " is outside [1, " + std::to_string(kMaxCount) + "]";
+  // Build the new buffer and simulation aside; swap in only when all succeeded.
+  std::unique_ptr<InteropBuffer> buffer;
+  std::unique_ptr<fountain::FountainGpu> gpu;
+  std::unique_ptr<fountain::FountainCpu> cpu;
+  try {
+    buffer = make_buffer(fountain::vbo_bytes(variant, count));
+    if (backend_ == Backend::Cuda)
+      gpu = std::make_unique<fountain::FountainGpu>(count, variant);
+    else
+      cpu = std::make_unique<fountain::FountainCpu>(count, variant);
+  } catch (const std::bad_alloc&) {
+    return "not enough host memory for " + std::to_string(count) + " particles";
+  } catch (const std::exception& e) {
+    cudaGetLastError();  // an out-of-memory error must not stick to later calls
+    return "cannot allocate " + std::to_string(count) + " particles: " + e.what();
+  }
+  buffer_ = std::move(buffer);
+  gpu_ = std::move(gpu);
+  cpu_ = std::move(cpu);
+  count_ = count;
+  variant_ = variant;
+  reset();
+  return std::nullopt;
+}
+
+void FountainScene::reset() {
+  clock_ = fountain::FrameClock(kSeed);
+  steps_ = 0;
+  write_buffer([&](float4* vbo, cudaStream_t s) {
+    if (gpu_)
+      gpu_->reset(vbo, params_, kSeed, s);
+    else
+      cpu_->reset(params_, kSeed);
+  });
+}
+
+void FountainScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
+  gpu_->step(vbo, clock_.next(params_), params_, b, s);
+}
+
+void FountainScene::simulate_cpu() { cpu_->step(clock_.next(params_), params_); }
+
+const void* FountainScene::cpu_vertices() const { return cpu_->vbo().data(); }
+
+ParticleStyle FountainScene::style() const {
+  ParticleStyle st;
+  st.palette = ParticleStyle::Palette::FountainAge;
+  st.scalar_scale = 1.f / params_.max_age;
+  st.colours_follow_positions = fountain::stores_colour(variant_);
+  // Many particles overlap: shrink and dim them so dense jets don't saturate.
+  st.point_size = count_ > (1u << 20) ? point_size * 0.3f : point_size;
+  st.opacity = count_ > (1u << 20) ? 0.35f : 0.8f;
+  st.hide_below = fountain::kHiddenY * 0.5f;
+  return st;
+}
+
+}  // namespace cv

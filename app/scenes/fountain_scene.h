@@ -1,0 +1,47 @@
+#pragma once
+// The fountain (seed 004) as a scene: lean or seed variant, CUDA or CPU twin.
+#include <memory>
+
+#include "fountain/fountain.h"
+#include "scenes/particle_scene.h"
+
+namespace cv {
+
+class FountainScene : public ParticleScene {
+ public:
+  static constexpr unsigned kDefaultCount = 256 * 256;
+  static constexpr unsigned kMaxCount = 1u << 26;  // 64M; the UI offers up to 16M+
+
+  FountainScene(Backend backend, unsigned count = kDefaultCount,
+                fountain::Variant variant = fountain::Variant::Lean);
+
+  const char* name() const override { return "fountain"; }
+  ParticleStyle style() const override;
+  unsigned count() const override { return count_; }
+  void reset() override;
+
+  fountain::Variant variant() const { return variant_; }
+  fountain::Params& params() { return params_; }
+
+  // Rebuilds buffers for a new count or variant. On failure (bad count,
+  // allocation failure) returns the reason and keeps the current state.
+  std::optional<std::string> reconfigure(unsigned count, fountain::Variant variant);
+
+  float point_size = 40.f;  // pixels at distance 1
+
+ protected:
+  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  void simulate_cpu() override;
+  const void* cpu_vertices() const override;
+  size_t vertex_bytes() const override { return fountain::vbo_bytes(variant_, count_); }
+
+ private:
+  unsigned count_;
+  fountain::Variant variant_;
+  fountain::Params params_;
+  fountain::FrameClock clock_{1};
+  std::unique_ptr<fountain::FountainGpu> gpu_;
+  std::unique_ptr<fountain::FountainCpu> cpu_;
+};
+
+}  // namespace cv

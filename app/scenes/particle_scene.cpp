@@ -1,0 +1,60 @@
+#include "scenes/particle_scene.h"
+
+#include <cstdlib>
+
+namespace cv {
+
+ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
+  if (backend_ == Backend::Cuda) {
+    stream_.emplace();
+    kernel_timer_.emplace();
+    step_timer_.emplace();
+  }
+  // CUDAVIZ_FORCE_COPY=1 exercises the copy fallback on machines with interop.
+  const char* force = std::getenv("CUDAVIZ_FORCE_COPY");
+  force_copy_ = force && *force && *force != '0';
+}
+
+std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
+  return std::make_unique<InteropBuffer>(bytes, backend_, force_copy_);
+}
+
+std::optional<std::string> ParticleScene::set_block(const BlockShape& b) {
+  if (auto err = validate(b, block_limits(backend_))) return err;
+  block_ = b;
+  return std::nullopt;
+}
+
+std::string ParticleScene::transfer_note() const {
+  if (backend_ == Backend::Cpu) return "CPU backend: host upload";
+  if (!buffer_) return "";
+  if (buffer_->mode() == TransferMode::Interop) return "interop: mapped VBO";
+  return "interop: copy fallback (" + buffer_->fallback_reason() + ")";
+}
+
+void ParticleScene::step() {
+  if (backend_ == Backend::Cuda) {
+    const cudaStream_t s = stream_->get();
+    for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
+    for (float ms : step_timer_->poll()) step_ms.push(ms);
+    step_timer_->begin(s);
+    {
+      auto mapping = buffer_->map(s);
+      kernel_timer_->begin(s);
+      simulate_gpu(static_cast<float4*>(mapping.device_ptr()), s, block_);
+      kernel_timer_->end(s);
+      mapping.unmap();
+    }
+    step_timer_->end(s);
+  } else {
+    CpuStopwatch total;
+    CpuStopwatch sim;
+    simulate_cpu();
+    kernel_ms.push(sim.ms());
+    buffer_->upload(cpu_vertices(), vertex_bytes());
+    step_ms.push(total.ms());
+  }
+  ++steps_;
+}
+
+}  // namespace cv

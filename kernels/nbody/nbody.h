@@ -1,0 +1,132 @@
+#pragma once
+// The n-body scene's simulation: a CUDA implementation with three force kernels
+// and a CPU twin behind the same shape of interface. Both step positions that
+// live in the caller's vertex buffer: `count` float4 = (x, y, z, |v|), the last
+// component a colour parameter (speed) for the shader's palette. Velocities and
+// masses live in the simulation's own state.
+//
+// Force variants (same math, different memory strategy), chosen per step:
+//   seed  - one body per thread, every body read from global memory (the notes'
+//           naive kernel).
+//   tiled - one body per thread, bodies staged through shared memory one
+//           block-sized tile at a time (the GPU Gems 3 scheme).
+//   fast  - four bodies per thread sharing each shared-memory load, tiles
+//           prefetched into registers, and the j-range split across blocks when
+//           N is too small to fill the GPU (partial forces summed afterwards).
+#include <cuda_runtime_api.h>
+#include <vector_types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/block_shape.h"
+#include "common/cuda_resources.h"
+#include "nbody/nbody_initial.h"
+#include "nbody/nbody_math.h"
+
+namespace cv::nbody {
+
+enum class Variant { Seed, Tiled, Fast };
+const char* to_string(Variant v);
+std::optional<Variant> parse_variant(const std::string& name);
+const std::vector<Variant>& all_variants();
+
+// Bodies the fast kernel gives each thread.
+constexpr unsigned kFastBodiesPerThread = 4;
+
+// How many j-slices the fast kernel splits the work into: the smallest count
+// whose blocks fill the device's resident block slots to at least 95%
+// (quantised in waves), or the best fill when none does. i_blocks: blocks along
+// the targets; max_slices: tiles along j (a slice holds at least one tile);
+// resident: blocks the device runs at once. Always in [1, max_slices].
+unsigned choose_slices(unsigned i_blocks, unsigned max_slices, unsigned resident);
+
+struct Energy {
+  double kinetic = 0, potential = 0;
+  double total() const { return kinetic + potential; }
+};
+// (E - E0) / |E0|: the relative drift since the reference (0 when E0 is 0).
+double energy_drift(const Energy& now, const Energy& start);
+
+// Sum of m v in double: (px, py, pz). vel holds (vx, vy, vz, mass).
+struct Momentum {
+  double x = 0, y = 0, z = 0;
+};
+Momentum momentum(const std::vector<float4>& vel);
+
+class NBodyGpu {
+ public:
+  explicit NBodyGpu(unsigned count);
+  unsigned count() const { return count_; }
+
+  // Writes generated initial conditions into the VBO and the private state.
+  void reset(float4* vbo, Initial ic, const Params& p, uint64_t seed, cudaStream_t s);
+  // Same with given bodies (count of them).
+  void load(float4* vbo, const Bodies& b, cudaStream_t s);
+
+  // One leapfrog step: positions are read from the VBO (copied to a private
+  // buffer first, so every thread sees the old positions), the variant's force
+  // kernel runs with the caller's block shape (validated: std::invalid_argument),
+  // and the new positions and speeds are written back to the VBO.
+  void step(float4* vbo, const Params& p, Variant v, const BlockShape& block, cudaStream_t s);
+
+  // Kinetic + potential energy of the state in the VBO (O(N^2), on demand),
+  // summed in double. Velocities are brought to the same time as the positions
+  // first. Blocks until done.
+  Energy energy(const float4* vbo, const Params& p, const BlockShape& block, cudaStream_t s);
+
+  // G times the acceleration of every body (w = 0) as the variant computes it
+  // for the positions in the VBO; the state is not changed. For tests and checks.
+  std::vector<float4> accelerations(const float4* vbo, const Params& p, Variant v,
+                                    const BlockShape& block, cudaStream_t s);
+  // (vx, vy, vz, mass), velocities at the last half step. Blocks until done.
+  std::vector<float4> velocities(cudaStream_t s) const;
+
+  // j-slices the fast variant uses with this block shape on this device.
+  unsigned fast_slices(const BlockShape& block) const;
+
+ private:
+  void gather(const float4* vbo, unsigned threads, cudaStream_t s);
+  unsigned forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s);
+
+  unsigned count_;
+  DeviceBuffer<float4> bodies_;  // x, y, z, mass: a snapshot of the VBO positions
+  DeviceBuffer<float4> vel_;     // vx, vy, vz, mass
+  DeviceBuffer<float4> acc_;     // partial accelerations, slices x count
+  bool synced_ = true;           // velocities at the same time as positions (after reset)
+  float last_dt_ = 0;
+};
+
+class NBodyCpu {
+ public:
+  explicit NBodyCpu(unsigned count);
+  unsigned count() const { return count_; }
+
+  void reset(Initial ic, const Params& p, uint64_t seed);
+  void load(const Bodies& b);
+
+  // One leapfrog step, threaded over bodies. When *cancel becomes true during
+  // the O(N^2) force loop the step returns early and leaves the state untouched.
+  void step(const Params& p, const std::atomic<bool>* cancel = nullptr);
+  // O(N^2) energy, summed in double (meant for small N).
+  Energy energy(const Params& p) const;
+  // G times each body's acceleration for the current positions (w = 0).
+  std::vector<float4> accelerations(const Params& p,
+                                    const std::atomic<bool>* cancel = nullptr) const;
+
+  // The vertex data, (x, y, z, |v|), ready for glBufferSubData.
+  const std::vector<float4>& vbo() const { return vbo_; }
+  // (vx, vy, vz, mass), velocities at the last half step.
+  const std::vector<float4>& velocities() const { return vel_; }
+
+ private:
+  unsigned count_;
+  std::vector<float4> vbo_, vel_;
+  bool synced_ = true;
+  float last_dt_ = 0;
+};
+
+}  // namespace cv::nbody

@@ -1,0 +1,64 @@
+// Host-side pieces shared by both backends: variant names, slice choice,
+// energy drift and momentum.
+#include <cmath>
+
+#include "nbody/nbody.h"
+
+namespace cv::nbody {
+
+const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::Seed: return "seed";
+    case Variant::Tiled: return "tiled";
+    case Variant::Fast: return "fast";
+  }
+  return "?";
+}
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  for (Variant v : all_variants())
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+const std::vector<Variant>& all_variants() {
+  static const std::vector<Variant> v{Variant::Seed, Variant::Tiled, Variant::Fast};
+  return v;
+}
+
+unsigned choose_slices(unsigned i_blocks, unsigned max_slices, unsigned resident) {
+  if (i_blocks == 0 || max_slices <= 1 || resident == 0) return 1;
+  // Fill = blocks launched / (waves x resident slots). More slices shorten each
+  // block, so take the fewest that reach the threshold.
+  unsigned best = 1;
+  double best_fill = 0;
+  for (unsigned s = 1; s <= max_slices; ++s) {
+    const unsigned long long blocks = static_cast<unsigned long long>(i_blocks) * s;
+    const unsigned long long waves = (blocks + resident - 1) / resident;
+    const double fill = static_cast<double>(blocks) / static_cast<double>(waves * resident);
+    if (fill >= 0.95) return s;
+    if (fill > best_fill + 1e-12) {
+      best_fill = fill;
+      best = s;
+    }
+    if (waves > 1) break;  // past one full wave the fill only oscillates below 1
+  }
+  return best;
+}
+
+double energy_drift(const Energy& now, const Energy& start) {
+  const double e0 = start.total();
+  return e0 == 0 ? 0.0 : (now.total() - e0) / std::fabs(e0);
+}
+
+Momentum momentum(const std::vector<float4>& vel) {
+  Momentum p;
+  for (const float4& v : vel) {
+    p.x += static_cast<double>(v.w) * v.x;
+    p.y += static_cast<double>(v.w) * v.y;
+    p.z += static_cast<double>(v.w) * v.z;
+  }
+  return p;
+}
+
+}  // namespace cv::nbody

@@ -1,0 +1,36 @@
+#version 410 core
+// Particles as point sprites. Position in xyz; w is either a scalar the palette
+// turns into colour (age, speed, inside/outside) or ignored when colours come
+// from their own attribute (the fountain's seed variant stores them).
+layout(location = 0) in vec4 a_position;
+layout(location = 1) in vec4 a_colour;
+
+uniform mat4 u_view_proj;
+uniform float u_point_size;    // pixels at distance 1
+uniform float u_scalar_scale;  // maps w to [0, 1] for the palette
+uniform int u_palette;         // 0 fountain age, 1 heat (speed), 2 inside/outside
+uniform int u_colour_from_attribute;
+uniform float u_hide_below;    // particles parked below this y are not drawn
+
+out vec4 v_colour;
+
+vec3 palette(float t) {
+  t = clamp(t, 0.0, 1.0);
+  if (u_palette == 0) return vec3(1.0, 1.0 - 0.5 * t, 1.0 - t);  // = fountain::colour()
+  if (u_palette == 1) return mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.4), t);
+  return t > 0.5 ? vec3(0.35, 0.9, 0.45) : vec3(1.0, 0.35, 0.3);
+}
+
+void main() {
+  if (a_position.y < u_hide_below) {
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume
+    gl_PointSize = 0.0;
+    v_colour = vec4(0.0);
+    return;
+  }
+  vec4 clip = u_view_proj * vec4(a_position.xyz, 1.0);
+  gl_Position = clip;
+  gl_PointSize = clamp(u_point_size / max(clip.w, 0.05), 1.0, 64.0);
+  vec3 rgb = u_colour_from_attribute == 1 ? a_colour.rgb : palette(a_position.w * u_scalar_scale);
+  v_colour = vec4(rgb, 1.0);
+}

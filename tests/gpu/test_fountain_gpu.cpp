@@ -1,0 +1,66 @@
+// The CUDA fountain kernels against the CPU twin, over several block shapes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/cuda_resources.h"
+#include "fountain/fountain.h"
+#include "gpu/gpu_test_util.h"
+
+using namespace cv::fountain;
+
+namespace {
+
+struct Case {
+  Variant variant;
+  cv::BlockShape block;
+};
+
+class FountainGpuVsCpu : public ::testing::TestWithParam<Case> {};
+
+TEST_P(FountainGpuVsCpu, MatchesCpuTwin) {
+  CV_REQUIRE_GPU();
+  const Case c = GetParam();
+  const unsigned n = 10007;  // 101 x 100 grid with a partial last row
+  Params p;
+  cv::CudaStream stream;
+  cv::DeviceBuffer<float4> vbo(vbo_bytes(c.variant, n) / sizeof(float4));
+  FountainGpu gpu(n, c.variant);
+  FountainCpu cpu(n, c.variant);
+  gpu.reset(vbo.get(), p, 77, stream.get());
+  cpu.reset(p, 77);
+  FrameClock cg(5), cc(5);
+  for (int i = 0; i < 800; ++i) {  // past max_age: every particle respawned and bounced
+    gpu.step(vbo.get(), cg.next(p), p, c.block, stream.get());
+    cpu.step(cc.next(p), p);
+  }
+  std::vector<float4> out(vbo.size());
+  CV_CUDA(cudaMemcpy(out.data(), vbo.get(), vbo.bytes(), cudaMemcpyDeviceToHost));
+  const auto& ref = cpu.vbo();
+  double max_err = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    max_err = std::max({max_err, (double)std::fabs(out[i].x - ref[i].x), (double)std::fabs(out[i].y - ref[i].y),
+                        (double)std::fabs(out[i].z - ref[i].z), (double)std::fabs(out[i].w - ref[i].w)});
+  }
+  EXPECT_LT(max_err, 1e-3) << "block " << cv::to_string(c.block);
+  // Ages are integers in float: the GPU must agree exactly on when particles respawn.
+  for (unsigned i = 0; i < n && c.variant == Variant::Lean; ++i) ASSERT_EQ(out[i].w, ref[i].w) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FountainGpuVsCpu,
+                         ::testing::Values(Case{Variant::Lean, {1, 1, 1}}, Case{Variant::Lean, {7, 13, 1}},
+                                           Case{Variant::Lean, {32, 32, 1}}, Case{Variant::Lean, {1024, 1, 1}},
+                                           Case{Variant::Lean, {16, 16, 1}}, Case{Variant::Seed, {1, 1, 1}},
+                                           Case{Variant::Seed, {7, 13, 1}}, Case{Variant::Seed, {32, 32, 1}},
+                                           Case{Variant::Seed, {1024, 1, 1}}));
+
+TEST(FountainGpu, RefusesBlocksTheDeviceCannotRun) {
+  CV_REQUIRE_GPU();
+  cv::CudaStream stream;
+  cv::DeviceBuffer<float4> vbo(100);
+  FountainGpu gpu(100, Variant::Lean);
+  EXPECT_THROW(gpu.step(vbo.get(), Frame{}, Params{}, {64, 32, 1}, stream.get()), std::invalid_argument);
+  EXPECT_THROW(gpu.step(vbo.get(), Frame{}, Params{}, {0, 1, 1}, stream.get()), std::invalid_argument);
+}
+
+}  // namespace
