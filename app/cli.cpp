@@ -9,9 +9,13 @@ namespace cv {
 
 std::string usage_text() {
   return R"(usage:
-  cudaviz [--scene fountain|swarm|nbody] [--backend auto|cuda|cpu] [--preset FILE]
+  cudaviz [--scene fountain|swarm|nbody|pi] [--backend auto|cuda|cpu] [--preset FILE]
           [--frames N] [--screenshot out.png] [--n N] [--block X[,Y[,Z]]]
-          [--variant NAME] [--size WxH]
+          [--variant NAME] [--size WxH] [--lab LAB]
+      --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
+      swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
+      In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
+      P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu]
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
@@ -144,7 +148,8 @@ Command parse_command_line(const std::vector<std::string>& args) {
     size_t start = 0;
     while (start <= shapes->size()) {
       size_t comma = shapes->find(',', start);
-      std::string one = shapes->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string one =
+          shapes->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       o.shapes.push_back(block_flag(one));
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -152,12 +157,13 @@ Command parse_command_line(const std::vector<std::string>& args) {
     return cmd;
   }
 
-  FlagReader f(args, 0, {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n",
-                         "--block", "--variant", "--size"});
+  FlagReader f(args, 0,
+               {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
+                "--variant", "--size", "--lab"});
   RunOptions& o = cmd.run;
   if (auto s = f.get("--scene")) {
-    if (*s != "fountain" && *s != "swarm" && *s != "nbody")
-      throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody");
+    if (*s != "fountain" && *s != "swarm" && *s != "nbody" && *s != "pi")
+      throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody, pi");
     o.scene = *s;
   }
   o.backend = backend_flag(f.get("--backend").value_or("auto"));
@@ -167,6 +173,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
   if (auto n = f.get("--n")) o.n = parse_integer(*n, "--n", 1, kMaxCount);
   if (auto b = f.get("--block")) o.block = block_flag(*b);
   o.variant = f.get("--variant");
+  o.lab = f.get("--lab");
   if (auto sz = f.get("--size")) {
     auto x = sz->find('x');
     if (x == std::string::npos) throw UsageError("--size: '" + *sz + "' is not WxH, e.g. 1280x800");

@@ -25,6 +25,9 @@ struct RunOptions {
   std::optional<long long> n;  // particle / body count
   std::optional<BlockShape> block;
   std::optional<std::string> variant;
+  // Opens the labs window on this lab and runs it (all variants, its defaults);
+  // with --frames the last frame waits for the run, so a screenshot shows the results.
+  std::optional<std::string> lab;
   int width = 1280, height = 800;
 };
 

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages cudaviz builds with (the CUDA toolkit is
-# expected at /usr/local/cuda). `--test` adds what the test suite needs.
+# expected at /usr/local/cuda). `--test` adds what the test suite needs;
+# `--fuzz` adds clang++ with libFuzzer and the sanitizer runtimes
+# (scripts/fuzz.sh): on Debian 12 `clang` is clang 14 and `libclang-rt-dev`
+# pulls libclang-rt-14-dev (libclang_rt.fuzzer/asan/ubsan); on Ubuntu 24.04 the
+# same two names give clang 18 and libclang-rt-18-dev. Flags combine.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev)
-if [ "${1:-}" = "--test" ]; then pkgs+=(libgtest-dev xvfb xauth); fi
+for flag in "$@"; do
+  case "$flag" in
+    --test) pkgs+=(libgtest-dev xvfb xauth) ;;
+    --fuzz) pkgs+=(clang libclang-rt-dev) ;;
+    *) echo "deps.sh: unknown flag '$flag' (known: --test, --fuzz)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -8,7 +8,7 @@ layout(location = 1) in vec4 a_colour;
 uniform mat4 u_view_proj;
 uniform float u_point_size;    // pixels at distance 1
 uniform float u_scalar_scale;  // maps w to [0, 1] for the palette
-uniform int u_palette;         // 0 fountain age, 1 heat (speed), 2 inside/outside
+uniform int u_palette;         // 0 fountain age, 1 heat, 2 inside/outside, 3 age (swarm), 4 speed (n-body)
 uniform int u_colour_from_attribute;
 uniform float u_hide_below;    // particles parked below this y are not drawn
 
@@ -18,7 +18,13 @@ vec3 palette(float t) {
   t = clamp(t, 0.0, 1.0);
   if (u_palette == 0) return vec3(1.0, 1.0 - 0.5 * t, 1.0 - t);  // = fountain::colour()
   if (u_palette == 1) return mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.4), t);
-  return t > 0.5 ? vec3(0.35, 0.9, 0.45) : vec3(1.0, 0.35, 0.3);
+  if (u_palette == 2) return t > 0.5 ? vec3(0.35, 0.9, 0.45) : vec3(1.0, 0.35, 0.3);
+  if (u_palette == 3)  // young: pale cyan, then violet, old: dim magenta
+    return t < 0.5 ? mix(vec3(0.75, 1.0, 1.0), vec3(0.45, 0.5, 1.0), t * 2.0)
+                   : mix(vec3(0.45, 0.5, 1.0), vec3(0.55, 0.15, 0.55), t * 2.0 - 1.0);
+  // speed: slow deep blue, then white, fast orange
+  return t < 0.5 ? mix(vec3(0.2, 0.35, 1.0), vec3(0.95, 0.95, 1.0), t * 2.0)
+                 : mix(vec3(0.95, 0.95, 1.0), vec3(1.0, 0.5, 0.1), t * 2.0 - 1.0);
 }
 
 void main() {

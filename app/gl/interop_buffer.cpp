@@ -44,9 +44,9 @@ InteropBuffer::~InteropBuffer() {
   if (resource_) cudaGraphicsUnregisterResource(resource_);
 }
 
-InteropBuffer::Mapping InteropBuffer::map(cudaStream_t stream) {
+InteropBuffer::Mapping InteropBuffer::map(cudaStream_t stream, Access access) {
   if (mode_ == TransferMode::HostUpload) throw std::logic_error("InteropBuffer::map on the CPU backend");
-  if (mode_ == TransferMode::CopyFallback) return Mapping(this, staging_.get(), stream);
+  if (mode_ == TransferMode::CopyFallback) return Mapping(this, staging_.get(), stream, access);
   CV_CUDA(cudaGraphicsMapResources(1, &resource_, stream));
   void* ptr = nullptr;
   size_t size = 0;
@@ -55,14 +55,15 @@ InteropBuffer::Mapping InteropBuffer::map(cudaStream_t stream) {
     cudaGraphicsUnmapResources(1, &resource_, stream);
     throw CudaError("cudaGraphicsResourceGetMappedPointer", e);
   }
-  return Mapping(this, ptr, stream);
+  return Mapping(this, ptr, stream, access);
 }
 
-void InteropBuffer::close(cudaStream_t stream, void*) {
+void InteropBuffer::close(cudaStream_t stream, Access access) {
   if (mode_ == TransferMode::Interop) {
     CV_CUDA(cudaGraphicsUnmapResources(1, &resource_, stream));
     return;
   }
+  if (access == Access::ReadOnly) return;
   // Copy fallback: bring the frame to the host, then into the VBO.
   CV_CUDA(cudaMemcpyAsync(pinned_.get(), staging_.get(), bytes_, cudaMemcpyDeviceToHost, stream));
   CV_CUDA(cudaStreamSynchronize(stream));
@@ -77,12 +78,12 @@ void InteropBuffer::upload(const void* host, size_t bytes) {
 }
 
 InteropBuffer::Mapping::Mapping(Mapping&& o) noexcept
-    : owner_(std::exchange(o.owner_, nullptr)), ptr_(o.ptr_), stream_(o.stream_) {}
+    : owner_(std::exchange(o.owner_, nullptr)), ptr_(o.ptr_), stream_(o.stream_), access_(o.access_) {}
 
 void InteropBuffer::Mapping::unmap() {
   if (!owner_) return;
   InteropBuffer* owner = std::exchange(owner_, nullptr);
-  owner->close(stream_, ptr_);
+  owner->close(stream_, access_);
 }
 
 InteropBuffer::Mapping::~Mapping() {

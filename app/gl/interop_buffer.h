@@ -39,6 +39,10 @@ class InteropBuffer {
   // Why registration failed ("" with real interop).
   const std::string& fallback_reason() const { return fallback_reason_; }
 
+  // ReadOnly scopes promise not to write: in copy-fallback mode their close
+  // skips the device -> host -> GL upload (nothing changed).
+  enum class Access { ReadWrite, ReadOnly };
+
   // The map scope: device_ptr() is valid until unmap() or destruction. unmap()
   // reports errors by throwing; the destructor unmaps quietly if still open.
   class Mapping {
@@ -53,18 +57,20 @@ class InteropBuffer {
 
    private:
     friend class InteropBuffer;
-    Mapping(InteropBuffer* owner, void* ptr, cudaStream_t s) : owner_(owner), ptr_(ptr), stream_(s) {}
+    Mapping(InteropBuffer* owner, void* ptr, cudaStream_t s, Access a)
+        : owner_(owner), ptr_(ptr), stream_(s), access_(a) {}
     InteropBuffer* owner_;
     void* ptr_;
     cudaStream_t stream_;
+    Access access_;
   };
-  Mapping map(cudaStream_t stream);  // CUDA backends only
+  Mapping map(cudaStream_t stream, Access access = Access::ReadWrite);  // CUDA backends only
 
   // HostUpload: copies `bytes` from host memory into the VBO.
   void upload(const void* host, size_t bytes);
 
  private:
-  void close(cudaStream_t stream, void* ptr);
+  void close(cudaStream_t stream, Access access);
 
   GlBuffer vbo_;
   size_t bytes_ = 0;

@@ -8,11 +8,12 @@ namespace cv {
 
 // How to read and colour a scene's vertex buffer.
 struct ParticleStyle {
-  enum class Palette { FountainAge = 0, Heat = 1, InsideOutside = 2 };
+  // Must match palette() in shaders/particles.vert.
+  enum class Palette { FountainAge = 0, Heat = 1, InsideOutside = 2, Age = 3, Speed = 4 };
   Palette palette = Palette::FountainAge;
-  float scalar_scale = 1.f;        // w * scalar_scale -> palette position in [0, 1]
+  float scalar_scale = 1.f;               // w * scalar_scale -> palette position in [0, 1]
   bool colours_follow_positions = false;  // float4 colours stored after `count` positions
-  float point_size = 6.f;          // pixels at distance 1
+  float point_size = 6.f;                 // pixels at distance 1
   float opacity = 0.8f;
   float hide_below = -1000.f;
 };
@@ -25,7 +26,8 @@ class ParticleRenderer {
  private:
   GlProgram program_;
   GlVertexArray vao_;
-  GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_palette_, u_from_attr_, u_hide_below_, u_opacity_;
+  GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_palette_, u_from_attr_, u_hide_below_,
+      u_opacity_;
 };
 
 }  // namespace cv

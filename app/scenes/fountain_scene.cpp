@@ -15,7 +15,8 @@ FountainScene::FountainScene(Backend backend, unsigned count, Variant variant)
 
 std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant variant) {
   if (count < 1 || count > kMaxCount)
-    return "particle count " + std::to_string(count) + " is outside [1, " + std::to_string(kMaxCount) + "]";
+    return "particle count " + std::to_string(count) + " is outside [1, " +
+           std::to_string(kMaxCount) + "]";
   // Build the new buffer and simulation aside; swap in only when all succeeded.
   std::unique_ptr<InteropBuffer> buffer;
   std::unique_ptr<fountain::FountainGpu> gpu;
@@ -56,9 +57,31 @@ void FountainScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& 
   gpu_->step(vbo, clock_.next(params_), params_, b, s);
 }
 
-void FountainScene::simulate_cpu() { cpu_->step(clock_.next(params_), params_); }
+void FountainScene::simulate_cpu() {
+  cpu_->step(clock_.next(params_), params_);
+}
 
-const void* FountainScene::cpu_vertices() const { return cpu_->vbo().data(); }
+const void* FountainScene::cpu_vertices() const {
+  return cpu_->vbo().data();
+}
+
+nlohmann::ordered_json FountainScene::throughput() const {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  const float ms = kernel_ms.latest();
+  if (ms > 0) {
+    j["particles_per_s"] = count_ / (ms * 1e-3);
+    j["gb_per_s"] = static_cast<double>(fountain::bytes_per_particle_step(variant_)) * count_ /
+                    (ms * 1e-3) * 1e-9;
+  }
+  return j;
+}
+
+std::string FountainScene::grid_note() const {
+  const auto g = fountain::make_grid(count_);
+  return "grid " + std::to_string((g.width + block_.x - 1) / block_.x) + "x" +
+         std::to_string((g.height + block_.y - 1) / block_.y) + " blocks over " +
+         std::to_string(g.width) + "x" + std::to_string(g.height) + " particles";
+}
 
 ParticleStyle FountainScene::style() const {
   ParticleStyle st;

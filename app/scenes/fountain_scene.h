@@ -19,6 +19,12 @@ class FountainScene : public ParticleScene {
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
   void reset() override;
+  Floor floor() const override { return {params_.table_radius, 0.f}; }
+  nlohmann::ordered_json throughput() const override;
+  void describe(nlohmann::ordered_json& j) const override {
+    j["variant"] = fountain::to_string(variant_);
+  }
+  std::string grid_note() const override;
 
   fountain::Variant variant() const { return variant_; }
   fountain::Params& params() { return params_; }

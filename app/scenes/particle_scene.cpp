@@ -21,6 +21,7 @@ std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
 
 std::optional<std::string> ParticleScene::set_block(const BlockShape& b) {
   if (auto err = validate(b, block_limits(backend_))) return err;
+  if (auto err = check_block(b)) return err;
   block_ = b;
   return std::nullopt;
 }
@@ -32,7 +33,15 @@ std::string ParticleScene::transfer_note() const {
   return "interop: copy fallback (" + buffer_->fallback_reason() + ")";
 }
 
+nlohmann::ordered_json ParticleScene::throughput() const {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  const float ms = kernel_ms.latest();
+  if (ms > 0) j["particles_per_s"] = count() / (ms * 1e-3);
+  return j;
+}
+
 void ParticleScene::step() {
+  if (!needs_step()) return;
   if (backend_ == Backend::Cuda) {
     const cudaStream_t s = stream_->get();
     for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
@@ -55,6 +64,7 @@ void ParticleScene::step() {
     step_ms.push(total.ms());
   }
   ++steps_;
+  after_step();
 }
 
 }  // namespace cv

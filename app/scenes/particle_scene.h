@@ -5,8 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
+#include <nlohmann/json.hpp>
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
@@ -26,6 +28,41 @@ class ParticleScene {
   virtual ParticleStyle style() const = 0;
   virtual unsigned count() const = 0;
 
+  // Where the camera starts (and returns to on C) for this scene.
+  struct CameraHome {
+    glm::vec3 target{0.f, 0.8f, 0.f};
+    float distance = 9.f, yaw = 0.6f, pitch = 0.3f;
+  };
+  virtual CameraHome camera_home() const { return {}; }
+  // The floor disc drawn under the particles; radius 0 draws none.
+  struct Floor {
+    float radius = 0.f, height = 0.f;
+  };
+  virtual Floor floor() const { return {}; }
+  // The scene's own throughput for the title bar and the --frames summary,
+  // e.g. {"particles_per_s": ...}; from the latest kernel time.
+  virtual nlohmann::ordered_json throughput() const;
+  // False while there is nothing new to compute (the pi points are static
+  // until resampled): step() then returns at once.
+  virtual bool needs_step() const { return true; }
+  // Scene-specific fields for the --frames summary (variant, estimate, ...).
+  virtual void describe(nlohmann::ordered_json& j) const { (void)j; }
+  // Lines drawn over the particles (the pi scene's quarter circle).
+  struct Polyline {
+    std::vector<glm::vec3> points;
+    glm::vec4 colour{1.f, 1.f, 1.f, 1.f};
+  };
+  virtual std::vector<Polyline> overlay() const { return {}; }
+  // The launch in words for the block panel, e.g. "grid 16x16 blocks".
+  virtual std::string grid_note() const { return ""; }
+  // True once after the scene's extent changed (n-body reset with new bodies):
+  // the app then refits the camera to camera_home().
+  bool take_camera_refit() {
+    const bool r = camera_refit_;
+    camera_refit_ = false;
+    return r;
+  }
+
   // One simulation step into the vertex buffer, timed. Throws CudaError /
   // std::runtime_error on failure; the caller reports it and stops stepping.
   void step();
@@ -36,9 +73,13 @@ class ParticleScene {
   // when the shape is invalid for this backend's limits.
   std::optional<std::string> set_block(const BlockShape& b);
   const BlockShape& block() const { return block_; }
+  // Whether the kernel uses block.y (fountain, swarm) or is 1D (n-body, pi).
+  bool two_dimensional_block() const { return block_2d_; }
 
   Backend backend() const { return backend_; }
-  TransferMode transfer_mode() const { return buffer_ ? buffer_->mode() : TransferMode::HostUpload; }
+  TransferMode transfer_mode() const {
+    return buffer_ ? buffer_->mode() : TransferMode::HostUpload;
+  }
   std::string transfer_note() const;
   GLuint vbo() const { return buffer_ ? buffer_->vbo() : 0; }
 
@@ -51,6 +92,13 @@ class ParticleScene {
   virtual void simulate_cpu() = 0;
   virtual const void* cpu_vertices() const = 0;
   virtual size_t vertex_bytes() const = 0;
+  // Called at the end of step(), outside the timed region (n-body energy, pi count).
+  virtual void after_step() {}
+  // Extra rules on the block shape beyond the device limits (1D kernels).
+  virtual std::optional<std::string> check_block(const BlockShape& b) const {
+    (void)b;
+    return std::nullopt;
+  }
 
   // For subclasses' reset(): runs `write` with the mapped buffer (CUDA) or
   // uploads cpu_vertices() afterwards (CPU).
@@ -75,6 +123,8 @@ class ParticleScene {
   std::optional<CudaTimerRing> kernel_timer_, step_timer_;
   long long steps_ = 0;
   bool force_copy_ = false;
+  bool camera_refit_ = false;
+  bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
 };
 
 }  // namespace cv

@@ -12,7 +12,9 @@ namespace cv {
 __device__ __forceinline__ unsigned flat_thread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-__device__ __forceinline__ unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ __forceinline__ unsigned block_threads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
 // Global index of this thread in a 1D grid of flattened blocks.
 __device__ __forceinline__ unsigned long long flat_global_thread() {
   return static_cast<unsigned long long>(blockIdx.x) * block_threads() + flat_thread();

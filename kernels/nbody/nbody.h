@@ -10,9 +10,11 @@
 //           naive kernel).
 //   tiled - one body per thread, bodies staged through shared memory one
 //           block-sized tile at a time (the GPU Gems 3 scheme).
-//   fast  - four bodies per thread sharing each shared-memory load, tiles
-//           prefetched into registers, and the j-range split across blocks when
-//           N is too small to fill the GPU (partial forces summed afterwards).
+//   fast  - eight bodies per thread (four in blocks over 512 threads) sharing
+//           each shared-memory load, tiles prefetched into registers, and the
+//           j-range split across blocks when N is too small to fill the GPU
+//           (partial forces summed afterwards in a fixed order). Needs a block
+//           of a multiple of 32 threads.
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
 
@@ -34,8 +36,10 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 
-// Bodies the fast kernel gives each thread.
-constexpr unsigned kFastBodiesPerThread = 4;
+// Bodies the fast kernel gives each thread in blocks of up to 512 threads;
+// fast_bodies_per_thread() is exact for any block.
+constexpr unsigned kFastBodiesPerThread = 8;
+unsigned fast_bodies_per_thread(const BlockShape& block);
 
 // How many j-slices the fast kernel splits the work into: the smallest count
 // whose blocks fill the device's resident block slots to at least 95%

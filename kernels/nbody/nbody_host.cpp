@@ -8,9 +8,12 @@ namespace cv::nbody {
 
 const char* to_string(Variant v) {
   switch (v) {
-    case Variant::Seed: return "seed";
-    case Variant::Tiled: return "tiled";
-    case Variant::Fast: return "fast";
+    case Variant::Seed:
+      return "seed";
+    case Variant::Tiled:
+      return "tiled";
+    case Variant::Fast:
+      return "fast";
   }
   return "?";
 }
@@ -41,7 +44,6 @@ unsigned choose_slices(unsigned i_blocks, unsigned max_slices, unsigned resident
       best_fill = fill;
       best = s;
     }
-    if (waves > 1) break;  // past one full wave the fill only oscillates below 1
   }
   return best;
 }

@@ -36,10 +36,10 @@ struct Vec {
 };
 
 void put(Bodies& b, size_t i, Vec x, Vec v, double m) {
-  b.pos[i] = make_float4(static_cast<float>(x.x), static_cast<float>(x.y),
-                         static_cast<float>(x.z), 0.f);
-  b.vel[i] = make_float4(static_cast<float>(v.x), static_cast<float>(v.y),
-                         static_cast<float>(v.z), static_cast<float>(m));
+  b.pos[i] =
+      make_float4(static_cast<float>(x.x), static_cast<float>(x.y), static_cast<float>(x.z), 0.f);
+  b.vel[i] = make_float4(static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z),
+                         static_cast<float>(m));
 }
 
 void sphere(Bodies& b, const Params& p, Rng& rng) {
@@ -116,9 +116,12 @@ void centre(Bodies& b) {
 
 const char* to_string(Initial ic) {
   switch (ic) {
-    case Initial::Sphere: return "sphere";
-    case Initial::Disk: return "disk";
-    case Initial::Galaxies: return "galaxies";
+    case Initial::Sphere:
+      return "sphere";
+    case Initial::Disk:
+      return "disk";
+    case Initial::Galaxies:
+      return "galaxies";
   }
   return "?";
 }
@@ -149,7 +152,8 @@ Bodies make_bodies(Initial ic, unsigned count, const Params& p, uint64_t seed) {
       break;
     case Initial::Galaxies: {
       const size_t a = count / 2, c = count - a;
-      disk(b, 0, c, 0.5, 0.6, 0.0, {-1.0, 0.15, -0.25}, {0.25, 0.0, 0.0}, p, rng);
+      // A single body carries all the mass (the second disk is empty).
+      disk(b, 0, c, a == 0 ? 1.0 : 0.5, 0.6, 0.0, {-1.0, 0.15, -0.25}, {0.25, 0.0, 0.0}, p, rng);
       disk(b, c, a, 0.5, 0.6, 0.7, {1.0, -0.15, 0.25}, {-0.25, 0.0, 0.0}, p, rng);
       break;
     }

@@ -15,8 +15,8 @@ namespace cv::nbody {
 
 struct Params {
   float G = 1.f;
-  float dt = 2e-3f;          // time per step
-  float softening = 0.02f;   // eps > 0: force ~ r / (r^2 + eps^2)^(3/2), no singularity
+  float dt = 2e-3f;         // time per step
+  float softening = 0.02f;  // eps > 0: force ~ r / (r^2 + eps^2)^(3/2), no singularity
 };
 
 // The usual convention for quoting GFLOP/s: 20 floating-point operations per
@@ -77,6 +77,8 @@ CV_HD void kick_drift(float3& x, float3& v, const float3& a, float kick, float d
 }
 
 // The colour parameter the shader maps through its palette.
-CV_HD float speed(const float3& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+CV_HD float speed(const float3& v) {
+  return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+}
 
 }  // namespace cv::nbody

@@ -6,7 +6,9 @@ using cv::Command;
 using cv::parse_command_line;
 using cv::UsageError;
 
-static Command parse(std::vector<std::string> a) { return parse_command_line(a); }
+static Command parse(std::vector<std::string> a) {
+  return parse_command_line(a);
+}
 
 static std::string usage_error(std::vector<std::string> a) {
   try {
@@ -26,8 +28,9 @@ TEST(Cli, DefaultsOpenTheFountain) {
 }
 
 TEST(Cli, RunFlags) {
-  Command c = parse({"--frames", "30", "--screenshot=out.png", "--backend", "cpu", "--n", "1000", "--block", "32,8",
-                     "--scene", "fountain", "--size", "640x480", "--variant", "seed"});
+  Command c =
+      parse({"--frames", "30", "--screenshot=out.png", "--backend", "cpu", "--n", "1000", "--block",
+             "32,8", "--scene", "fountain", "--size", "640x480", "--variant", "seed"});
   EXPECT_EQ(c.run.frames, 30);
   EXPECT_EQ(*c.run.screenshot, "out.png");
   EXPECT_EQ(c.run.backend, "cpu");
@@ -38,8 +41,16 @@ TEST(Cli, RunFlags) {
   EXPECT_EQ(*c.run.variant, "seed");
 }
 
+TEST(Cli, EveryScene) {
+  for (const char* s : {"fountain", "swarm", "nbody", "pi"})
+    EXPECT_EQ(parse({"--scene", s}).run.scene, s);
+  EXPECT_NE(usage_error({"--scene", "nbody2"}).find("fountain, swarm, nbody, pi"),
+            std::string::npos);
+}
+
 TEST(Cli, Bench) {
-  Command c = parse({"bench", "fountain", "--n", "65536", "--block", "16,16", "--variant", "all", "--reps", "50"});
+  Command c = parse({"bench", "fountain", "--n", "65536", "--block", "16,16", "--variant", "all",
+                     "--reps", "50"});
   EXPECT_EQ(c.kind, Command::Kind::Bench);
   EXPECT_EQ(c.bench.target, "fountain");
   EXPECT_EQ(*c.bench.n, 65536);
@@ -60,11 +71,13 @@ TEST(Cli, Sweep) {
 TEST(Cli, BadInputNamesTheProblem) {
   EXPECT_NE(usage_error({"--bogus"}).find("unknown flag '--bogus'"), std::string::npos);
   EXPECT_NE(usage_error({"--frames"}).find("needs a value"), std::string::npos);
-  EXPECT_NE(usage_error({"--frames", "10", "--frames", "20"}).find("more than once"), std::string::npos);
+  EXPECT_NE(usage_error({"--frames", "10", "--frames", "20"}).find("more than once"),
+            std::string::npos);
   EXPECT_NE(usage_error({"--frames", "abc"}).find("not a whole number"), std::string::npos);
   EXPECT_NE(usage_error({"--frames", "0"}).find("out of range"), std::string::npos);
   EXPECT_NE(usage_error({"--n", "-5"}).find("out of range"), std::string::npos);
-  EXPECT_NE(usage_error({"--n", "99999999999999999999999"}).find("out of range"), std::string::npos);
+  EXPECT_NE(usage_error({"--n", "99999999999999999999999"}).find("out of range"),
+            std::string::npos);
   EXPECT_NE(usage_error({"--n", "12abc"}).find("not a whole number"), std::string::npos);
   EXPECT_NE(usage_error({"--block", "64,32"}).find("1024"), std::string::npos);
   EXPECT_NE(usage_error({"--block", "0,4"}).find("at least 1"), std::string::npos);
@@ -75,9 +88,12 @@ TEST(Cli, BadInputNamesTheProblem) {
   EXPECT_NE(usage_error({"--size", "big"}).find("WxH"), std::string::npos);
   EXPECT_NE(usage_error({"stray"}).find("unexpected argument"), std::string::npos);
   EXPECT_NE(usage_error({"bench"}).find("name a scene or lab"), std::string::npos);
-  EXPECT_NE(usage_error({"bench", "fountain", "--shapes", "8x8"}).find("unknown flag"), std::string::npos);
+  EXPECT_NE(usage_error({"bench", "fountain", "--shapes", "8x8"}).find("unknown flag"),
+            std::string::npos);
   EXPECT_NE(usage_error({"sweep", "fountain"}).find("--shapes is required"), std::string::npos);
-  EXPECT_NE(usage_error({"sweep", "fountain", "--shapes", "8x8,,16x16"}).find("bad block shape"), std::string::npos);
-  EXPECT_NE(usage_error({"bench", "fountain", "--reps", "0"}).find("out of range"), std::string::npos);
+  EXPECT_NE(usage_error({"sweep", "fountain", "--shapes", "8x8,,16x16"}).find("bad block shape"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"bench", "fountain", "--reps", "0"}).find("out of range"),
+            std::string::npos);
   EXPECT_NE(usage_error({"--screenshot="}).find("empty value"), std::string::npos);
 }

@@ -52,7 +52,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FountainGpuVsCpu,
                                            Case{Variant::Lean, {32, 32, 1}}, Case{Variant::Lean, {1024, 1, 1}},
                                            Case{Variant::Lean, {16, 16, 1}}, Case{Variant::Seed, {1, 1, 1}},
                                            Case{Variant::Seed, {7, 13, 1}}, Case{Variant::Seed, {32, 32, 1}},
-                                           Case{Variant::Seed, {1024, 1, 1}}));
+                                           Case{Variant::Seed, {1024, 1, 1}}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return std::string(to_string(info.param.variant)) + "_" +
+                                  cv::to_string(info.param.block.x == 0 ? cv::BlockShape{} : info.param.block);
+                         });
 
 TEST(FountainGpu, RefusesBlocksTheDeviceCannotRun) {
   CV_REQUIRE_GPU();

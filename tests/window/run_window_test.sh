@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Usage: run_window_test.sh CUDAVIZ PNG_CHECK OUT.png
-# Runs `cudaviz --frames 30 --screenshot OUT.png` in a window (under xvfb-run
-# when there is no display) and checks the picture for particles.
+# Usage: run_window_test.sh CUDAVIZ PNG_CHECK OUT.png [SCENE [CUDAVIZ ARGS...]]
+# Runs `cudaviz --scene SCENE --frames 30 --screenshot OUT.png ARGS` in a window
+# (under xvfb-run when there is no display) and checks the picture for the
+# scene's content. SCENE defaults to fountain.
 set -euo pipefail
 app=$1 check=$2 out=$3
+scene=${4:-fountain}
+shift $(( $# < 4 ? $# : 4 ))
 rm -f "$out"
-run=("$app" --frames 30 --screenshot "$out" --size 1280x800)
+run=("$app" --scene "$scene" --frames 30 --screenshot "$out" --size 1280x800 "$@")
 if [ -z "${DISPLAY:-}" ]; then
   command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}"
+  summary=$(xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}")
 else
-  "${run[@]}"
+  summary=$("${run[@]}")
 fi
-"$check" "$out"
+echo "$summary"
+# With --lab the summary says how the lab run ended: it must have finished with rows.
+if [[ " $* " == *" --lab "* ]]; then
+  grep -q '"lab_state":"done"' <<<"$summary" || { echo "the lab did not finish"; exit 1; }
+  grep -q '"lab_rows":0,' <<<"$summary" && { echo "the lab reported no rows"; exit 1; }
+fi
+"$check" "$out" "$scene"

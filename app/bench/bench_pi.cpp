@@ -1,0 +1,125 @@
+// `cudaviz bench pi`: every pi variant over n samples of one stream. `result`
+// is the estimate, `reference` M_PI, `correct` whether |error| is within
+// 5 sigma of the binomial spread for n samples (a false alarm about once in
+// 1.7 million runs). All variants but `seed` sample the same Philox stream, so
+// their `hits` agree exactly; `seed` (cuRAND XORWOW) agrees statistically.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "bench/bench.h"
+#include "common/cuda_resources.h"
+#include "labs/pi/pi.h"
+#include "labs/pi/pi_math.h"
+
+namespace cv::bench {
+namespace {
+
+using namespace pi;
+
+constexpr uint64_t kStream = 20240521;  // the lab's sample stream
+constexpr long long kDefaultN = 1ll << 26;
+constexpr long long kMaxN = 1ll << 50;
+
+// Repetitions: as asked, else as many as fit about a second (1..20).
+int reps_for(const BenchOptions& opt, double first_ms) {
+  if (opt.reps) return opt.reps;
+  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 20.0));
+}
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const long long n_req = opt.n.value_or(kDefaultN);
+  if (n_req < 1 || n_req > kMaxN)
+    throw UsageError("--n: pi takes 1.." + std::to_string(kMaxN) + " samples, not " +
+                     std::to_string(n_req));
+  if (opt.input) throw UsageError("--input: pi takes no data set");
+  const uint64_t n = static_cast<uint64_t>(n_req);
+  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  std::vector<Variant> chosen;
+  for (Variant v : all_variants()) {
+    if (!selected(opt.variant, to_string(v))) continue;
+    if (is_gpu(v) && backend != Backend::Cuda) {
+      if (opt.variant == "all") continue;  // listed, but there is no GPU to run it on
+      throw UsageError(std::string("pi variant '") + to_string(v) + "' needs the CUDA backend");
+    }
+    chosen.push_back(v);
+  }
+  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
+  const double steps = static_cast<double>(chosen.size());
+
+  std::optional<PiGpu> gpu;
+  std::optional<CudaStream> stream;
+  std::vector<Measurement> out;
+  for (size_t vi = 0; vi < chosen.size(); ++vi) {
+    const Variant v = chosen[vi];
+    check_cancel(opt, static_cast<float>(vi / steps));
+    Measurement m;
+    m.variant = to_string(v);
+    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+    m.n = n_req;
+    m.block = is_gpu(v) ? effective_block(v, block) : block;
+    uint64_t hits = 0;
+    std::function<double()> once;
+    if (is_gpu(v)) {
+      if (!gpu) {
+        gpu.emplace();
+        stream.emplace();
+      }
+      const cudaStream_t s = stream->get();
+      once = [&, v, s] {
+        const double ms =
+            time_cuda([&](cudaStream_t st) { gpu->run(v, n, kStream, block, st); }, 0, 1, s)
+                .median_ms;
+        hits = gpu->hits(s);
+        return ms;
+      };
+    } else {
+      once = [&, v] {
+        return time_host(
+                   [&] {
+                     hits = v == Variant::CpuSerial ? cpu_serial(n, kStream, cancel)
+                                                    : cpu_threads(n, kStream, cancel);
+                   },
+                   0, 1)
+            .median_ms;
+      };
+    }
+    std::vector<double> ms{once()};  // warm-up and the answer
+    check_cancel(opt, static_cast<float>((vi + 0.5) / steps));
+    const uint64_t first_hits = hits;
+    const int reps = reps_for(opt, ms[0]);
+    ms.clear();
+    for (int r = 0; r < reps; ++r) {
+      check_cancel(opt, static_cast<float>((vi + 0.5 + 0.5 * r / reps) / steps));
+      ms.push_back(once());
+      // Every variant is deterministic for a fixed stream; a change would be a bug (a race).
+      if (hits != first_hits)
+        throw std::runtime_error(std::string("pi ") + m.variant + ": repeated runs disagree");
+    }
+    m.stats = summarize(ms);
+    const double est = estimate(hits, n);
+    m.fields["samples_per_s"] = static_cast<double>(n) / (m.stats.median_ms * 1e-3);
+    m.fields["result"] = est;
+    m.fields["reference"] = M_PI;
+    m.fields["correct"] = within_bound(est, n);
+    m.fields["abs_error"] = std::fabs(est - M_PI);
+    m.fields["sigma"] = sigma(n);
+    m.fields["hits"] = hits;
+    m.fields["generator"] = v == Variant::Seed ? "curand_xorwow" : "philox4x32_10";
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+const Registrar reg({"pi",
+                     "fast",
+                     {"seed", "one_per_block", "warp32", "shared", "many", "fast", "cpu",
+                      "cpu_threads"},
+                     run});
+
+}  // namespace
+}  // namespace cv::bench

@@ -1,0 +1,79 @@
+// `cudaviz bench splat`: the CUDA point splatter drawing a fountain of n
+// particles (after enough steps that it has spread) into a 1280x800 image seen
+// from the app's default camera. Times the splat + resolve alone; the app adds
+// map/unmap and the GL composite, measured there.
+#include <glm/glm.hpp>
+
+#include <glm/gtc/matrix_inverse.hpp>
+
+#include "bench/bench.h"
+#include "fountain/fountain.h"
+#include "render/camera.h"
+#include "splat/splat.h"
+
+namespace cv::bench {
+namespace {
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const unsigned n = static_cast<unsigned>(opt.n.value_or(1 << 24));
+  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
+  if (auto e = validate(block, block_limits(backend))) throw std::invalid_argument("--block: " + *e);
+  const char* variant = backend == Backend::Cuda ? "cuda" : "cpu";
+  std::vector<Measurement> out;
+  if (!selected(opt.variant, variant)) return out;
+
+  const int w = 1280, h = 800;
+  const int settle = 900;  // past max_age: every particle launched at least once
+  const fountain::Params params;
+  fountain::FrameClock clock(7);
+
+  const glm::mat4 vp = OrbitCamera{}.view_proj(static_cast<float>(w) / h);
+  splat::View v{};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = vp[c][r];
+  const glm::vec4 eye = glm::inverse(vp) * glm::vec4(0.f, 0.f, 1.f, 0.f);
+  v.eye[0] = eye.x / eye.w;
+  v.eye[1] = eye.y / eye.w;
+  v.eye[2] = eye.z / eye.w;
+  v.table_radius = params.table_radius;
+  v.scalar_scale = 1.f / params.max_age;
+  v.hide_below = fountain::kHiddenY * 0.5f;
+  v.width = w;
+  v.height = h;
+
+  Measurement m;
+  m.variant = variant;
+  m.backend = backend;
+  m.n = n;
+  m.block = block;
+  if (backend == Backend::Cuda) {
+    CudaStream stream;
+    DeviceBuffer<float4> vbo(fountain::vbo_bytes(fountain::Variant::Lean, n) / sizeof(float4));
+    DeviceBuffer<uchar4> image(static_cast<size_t>(w) * h);
+    fountain::FountainGpu sim(n, fountain::Variant::Lean);
+    sim.reset(vbo.get(), params, 42, stream.get());
+    for (int i = 0; i < settle; ++i) sim.step(vbo.get(), clock.next(params), params, BlockShape{16, 16, 1}, stream.get());
+    splat::Splatter sp;
+    m.stats = time_cuda([&](cudaStream_t s) { sp.render(vbo.get(), n, v, splat::Style{}, image.get(), block, s); },
+                        10, opt.reps ? opt.reps : 100, stream.get());
+  } else {
+    // The serial CPU twin (a test oracle, not a renderer): for comparison only.
+    fountain::FountainCpu sim(n, fountain::Variant::Lean);
+    sim.reset(params, 42);
+    for (int i = 0; i < settle; ++i) {
+      sim.step(clock.next(params), params);
+      if (i % 64 == 0) check_cancel(opt, 0.5f * i / settle);
+    }
+    m.stats = time_host([&] { splat::render_cpu(sim.vbo().data(), n, v, splat::Style{}); }, 1,
+                        opt.reps ? opt.reps : 5);
+  }
+  m.fields["particles_per_s"] = n / (m.stats.median_ms * 1e-3);
+  m.fields["image"] = {w, h};
+  out.push_back(std::move(m));
+  return out;
+}
+
+const Registrar reg({"splat", "cuda", {"cuda", "cpu"}, run});
+
+}  // namespace
+}  // namespace cv::bench

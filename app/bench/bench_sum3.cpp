@@ -1,0 +1,186 @@
+// `cudaviz bench sum3`: every 3SUM variant on the same data (seeded default or
+// --input), each result checked against the CPU O(n^2) count when affordable.
+// triples_per_s is C(n, 3) / time for every variant, the O(n^2) ones included,
+// so brute force and sorted compare on one scale.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "bench/bench.h"
+#include "common/cuda_resources.h"
+#include "common/int_file.h"
+#include "labs/sum3/sum3.h"
+#include "labs/sum3/sum3_math.h"
+
+namespace cv::bench {
+namespace {
+
+using namespace sum3;
+
+constexpr long long kMaxN = 1ll << 30;
+// The CPU O(n^2) reference runs up to this n (seconds on a desktop).
+constexpr long long kReferenceMaxN = 200000;
+// With --variant all, brute-force variants whose one run would take far too long
+// are left out (named alone they always run). Triples, by rough rates.
+double all_budget_triples(Variant v) {
+  switch (v) {
+    case Variant::CpuSerial:
+      return 2e10;
+    case Variant::Cpu:
+      return 2e11;
+    case Variant::Naive:
+    case Variant::Hoisted:
+      return 4e12;
+    case Variant::Shared:
+    case Variant::Fast:
+      return 5e13;
+    default:
+      return INFINITY;
+  }
+}
+
+std::vector<int32_t> load_data(const BenchOptions& opt) {
+  if (!opt.input) {
+    const long long n = opt.n.value_or(2000);
+    if (n < 0 || n > kMaxN)
+      throw UsageError("--n: sum3 takes 0.." + std::to_string(kMaxN) + " values");
+    return make_data(static_cast<size_t>(n));
+  }
+  std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(kMaxN));
+  if (opt.n) {  // a prefix of the file, e.g. to reproduce the seed's table on one data set
+    if (*opt.n > static_cast<long long>(v.size()))
+      throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
+                       std::to_string(v.size()) + " values of '" + *opt.input + "'");
+    v.resize(static_cast<size_t>(*opt.n));
+  }
+  return v;
+}
+
+// Repetitions: as asked, else as many as fit about a second (1..20).
+int reps_for(const BenchOptions& opt, double first_ms) {
+  if (opt.reps) return opt.reps;
+  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 20.0));
+}
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const std::vector<int32_t> data = load_data(opt);
+  const size_t n = data.size();
+  const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  std::vector<Variant> chosen;
+  for (Variant v : all_variants()) {
+    if (!selected(opt.variant, to_string(v))) continue;
+    if (is_gpu(v) && backend != Backend::Cuda) {
+      if (opt.variant == "all") continue;  // listed, but there is no GPU to run it on
+      throw UsageError(std::string("sum3 variant '") + to_string(v) + "' needs the CUDA backend");
+    }
+    if (opt.variant == "all" && triples_of(n) > all_budget_triples(v)) continue;
+    chosen.push_back(v);
+  }
+  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
+  const double steps = static_cast<double>(chosen.size()) + 1;
+
+  // The reference, and the brute-force CPU count when that runs too.
+  std::optional<uint64_t> reference;
+  if (static_cast<long long>(n) <= kReferenceMaxN) {
+    reference = count_cpu_sorted(data.data(), n, cancel);
+    check_cancel(opt, 1 / static_cast<float>(steps));
+  }
+  std::optional<uint64_t> brute_cpu;
+
+  std::optional<Sum3Gpu> gpu;
+  std::optional<CudaStream> stream;
+  std::vector<Measurement> out;
+  for (size_t vi = 0; vi < chosen.size(); ++vi) {
+    const Variant v = chosen[vi];
+    const double step0 = static_cast<double>(vi + 1);
+    Measurement m;
+    m.variant = to_string(v);
+    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+    m.n = static_cast<long long>(n);
+    m.block = block;
+    uint64_t result = 0;
+    std::vector<double> ms;
+    if (is_gpu(v)) {
+      if (!gpu) {
+        gpu.emplace(data.data(), n);
+        stream.emplace();
+      }
+      const cudaStream_t s = stream->get();
+      auto once = [&] {
+        return time_cuda([&](cudaStream_t st) { gpu->run(v, block, st); }, 0, 1, s).median_ms;
+      };
+      ms.push_back(once());  // warm-up and the answer
+      result = gpu->result(s);
+      const int reps = reps_for(opt, ms[0]);
+      ms.clear();
+      for (int r = 0; r < reps; ++r) {
+        check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
+        ms.push_back(once());
+      }
+    } else {
+      auto once = [&] {
+        const auto t = time_host(
+            [&] {
+              result = v == Variant::Cpu         ? count_cpu(data.data(), n, cancel)
+                       : v == Variant::CpuSerial ? count_cpu_serial(data.data(), n, cancel)
+                                                 : count_cpu_sorted(data.data(), n, cancel);
+            },
+            0, 1);
+        // A cancelled count is discarded here (progress is the caller's to report).
+        if (opt.control && opt.control->cancel) throw Cancelled();
+        return t.median_ms;
+      };
+      const double first = once();
+      const int reps = opt.reps ? opt.reps : (first > 1000 ? 1 : reps_for(opt, first));
+      if (opt.reps == 0 && first > 1000) {
+        ms.push_back(first);  // a long CPU run is not repeated by default
+      } else {
+        for (int r = 0; r < reps; ++r) {
+          check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
+          ms.push_back(once());
+        }
+      }
+      if (v == Variant::Cpu || v == Variant::CpuSerial) brute_cpu = result;
+    }
+    m.stats = summarize(ms);
+    const double s = m.stats.median_ms * 1e-3;
+    m.fields["algorithm"] = is_brute_force(v) ? "brute_force" : "sorted";
+    m.fields["triples_per_s"] = s > 0 ? triples_of(n) / s : 0.0;
+    if (v == Variant::Naive || v == Variant::Hoisted || v == Variant::Shared) {
+      const GridUsage g = grid_usage(n, block);
+      m.fields["threads_launched"] = g.threads;
+      m.fields["threads_working"] = g.working;
+      m.fields["idle_blocks"] = g.idle_blocks;
+    }
+    m.fields["result"] = result;
+    // cpu_sorted is the reference itself: check it against the brute force instead.
+    std::optional<uint64_t> ref = reference;
+    if (v == Variant::CpuSorted) {
+      ref = brute_cpu;
+      if (!ref && triples_of(n) <= 2e9) ref = count_cpu(data.data(), n, cancel);
+    }
+    if (ref) {
+      m.fields["reference"] = *ref;
+      m.fields["correct"] = result == *ref;
+    } else {
+      m.fields["reference"] = nullptr;
+      m.fields["correct"] = nullptr;
+    }
+    out.push_back(std::move(m));
+  }
+  check_cancel(opt, 1.f);
+  return out;
+}
+
+const Registrar reg({"sum3",
+                     "shared",
+                     {"cpu_serial", "cpu", "cpu_sorted", "naive", "hoisted", "shared", "fast",
+                      "sorted"},
+                     run});
+
+}  // namespace
+}  // namespace cv::bench

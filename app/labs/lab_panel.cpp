@@ -1,0 +1,317 @@
+#include "labs/lab_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "bench/bench.h"
+#include "labs/lab_views.h"
+#include "ui/panels.h"
+
+namespace cv {
+
+namespace {
+
+// The simulations have their own scenes (and splat is the renderer); every other bench target is a
+// lab.
+bool is_simulation(const std::string& name) {
+  return name == "fountain" || name == "swarm" || name == "nbody" ||
+         name == "splat";  // splat: the renderer
+}
+
+// The throughput field a row carries, as "name value".
+std::string throughput_of(const nlohmann::ordered_json& r) {
+  for (const char* k : {"samples_per_s", "triples_per_s", "gb_per_s", "interactions_per_s",
+                        "pairs_per_s", "elements_per_s", "particles_per_s"})
+    if (r.contains(k) && r[k].is_number()) {
+      std::string name = k;
+      if (name == "gb_per_s") return ui::si(r[k].get<double>()) + " GB/s";
+      return ui::si(r[k].get<double>()) + " " + name.substr(0, name.find("_per_s")) + "/s";
+    }
+  return "";
+}
+
+std::string number(const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "-";
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
+  if (v.is_number_float()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.8g", v.get<double>());
+    return buf;
+  }
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  return v.dump();
+}
+
+}  // namespace
+
+std::vector<std::string> LabPanel::lab_names() {
+  std::vector<std::string> names;
+  for (const bench::Target& t : bench::targets())
+    if (!is_simulation(t.name)) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+LabPanel::LabPanel(Backend backend) : backend_(backend) {}
+
+void LabPanel::shutdown() {
+  runner_.cancel();
+  runner_.join();
+}
+
+std::optional<BenchOptions> LabPanel::options_from_fields() {
+  const std::vector<std::string> names = lab_names();
+  if (names.empty()) {
+    message_ = "no labs in this build";
+    return std::nullopt;
+  }
+  const bench::Target* t = bench::find_target(names[std::min<size_t>(lab_, names.size() - 1)]);
+  BenchOptions o;
+  o.target = t->name;
+  o.variant =
+      variant_ == 0 ? "all" : t->variants[std::min<size_t>(variant_ - 1, t->variants.size() - 1)];
+  try {
+    if (*n_text_) o.n = parse_integer(n_text_, "n", 1, (1ll << 31) - 1);
+    if (!default_block_) {
+      const BlockShape b{block_x_, block_y_, 1};
+      if (auto e = validate(b, block_limits(use_cpu_ ? Backend::Cpu : backend_)))
+        throw UsageError("block: " + *e);
+      o.block = b;
+    }
+    if (*input_) {
+      std::ifstream f(input_);
+      if (!f) throw UsageError(std::string("input: cannot open '") + input_ + "'");
+      o.input = std::string(input_);
+    }
+    if (reps_ < 0 || reps_ > 100000)
+      throw UsageError("reps: " + std::to_string(reps_) + " is outside [0, 100000]");
+    o.reps = reps_;
+  } catch (const std::exception& e) {
+    message_ = e.what();
+    return std::nullopt;
+  }
+  return o;
+}
+
+void LabPanel::start(std::vector<BenchOptions> jobs, bool seed_table) {
+  if (auto err = runner_.start(std::move(jobs), use_cpu_ ? Backend::Cpu : backend_)) {
+    message_ = *err;
+    return;
+  }
+  message_.clear();
+  seed_table_ = seed_table;
+}
+
+std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
+  const std::vector<std::string> names = lab_names();
+  const auto it = std::find(names.begin(), names.end(), lab);
+  if (it == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "'" + lab + "' is not a lab (" + list + ")";
+  }
+  lab_ = static_cast<int>(it - names.begin());
+  variant_ = 0;
+  expand_ = true;
+  auto o = options_from_fields();
+  if (!o) return message_;
+  running_lab_ = lab;
+  start({*o}, false);
+  if (!message_.empty()) return message_;
+  return std::nullopt;
+}
+
+void LabPanel::draw() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 560, display.y - 40), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(550, 520), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; labs on demand
+  if (expand_) {
+    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(display.x - 690, 310), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(680, display.y - 320), ImGuiCond_Always);
+    expand_ = false;
+  }
+  if (!ImGui::Begin("labs")) {
+    ImGui::End();
+    return;
+  }
+  const std::vector<std::string> names = lab_names();
+  if (names.empty()) {
+    ImGui::TextColored(ui::kDim, "no labs in this build");
+    ImGui::End();
+    return;
+  }
+  lab_ = std::min(lab_, static_cast<int>(names.size()) - 1);
+  const bool busy = runner_.running();
+
+  // --- Options ------------------------------------------------------------------
+  if (busy) ImGui::BeginDisabled();
+  std::string items;
+  for (const auto& n : names) items += n + '\0';
+  if (ImGui::Combo("lab", &lab_, items.c_str())) variant_ = 0;
+  const bench::Target* t = bench::find_target(names[lab_]);
+  std::string vitems = "all";
+  vitems += '\0';
+  for (const auto& v : t->variants) vitems += v + '\0';
+  variant_ = std::min(variant_, static_cast<int>(t->variants.size()));
+  ImGui::Combo("variant", &variant_, vitems.c_str());
+  ImGui::InputTextWithHint("n", "the lab's default", n_text_, sizeof n_text_,
+                           ImGuiInputTextFlags_CharsDecimal);
+  ui::tooltip(
+      "Problem size: samples (pi), values (sum3, count3, reduce, reverse), rows (corelated).");
+  ImGui::Checkbox("default block", &default_block_);
+  if (!default_block_) {
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputInt("block x", &block_x_);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputInt("block y", &block_y_);
+    block_x_ = std::clamp(block_x_, 1, 1024);
+    block_y_ = std::clamp(block_y_, 1, 1024);
+  }
+  ImGui::InputTextWithHint("input", "path to whitespace-separated integers (optional)", input_,
+                           sizeof input_);
+  ui::tooltip("For labs that take a data set (sum3, count3, reduce, corelated...).");
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputInt("reps (0 = default)", &reps_);
+  if (backend_ == Backend::Cuda) ImGui::Checkbox("CPU backend", &use_cpu_);
+  if (busy) ImGui::EndDisabled();
+
+  // --- Run / cancel -----------------------------------------------------------------
+  if (!busy) {
+    if (ImGui::Button("run")) {
+      if (auto o = options_from_fields()) {
+        running_lab_ = o->target;
+        start({*o}, false);
+      }
+    }
+    if (t->name == "sum3") {
+      ImGui::SameLine();
+      if (ImGui::Button("seed table")) {
+        if (auto o = options_from_fields()) {
+          running_lab_ = "sum3";
+          start(labs::sum3_seed_table_jobs(use_cpu_ ? Backend::Cpu : backend_, o->block, o->reps),
+                true);
+        }
+      }
+      ui::tooltip(
+          "Reproduces the seed's table: n = 800..2000 with cpu, naive and shared "
+          "(the GPU ones on the CUDA backend).");
+    }
+  } else {
+    if (ImGui::Button("cancel")) runner_.cancel();
+  }
+  ImGui::SameLine();
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, "%s %.1f s", labs::to_string(runner_.state()),
+                runner_.seconds());
+  ImGui::ProgressBar(runner_.progress(), ImVec2(-1, 0), overlay);
+  if (!message_.empty()) ImGui::TextColored(ui::kBad, "%s", message_.c_str());
+  if (runner_.state() == labs::LabRunner::State::Failed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
+    ImGui::TextWrapped("error: %s", runner_.error().c_str());
+    ImGui::PopStyleColor();
+  }
+
+  // --- Results ------------------------------------------------------------------------
+  const std::vector<nlohmann::ordered_json> rows = runner_.results();
+  if (!rows.empty()) {
+    ImGui::TextColored(ui::kDim, "%s on %s", running_lab_.c_str(),
+                       rows.front().value("device", "").c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("copy JSON")) {
+      std::string lines;
+      for (const auto& r : rows) lines += r.dump() + "\n";
+      ImGui::SetClipboardText(lines.c_str());
+    }
+    ui::tooltip("The rows as `cudaviz bench` prints them (JSON lines), to the clipboard.");
+    if (seed_table_) labs::draw_sum3_seed_table(rows);
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                  ImGuiTableFlags_ScrollY;
+    if (ImGui::BeginTable("results", 8, flags,
+                          ImVec2(0, std::min(40.f + 22.f * rows.size(), 260.f)))) {
+      ImGui::TableSetupScrollFreeze(1, 1);
+      // Explicit widths: fixed-fit columns of a table first shown in a collapsed window stay at
+      // zero.
+      const char* heads[] = {"variant", "backend",   "result",     "reference",
+                             "correct", "ms median", "throughput", "vs"};
+      const float widths[] = {
+          seed_table_ ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
+      for (int c = 0; c < 8; ++c)
+        ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
+      ImGui::TableHeadersRow();
+      for (const auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const std::string variant = r.value("variant", "");
+        ImGui::TextUnformatted(seed_table_
+                                   ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
+                                   : variant.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.value("backend", "").c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.contains("reference") ? number(r["reference"]).c_str() : "-");
+        ImGui::TableNextColumn();
+        if (r.contains("correct") && r["correct"].is_boolean()) {
+          const bool ok = r["correct"].get<bool>();
+          ImGui::TextColored(ok ? ui::kGood : ui::kBad, ok ? "yes" : "NO");
+          const char* note = running_lab_ == "count3" ? labs::count3_note(variant) : "";
+          if (!ok && *note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+        } else {
+          ImGui::TextColored(ui::kDim, "-");
+        }
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4g", r.value("ms_median", 0.0));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(throughput_of(r).c_str());
+        ImGui::TableNextColumn();
+        std::string vs;
+        if (r.contains("vs") && !seed_table_)
+          for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%s%s %.3gx", vs.empty() ? "" : ", ", it.key().c_str(),
+                          it.value().get<double>());
+            vs += buf;
+          }
+        ImGui::TextUnformatted(vs.c_str());
+      }
+      ImGui::EndTable();
+    }
+    // The race explained next to its wrong answer.
+    if (running_lab_ == "count3")
+      for (const auto& r : rows) {
+        const std::string v = r.value("variant", "");
+        if (*labs::count3_note(v) && r.contains("correct") && r["correct"].is_boolean() &&
+            !r["correct"].get<bool>()) {
+          ImGui::PushStyleColor(ImGuiCol_Text, ui::kWarn);
+          ImGui::TextWrapped("%s: %s", v.c_str(), labs::count3_note(v));
+          ImGui::PopStyleColor();
+        }
+      }
+  }
+
+  // --- Lab-specific pictures --------------------------------------------------------------
+  if (t->name == "sum3" && ImGui::CollapsingHeader("thread grid (naive, hoisted, shared)",
+                                                   ImGuiTreeNodeFlags_DefaultOpen)) {
+    long long n = 2000;  // the lab's default
+    if (*n_text_) {
+      try {
+        n = parse_integer(n_text_, "n", 1, 1ll << 31);
+      } catch (const std::exception&) {
+      }
+    }
+    labs::draw_sum3_grid(
+        n, default_block_ ? BlockShape{16, 16, 1} : BlockShape{block_x_, block_y_, 1});
+  }
+  ImGui::End();
+}
+
+}  // namespace cv

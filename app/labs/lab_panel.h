@@ -1,0 +1,49 @@
+#pragma once
+// The "labs" window: pick a lab (a bench target that is not a scene), its
+// variant, n, block, input file and repetitions, run it on a worker thread,
+// and read its answers, correctness and timings.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/device_info.h"
+#include "labs/lab_runner.h"
+
+namespace cv {
+
+class LabPanel {
+ public:
+  explicit LabPanel(Backend backend);
+  void draw();
+  // Selects `lab` (one of lab_names()), expands the window and runs it with
+  // the default options. Returns why not (unknown lab, already running).
+  std::optional<std::string> open_and_run(const std::string& lab);
+  bool running() const { return runner_.running(); }
+  const labs::LabRunner& runner() const { return runner_; }
+  // Cancels a running lab and waits for it (window closing).
+  void shutdown();
+
+  // Names of the labs among the bench targets (the simulations are not labs).
+  static std::vector<std::string> lab_names();
+
+ private:
+  void start(std::vector<BenchOptions> jobs, bool seed_table);
+  std::optional<BenchOptions> options_from_fields();  // nullopt: message set
+
+  Backend backend_;
+  bool use_cpu_ = false;  // run on the CPU backend while the app uses CUDA
+  labs::LabRunner runner_;
+  int lab_ = 0;
+  int variant_ = 0;  // 0: all
+  char n_text_[24] = "";
+  bool default_block_ = true;
+  int block_x_ = 16, block_y_ = 16;
+  char input_[512] = "";
+  int reps_ = 0;
+  std::string message_;      // why Run was refused
+  std::string running_lab_;  // the lab of the shown results
+  bool seed_table_ = false;  // the shown results are sum3's seed table
+  bool expand_ = false;      // open the window on the next draw
+};
+
+}  // namespace cv

@@ -1,0 +1,84 @@
+#include "render/splat_renderer.h"
+
+#include "embedded_shaders.h"
+#include "gl/gl_check.h"
+#include "gl/shader_program.h"
+
+namespace cv {
+
+SplatRenderer::SplatRenderer()
+    : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)), vao_(make_vertex_array()) {
+  glGenTextures(1, &texture_);
+  check_gl("glGenTextures(splat)");
+}
+
+SplatRenderer::~SplatRenderer() { glDeleteTextures(1, &texture_); }
+
+void SplatRenderer::resize(int width, int height, Backend backend) {
+  if (width == width_ && height == height_ && image_) return;
+  image_.reset();  // release before allocating the new size
+  image_ = std::make_unique<InteropBuffer>(static_cast<size_t>(width) * height * 4, backend);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  check_gl("glTexImage2D(splat image)");
+  width_ = width;
+  height_ = height;
+}
+
+void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const ParticleStyle& style,
+                           const glm::mat4& view_proj, float table_radius, int width, int height,
+                           cudaStream_t stream) {
+  if (width <= 0 || height <= 0) return;
+  resize(width, height, Backend::Cuda);
+  for (float ms : timer_.poll()) splat_ms.push(ms);
+
+  splat::View v{};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = view_proj[c][r];
+  // The eye is the point the projection sends to w = 0 in every direction:
+  // inverse(VP) * (0, 0, 1, 0), made affine.
+  const glm::vec4 eye = glm::inverse(view_proj) * glm::vec4(0.f, 0.f, 1.f, 0.f);
+  v.eye[0] = eye.x / eye.w;
+  v.eye[1] = eye.y / eye.w;
+  v.eye[2] = eye.z / eye.w;
+  v.table_radius = table_radius;
+  v.scalar_scale = style.scalar_scale;
+  v.hide_below = style.hide_below;
+  v.width = width;
+  v.height = height;
+  const splat::Style st{static_cast<int>(style.palette), gain};
+
+  timer_.begin(stream);
+  auto points = vertices.map(stream, InteropBuffer::Access::ReadOnly);
+  auto image = image_->map(stream);
+  splatter_.render(static_cast<const float4*>(points.device_ptr()), count, v, st,
+                   static_cast<uchar4*>(image.device_ptr()), block, stream);
+  image.unmap();
+  points.unmap();
+  timer_.end(stream);
+}
+
+void SplatRenderer::draw() {
+  if (!image_) return;
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, image_->vbo());
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glUseProgram(program_.get());
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(glGetUniformLocation(program_.get(), "u_image"), 0);
+  glBindVertexArray(vao_.get());
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_ONE, GL_ONE);  // premultiplied, additive like the sprites
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  check_gl("SplatRenderer::draw");
+}
+
+}  // namespace cv

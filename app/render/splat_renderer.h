@@ -1,0 +1,55 @@
+#pragma once
+// Draws very large particle buffers through the CUDA splatter (kernels/splat)
+// instead of GL points: the H100's GL point pipeline manages ~0.4 G points/s
+// (40 ms a frame at 16M), the splatter a few ms less than that per frame.
+// Each frame: map the particle VBO read-only and the image PBO, splat, unmap,
+// then upload PBO -> texture (GPU-side) and composite with additive blending.
+// CUDA backends only; the image goes through the same InteropBuffer (with its
+// copy fallback) as the particles.
+#include <cuda_runtime_api.h>
+
+#include <glm/glm.hpp>
+#include <memory>
+
+#include "common/block_shape.h"
+#include "gl/gl_objects.h"
+#include "gl/interop_buffer.h"
+#include "render/particle_renderer.h"
+#include "splat/splat.h"
+#include "timing/frame_timers.h"
+
+namespace cv {
+
+class SplatRenderer {
+ public:
+  SplatRenderer();
+  ~SplatRenderer();
+  SplatRenderer(const SplatRenderer&) = delete;
+  SplatRenderer& operator=(const SplatRenderer&) = delete;
+
+  // CUDA work of the frame, timed with events into splat_ms. Throws
+  // CudaError/GlError/std::invalid_argument (bad block) on failure.
+  void render(InteropBuffer& vertices, unsigned count, const ParticleStyle& style, const glm::mat4& view_proj,
+              float table_radius, int width, int height, cudaStream_t stream);
+  // GL work: image to texture, full-screen composite. Call after render().
+  void draw();
+
+  TransferMode transfer_mode() const { return image_ ? image_->mode() : TransferMode::Interop; }
+
+  History splat_ms{240};
+  BlockShape block{256, 1, 1};
+  float gain = 0.25f;
+
+ private:
+  void resize(int width, int height, Backend backend);
+
+  splat::Splatter splatter_;
+  std::unique_ptr<InteropBuffer> image_;  // width*height RGBA8, used as a pixel-unpack buffer
+  GLuint texture_ = 0;
+  GlProgram program_;
+  GlVertexArray vao_;
+  CudaTimerRing timer_;
+  int width_ = 0, height_ = 0;
+};
+
+}  // namespace cv

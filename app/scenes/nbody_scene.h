@@ -1,0 +1,84 @@
+#pragma once
+// All-pairs gravity (seed 004, GPU Gems 3) as a scene: three force variants
+// switchable live, 1D blocks, three initial conditions, colour by speed,
+// interactions/s and GFLOP/s from the kernel time, and the energy drift.
+#include <memory>
+#include <optional>
+
+#include "nbody/nbody.h"
+#include "scenes/particle_scene.h"
+
+namespace cv {
+
+class NBodyScene : public ParticleScene {
+ public:
+  static constexpr unsigned kMaxCountGpu = 1u << 22;  // 4M: a step is ~10 s with the seed kernel
+  // The CPU twin is O(N^2) on a few cores: beyond this a frame takes seconds.
+  static constexpr unsigned kMaxCountCpu = 1u << 15;
+  // Energy every k frames is on by default only up to this many bodies (O(N^2)).
+  static constexpr unsigned kAutoEnergyLimit = 1u << 16;
+  static unsigned default_count(Backend b) { return b == Backend::Cuda ? 1u << 16 : 2048u; }
+  static unsigned max_count(Backend b) { return b == Backend::Cuda ? kMaxCountGpu : kMaxCountCpu; }
+
+  NBodyScene(Backend backend, unsigned count, nbody::Variant variant = nbody::Variant::Fast,
+             nbody::Initial initial = nbody::Initial::Galaxies);
+
+  const char* name() const override { return "nbody"; }
+  ParticleStyle style() const override;
+  unsigned count() const override { return count_; }
+  void reset() override;
+  CameraHome camera_home() const override;
+  nlohmann::ordered_json throughput() const override;
+  void describe(nlohmann::ordered_json& j) const override;
+  std::string grid_note() const override;
+
+  // Rebuilds for a new count or initial condition (then resets). On failure
+  // returns the reason and keeps the current state.
+  std::optional<std::string> reconfigure(unsigned count, nbody::Initial initial);
+
+  nbody::Variant variant = nbody::Variant::Fast;  // applies from the next step
+  nbody::Initial initial() const { return initial_; }
+  nbody::Params& params() { return params_; }
+  int steps_per_frame = 1;
+
+  // Energy: on demand, and every `energy_every` frames when > 0.
+  int energy_every = 0;
+  void request_energy() { energy_requested_ = true; }
+  const std::optional<nbody::Energy>& energy() const { return energy_; }
+  const std::optional<nbody::Energy>& energy_at_reset() const { return energy0_; }
+  long long energy_step() const { return energy_step_; }  // step the latest energy belongs to
+  long long energy0_step() const {
+    return energy0_step_;
+  }  // step of the drift's reference (0: reset)
+  float energy_ms() const { return energy_ms_; }
+  // Measures now (blocking); throws like a step does.
+  void measure_energy();
+
+  float point_size = 4.f;   // pixels at the fitted distance
+  float speed_scale = 1.f;  // multiplies the auto-fitted palette range
+
+ protected:
+  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  void simulate_cpu() override;
+  const void* cpu_vertices() const override;
+  size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }
+  void after_step() override;
+  std::optional<std::string> check_block(const BlockShape& b) const override;
+
+ private:
+  unsigned count_ = 0;
+  nbody::Initial initial_;
+  nbody::Params params_;
+  float view_radius_ = 1.f;  // 95% of the bodies lie within, at reset
+  float speed_range_ = 1.f;  // 95th percentile speed at reset
+  int last_steps_per_frame_ = 1;
+  long long frames_ = 0;
+  bool energy_requested_ = false;
+  std::optional<nbody::Energy> energy_, energy0_;
+  long long energy_step_ = 0, energy0_step_ = 0;
+  float energy_ms_ = 0;
+  std::unique_ptr<nbody::NBodyGpu> gpu_;
+  std::unique_ptr<nbody::NBodyCpu> cpu_;
+};
+
+}  // namespace cv

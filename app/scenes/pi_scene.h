@@ -1,0 +1,59 @@
+#pragma once
+// The Monte-Carlo pi lab's sample points (seeds 000, 003) drawn in the unit
+// square: inside the quarter circle green, outside red, through the same
+// vertex-buffer path as the simulations (CUDA writes into the mapped VBO; the
+// CPU backend uploads). Static until resampled.
+#include <optional>
+#include <vector>
+
+#include "scenes/particle_scene.h"
+
+namespace cv {
+
+class PiPointsScene : public ParticleScene {
+ public:
+  static constexpr unsigned kDefaultCount = 20000;
+  static constexpr unsigned kMaxCount = 1u << 24;
+
+  PiPointsScene(Backend backend, unsigned count = kDefaultCount);
+
+  const char* name() const override { return "pi"; }
+  ParticleStyle style() const override;
+  unsigned count() const override { return count_; }
+  void reset() override;
+  CameraHome camera_home() const override;
+  bool needs_step() const override { return dirty_; }
+  nlohmann::ordered_json throughput() const override;
+  void describe(nlohmann::ordered_json& j) const override;
+  std::vector<Polyline> overlay() const override;
+  std::string grid_note() const override;
+
+  std::optional<std::string> reconfigure(unsigned count);
+  // New points from a new seed on the next step.
+  void resample();
+  uint64_t seed() const { return seed_; }
+
+  // From the points on screen: 4 * inside / count (nullopt until counted).
+  std::optional<double> estimate() const;
+  unsigned long long inside() const { return inside_; }
+
+  float point_size = 5.f;
+
+ protected:
+  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  void simulate_cpu() override;
+  const void* cpu_vertices() const override { return host_.data(); }
+  size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }
+  void after_step() override;
+  std::optional<std::string> check_block(const BlockShape& b) const override;
+
+ private:
+  unsigned count_ = 0;
+  uint64_t seed_ = 3;
+  bool dirty_ = true;
+  bool counted_ = false;
+  unsigned long long inside_ = 0;
+  std::vector<float4> host_;  // CPU backend: the points; CUDA: a readback for the count
+};
+
+}  // namespace cv

@@ -1,0 +1,47 @@
+#pragma once
+// The scenes of the menu, each built on first use and then kept with its
+// sliders and camera, so switching back finds it as it was left. A scene that
+// cannot be built (allocation, CUDA error) leaves the current one in place.
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "render/camera.h"
+#include "scenes/particle_scene.h"
+#include "scenes/scene_factory.h"
+#include "ui/panels.h"
+
+namespace cv {
+
+struct SceneSlot {
+  std::unique_ptr<ParticleScene> scene;
+  SceneUi ui;
+  OrbitCamera camera;
+};
+
+class SceneSet {
+ public:
+  using Factory = std::function<std::unique_ptr<ParticleScene>(SceneKind)>;
+  explicit SceneSet(Factory factory) : factory_(std::move(factory)) {}
+
+  // Takes a scene built elsewhere (the one the command line asked for) and makes it current.
+  void adopt(SceneKind kind, std::unique_ptr<ParticleScene> scene);
+  // Makes `kind` current, building it first if needed. On failure returns the
+  // reason (the exception's message) and keeps the current scene.
+  std::optional<std::string> activate(SceneKind kind);
+
+  bool has_current() const { return current_.has_value(); }
+  SceneKind current_kind() const { return *current_; }
+  SceneSlot& current() { return slots_[static_cast<int>(*current_)]; }
+  const SceneSlot& slot(SceneKind kind) const { return slots_[static_cast<int>(kind)]; }
+  bool built(SceneKind kind) const { return slot(kind).scene != nullptr; }
+
+ private:
+  Factory factory_;
+  std::array<SceneSlot, kSceneCount> slots_;
+  std::optional<SceneKind> current_;
+};
+
+}  // namespace cv

@@ -1,0 +1,118 @@
+#include "scenes/swarm_scene.h"
+
+#include <stdexcept>
+
+namespace cv {
+
+using swarm::Variant;
+
+static constexpr uint64_t kSeed = 4004;
+
+SwarmScene::SwarmScene(Backend backend, unsigned count, Variant variant)
+    : ParticleScene(backend), variant_(variant), params_(swarm::default_params(variant)) {
+  if (auto err = reconfigure(count)) throw std::invalid_argument(*err);
+}
+
+std::optional<std::string> SwarmScene::reconfigure(unsigned count) {
+  if (count < 1 || count > kMaxCount)
+    return "particle count " + std::to_string(count) + " is outside [1, " +
+           std::to_string(kMaxCount) + "]";
+  // Build aside, swap in only when everything succeeded (the fountain's rule).
+  std::unique_ptr<InteropBuffer> buffer;
+  std::unique_ptr<swarm::SwarmGpu> gpu;
+  std::unique_ptr<swarm::SwarmCpu> cpu;
+  try {
+    buffer = make_buffer(swarm::vbo_bytes(count));
+    if (backend_ == Backend::Cuda)
+      gpu = std::make_unique<swarm::SwarmGpu>(count, variant_);
+    else
+      cpu = std::make_unique<swarm::SwarmCpu>(count, variant_);
+  } catch (const std::bad_alloc&) {
+    return "not enough host memory for " + std::to_string(count) + " particles";
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    return "cannot allocate " + std::to_string(count) + " particles: " + e.what();
+  }
+  buffer_ = std::move(buffer);
+  gpu_ = std::move(gpu);
+  cpu_ = std::move(cpu);
+  count_ = count;
+  reset();
+  return std::nullopt;
+}
+
+void SwarmScene::set_variant(Variant v) {
+  variant_ = v;
+  params_ = swarm::default_params(v);
+  if (gpu_) gpu_->set_variant(v);
+  if (cpu_) cpu_->set_variant(v);
+}
+
+float3 SwarmScene::next_target() {
+  if (follow_pointer) {
+    target_ = pointer_;
+  } else {
+    const float3 t = swarm::path_target(path_step_);
+    target_ = glm::vec3(t.x, t.y, t.z);
+  }
+  ++path_step_;  // the path keeps moving underneath, so switching back is smooth
+  return make_float3(target_.x, target_.y, target_.z);
+}
+
+void SwarmScene::reset() {
+  path_step_ = 0;
+  steps_ = 0;
+  const float3 t = next_target();
+  path_step_ = 0;
+  write_buffer([&](float4* vbo, cudaStream_t s) {
+    if (gpu_)
+      gpu_->reset(vbo, params_, kSeed, s, t);
+    else
+      cpu_->reset(params_, kSeed, t);
+  });
+}
+
+void SwarmScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
+  gpu_->step(vbo, next_target(), params_, b, s);
+}
+
+void SwarmScene::simulate_cpu() {
+  cpu_->step(next_target(), params_);
+}
+
+const void* SwarmScene::cpu_vertices() const {
+  return cpu_->vbo().data();
+}
+
+ParticleScene::CameraHome SwarmScene::camera_home() const {
+  CameraHome h;
+  h.target = {0.f, 0.f, 0.f};
+  h.distance = 4.3f;
+  h.pitch = 0.35f;
+  return h;
+}
+
+void SwarmScene::describe(nlohmann::ordered_json& j) const {
+  j["variant"] = swarm::to_string(variant_);
+  j["target"] = follow_pointer ? "mouse" : "path";
+}
+
+std::string SwarmScene::grid_note() const {
+  const auto g = swarm::make_grid(count_);
+  return "grid " + std::to_string((g.width + block_.x - 1) / block_.x) + "x" +
+         std::to_string((g.height + block_.y - 1) / block_.y) + " blocks over " +
+         std::to_string(g.width) + "x" + std::to_string(g.height) + " particles";
+}
+
+ParticleStyle SwarmScene::style() const {
+  ParticleStyle st;
+  st.palette = ParticleStyle::Palette::Age;
+  st.scalar_scale = 1.f;  // w is already age / max_age
+  st.point_size = count_ > (1u << 20) ? point_size * 0.3f : point_size;
+  // Additive blending: dense swarms saturate to white unless each sprite is faint.
+  st.opacity = count_ > (1u << 20) ? 0.15f : count_ > (1u << 16) ? 0.3f : 0.45f;
+  st.hide_below = kFloorHeight;
+  return st;
+}
+
+}  // namespace cv

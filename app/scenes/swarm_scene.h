@@ -1,0 +1,64 @@
+#pragma once
+// The swarm of seed 004 as a scene: particles steer towards a target that moves
+// on its own path or follows the mouse; the sparkler variant pushes them away
+// and lets them fall. CUDA kernel or CPU twin, colour by age.
+#include <memory>
+#include <optional>
+
+#include "scenes/particle_scene.h"
+#include "swarm/swarm.h"
+
+namespace cv {
+
+class SwarmScene : public ParticleScene {
+ public:
+  static constexpr unsigned kDefaultCount = 256 * 256;
+  static constexpr unsigned kMaxCount = 1u << 26;
+  static constexpr float kFloorHeight = -0.9f;
+
+  SwarmScene(Backend backend, unsigned count = kDefaultCount,
+             swarm::Variant variant = swarm::Variant::Swarm);
+
+  const char* name() const override { return "swarm"; }
+  ParticleStyle style() const override;
+  unsigned count() const override { return count_; }
+  void reset() override;
+  CameraHome camera_home() const override;
+  Floor floor() const override { return {1.3f, kFloorHeight}; }
+  void describe(nlohmann::ordered_json& j) const override;
+  std::string grid_note() const override;
+
+  swarm::Variant variant() const { return variant_; }
+  // Keeps the particles; loads the variant's default parameters.
+  void set_variant(swarm::Variant v);
+  swarm::Params& params() { return params_; }
+
+  std::optional<std::string> reconfigure(unsigned count);
+
+  // Where the target is: on its own path, or at `pointer` (set each frame by
+  // the app from the mouse; nullopt keeps the last pointer position).
+  bool follow_pointer = false;
+  void set_pointer(const glm::vec3& p) { pointer_ = p; }
+  glm::vec3 target() const { return target_; }
+  float point_size = 10.f;
+
+ protected:
+  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  void simulate_cpu() override;
+  const void* cpu_vertices() const override;
+  size_t vertex_bytes() const override { return swarm::vbo_bytes(count_); }
+
+ private:
+  float3 next_target();
+
+  unsigned count_ = 0;
+  swarm::Variant variant_;
+  swarm::Params params_;
+  uint64_t path_step_ = 0;
+  glm::vec3 pointer_{0.f, 0.f, 0.f};
+  glm::vec3 target_{0.f, 0.f, 0.f};
+  std::unique_ptr<swarm::SwarmGpu> gpu_;
+  std::unique_ptr<swarm::SwarmCpu> cpu_;
+};
+
+}  // namespace cv

@@ -1,0 +1,133 @@
+// Host side of the co-related ids lab: variants, data, and the threaded CPU count.
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "common/parallel_for.h"
+#include "labs/corelated/corelated.h"
+#include "labs/corelated/corelated_math.h"
+
+namespace cv::corelated {
+
+const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::Cpu:
+      return "cpu";
+    case Variant::Atomic:
+      return "atomic";
+    case Variant::Shared:
+      return "shared";
+    case Variant::Launch1d:
+      return "launch1d";
+    case Variant::Launch2d:
+      return "launch2d";
+    case Variant::Fast:
+      return "fast";
+  }
+  return "?";
+}
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  for (Variant v : all_variants())
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+const std::vector<Variant>& all_variants() {
+  static const std::vector<Variant> v{Variant::Cpu,      Variant::Atomic,   Variant::Shared,
+                                      Variant::Launch1d, Variant::Launch2d, Variant::Fast};
+  return v;
+}
+
+bool is_gpu(Variant v) {
+  return v != Variant::Cpu;
+}
+
+uint32_t Rows::max_length() const {
+  uint32_t m = 0;
+  for (size_t r = 0; r < rows(); ++r) m = std::max(m, length(r));
+  return m;
+}
+
+Rows make_rows(const std::vector<int32_t>& values, const std::vector<size_t>& offsets) {
+  if (offsets.empty() || offsets.front() != 0 || offsets.back() != values.size())
+    throw std::invalid_argument("corelated rows: offsets do not describe the values");
+  if (values.size() > 0xffffffffull)
+    throw std::invalid_argument("corelated rows: more than 2^32 - 1 ids");
+  Rows out;
+  out.ids.reserve(values.size());
+  for (size_t r = 0; r + 1 < offsets.size(); ++r) {
+    if (offsets[r + 1] < offsets[r])
+      throw std::invalid_argument("corelated rows: offsets must not decrease");
+    const size_t begin = out.ids.size();
+    out.ids.insert(out.ids.end(), values.begin() + offsets[r], values.begin() + offsets[r + 1]);
+    std::sort(out.ids.begin() + begin, out.ids.end());
+    out.ids.erase(std::unique(out.ids.begin() + begin, out.ids.end()), out.ids.end());
+    out.offsets.push_back(static_cast<uint32_t>(out.ids.size()));
+  }
+  return out;
+}
+
+Rows generate_rows(size_t rows, uint32_t per_row, int32_t universe, uint32_t seed) {
+  if (universe < 1 || per_row > static_cast<uint32_t>(universe))
+    throw std::invalid_argument("corelated data: need per_row <= universe");
+  std::mt19937 gen(seed);
+  std::vector<int32_t> values;
+  std::vector<size_t> offsets{0};
+  values.reserve(rows * per_row);
+  std::unordered_set<int32_t> row;
+  for (size_t r = 0; r < rows; ++r) {
+    row.clear();
+    while (row.size() < per_row) {
+      const int32_t id = 1 + static_cast<int32_t>(gen() % static_cast<uint32_t>(universe));
+      if (row.insert(id).second) values.push_back(id);
+    }
+    offsets.push_back(values.size());
+  }
+  return make_rows(values, offsets);
+}
+
+uint64_t count_cpu(const Rows& rows, int threshold, const std::atomic<bool>* cancel) {
+  if (threshold < 0) throw std::invalid_argument("corelated: the threshold must be >= 0");
+  const uint32_t limit = static_cast<uint32_t>(threshold);
+  const size_t R = rows.rows();
+  if (R < 2) return 0;
+  // Row r has R - r - 1 partners: deal rows round-robin to stripes to balance.
+  const size_t stripes = std::min<size_t>(256, R);
+  std::vector<uint64_t> partial(stripes, 0);
+  const int32_t* ids = rows.ids.data();
+  parallel_for(stripes, [&](size_t b, size_t e) {
+    for (size_t st = b; st < e; ++st) {
+      uint64_t c = 0;
+      for (size_t r = st; r < R; r += stripes) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return;
+        const int32_t* a = ids + rows.offsets[r];
+        const uint32_t la = rows.length(r);
+        for (size_t s = r + 1; s < R; ++s)
+          c += shared_sorted(a, la, ids + rows.offsets[s], rows.length(s)) > limit;
+      }
+      partial[st] = c;
+    }
+  });
+  uint64_t total = 0;
+  for (uint64_t c : partial) total += c;
+  return total;
+}
+
+uint64_t count_reference(const Rows& rows, int threshold) {
+  uint64_t c = 0;
+  std::vector<int32_t> both;
+  for (size_t r = 0; r < rows.rows(); ++r)
+    for (size_t s = r + 1; s < rows.rows(); ++s) {
+      both.clear();
+      std::set_intersection(rows.ids.begin() + rows.offsets[r],
+                            rows.ids.begin() + rows.offsets[r + 1],
+                            rows.ids.begin() + rows.offsets[s],
+                            rows.ids.begin() + rows.offsets[s + 1], std::back_inserter(both));
+      if (static_cast<long long>(both.size()) > threshold) ++c;
+    }
+  return c;
+}
+
+}  // namespace cv::corelated

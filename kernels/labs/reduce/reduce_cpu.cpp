@@ -1,0 +1,114 @@
+// CPU twins of the counting and summing labs, the variant table and the lab data.
+#include <algorithm>
+
+#include "common/parallel_for.h"
+#include "labs/reduce/reduce.h"
+#include "labs/reduce/reduce_math.h"
+
+namespace cv::reduce {
+
+const char* to_string(Op op) {
+  return op == Op::Count3 ? "count3" : "reduce";
+}
+
+const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::Racy:
+      return "racy";
+    case Variant::Atomic:
+      return "atomic";
+    case Variant::Thrust:
+      return "thrust";
+    case Variant::Multipass:
+      return "multipass";
+    case Variant::SharedTree:
+      return "shared_tree";
+    case Variant::WarpShuffle:
+      return "warp_shuffle";
+    case Variant::Cub:
+      return "cub";
+    case Variant::Fast:
+      return "fast";
+    case Variant::CpuSerial:
+      return "cpu";
+    case Variant::CpuThreads:
+      return "cpu_threads";
+  }
+  return "?";
+}
+
+const std::vector<Variant>& all_variants() {
+  static const std::vector<Variant> v{Variant::Racy,      Variant::Atomic,     Variant::Thrust,
+                                      Variant::Multipass, Variant::SharedTree, Variant::WarpShuffle,
+                                      Variant::Cub,       Variant::Fast,       Variant::CpuSerial,
+                                      Variant::CpuThreads};
+  return v;
+}
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  for (Variant v : all_variants())
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+bool is_gpu(Variant v) {
+  return v != Variant::CpuSerial && v != Variant::CpuThreads;
+}
+
+namespace {
+
+constexpr size_t kCancelStride = size_t{1} << 22;  // elements between polls of `cancel`
+bool cancelled(const std::atomic<bool>* c) {
+  return c && c->load(std::memory_order_relaxed);
+}
+
+template <class M>
+int64_t serial_range(const int32_t* a, size_t b, size_t e) {
+  int64_t total = 0;
+  for (size_t i = b; i < e; ++i) total += static_cast<int64_t>(M::map(a[i]));
+  return total;
+}
+
+int64_t range(Op op, const int32_t* a, size_t b, size_t e) {
+  return op == Op::Sum ? serial_range<Sum>(a, b, e) : serial_range<Count3>(a, b, e);
+}
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel) {
+  int64_t total = 0;
+  for (size_t b = 0; b < n && !cancelled(cancel); b += kCancelStride)
+    total += range(op, a, b, std::min(n, b + kCancelStride));
+  return total;
+}
+
+int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel) {
+  const size_t chunks = (n + kCancelStride - 1) / kCancelStride;
+  std::atomic<int64_t> total{0};
+  parallel_for(chunks, [&](size_t b, size_t e) {
+    int64_t part = 0;
+    for (size_t c = b; c < e && !cancelled(cancel); ++c)
+      part += range(op, a, c * kCancelStride, std::min(n, (c + 1) * kCancelStride));
+    total.fetch_add(part, std::memory_order_relaxed);
+  });
+  return total.load();
+}
+
+std::vector<int32_t> make_data(size_t n, uint64_t seed) {
+  std::vector<int32_t> v(n);
+  const uint64_t key = splitmix64(seed);
+  parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i)
+      v[i] = static_cast<int32_t>(static_cast<uint32_t>(splitmix64(key ^ i)));
+  });
+  return v;
+}
+
+}  // namespace cv::reduce

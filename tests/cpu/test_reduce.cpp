@@ -1,0 +1,93 @@
+// The counting / summing lab's math and CPU twins against straightforward references.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "labs/reduce/reduce.h"
+#include "labs/reduce/reduce_math.h"
+
+using namespace cv::reduce;
+
+namespace {
+int64_t ref_count3(const std::vector<int32_t>& a) {
+  int64_t c = 0;
+  for (int32_t v : a) c += (v % 3 == 0);
+  return c;
+}
+int64_t ref_sum(const std::vector<int32_t>& a) {
+  int64_t s = 0;
+  for (int32_t v : a) s += v;
+  return s;
+}
+std::vector<std::vector<int32_t>> edge_inputs() {
+  std::vector<std::vector<int32_t>> in;
+  in.push_back({});
+  in.push_back({INT32_MIN});
+  in.push_back({INT32_MAX, INT32_MAX});
+  in.push_back(std::vector<int32_t>(1000, 0));
+  in.push_back(std::vector<int32_t>((1 << 20) + 3, INT32_MAX));  // sum ~2^51: 32 bits would wrap
+  in.push_back(std::vector<int32_t>((1 << 20) + 5, INT32_MIN));
+  std::vector<int32_t> mixed;
+  for (int i = 0; i < 100001; ++i)
+    mixed.push_back(i % 3 == 0 ? INT32_MIN : (i % 3 == 1 ? INT32_MAX : -3));
+  in.push_back(mixed);
+  std::vector<int32_t> dup(77777, -2147483646);  // a multiple of 3, repeated
+  in.push_back(dup);
+  std::mt19937 rng(3);
+  std::vector<int32_t> rnd((1 << 22) + 9);  // crosses the CPU chunking
+  for (auto& v : rnd) v = static_cast<int32_t>(rng());
+  in.push_back(rnd);
+  return in;
+}
+}  // namespace
+
+TEST(ReduceMath, MultipleOf3MatchesModuloEverywhereItMatters) {
+  for (int64_t v = INT32_MIN; v < INT32_MIN + 100000; ++v)
+    ASSERT_EQ(is_multiple_of_3(static_cast<int32_t>(v)), v % 3 == 0) << v;
+  for (int64_t v = INT32_MAX; v > INT32_MAX - 100000; --v)
+    ASSERT_EQ(is_multiple_of_3(static_cast<int32_t>(v)), v % 3 == 0) << v;
+  for (int64_t v = -100000; v <= 100000; ++v)
+    ASSERT_EQ(is_multiple_of_3(static_cast<int32_t>(v)), v % 3 == 0) << v;
+  std::mt19937 rng(1);
+  for (int i = 0; i < 1000000; ++i) {
+    const int32_t v = static_cast<int32_t>(rng());
+    ASSERT_EQ(is_multiple_of_3(v), v % 3 == 0) << v;
+  }
+}
+
+TEST(ReduceCpu, SerialAndThreadedEqualReferences) {
+  for (const auto& a : edge_inputs()) {
+    EXPECT_EQ(cpu_serial(Op::Count3, a.data(), a.size()), ref_count3(a)) << a.size();
+    EXPECT_EQ(cpu_threads(Op::Count3, a.data(), a.size()), ref_count3(a)) << a.size();
+    EXPECT_EQ(cpu_serial(Op::Sum, a.data(), a.size()), ref_sum(a)) << a.size();
+    EXPECT_EQ(cpu_threads(Op::Sum, a.data(), a.size()), ref_sum(a)) << a.size();
+  }
+  const std::vector<int32_t> big((1 << 20) + 3, INT32_MAX);
+  EXPECT_EQ(cpu_threads(Op::Sum, big.data(), big.size()), int64_t{INT32_MAX} * big.size());
+}
+
+TEST(ReduceCpu, MakeDataIsDeterministicAndSpread) {
+  const auto a = make_data(300000, 1), b = make_data(300000, 1), c = make_data(300000, 2);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  const double third = static_cast<double>(ref_count3(a)) / a.size();
+  EXPECT_NEAR(third, 1.0 / 3, 0.01);
+  int32_t lo = INT32_MAX, hi = INT32_MIN;
+  for (int32_t v : a) lo = std::min(lo, v), hi = std::max(hi, v);
+  EXPECT_LT(lo, -2000000000);
+  EXPECT_GT(hi, 2000000000);
+  EXPECT_EQ(make_data(5, 1),
+            std::vector<int32_t>(a.begin(), a.begin() + 5));  // a prefix: pure function of index
+}
+
+TEST(ReduceVariants, Names) {
+  for (Variant v : all_variants()) EXPECT_EQ(parse_variant(to_string(v)), v);
+  EXPECT_FALSE(parse_variant("slow"));
+  EXPECT_STREQ(to_string(Op::Count3), "count3");
+  EXPECT_STREQ(to_string(Op::Sum), "reduce");
+  EXPECT_FALSE(is_gpu(Variant::CpuThreads));
+  EXPECT_TRUE(is_gpu(Variant::Racy));
+}

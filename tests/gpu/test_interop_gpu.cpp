@@ -1,0 +1,95 @@
+// The two CUDA transfer paths of InteropBuffer (mapped VBO and the copy
+// fallback) must leave identical contents in the GL buffer. Needs a GPU and a
+// display (Xvfb with NVIDIA GLX on the lent machine); skips otherwise.
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "common/cuda_resources.h"
+#include "fountain/fountain.h"
+#include "gl/interop_buffer.h"
+#include "gpu/gpu_test_util.h"
+
+namespace {
+
+struct HiddenWindow {
+  GLFWwindow* w = nullptr;
+  HiddenWindow() {
+    if (!glfwInit()) return;
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    w = glfwCreateWindow(64, 64, "interop test", nullptr, nullptr);
+    if (w) glfwMakeContextCurrent(w);
+  }
+  ~HiddenWindow() {
+    if (w) glfwDestroyWindow(w);
+    glfwTerminate();
+  }
+};
+
+std::vector<unsigned char> read_back(const cv::InteropBuffer& b) {
+  std::vector<unsigned char> out(b.bytes());
+  glBindBuffer(GL_ARRAY_BUFFER, b.vbo());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(out.size()), out.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return out;
+}
+
+TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
+  CV_REQUIRE_GPU();
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display (DISPLAY unset)";
+  HiddenWindow win;
+  if (!win.w) GTEST_SKIP() << "no OpenGL 4.1 window could be created";
+  ASSERT_TRUE(gladLoadGL(glfwGetProcAddress));
+  std::printf("GL_RENDERER: %s\n", glGetString(GL_RENDERER));
+
+  using namespace cv::fountain;
+  for (Variant v : all_variants()) {
+    const unsigned n = 50021;
+    cv::InteropBuffer direct(vbo_bytes(v, n), cv::Backend::Cuda, false);
+    cv::InteropBuffer copy(vbo_bytes(v, n), cv::Backend::Cuda, true);
+    std::printf("%s: direct path = %s (%s)\n", to_string(v), cv::to_string(direct.mode()),
+                direct.fallback_reason().c_str());
+    EXPECT_EQ(copy.mode(), cv::TransferMode::CopyFallback);
+    if (std::getenv("CUDAVIZ_EXPECT_INTEROP")) EXPECT_EQ(direct.mode(), cv::TransferMode::Interop);
+
+    cv::CudaStream stream;
+    FountainGpu a(n, v), b(n, v);
+    Params p;
+    {
+      auto m = direct.map(stream.get());
+      a.reset(static_cast<float4*>(m.device_ptr()), p, 3, stream.get());
+      m.unmap();
+      auto c = copy.map(stream.get());
+      b.reset(static_cast<float4*>(c.device_ptr()), p, 3, stream.get());
+      c.unmap();
+    }
+    FrameClock ca(4), cb(4);
+    for (int i = 0; i < 120; ++i) {
+      auto m = direct.map(stream.get());
+      a.step(static_cast<float4*>(m.device_ptr()), ca.next(p), p, {16, 16, 1}, stream.get());
+      m.unmap();
+      auto c = copy.map(stream.get());
+      b.step(static_cast<float4*>(c.device_ptr()), cb.next(p), p, {16, 16, 1}, stream.get());
+      c.unmap();
+    }
+    CV_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto x = read_back(direct), y = read_back(copy);
+    ASSERT_EQ(x.size(), y.size());
+    EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0) << to_string(v);
+    // Not trivially equal: the buffers hold live, moving particles.
+    std::vector<float4> f(n);
+    std::memcpy(f.data(), x.data(), n * sizeof(float4));
+    int moved = 0;
+    for (const float4& q : f) moved += q.y > kHiddenY * 0.5f;
+    EXPECT_GT(moved, static_cast<int>(n / 10));
+  }
+}
+
+}  // namespace

@@ -1,0 +1,187 @@
+// Every n-body force variant against the CPU twin, over block sizes that do
+// and do not divide N, plus energy and block validation.
+#include <gtest/gtest.h>
+#include <vector_functions.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "common/cuda_resources.h"
+#include "gpu_test_util.h"
+#include "nbody/nbody.h"
+
+using namespace cv;
+using namespace cv::nbody;
+
+namespace {
+
+double rel_l2(const std::vector<float4>& got, const std::vector<float4>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double d[3] = {static_cast<double>(got[i].x) - ref[i].x,
+                         static_cast<double>(got[i].y) - ref[i].y,
+                         static_cast<double>(got[i].z) - ref[i].z};
+    num += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    den += static_cast<double>(ref[i].x) * ref[i].x + static_cast<double>(ref[i].y) * ref[i].y +
+           static_cast<double>(ref[i].z) * ref[i].z;
+  }
+  return std::sqrt(num / den);
+}
+
+// v1 - v0 per body: the kick, which is what the forces change in one step.
+std::vector<float4> kicks(const std::vector<float4>& v1, const std::vector<float4>& v0) {
+  std::vector<float4> d(v1.size());
+  for (size_t i = 0; i < v1.size(); ++i)
+    d[i] = make_float4(v1[i].x - v0[i].x, v1[i].y - v0[i].y, v1[i].z - v0[i].z, 0.f);
+  return d;
+}
+
+std::vector<float4> download(const DeviceBuffer<float4>& b) {
+  std::vector<float4> h(b.size());
+  CV_CUDA(cudaMemcpy(h.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+struct Case {
+  Variant v;
+  BlockShape block;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  for (Variant v : all_variants())
+    for (BlockShape b : {BlockShape{96, 1, 1}, BlockShape{128, 1, 1}, BlockShape{256, 1, 1},
+                         BlockShape{1000, 1, 1}, BlockShape{32, 1, 1}, BlockShape{1024, 1, 1},
+                         BlockShape{64, 2, 2}, BlockShape{7, 9, 1}})
+      if (v != Variant::Fast || b.threads() % 32 == 0) c.push_back({v, b});
+  return c;
+}
+
+}  // namespace
+
+TEST(NBodyGpu, AccelerationsMatchCpuForEveryVariantAndBlock) {
+  CV_REQUIRE_GPU();
+  Params p;
+  p.G = 0.8f;
+  for (unsigned n : {4096u, 4001u}) {
+    NBodyCpu cpu(n);
+    cpu.reset(Initial::Galaxies, p, 21);
+    const std::vector<float4> ref = cpu.accelerations(p);
+    DeviceBuffer<float4> vbo(n);
+    NBodyGpu gpu(n);
+    gpu.reset(vbo.get(), Initial::Galaxies, p, 21, nullptr);
+    for (const Case& c : cases()) {
+      const std::vector<float4> got = gpu.accelerations(vbo.get(), p, c.v, c.block, nullptr);
+      EXPECT_LT(rel_l2(got, ref), 1e-4)
+          << to_string(c.v) << " block " << to_string(c.block) << " n=" << n;
+    }
+  }
+}
+
+TEST(NBodyGpu, OneStepMatchesCpuForEveryVariantAndBlock) {
+  CV_REQUIRE_GPU();
+  Params p;
+  p.dt = 0.05f;  // a large kick so v1 - v0 is well above the rounding of v
+  const unsigned n = 4096;
+  NBodyCpu cpu(n);
+  cpu.reset(Initial::Sphere, p, 9);
+  const std::vector<float4> v0 = cpu.velocities();
+  cpu.step(p);
+  const std::vector<float4> ref_kick = kicks(cpu.velocities(), v0);
+  for (const Case& c : cases()) {
+    DeviceBuffer<float4> vbo(n);
+    NBodyGpu gpu(n);
+    gpu.reset(vbo.get(), Initial::Sphere, p, 9, nullptr);
+    gpu.step(vbo.get(), p, c.v, c.block, nullptr);
+    const std::vector<float4> pos = download(vbo), vel = gpu.velocities(nullptr);
+    EXPECT_LT(rel_l2(pos, cpu.vbo()), 1e-4) << to_string(c.v) << " " << to_string(c.block);
+    EXPECT_LT(rel_l2(kicks(vel, v0), ref_kick), 1e-4)
+        << to_string(c.v) << " " << to_string(c.block);
+    for (size_t i = 0; i < n; i += 97)
+      EXPECT_NEAR(pos[i].w, cpu.vbo()[i].w, 1e-4f * (1 + cpu.vbo()[i].w));
+  }
+}
+
+TEST(NBodyGpu, ManyStepsStayWithTheCpu) {
+  CV_REQUIRE_GPU();
+  Params p;
+  const unsigned n = 2048;
+  NBodyCpu cpu(n);
+  cpu.reset(Initial::Disk, p, 4);
+  DeviceBuffer<float4> vbo(n);
+  NBodyGpu gpu(n);
+  gpu.reset(vbo.get(), Initial::Disk, p, 4, nullptr);
+  for (int s = 0; s < 20; ++s) {
+    cpu.step(p);
+    gpu.step(vbo.get(), p, Variant::Fast, BlockShape{128, 1, 1}, nullptr);
+  }
+  EXPECT_LT(rel_l2(download(vbo), cpu.vbo()), 1e-4);
+  EXPECT_LT(rel_l2(gpu.velocities(nullptr), cpu.velocities()), 1e-4);
+}
+
+TEST(NBodyGpu, EnergyMatchesCpuBeforeAndAfterSteps) {
+  CV_REQUIRE_GPU();
+  Params p;
+  const unsigned n = 3000;
+  NBodyCpu cpu(n);
+  cpu.reset(Initial::Sphere, p, 6);
+  DeviceBuffer<float4> vbo(n);
+  NBodyGpu gpu(n);
+  gpu.reset(vbo.get(), Initial::Sphere, p, 6, nullptr);
+  for (int round = 0; round < 2; ++round) {
+    for (BlockShape b : {BlockShape{256, 1, 1}, BlockShape{100, 1, 1}, BlockShape{16, 4, 1}}) {
+      const Energy eg = gpu.energy(vbo.get(), p, b, nullptr), ec = cpu.energy(p);
+      EXPECT_LT(eg.potential, 0.0);
+      EXPECT_NEAR(eg.kinetic, ec.kinetic, 1e-5 * std::fabs(ec.kinetic))
+          << to_string(b) << " round " << round;
+      EXPECT_NEAR(eg.potential, ec.potential, 1e-5 * std::fabs(ec.potential)) << to_string(b);
+    }
+    for (int s = 0; s < 3; ++s) {  // now velocities are half a step behind the positions
+      cpu.step(p);
+      gpu.step(vbo.get(), p, Variant::Tiled, BlockShape{256, 1, 1}, nullptr);
+    }
+  }
+}
+
+TEST(NBodyGpu, FastSplitsSmallProblemsAndConservesMomentum) {
+  CV_REQUIRE_GPU();
+  Params p;
+  const unsigned n = 4096;
+  DeviceBuffer<float4> vbo(n);
+  NBodyGpu gpu(n);
+  gpu.reset(vbo.get(), Initial::Galaxies, p, 2, nullptr);
+  EXPECT_GT(gpu.fast_slices(BlockShape{128, 1, 1}), 1u);  // 8 blocks of targets cannot fill an H100
+  const Momentum m0 = momentum(gpu.velocities(nullptr));
+  for (int s = 0; s < 10; ++s)
+    gpu.step(vbo.get(), p, Variant::Fast, BlockShape{128, 1, 1}, nullptr);
+  const std::vector<float4> vel = gpu.velocities(nullptr);
+  double scale = 0;
+  for (const float4& v : vel) scale += v.w * std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+  const Momentum m1 = momentum(vel);
+  EXPECT_NEAR(m1.x, m0.x, 1e-5 * scale);
+  EXPECT_NEAR(m1.y, m0.y, 1e-5 * scale);
+  EXPECT_NEAR(m1.z, m0.z, 1e-5 * scale);
+}
+
+TEST(NBodyGpu, RejectsBadBlocks) {
+  CV_REQUIRE_GPU();
+  const unsigned n = 1000;
+  DeviceBuffer<float4> vbo(n);
+  NBodyGpu gpu(n);
+  Params p;
+  gpu.reset(vbo.get(), Initial::Sphere, p, 1, nullptr);
+  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Fast, BlockShape{1000, 1, 1}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Fast, BlockShape{7, 9, 1}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Tiled, BlockShape{2048, 1, 1}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Seed, BlockShape{0, 1, 1}, nullptr),
+               std::invalid_argument);
+  try {
+    gpu.step(vbo.get(), p, Variant::Fast, BlockShape{100, 1, 1}, nullptr);
+    ADD_FAILURE() << "no throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("multiple of 32"), std::string::npos) << e.what();
+  }
+}

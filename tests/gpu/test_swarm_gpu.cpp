@@ -1,0 +1,76 @@
+// The swarm kernel against its CPU twin, both variants, odd block shapes.
+#include <gtest/gtest.h>
+#include <vector_functions.h>
+
+#include <cmath>
+
+#include "common/cuda_resources.h"
+#include "gpu_test_util.h"
+#include "swarm/swarm.h"
+
+using namespace cv;
+using namespace cv::swarm;
+
+namespace {
+
+std::vector<float4> download(const DeviceBuffer<float4>& b) {
+  std::vector<float4> h(b.size());
+  CV_CUDA(cudaMemcpy(h.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// Largest |difference| over x, y, z, w, relative to 1 + |reference|.
+double max_diff(const std::vector<float4>& a, const std::vector<float4>& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float ga[4] = {a[i].x, a[i].y, a[i].z, a[i].w}, gb[4] = {b[i].x, b[i].y, b[i].z, b[i].w};
+    for (int k = 0; k < 4; ++k)
+      m = std::max(m, std::fabs(static_cast<double>(ga[k]) - gb[k]) / (1.0 + std::fabs(gb[k])));
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST(SwarmGpu, KernelEqualsCpuTwin) {
+  CV_REQUIRE_GPU();
+  const unsigned n = 10007;  // not a square, not a multiple of any block
+  for (Variant v : all_variants()) {
+    const Params p = default_params(v);
+    for (BlockShape b :
+         {BlockShape{16, 16, 1}, BlockShape{7, 3, 1}, BlockShape{32, 1, 2}, BlockShape{1, 1, 1},
+          BlockShape{5, 5, 5}, BlockShape{1024, 1, 1}, BlockShape{1, 64, 1}}) {
+      SwarmCpu cpu(n, v);
+      SwarmGpu gpu(n, v);
+      DeviceBuffer<float4> vbo(n);
+      cpu.reset(p, 12);
+      gpu.reset(vbo.get(), p, 12, nullptr);
+      ASSERT_EQ(max_diff(download(vbo), cpu.vbo()), 0.0);
+      const int steps = static_cast<int>(p.max_age) + 20;  // every particle respawns at least once
+      for (int k = 0; k < steps; ++k) {
+        const float3 t = path_target(k);
+        cpu.step(t, p);
+        gpu.step(vbo.get(), t, p, b, nullptr);
+        if (k == 0)
+          EXPECT_LT(max_diff(download(vbo), cpu.vbo()), 1e-6)
+              << to_string(v) << " " << to_string(b);
+      }
+      EXPECT_LT(max_diff(download(vbo), cpu.vbo()), 1e-4) << to_string(v) << " " << to_string(b);
+      const std::vector<float4> sg = gpu.state(nullptr);
+      size_t same_age = 0;
+      for (size_t i = 0; i < n; ++i) same_age += sg[i].w == cpu.state()[i].w;
+      EXPECT_EQ(same_age, n) << "respawns happened at different steps";
+    }
+  }
+}
+
+TEST(SwarmGpu, RejectsBadBlocks) {
+  CV_REQUIRE_GPU();
+  SwarmGpu gpu(100);
+  DeviceBuffer<float4> vbo(100);
+  gpu.reset(vbo.get(), Params{}, 1, nullptr);
+  EXPECT_THROW(gpu.step(vbo.get(), make_float3(0, 0, 0), Params{}, BlockShape{2048, 1, 1}, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(gpu.step(vbo.get(), make_float3(0, 0, 0), Params{}, BlockShape{32, 32, 2}, nullptr),
+               std::invalid_argument);
+}
