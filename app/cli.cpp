@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -11,11 +12,24 @@ std::string usage_text() {
   return R"(usage:
   cudaviz [--scene fountain|swarm|nbody|pi] [--backend auto|cuda|cpu] [--preset FILE]
           [--frames N] [--screenshot out.png] [--n N] [--block X[,Y[,Z]]]
-          [--variant NAME] [--size WxH] [--lab LAB]
+          [--variant NAME] [--size WxH] [--lab LAB] [--renderer auto|sprites|splat]
+          [--panel NAMES] [--sweep NAME[:SHAPES]]
+          [--soak N] [--ui-scale S] [--present]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
+      --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
+      NAME[:SHAPES] runs a block-shape sweep in the sweep window (with --frames the
+      last frame waits for it).
+      --renderer: GL point sprites, or the CUDA splatter for millions of particles
+      (auto: splat from 2M particles on the CUDA backend).
+      --soak N: N frames cycling every scene and two particle counts each, sampling
+      host and GPU memory; prints a JSON summary, exits 1 if memory grew >= 1%.
+      --preset FILE loads a saved state (assets/presets/*.json); flags given with it
+      win. --ui-scale S (1 to 4) scales text and panels; --present is presentation
+      mode: high-contrast theme at UI scale 2 (or --ui-scale). F1 in the window lists
+      the keys.
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu]
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
@@ -47,8 +61,11 @@ namespace {
 // Splits "--flag=value" / "--flag value" pairs, refusing repeats and unknowns.
 class FlagReader {
  public:
-  FlagReader(const std::vector<std::string>& args, size_t first, std::set<std::string> known)
+  // `switches` are flags without a value (--present); get() gives them "1".
+  FlagReader(const std::vector<std::string>& args, size_t first, std::set<std::string> known,
+             const std::set<std::string>& switches = {})
       : known_(std::move(known)) {
+    known_.insert(switches.begin(), switches.end());
     for (size_t i = first; i < args.size(); ++i) {
       const std::string& a = args[i];
       if (a.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + a + "'");
@@ -61,6 +78,11 @@ class FlagReader {
       }
       if (!known_.count(name)) throw UsageError("unknown flag '" + name + "'");
       if (values_.count(name)) throw UsageError("flag '" + name + "' given more than once");
+      if (switches.count(name)) {
+        if (has_value) throw UsageError("flag '" + name + "' takes no value");
+        values_[name] = "1";
+        continue;
+      }
       if (!has_value) {
         if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
           throw UsageError("flag '" + name + "' needs a value");
@@ -81,12 +103,12 @@ class FlagReader {
   std::map<std::string, std::string> values_;
 };
 
-BlockShape block_flag(const std::string& text) {
+BlockShape block_flag(const std::string& text, const std::string& flag = "--block") {
   std::string err;
   auto b = parse_block_shape(text, &err);
-  if (!b) throw UsageError("--block: " + err);
+  if (!b) throw UsageError(flag + ": " + err);
   // CUDA's rules apply on every backend; device-specific limits are checked at launch.
-  if (auto e = validate(*b)) throw UsageError("--block: " + *e);
+  if (auto e = validate(*b)) throw UsageError(flag + ": " + *e);
   return *b;
 }
 
@@ -96,8 +118,23 @@ std::string backend_flag(const std::string& v) {
   return v;
 }
 
+// A decimal number in [1, 4]: the range the UI's slider offers.
+float parse_ui_scale(const std::string& text) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s, &end);
+  if (end == s || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw UsageError("--ui-scale: '" + text + "' is not a number, e.g. 2 or 1.5");
+  if (v < 1.0 || v > 4.0)
+    throw UsageError("--ui-scale: " + text + " is out of range [1, 4]");
+  return static_cast<float>(v);
+}
+
 // Counts are bounded by what a 32-bit index covers; memory limits are checked at allocation.
 constexpr long long kMaxCount = (1ll << 31) - 1;
+// bench/sweep: each target checks its own limit (pi takes up to 2^50 samples).
+constexpr long long kMaxBenchCount = 1ll << 50;
 
 }  // namespace
 
@@ -127,7 +164,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
       BenchOptions& o = cmd.bench;
       o.target = args[1];
       o.variant = f.get("--variant").value_or("all");
-      if (n) o.n = parse_integer(*n, "--n", 1, kMaxCount);
+      if (n) o.n = parse_integer(*n, "--n", 1, kMaxBenchCount);
       if (auto b = f.get("--block")) o.block = block_flag(*b);
       if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
       o.input = f.get("--input");
@@ -138,7 +175,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
     SweepOptions& o = cmd.sweep;
     o.target = args[1];
     o.variant = f.get("--variant").value_or("");
-    if (n) o.n = parse_integer(*n, "--n", 1, kMaxCount);
+    if (n) o.n = parse_integer(*n, "--n", 1, kMaxBenchCount);
     if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
     o.csv = f.get("--csv");
     o.backend = backend;
@@ -150,7 +187,8 @@ Command parse_command_line(const std::vector<std::string>& args) {
       size_t comma = shapes->find(',', start);
       std::string one =
           shapes->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      o.shapes.push_back(block_flag(one));
+      o.shapes.push_back(
+          block_flag(one, "--shapes '" + *shapes + "' shape " + std::to_string(o.shapes.size() + 1)));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
@@ -159,21 +197,50 @@ Command parse_command_line(const std::vector<std::string>& args) {
 
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
-                "--variant", "--size", "--lab"});
+                "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
+                "--sweep"},
+               {"--present"});
   RunOptions& o = cmd.run;
   if (auto s = f.get("--scene")) {
     if (*s != "fountain" && *s != "swarm" && *s != "nbody" && *s != "pi")
       throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody, pi");
     o.scene = *s;
+    o.scene_given = true;
   }
   o.backend = backend_flag(f.get("--backend").value_or("auto"));
   o.preset = f.get("--preset");
   if (auto fr = f.get("--frames")) o.frames = parse_integer(*fr, "--frames", 1, 1ll << 40);
+  if (auto sk = f.get("--soak")) {
+    if (o.frames) throw UsageError("--soak N runs N frames: leave out --frames");
+    o.soak = o.frames = parse_integer(*sk, "--soak", 100, 1ll << 40);
+    if (!f.get("--size")) o.width = 320, o.height = 240;  // the soak is about memory, not pixels
+  }
   o.screenshot = f.get("--screenshot");
   if (auto n = f.get("--n")) o.n = parse_integer(*n, "--n", 1, kMaxCount);
   if (auto b = f.get("--block")) o.block = block_flag(*b);
   o.variant = f.get("--variant");
   o.lab = f.get("--lab");
+  if (auto p = f.get("--panel")) {
+    // Comma-separated; the names are the tuning windows (ui/tuning_panel.h).
+    size_t start = 0;
+    while (start <= p->size()) {
+      const size_t comma = p->find(',', start);
+      const std::string one = p->substr(start, comma == std::string::npos ? comma : comma - start);
+      if (one != "occupancy" && one != "device" && one != "sweep" && one != "frames")
+        throw UsageError("--panel: '" + one + "' is not one of occupancy, device, sweep, frames");
+      o.panels.push_back(one);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  o.sweep = f.get("--sweep");  // the target and shapes are checked when the window opens
+  if (auto u = f.get("--ui-scale")) o.ui_scale = parse_ui_scale(*u);
+  o.present = f.get("--present").has_value();
+  if (auto r = f.get("--renderer")) {
+    if (*r != "auto" && *r != "sprites" && *r != "splat")
+      throw UsageError("--renderer: '" + *r + "' is not one of auto, sprites, splat");
+    o.renderer = *r;
+  }
   if (auto sz = f.get("--size")) {
     auto x = sz->find('x');
     if (x == std::string::npos) throw UsageError("--size: '" + *sz + "' is not WxH, e.g. 1280x800");

@@ -28,7 +28,21 @@ struct RunOptions {
   // Opens the labs window on this lab and runs it (all variants, its defaults);
   // with --frames the last frame waits for the run, so a screenshot shows the results.
   std::optional<std::string> lab;
+  // Tuning windows to open at start (--panel occupancy,device,sweep,frames), and a
+  // block-shape sweep to run in the sweep window (--sweep NAME[:SHAPES]); with
+  // --frames the last frame waits for the sweep, so a screenshot shows its chart.
+  std::vector<std::string> panels;
+  std::optional<std::string> sweep;
+  std::string renderer = "auto";  // auto | sprites | splat
   int width = 1280, height = 800;
+  // --soak N: N frames cycling scenes and counts, memory sampled (app/soak/soak.h);
+  // sets frames to N and, unless --size is given, a small window.
+  long long soak = 0;
+  // Classroom: --scene was given (it then wins over a --preset's scene);
+  // --ui-scale S (1..4); --present = high-contrast theme, UI scale 2 unless --ui-scale.
+  bool scene_given = false;
+  std::optional<float> ui_scale;
+  bool present = false;
 };
 
 // Lets a caller that runs a bench target on a worker thread (the UI's lab

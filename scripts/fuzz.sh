@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz, clang++) and runs each for a bounded time.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60; BUILD_DIR overrides build-fuzz)
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60; BUILD_DIR overrides build-fuzz,
+#        MAIN_BUILD names the main build whose objects fuzz_preset links, default build)
 # Needs clang++ with libFuzzer: `scripts/deps.sh --fuzz` installs it.
 # Starts from the seed corpus in tests/fuzz/corpus/<target>/ (read only; new
 # inputs go to a scratch corpus in the build dir). Exits non-zero on any crash,
@@ -10,23 +11,36 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 build=${BUILD_DIR:-build-fuzz}
 root=$(pwd)
-cmake -S tests/fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+# fuzz_preset links the rest of the app from a main build (MAIN_BUILD, default
+# build): built and run when that build exists, skipped with a note otherwise.
+main_build=${MAIN_BUILD:-build}
+targets=(fuzz_int_file fuzz_cli)
+main_flag=()
+if [ -d "$main_build/app/CMakeFiles/cudaviz_core.dir" ]; then
+  main_flag=(-DCUDAVIZ_BUILD_DIR="$(cd "$main_build" && pwd)")
+  targets+=(fuzz_preset)
+else
+  echo "== fuzz_preset: skipped (no main build in $main_build; set MAIN_BUILD)"
+fi
+cmake -S tests/fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ "${main_flag[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 summary=()
-for target in fuzz_int_file fuzz_cli; do
+for target in "${targets[@]}"; do
   scratch="$build/corpus/$target"
   mkdir -p "$scratch"
   log="$build/$target.log"
+  len=512
+  [ "$target" = fuzz_preset ] && len=2048  # a full preset is about 1 KiB of JSON
   echo "== $target: ${secs}s"
   # -max_len: a few hundred bytes reach every branch of both parsers (chunk
   # boundaries in int_file are exercised by its unit tests, not here).
   # -timeout: a single input taking over 10 s counts as a hang.
   set +e
-  (cd "$build" && "./$target" -max_total_time="$secs" -max_len=512 -timeout=10 -rss_limit_mb=2048 \
+  (cd "$build" && "./$target" -max_total_time="$secs" -max_len="$len" -timeout=10 -rss_limit_mb=2048 \
      -print_final_stats=1 -artifact_prefix="./$target-" "corpus/$target" "$root/tests/fuzz/corpus/$target") \
      >"$log" 2>&1
   rc=$?

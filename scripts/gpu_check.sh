@@ -23,6 +23,8 @@ if [[ $what == *tests* ]]; then
 fi
 if [[ $what == *bench* ]]; then
   say "bench (${BENCH_FILE:-scripts/gpu_bench.txt})"
+  # 100,000 arbitrary int32 values for the O(n^2) sum3 (seeded, so runs compare).
+  awk 'BEGIN { srand(7); for (i = 0; i < 100000; i++) printf "%d\n", int(rand() * 4294967296) - 2147483648 }' > /tmp/r100k.txt
   grep -v '^\s*#' "${BENCH_FILE:-scripts/gpu_bench.txt}" | grep -v '^\s*$' | while read -r args; do
     echo "\$ cudaviz bench $args" >> "$OUT/bench.jsonl"
     timeout 300 $B/cudaviz bench $args 2>&1 | tee -a "$OUT/bench.jsonl"
@@ -40,7 +42,9 @@ if [[ $what == *window* ]]; then
   say "window: NVIDIA GLX (real interop)"
   while read -r name args; do
     [[ -z $name || $name == \#* ]] && continue
-    timeout 120 $B/cudaviz --frames 300 $args --screenshot "$OUT/nvidia_$name.png" 2>&1 | tail -n 4 | tee -a "$log"
+    frames="--frames 300"; [[ $args == *--frames* ]] && frames=""  # a line may set its own
+    echo "\$ cudaviz $frames $args" | tee -a "$log"
+    timeout 120 $B/cudaviz $frames $args --screenshot "$OUT/nvidia_$name.png" 2>&1 | tail -n 4 | tee -a "$log"
   done < "${WINDOW_FILE:-scripts/gpu_windows.txt}"
   say "window: Mesa (copy fallback)"
   unset __GLX_VENDOR_LIBRARY_NAME  # Xvfb's own GLX: Mesa llvmpipe
@@ -52,5 +56,9 @@ fi
 if [[ $what == *extra* ]]; then
   say "extra: ${EXTRA:-}"
   bash -c "${EXTRA:-true}" 2>&1 | tee -a "$log"
+fi
+# The device tool returns a handful of files: screenshots travel as one tar.
+if compgen -G "$OUT/*.png" > /dev/null; then
+  (cd "$OUT" && tar cf screenshots.tar ./*.png && rm -f ./*.png)
 fi
 say "done"

@@ -1,13 +1,19 @@
 #include "bench/bench.h"
 
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "tuning/sweep.h"
 
 namespace cv::bench {
 
@@ -49,7 +55,8 @@ Stats time_host(const std::function<void()>& body, int warmup, int reps) {
   for (int i = 0; i < reps; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     body();
-    ms[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ms[i] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   return summarize(std::move(ms));
 }
@@ -59,9 +66,13 @@ static std::vector<Target>& registry() {
   return r;
 }
 
-Registrar::Registrar(Target t) { registry().push_back(std::move(t)); }
+Registrar::Registrar(Target t) {
+  registry().push_back(std::move(t));
+}
 
-const std::vector<Target>& targets() { return registry(); }
+const std::vector<Target>& targets() {
+  return registry();
+}
 
 const Target* find_target(const std::string& name) {
   for (const Target& t : registry())
@@ -82,6 +93,12 @@ static const Target& require_target(const std::string& name) {
   const Target* t = find_target(name);
   if (!t) throw UsageError("unknown scene or lab '" + name + "' (known: " + target_names() + ")");
   return *t;
+}
+
+static void check_n(const Target& t, const std::optional<long long>& n) {
+  if (n && *n > t.max_n)
+    throw UsageError("--n: " + std::to_string(*n) + " is above " + t.name + "'s limit of " +
+                     std::to_string(t.max_n));
 }
 
 void check_variant(const Target& t, const std::string& variant) {
@@ -126,10 +143,30 @@ static Backend pick_backend(const std::string& request) {
   }
 }
 
+// An allocation that failed for the size asked for is answered like a bad
+// value (exit 2): the message names --n and the memory there was.
+static std::string out_of_memory(const std::optional<long long>& n, const std::string& what) {
+  std::string s = n ? "--n " + std::to_string(*n) + ": " : "";
+  s += "not enough memory (" + what + ")";
+  auto gib = [](double b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", b / (1ull << 30));
+    return std::string(buf);
+  };
+  struct sysinfo si {};
+  if (::sysinfo(&si) == 0)
+    s += "; host memory free: " + gib(static_cast<double>(si.freeram) * si.mem_unit);
+  struct rlimit rl {};
+  if (::getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    s += ", address-space limit: " + gib(static_cast<double>(rl.rlim_cur));
+  return s + "; try a smaller --n";
+}
+
 int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
   try {
     const Target& t = require_target(opt.target);
     check_variant(t, opt.variant);
+    check_n(t, opt.n);
     const Backend backend = pick_backend(opt.backend);
     std::vector<Measurement> ms = t.run(opt, backend);
     for (auto& j : to_json(t.name, ms)) out << j.dump() << "\n";
@@ -141,6 +178,17 @@ int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
   } catch (const std::invalid_argument& e) {  // bad block shape for this device, bad input data
     err << "cudaviz bench: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    err << "cudaviz bench: " << out_of_memory(opt.n, "host allocation failed") << "\n";
+    return 2;
+  } catch (const CudaError& e) {
+    if (e.code() != cudaErrorMemoryAllocation) {
+      err << "cudaviz bench: " << e.what() << "\n";
+      return 1;
+    }
+    cudaGetLastError();
+    err << "cudaviz bench: " << out_of_memory(opt.n, e.what()) << "\n";
+    return 2;
   } catch (const std::exception& e) {
     err << "cudaviz bench: " << e.what() << "\n";
     return 1;
@@ -148,53 +196,59 @@ int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
 }
 
 int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err) {
+  // The plan, the per-shape runs and the CSV are tuning/sweep.h's, shared with
+  // the sweep window, so the CLI and the UI give the same rows.
   try {
     const Target& t = require_target(opt.target);
-    const std::string variant = opt.variant.empty() ? t.default_variant : opt.variant;
-    if (variant == "all") throw UsageError("sweep: name one --variant (not all)");
-    check_variant(t, variant);
-    const Backend backend = pick_backend(opt.backend);
+    check_n(t, opt.n);
+    const tuning::SweepPlan plan = tuning::plan_sweep(opt);
+    if (!plan.note.empty()) err << "sweep " << t.name << ": " << plan.note << "\n";
     // Validate every shape before running any, so a bad one costs nothing.
     for (const BlockShape& b : opt.shapes)
-      if (auto e = validate(b, block_limits(backend))) throw UsageError("--shapes: " + *e);
-    std::ofstream csv_file;
-    if (opt.csv) {
-      csv_file.open(*opt.csv + ".tmp", std::ios::trunc);
-      if (!csv_file) throw UsageError("--csv: cannot write '" + *opt.csv + "'");
-      csv_file << "bench,variant,backend,device,n,block_x,block_y,block_z,threads,reps,ms_median,ms_min\n";
+      if (auto e = validate(b, block_limits(plan.backend))) throw UsageError("--shapes: " + *e);
+    if (opt.csv) {  // an unwritable path is a usage error, found before the runs
+      std::ofstream probe(*opt.csv + ".tmp", std::ios::app);
+      if (!probe) throw UsageError("--csv: cannot write '" + *opt.csv + ".tmp'");
+      probe.close();
+      std::remove((*opt.csv + ".tmp").c_str());
     }
+    std::vector<tuning::SweepRow> rows;
+    size_t ran = 0;
     for (size_t i = 0; i < opt.shapes.size(); ++i) {
-      BenchOptions b;
-      b.target = t.name;
-      b.variant = variant;
-      b.n = opt.n;
-      b.block = opt.shapes[i];
-      b.reps = opt.reps;
-      b.backend = opt.backend;
-      std::vector<Measurement> ms = t.run(b, backend);
-      for (auto& j : to_json(t.name, ms)) {
-        out << j.dump() << "\n";
-        if (csv_file.is_open()) {
-          csv_file << t.name << "," << j["variant"].get<std::string>() << "," << j["backend"].get<std::string>()
-                   << ",\"" << j["device"].get<std::string>() << "\"," << j["n"] << "," << j["block"][0] << ","
-                   << j["block"][1] << "," << j["block"][2] << "," << opt.shapes[i].threads() << ","
-                   << j["reps"] << "," << j["ms_median"] << "," << j["ms_min"] << "\n";
-        }
+      for (auto& r : tuning::run_shape(plan, opt.shapes[i])) {
+        out << r.json.dump() << "\n";
+        if (r.ok)
+          ++ran;
+        else
+          err << "sweep " << t.name << ": " << to_string(r.shape) << " refused: " << r.error
+              << "\n";
+        rows.push_back(std::move(r));
       }
+      out.flush();
       err << "sweep " << t.name << ": " << (i + 1) << "/" << opt.shapes.size() << " "
           << to_string(opt.shapes[i]) << " done\n";
     }
-    if (csv_file.is_open()) {
-      csv_file.close();
-      if (!csv_file || std::rename((*opt.csv + ".tmp").c_str(), opt.csv->c_str()) != 0)
-        throw std::runtime_error("--csv: writing '" + *opt.csv + "' failed");
-    }
+    if (opt.csv)
+      if (auto e = tuning::write_csv(*opt.csv, rows)) throw std::runtime_error(*e);
+    if (ran == 0 && !rows.empty())
+      throw UsageError("every shape was refused by " + t.name + " " + plan.variant);
     return 0;
   } catch (const UsageError& e) {
     err << "cudaviz sweep: " << e.what() << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {
     err << "cudaviz sweep: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << "cudaviz sweep: " << out_of_memory(opt.n, "host allocation failed") << "\n";
+    return 2;
+  } catch (const CudaError& e) {
+    if (e.code() != cudaErrorMemoryAllocation) {
+      err << "cudaviz sweep: " << e.what() << "\n";
+      return 1;
+    }
+    cudaGetLastError();
+    err << "cudaviz sweep: " << out_of_memory(opt.n, e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     err << "cudaviz sweep: " << e.what() << "\n";

@@ -36,7 +36,8 @@ struct Measurement {
   BlockShape block;
   Stats stats;
   // Throughput and lab fields in the order they should print, e.g.
-  // {"particles_per_s": ..., "gb_per_s": ...} or {"result": ..., "reference": ..., "correct": true}.
+  // {"particles_per_s": ..., "gb_per_s": ...} or {"result": ..., "reference": ..., "correct":
+  // true}.
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
 };
 
@@ -47,6 +48,8 @@ struct Target {
   std::string default_variant;  // used by sweep when none is named
   std::vector<std::string> variants;
   BenchFn run;
+  // The largest --n the target takes (most index with 32 bits; pi counts samples in 64).
+  long long max_n = (1ll << 31) - 1;
 };
 
 // Self-registration: each bench_<target>.cpp holds one Registrar.

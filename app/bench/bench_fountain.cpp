@@ -8,8 +8,14 @@
 namespace cv::bench {
 namespace {
 
+constexpr long long kMaxParticles = 1ll << 28;  // 8 GiB of seed-variant state
+
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   using namespace fountain;
+  // Checked before the narrowing below: --n goes up to 2^50 for pi.
+  if (opt.n && *opt.n > kMaxParticles)
+    throw UsageError("--n: " + std::to_string(*opt.n) + " particles is out of range [1, " +
+                     std::to_string(kMaxParticles) + "]");
   const unsigned n = static_cast<unsigned>(opt.n.value_or(256 * 256));
   const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
   if (backend == Backend::Cuda) {

@@ -119,7 +119,8 @@ const Registrar reg({"pi",
                      "fast",
                      {"seed", "one_per_block", "warp32", "shared", "many", "fast", "cpu",
                       "cpu_threads"},
-                     run});
+                     run,
+                     kMaxN});
 
 }  // namespace
 }  // namespace cv::bench

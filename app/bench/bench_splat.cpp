@@ -14,7 +14,13 @@
 namespace cv::bench {
 namespace {
 
+constexpr long long kMaxParticles = 1ll << 28;
+
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  // Checked before the narrowing below: --n goes up to 2^50 for pi.
+  if (opt.n && *opt.n > kMaxParticles)
+    throw UsageError("--n: " + std::to_string(*opt.n) + " particles is out of range [1, " +
+                     std::to_string(kMaxParticles) + "]");
   const unsigned n = static_cast<unsigned>(opt.n.value_or(1 << 24));
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
   if (auto e = validate(block, block_limits(backend))) throw std::invalid_argument("--block: " + *e);

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 
 namespace cv {
 
@@ -19,9 +20,12 @@ const char* gl_error_name(GLenum e) {
   }
 }
 
+static std::atomic<long long> g_check_failures{0};
+
 void check_gl(const char* call) {
   GLenum first = glGetError();
   if (first == GL_NO_ERROR) return;
+  ++g_check_failures;
   while (glGetError() != GL_NO_ERROR) {
   }  // drain so the next check starts clean
   throw GlError(std::string(call) + " failed: " + gl_error_name(first));
@@ -36,13 +40,26 @@ static void GLAD_API_PTR on_debug_message(GLenum, GLenum type, GLuint, GLenum se
     std::fprintf(stderr, "GL debug: %s\n", message);
 }
 
-void enable_gl_debug_output() {
-  if (!GLAD_GL_KHR_debug && !GLAD_GL_VERSION_4_3) return;
+bool enable_gl_debug_output() {
+  if (!GLAD_GL_KHR_debug && !GLAD_GL_VERSION_4_3) return false;
   glEnable(GL_DEBUG_OUTPUT);
   glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
   glDebugMessageCallback(on_debug_message, nullptr);
+  return true;
 }
 
 long long gl_debug_error_count() { return g_debug_errors.load(); }
+
+long long gl_error_count() { return g_debug_errors.load() + g_check_failures.load(); }
+
+bool gl_debug_requested() {
+  const char* env = std::getenv("CUDAVIZ_GL_DEBUG");
+  if (env && *env) return *env != '0';
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
 
 }  // namespace cv

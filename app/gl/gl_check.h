@@ -20,8 +20,15 @@ const char* gl_error_name(GLenum e);
 void check_gl(const char* call);
 
 // Enables KHR_debug messages when the context offers them; counts errors so
-// scripted runs can assert there were none.
-void enable_gl_debug_output();
+// scripted runs can assert there were none. Returns whether output is on.
+bool enable_gl_debug_output();
 long long gl_debug_error_count();
+// Errors seen so far: KHR_debug errors plus check_gl() failures (the
+// `gl_errors` field of the --frames summary).
+long long gl_error_count();
+
+// Whether to ask for a debug context and debug output: CUDAVIZ_GL_DEBUG=1
+// forces it on, =0 off; unset, it is on in Debug builds (no NDEBUG).
+bool gl_debug_requested();
 
 }  // namespace cv

@@ -2,20 +2,20 @@
 
 #include <glad/gl.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gl/gl_check.h"
+#include "io/atomic_file.h"
 
 #include <stb_image_write.h>  // implementation from libstb (libstb-dev)
 
 namespace cv {
 
 void write_framebuffer_png(const std::string& path, int width, int height) {
-  if (width <= 0 || height <= 0) throw std::runtime_error("screenshot: the window has no area (minimized?)");
+  if (width <= 0 || height <= 0)
+    throw std::runtime_error("screenshot: the window has no area (minimized?)");
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
@@ -23,16 +23,19 @@ void write_framebuffer_png(const std::string& path, int width, int height) {
   check_gl("glReadPixels(screenshot)");
   // GL's origin is bottom-left; PNG rows go top-down.
   stbi_flip_vertically_on_write(1);
-  const std::string tmp = path + ".part";
-  if (!stbi_write_png(tmp.c_str(), width, height, 4, pixels.data(), width * 4)) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw std::runtime_error("screenshot: cannot write '" + path + "': " + std::strerror(err));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw std::runtime_error("screenshot: cannot rename to '" + path + "': " + std::strerror(err));
+  // Encode in memory, then write the bytes atomically: a full disk or a
+  // read-only directory leaves no half-written PNG behind.
+  std::string png;
+  png.reserve(pixels.size() / 4);
+  auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), size);
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, pixels.data(), width * 4))
+    throw std::runtime_error("screenshot: cannot encode '" + path + "' as PNG");
+  try {
+    write_file_atomically(path, png);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("screenshot: ") + e.what());
   }
 }
 

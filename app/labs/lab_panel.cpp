@@ -8,7 +8,9 @@
 
 #include "bench/bench.h"
 #include "labs/lab_views.h"
+#include "ui/notes_text.h"
 #include "ui/panels.h"
+#include "ui/presentation.h"
 
 namespace cv {
 
@@ -127,16 +129,25 @@ std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
 
 void LabPanel::draw() {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x - 560, display.y - 40), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(550, 520), ImGuiCond_FirstUseEver);
+  // Sizes grow with the UI scale (ui/presentation.h) but stay on screen.
+  const float s = ui::layout_scale();
+  const float w = std::min(680 * s, display.x - 20);
+  ImGui::SetNextWindowPos(ImVec2(display.x - std::min(560 * s, display.x - 10), display.y - 40 * s),
+                          ui::layout_cond());
+  ImGui::SetNextWindowSize(ImVec2(std::min(550 * s, display.x - 20), 520 * s), ui::layout_cond());
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; labs on demand
   if (expand_) {
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    ImGui::SetNextWindowPos(ImVec2(display.x - 690, 310), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(680, display.y - 320), ImGuiCond_Always);
+    const float top = std::min(310 * s, display.y * 0.35f);  // below the timing plots
+    ImGui::SetNextWindowPos(ImVec2(display.x - w - 10, top), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, display.y - top - 10), ImGuiCond_Always);
     expand_ = false;
+  } else if (collapse_) {
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
   }
-  if (!ImGui::Begin("labs")) {
+  collapse_ = false;
+  collapsed_ = !ImGui::Begin("labs");
+  if (collapsed_) {
     ImGui::End();
     return;
   }
@@ -154,23 +165,30 @@ void LabPanel::draw() {
   std::string items;
   for (const auto& n : names) items += n + '\0';
   if (ImGui::Combo("lab", &lab_, items.c_str())) variant_ = 0;
+  ui::tooltip(
+      "The compute demos of the notes; each runs its variants and checks them against a CPU "
+      "reference.");
   const bench::Target* t = bench::find_target(names[lab_]);
   std::string vitems = "all";
   vitems += '\0';
   for (const auto& v : t->variants) vitems += v + '\0';
   variant_ = std::min(variant_, static_cast<int>(t->variants.size()));
   ImGui::Combo("variant", &variant_, vitems.c_str());
+  ui::tooltip("all: every variant in one run, so the 'vs' column compares them on the same data.");
   ImGui::InputTextWithHint("n", "the lab's default", n_text_, sizeof n_text_,
                            ImGuiInputTextFlags_CharsDecimal);
   ui::tooltip(
       "Problem size: samples (pi), values (sum3, count3, reduce, reverse), rows (corelated).");
   ImGui::Checkbox("default block", &default_block_);
+  ui::tooltip("Each variant's own block shape; untick to launch every GPU variant with yours.");
   if (!default_block_) {
     ImGui::SetNextItemWidth(120);
     ImGui::InputInt("block x", &block_x_);
+    ui::tooltip("Threads per block along x (1..1024; x*y at most 1024).");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120);
     ImGui::InputInt("block y", &block_y_);
+    ui::tooltip("Threads per block along y; 1D kernels use the block as one row of x*y threads.");
     block_x_ = std::clamp(block_x_, 1, 1024);
     block_y_ = std::clamp(block_y_, 1, 1024);
   }
@@ -179,8 +197,13 @@ void LabPanel::draw() {
   ui::tooltip("For labs that take a data set (sum3, count3, reduce, corelated...).");
   ImGui::SetNextItemWidth(120);
   ImGui::InputInt("reps (0 = default)", &reps_);
-  if (backend_ == Backend::Cuda) ImGui::Checkbox("CPU backend", &use_cpu_);
+  ui::tooltip("Timed repetitions after warm-up; the table shows their median.");
+  if (backend_ == Backend::Cuda) {
+    ImGui::Checkbox("CPU backend", &use_cpu_);
+    ui::tooltip("Run the CPU twins of the kernels (same per-element code) instead of the GPU.");
+  }
   if (busy) ImGui::EndDisabled();
+  notes::draw_notice(notes::lab_notice(t->name), "lab notice");
 
   // --- Run / cancel -----------------------------------------------------------------
   if (!busy) {
@@ -235,7 +258,7 @@ void LabPanel::draw() {
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
                                   ImGuiTableFlags_ScrollY;
     if (ImGui::BeginTable("results", 8, flags,
-                          ImVec2(0, std::min(40.f + 22.f * rows.size(), 260.f)))) {
+                          ImVec2(0, s * std::min(40.f + 22.f * rows.size(), 260.f)))) {
       ImGui::TableSetupScrollFreeze(1, 1);
       // Explicit widths: fixed-fit columns of a table first shown in a collapsed window stay at
       // zero.
@@ -244,7 +267,7 @@ void LabPanel::draw() {
       const float widths[] = {
           seed_table_ ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
       for (int c = 0; c < 8; ++c)
-        ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
+        ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
       ImGui::TableHeadersRow();
       for (const auto& r : rows) {
         ImGui::TableNextRow();

@@ -8,6 +8,7 @@
 
 #include "common/device_info.h"
 #include "labs/lab_runner.h"
+#include "labs/lab_settings.h"
 
 namespace cv {
 
@@ -22,6 +23,15 @@ class LabPanel {
   const labs::LabRunner& runner() const { return runner_; }
   // Cancels a running lab and waits for it (window closing).
   void shutdown();
+
+  // Presets (labs/lab_panel_settings.cpp): the fields as data, and setting
+  // them. apply_settings returns why not (a run in progress, unknown lab or
+  // variant) and then changes nothing. run_now / run_seed_table are the
+  // window's buttons.
+  LabSettings settings() const;
+  std::optional<std::string> apply_settings(const LabSettings& s);
+  std::optional<std::string> run_now();
+  std::optional<std::string> run_seed_table();
 
   // Names of the labs among the bench targets (the simulations are not labs).
   static std::vector<std::string> lab_names();
@@ -44,6 +54,8 @@ class LabPanel {
   std::string running_lab_;  // the lab of the shown results
   bool seed_table_ = false;  // the shown results are sum3's seed table
   bool expand_ = false;      // open the window on the next draw
+  bool collapse_ = false;    // collapse it on the next draw (a preset with "open": false)
+  bool collapsed_ = true;    // as last drawn
 };
 
 }  // namespace cv

@@ -12,22 +12,6 @@ double now_s() {
 }
 }  // namespace
 
-const char* to_string(LabRunner::State s) {
-  switch (s) {
-    case LabRunner::State::Idle:
-      return "idle";
-    case LabRunner::State::Running:
-      return "running";
-    case LabRunner::State::Done:
-      return "done";
-    case LabRunner::State::Failed:
-      return "failed";
-    case LabRunner::State::Cancelled:
-      return "cancelled";
-  }
-  return "?";
-}
-
 LabRunner::~LabRunner() {
   cancel();
   join();

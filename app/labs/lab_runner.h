@@ -3,6 +3,7 @@
 // through a list of jobs, reporting progress through a RunControl and
 // collecting the JSON rows `cudaviz bench` would print. Cancel stops at the
 // target's next check_cancel(); destruction cancels and joins.
+#include "worker/run_state.h"
 #include <atomic>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ namespace cv::labs {
 
 class LabRunner {
  public:
-  enum class State { Idle, Running, Done, Failed, Cancelled };
+  using State = RunState;
 
   LabRunner() = default;
   ~LabRunner();
@@ -61,6 +62,6 @@ class LabRunner {
   double started_ = 0, finished_ = 0;
 };
 
-const char* to_string(LabRunner::State s);
+using cv::to_string;  // RunState
 
 }  // namespace cv::labs

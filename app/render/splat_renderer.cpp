@@ -7,12 +7,15 @@
 namespace cv {
 
 SplatRenderer::SplatRenderer()
-    : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)), vao_(make_vertex_array()) {
+    : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)),
+      vao_(make_vertex_array()) {
   glGenTextures(1, &texture_);
   check_gl("glGenTextures(splat)");
 }
 
-SplatRenderer::~SplatRenderer() { glDeleteTextures(1, &texture_); }
+SplatRenderer::~SplatRenderer() {
+  glDeleteTextures(1, &texture_);
+}
 
 void SplatRenderer::resize(int width, int height, Backend backend) {
   if (width == width_ && height == height_ && image_) return;
@@ -33,7 +36,6 @@ void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const Partic
                            cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
   resize(width, height, Backend::Cuda);
-  for (float ms : timer_.poll()) splat_ms.push(ms);
 
   splat::View v{};
   for (int c = 0; c < 4; ++c)

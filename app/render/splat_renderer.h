@@ -29,14 +29,16 @@ class SplatRenderer {
 
   // CUDA work of the frame, timed with events into splat_ms. Throws
   // CudaError/GlError/std::invalid_argument (bad block) on failure.
-  void render(InteropBuffer& vertices, unsigned count, const ParticleStyle& style, const glm::mat4& view_proj,
-              float table_radius, int width, int height, cudaStream_t stream);
+  void render(InteropBuffer& vertices, unsigned count, const ParticleStyle& style,
+              const glm::mat4& view_proj, float table_radius, int width, int height,
+              cudaStream_t stream);
   // GL work: image to texture, full-screen composite. Call after render().
   void draw();
 
   TransferMode transfer_mode() const { return image_ ? image_->mode() : TransferMode::Interop; }
+  // GPU times (ms) of earlier frames' render() that have completed since the last call.
+  std::vector<float> poll_times() { return timer_.poll(); }
 
-  History splat_ms{240};
   BlockShape block{256, 1, 1};
   float gain = 0.25f;
 

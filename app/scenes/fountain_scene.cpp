@@ -21,25 +21,38 @@ std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant va
   std::unique_ptr<InteropBuffer> buffer;
   std::unique_ptr<fountain::FountainGpu> gpu;
   std::unique_ptr<fountain::FountainCpu> cpu;
-  try {
-    buffer = make_buffer(fountain::vbo_bytes(variant, count));
-    if (backend_ == Backend::Cuda)
-      gpu = std::make_unique<fountain::FountainGpu>(count, variant);
-    else
-      cpu = std::make_unique<fountain::FountainCpu>(count, variant);
-  } catch (const std::bad_alloc&) {
-    return "not enough host memory for " + std::to_string(count) + " particles";
-  } catch (const std::exception& e) {
-    cudaGetLastError();  // an out-of-memory error must not stick to later calls
-    return "cannot allocate " + std::to_string(count) + " particles: " + e.what();
-  }
-  buffer_ = std::move(buffer);
-  gpu_ = std::move(gpu);
-  cpu_ = std::move(cpu);
+  const std::string what = std::to_string(count) + " particles";
+  if (auto err = attempt_or_undo(what, [&] {
+        buffer = make_buffer(fountain::vbo_bytes(variant, count));
+        if (backend_ == Backend::Cuda)
+          gpu = std::make_unique<fountain::FountainGpu>(count, variant);
+        else
+          cpu = std::make_unique<fountain::FountainCpu>(count, variant);
+      }))
+    return err;
+  // Swap in, then reset: the CPU twin allocates its state there. If that fails,
+  // the previous buffers, simulation and clock come back untouched.
+  const unsigned old_count = count_;
+  const Variant old_variant = variant_;
+  const fountain::FrameClock old_clock = clock_;
+  const long long old_steps = steps_;
+  auto swap_all = [&] {
+    std::swap(buffer_, buffer);
+    std::swap(gpu_, gpu);
+    std::swap(cpu_, cpu);
+  };
+  swap_all();
   count_ = count;
   variant_ = variant;
-  reset();
-  return std::nullopt;
+  auto roll_back = [&] {
+    swap_all();
+    count_ = old_count;
+    variant_ = old_variant;
+    clock_ = old_clock;
+    steps_ = old_steps;
+  };
+  return attempt_or_undo(
+      what, [&] { reset(); }, roll_back);
 }
 
 void FountainScene::reset() {

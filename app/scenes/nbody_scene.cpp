@@ -32,27 +32,39 @@ std::optional<std::string> NBodyScene::reconfigure(unsigned count, Initial initi
   std::unique_ptr<InteropBuffer> buffer;
   std::unique_ptr<nbody::NBodyGpu> gpu;
   std::unique_ptr<nbody::NBodyCpu> cpu;
-  try {
-    buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
-    if (backend_ == Backend::Cuda)
-      gpu = std::make_unique<nbody::NBodyGpu>(count);
-    else
-      cpu = std::make_unique<nbody::NBodyCpu>(count);
-  } catch (const std::bad_alloc&) {
-    return "not enough host memory for " + std::to_string(count) + " bodies";
-  } catch (const std::exception& e) {
-    cudaGetLastError();
-    return "cannot allocate " + std::to_string(count) + " bodies: " + e.what();
-  }
-  buffer_ = std::move(buffer);
-  gpu_ = std::move(gpu);
-  cpu_ = std::move(cpu);
+  const std::string what = std::to_string(count) + " bodies";
+  if (auto err = attempt_or_undo(what, [&] {
+        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
+        if (backend_ == Backend::Cuda)
+          gpu = std::make_unique<nbody::NBodyGpu>(count);
+        else
+          cpu = std::make_unique<nbody::NBodyCpu>(count);
+      }))
+    return err;
+  // Swap in, then reset: the initial bodies are built there. If that fails,
+  // the previous buffers and simulation come back (make_bodies allocates first,
+  // before reset() changes anything else).
+  const unsigned old_count = count_;
+  const Initial old_initial = initial_;
+  const int old_energy_every = energy_every;
+  auto swap_all = [&] {
+    std::swap(buffer_, buffer);
+    std::swap(gpu_, gpu);
+    std::swap(cpu_, cpu);
+  };
+  swap_all();
   count_ = count;
   initial_ = initial;
   // O(N^2) energy every few frames is cheap only for small systems.
   energy_every = count <= kAutoEnergyLimit && (backend_ == Backend::Cuda || count <= 4096) ? 10 : 0;
-  reset();
-  return std::nullopt;
+  auto roll_back = [&] {
+    swap_all();
+    count_ = old_count;
+    initial_ = old_initial;
+    energy_every = old_energy_every;
+  };
+  return attempt_or_undo(
+      what, [&] { reset(); }, roll_back);
 }
 
 namespace {

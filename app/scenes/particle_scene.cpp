@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "common/fault_injection.h"
+
 namespace cv {
 
 ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
@@ -56,6 +58,8 @@ void ParticleScene::step() {
     }
     step_timer_->end(s);
   } else {
+    // The CPU twin stands where the kernel launch would: CUDAVIZ_FAULT can fail it too.
+    inject_launch_fault(("cpu " + std::string(name()) + " step").c_str());
     CpuStopwatch total;
     CpuStopwatch sim;
     simulate_cpu();
@@ -65,6 +69,22 @@ void ParticleScene::step() {
   }
   ++steps_;
   after_step();
+}
+
+std::optional<std::string> ParticleScene::attempt_or_undo(const std::string& what,
+                                                          const std::function<void()>& attempt,
+                                                          const std::function<void()>& undo) {
+  try {
+    attempt();
+    return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    if (undo) undo();
+    return "not enough host memory for " + what;
+  } catch (const std::exception& e) {
+    cudaGetLastError();  // an out-of-memory error must not stick to later calls
+    if (undo) undo();
+    return "cannot set up " + what + ": " + e.what();
+  }
 }
 
 }  // namespace cv

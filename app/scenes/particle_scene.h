@@ -2,6 +2,7 @@
 // What every simulated scene shares: a vertex buffer the simulation writes
 // into (InteropBuffer), a stream, the block shape the user chose, and the
 // timers for the plots. Subclasses supply the simulation (GPU and CPU twin).
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,6 +83,9 @@ class ParticleScene {
   }
   std::string transfer_note() const;
   GLuint vbo() const { return buffer_ ? buffer_->vbo() : 0; }
+  // For renderers that read the vertex buffer through CUDA (the splatter).
+  InteropBuffer* vertex_buffer() { return buffer_.get(); }
+  cudaStream_t cuda_stream() const { return stream_ ? stream_->get() : nullptr; }
 
   History kernel_ms{240};  // the simulation kernel alone (CUDA events) or the CPU step
   History step_ms{240};    // map + kernel + unmap (or copy fallback), or CPU step + upload
@@ -113,6 +117,12 @@ class ParticleScene {
       buffer_->upload(cpu_vertices(), vertex_bytes());
     }
   }
+  // Runs `attempt` (allocations, a reset); if it throws, runs `undo` and returns
+  // why, naming `what` ("65536 particles"), so a count change that does not fit
+  // in memory leaves the previous state and never escapes as bad_alloc.
+  static std::optional<std::string> attempt_or_undo(const std::string& what,
+                                                    const std::function<void()>& attempt,
+                                                    const std::function<void()>& undo = {});
   // Allocates a vertex buffer of `bytes` for this backend (may throw).
   std::unique_ptr<InteropBuffer> make_buffer(size_t bytes) const;
 

@@ -20,15 +20,12 @@ std::optional<std::string> PiPointsScene::reconfigure(unsigned count) {
            "]";
   std::unique_ptr<InteropBuffer> buffer;
   std::vector<float4> host;
-  try {
-    buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
-    host.resize(count);
-  } catch (const std::bad_alloc&) {
-    return "not enough host memory for " + std::to_string(count) + " points";
-  } catch (const std::exception& e) {
-    cudaGetLastError();
-    return "cannot allocate " + std::to_string(count) + " points: " + e.what();
-  }
+  const std::string what = std::to_string(count) + " points";
+  if (auto err = attempt_or_undo(what, [&] {
+        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
+        host.resize(count);
+      }))
+    return err;
   buffer_ = std::move(buffer);
   host_ = std::move(host);
   count_ = count;

@@ -21,24 +21,35 @@ std::optional<std::string> SwarmScene::reconfigure(unsigned count) {
   std::unique_ptr<InteropBuffer> buffer;
   std::unique_ptr<swarm::SwarmGpu> gpu;
   std::unique_ptr<swarm::SwarmCpu> cpu;
-  try {
-    buffer = make_buffer(swarm::vbo_bytes(count));
-    if (backend_ == Backend::Cuda)
-      gpu = std::make_unique<swarm::SwarmGpu>(count, variant_);
-    else
-      cpu = std::make_unique<swarm::SwarmCpu>(count, variant_);
-  } catch (const std::bad_alloc&) {
-    return "not enough host memory for " + std::to_string(count) + " particles";
-  } catch (const std::exception& e) {
-    cudaGetLastError();
-    return "cannot allocate " + std::to_string(count) + " particles: " + e.what();
-  }
-  buffer_ = std::move(buffer);
-  gpu_ = std::move(gpu);
-  cpu_ = std::move(cpu);
+  const std::string what = std::to_string(count) + " particles";
+  if (auto err = attempt_or_undo(what, [&] {
+        buffer = make_buffer(swarm::vbo_bytes(count));
+        if (backend_ == Backend::Cuda)
+          gpu = std::make_unique<swarm::SwarmGpu>(count, variant_);
+        else
+          cpu = std::make_unique<swarm::SwarmCpu>(count, variant_);
+      }))
+    return err;
+  // Swap in, then reset: the CPU twin allocates its state there. If that fails,
+  // the previous buffers and simulation come back untouched.
+  const unsigned old_count = count_;
+  const long long old_steps = steps_;
+  const uint64_t old_path = path_step_;
+  auto swap_all = [&] {
+    std::swap(buffer_, buffer);
+    std::swap(gpu_, gpu);
+    std::swap(cpu_, cpu);
+  };
+  swap_all();
   count_ = count;
-  reset();
-  return std::nullopt;
+  auto roll_back = [&] {
+    swap_all();
+    count_ = old_count;
+    steps_ = old_steps;
+    path_step_ = old_path;
+  };
+  return attempt_or_undo(
+      what, [&] { reset(); }, roll_back);
 }
 
 void SwarmScene::set_variant(Variant v) {

@@ -21,6 +21,15 @@ float History::median() const {
   return v[v.size() / 2];
 }
 
+std::vector<float> History::values() const {
+  std::vector<float> v;
+  v.reserve(filled_);
+  // Before the ring wraps the values start at 0; after, at the next slot to write.
+  const size_t start = filled_ == values_.size() ? next_ : 0;
+  for (size_t i = 0; i < filled_; ++i) v.push_back(values_[(start + i) % values_.size()]);
+  return v;
+}
+
 float History::max() const { return *std::max_element(values_.begin(), values_.end()); }
 
 void History::clear() {

@@ -27,6 +27,8 @@ class History {
   float max() const;
   // Median of the values pushed so far (at most capacity of them); 0 if none.
   float median() const;
+  // The values pushed so far, oldest first (at most capacity of them): for CSV export.
+  std::vector<float> values() const;
   void clear();
 
  private:

@@ -6,6 +6,9 @@
 #include <cstdio>
 
 #include "common/device_info.h"
+#include "ui/notes_text.h"
+#include "ui/presentation.h"
+#include "ui/timing_export.h"
 
 namespace cv {
 namespace ui {
@@ -123,9 +126,50 @@ void block_section(ParticleScene& scene, SceneUi& sui) {
 
 }  // namespace
 
+const char* to_string(UiState::Renderer r) {
+  switch (r) {
+    case UiState::Renderer::Auto:
+      return "auto";
+    case UiState::Renderer::Sprites:
+      return "sprites";
+    case UiState::Renderer::Splat:
+      return "splat";
+  }
+  return "?";
+}
+
+std::optional<UiState::Renderer> parse_renderer(const std::string& s) {
+  for (auto r : {UiState::Renderer::Auto, UiState::Renderer::Sprites, UiState::Renderer::Splat})
+    if (s == to_string(r)) return r;
+  return std::nullopt;
+}
+
+namespace {
+void renderer_section(UiState& ui) {
+  ui::section("renderer");
+  int r = static_cast<int>(ui.renderer);
+  const char* names[] = {"auto", "point sprites (GL)", "splat (CUDA)"};
+  if (ImGui::Combo("draw with", &r, names, 3)) {
+    ui.renderer = static_cast<UiState::Renderer>(r);
+    ui.renderer_message.clear();
+  }
+  ui::tooltip(
+      "Point sprites: round, soft GL points. Splat: a CUDA kernel adds each particle as one\n"
+      "pixel into an image (atomics), then GL blends the image over the scene; it keeps up\n"
+      "with millions of particles where GL points cannot. Auto: splat from 2M particles.");
+  ImGui::TextDisabled("now: %s", ui.splat_active ? "splat (CUDA)" : "point sprites (GL)");
+  if (!ui.renderer_message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::kWarn);
+    ImGui::TextWrapped("%s", ui.renderer_message.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+}  // namespace
+
 void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  const float s = ui::layout_scale();  // presentation.h: panels grow with the UI scale
+  ImGui::SetNextWindowPos(ImVec2(10 * s, 10 * s), ui::layout_cond());
+  ImGui::SetNextWindowSize(ImVec2(ui::panel_width(380), 0), ui::layout_cond());
   ImGui::Begin("cudaviz");
   backend_section(scene);
   scene_menu(kind, ui);
@@ -144,8 +188,10 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   ImGui::SameLine();
   if (ImGui::Button("screenshot")) ui.screenshot_requested = true;
   ui::tooltip("P: writes cudaviz-<time>.png in the current directory.");
+  notes::draw_notice(notes::scene_notice(kind), "scene notice");
   block_section(scene, sui);
   draw_scene_section(scene, sui);
+  renderer_section(ui);
   if (!ui.error_message.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
@@ -160,14 +206,17 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
 }
 
 void draw_timing_panel(ParticleScene& scene, UiState& ui) {
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 390, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  const float s = ui::layout_scale();
+  ImGui::SetNextWindowPos(
+      ImVec2(ImGui::GetIO().DisplaySize.x - ui::panel_width(380) - 10 * s, 10 * s),
+      ui::layout_cond());
+  ImGui::SetNextWindowSize(ImVec2(ui::panel_width(380), 0), ui::layout_cond());
   ImGui::Begin("timing");
   char label[96];
   auto plot = [&](const char* name, const History& h, const char* unit) {
     std::snprintf(label, sizeof label, "%.3f %s", h.latest(), unit);
     ImGui::PlotLines(name, h.data(), h.size(), h.offset(), label, 0.f, h.max() * 1.2f + 1e-6f,
-                     ImVec2(0, 44));
+                     ImVec2(0, 44 * s));
   };
   plot("fps", ui.fps, "fps");
   plot("frame", ui.frame_ms, "ms");
@@ -175,6 +224,8 @@ void draw_timing_panel(ParticleScene& scene, UiState& ui) {
   plot(cuda ? "kernel (GPU)" : "step (CPU)", scene.kernel_ms, "ms");
   plot(cuda ? "map+step+unmap" : "step+upload", scene.step_ms, "ms");
   plot("draw (GPU)", ui.draw_ms, "ms");
+  if (ui.splat_active) plot("splat (GPU)", ui.splat_ms, "ms");
+  draw_timing_export(scene, ui);  // the plots' data as CSV
   // The scene's own throughput, from the latest kernel time.
   const nlohmann::ordered_json t = scene.throughput();
   for (auto it = t.begin(); it != t.end(); ++it) {

@@ -85,7 +85,9 @@ void fountain_section(FountainScene& scene, SceneUi& sui) {
     ImGui::SliderFloat("max age", &p.max_age, 10.f, 2000.f, "%.0f");
     ui::tooltip("Steps a particle lives before respawning at the emitter.");
     ImGui::SliderFloat("table radius", &p.table_radius, 0.5f, 10.f);
+    ui::tooltip("Radius of the table top the particles bounce on; beyond it they fall.");
     ImGui::SliderFloat("emitter speed", &p.emitter_speed, 0.f, 0.1f);
+    ui::tooltip("Radians per step the emitter circles: 0 is a still fountain.");
     ImGui::TreePop();
   }
 }
@@ -115,10 +117,14 @@ void swarm_section(SwarmScene& scene, SceneUi& sui) {
       "violet old.");
   if (ImGui::TreeNode("more")) {
     ImGui::SliderFloat("gravity", &p.gravity, 0.f, 5e-4f, "%.2e");
+    ui::tooltip("Downward speed gained per step (the sparkler falls, the swarm floats at 0).");
     ImGui::SliderFloat("drag", &p.drag, 0.f, 0.05f, "%.3f");
+    ui::tooltip("Fraction of the velocity lost per step; 0 is the seed's undamped swarm.");
     ImGui::SliderFloat("spawn radius", &p.spawn_radius, 0.f, 1.f);
+    ui::tooltip("How far from the target a particle respawns, per axis.");
     ImGui::SliderFloat("spawn speed", &p.spawn_speed, 0.f, 0.05f, "%.2e",
                        ImGuiSliderFlags_Logarithmic);
+    ui::tooltip("Speed a particle respawns with, per axis (the sparkler's burst).");
     ImGui::TreePop();
   }
   const char* counts[] = {"16K", "64K", "256K", "1M", "4M", "16M"};
@@ -129,6 +135,7 @@ void swarm_section(SwarmScene& scene, SceneUi& sui) {
   }
   count_row(scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n); });
   ImGui::SliderFloat("point size", &scene.point_size, 2.f, 200.f, "%.0f");
+  ui::tooltip("Sprite size in pixels at distance 1 (drawing only).");
 }
 
 void nbody_section(NBodyScene& scene, SceneUi& sui) {
@@ -143,6 +150,7 @@ void nbody_section(NBodyScene& scene, SceneUi& sui) {
   int ic = static_cast<int>(scene.initial());
   const bool ic_changed =
       ImGui::Combo("initial", &ic, "uniform sphere\0rotating disk\0two galaxies\0");
+  ui::tooltip("The bodies' starting positions and velocities; changing it restarts the scene.");
   const auto initial = static_cast<nbody::Initial>(ic);
   const char* counts[] = {"1K", "4K", "16K", "64K", "256K", "1M"};
   const int ns[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
@@ -163,6 +171,7 @@ void nbody_section(NBodyScene& scene, SceneUi& sui) {
   ImGui::SliderFloat("softening", &p.softening, 1e-3f, 0.2f, "%.3f", ImGuiSliderFlags_Logarithmic);
   ui::tooltip("eps in r / (r^2 + eps^2)^(3/2): keeps close encounters finite.");
   ImGui::SliderFloat("point size", &scene.point_size, 0.5f, 20.f, "%.1f");
+  ui::tooltip("Body size in pixels (drawing only).");
   ImGui::SliderFloat("speed colours", &scene.speed_scale, 0.1f, 4.f, "%.2f");
   ui::tooltip(
       "Speed that maps to orange, relative to the 95th percentile at reset. Blue slow, white, "
@@ -195,6 +204,7 @@ void pi_section(PiPointsScene& scene, SceneUi& sui) {
   // Points are cheap to draw: the slider applies when released.
   const bool slid = ImGui::SliderInt("points", &sui.count_input, 100, 4000000, "%d",
                                      ImGuiSliderFlags_Logarithmic);
+  ui::tooltip("Samples in the square, applied when released: 100x the points, 10x less error.");
   (void)slid;
   const bool released = ImGui::IsItemDeactivatedAfterEdit();
   const char* counts[] = {"1K", "10K", "100K", "1M", "4M"};
@@ -222,6 +232,7 @@ void pi_section(PiPointsScene& scene, SceneUi& sui) {
     ImGui::PopStyleColor();
   }
   ImGui::SliderFloat("point size", &scene.point_size, 1.f, 40.f, "%.0f");
+  ui::tooltip("Point size in pixels (drawing only).");
 }
 
 }  // namespace

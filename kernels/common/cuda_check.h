@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "fault_injection.h"
+
 namespace cv {
 
 class CudaError : public std::runtime_error {
@@ -28,9 +30,11 @@ inline void cuda_check(cudaError_t code, const char* call) {
 }
 
 // Checks a kernel launch: configuration errors show up in cudaGetLastError.
+// Also the CUDA path's fault-injection point (CUDAVIZ_FAULT, fault_injection.h).
 inline void cuda_check_launch(const char* kernel_name) {
   cudaError_t code = cudaGetLastError();
   if (code != cudaSuccess) throw CudaError(kernel_name, code);
+  inject_launch_fault(kernel_name);
 }
 
 }  // namespace cv

@@ -41,6 +41,12 @@ __global__ void step_seed(float4* __restrict__ vbo, float4* __restrict__ state, 
 
 }  // namespace
 
+KernelAttributes kernel_attributes(Variant v) {
+  if (v == Variant::Lean)
+    return query_kernel_attributes(reinterpret_cast<const void*>(&step_lean), "fountain step_lean");
+  return query_kernel_attributes(reinterpret_cast<const void*>(&step_seed), "fountain step_seed");
+}
+
 FountainGpu::FountainGpu(unsigned count, Variant v) : grid_(make_grid(count)), variant_(v) {
   if (v == Variant::Lean)
     vy_ = DeviceBuffer<float>(count);
@@ -69,10 +75,10 @@ void FountainGpu::step(float4* vbo, const Frame& f, const Params& p, const Block
   const dim3 grid = grid_2d(grid_.width, grid_.height, block);
   if (variant_ == Variant::Lean) {
     step_lean<<<grid, to_dim3(block), 0, s>>>(vbo, vy_.get(), grid_, f, p);
-    cuda_check_launch("step_lean<<<>>>");
+    cuda_check_launch("fountain step_lean<<<>>>");
   } else {
     step_seed<<<grid, to_dim3(block), 0, s>>>(vbo, state_.get(), grid_, f, p);
-    cuda_check_launch("step_seed<<<>>>");
+    cuda_check_launch("fountain step_seed<<<>>>");
   }
 }
 

@@ -18,6 +18,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/kernel_attributes.h"
 #include "fountain/fountain_math.h"
 
 namespace cv::fountain {
@@ -31,6 +32,9 @@ const std::vector<Variant>& all_variants();
 // colours are stored in it (after the positions) or derived from age.
 size_t vbo_bytes(Variant v, unsigned count);
 bool stores_colour(Variant v);
+// The step kernel the variant launches (registers, shared memory), for the
+// tuning panels; errors are in the result, never thrown.
+KernelAttributes kernel_attributes(Variant v);
 // Bytes a step must move through device memory per particle (reads + writes).
 size_t bytes_per_particle_step(Variant v);
 

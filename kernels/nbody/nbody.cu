@@ -267,6 +267,30 @@ unsigned fast_bodies_per_thread(const BlockShape& block) {
   return block.threads() <= kFastSmallBlock ? kFastBodiesPerThread : kFastBodiesLarge;
 }
 
+KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
+  const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
+  switch (v) {
+    case Variant::Seed:
+      return query_kernel_attributes(reinterpret_cast<const void*>(&forces_seed),
+                                     "nbody forces_seed");
+    case Variant::Tiled:
+      return query_kernel_attributes(reinterpret_cast<const void*>(&forces_tiled),
+                                     "nbody forces_tiled", tile);
+    case Variant::Fast:
+      break;
+  }
+  const bool small = block.threads() <= kFastSmallBlock;
+  const void* fast_small = reinterpret_cast<const void*>(
+      &forces_fast<kFastBodiesPerThread, kFastSmallBlock>);
+  const void* fast_large = reinterpret_cast<const void*>(&forces_fast<kFastBodiesLarge, kMaxThreads>);
+  KernelAttributes a =
+      small ? query_kernel_attributes(fast_small, "nbody forces_fast<8, 512>", tile)
+            : query_kernel_attributes(fast_large, "nbody forces_fast<4, 1024>", tile);
+  a.note = small ? "the build for blocks of up to 512 threads: 8 bodies a thread"
+                 : "the build for blocks over 512 threads: 4 bodies a thread, 64 registers at most";
+  return a;
+}
+
 unsigned NBodyGpu::fast_slices(const BlockShape& block) const {
   require_valid(block, static_cast<long long>(fast_shared(block)));
   require_fast_block(block);

@@ -26,6 +26,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/kernel_attributes.h"
 #include "nbody/nbody_initial.h"
 #include "nbody/nbody_math.h"
 
@@ -40,6 +41,11 @@ const std::vector<Variant>& all_variants();
 // fast_bodies_per_thread() is exact for any block.
 constexpr unsigned kFastBodiesPerThread = 8;
 unsigned fast_bodies_per_thread(const BlockShape& block);
+
+// The force kernel a step of `v` launches with `block` (fast has one build for
+// blocks up to 512 threads and one above), with its dynamic shared memory (a
+// float4 a thread for tiled and fast), for the tuning panels; never throws.
+KernelAttributes kernel_attributes(Variant v, const BlockShape& block);
 
 // How many j-slices the fast kernel splits the work into: the smallest count
 // whose blocks fill the device's resident block slots to at least 95%

@@ -18,12 +18,12 @@ constexpr uint64_t kSumMask = (uint64_t{1} << kSumBits) - 1;
 constexpr uint64_t kOneHit = uint64_t{1} << kSumBits;
 
 struct View {
-  float m[16];          // view-projection, column-major (GLM's layout)
-  float eye[3];         // camera position, for the table occlusion test
-  float table_radius;   // disc y = 0, r < table_radius hides what is behind it; 0: no table
-  float scalar_scale;   // w * scalar_scale -> palette position in [0, 1]
-  float hide_below;     // particles parked below this y are not drawn
-  int width, height;    // image size in pixels
+  float m[16];         // view-projection, column-major (GLM's layout)
+  float eye[3];        // camera position, for the table occlusion test
+  float table_radius;  // disc y = 0, r < table_radius hides what is behind it; 0: no table
+  float scalar_scale;  // w * scalar_scale -> palette position in [0, 1]
+  float hide_below;    // particles parked below this y are not drawn
+  int width, height;   // image size in pixels
 };
 
 // The pixel a particle lands on, or -1 when it is hidden, parked or off screen.
@@ -46,7 +46,9 @@ CV_HD long long pixel_of(float x, float y, float z, const View& v) {
   if (cz < -cw || cz > cw) return -1;  // outside the near/far planes
   const float sx = (cx / cw * 0.5f + 0.5f) * static_cast<float>(v.width);
   const float sy = (cy / cw * 0.5f + 0.5f) * static_cast<float>(v.height);
-  if (!(sx >= 0.f && sy >= 0.f && sx < static_cast<float>(v.width) && sy < static_cast<float>(v.height))) return -1;
+  if (!(sx >= 0.f && sy >= 0.f && sx < static_cast<float>(v.width) &&
+        sy < static_cast<float>(v.height)))
+    return -1;
   // Row 0 at the bottom, as glTexSubImage2D expects.
   return static_cast<long long>(static_cast<int>(sy)) * v.width + static_cast<int>(sx);
 }
@@ -62,12 +64,22 @@ struct Rgb {
   float r, g, b;
 };
 
-// The same palettes as shaders/particles.vert (0 fountain age, 1 heat, 2 inside/outside).
+// The same palettes as shaders/particles.vert (0 fountain age, 1 heat,
+// 2 inside/outside, 3 swarm age, 4 n-body speed): both renderers must agree.
+CV_HD Rgb mix3(Rgb a, Rgb b, float t) {
+  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
 CV_HD Rgb palette(int which, float t) {
   t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
   if (which == 0) return {1.f, 1.f - 0.5f * t, 1.f - t};
   if (which == 1) return {0.25f + 0.75f * t, 0.45f + 0.4f * t, 1.f - 0.6f * t};
-  return t > 0.5f ? Rgb{0.35f, 0.9f, 0.45f} : Rgb{1.f, 0.35f, 0.3f};
+  if (which == 2) return t > 0.5f ? Rgb{0.35f, 0.9f, 0.45f} : Rgb{1.f, 0.35f, 0.3f};
+  if (which == 3) {
+    const Rgb young{0.75f, 1.f, 1.f}, mid{0.45f, 0.5f, 1.f}, old{0.55f, 0.15f, 0.55f};
+    return t < 0.5f ? mix3(young, mid, t * 2.f) : mix3(mid, old, t * 2.f - 1.f);
+  }
+  const Rgb slow{0.2f, 0.35f, 1.f}, mid{0.95f, 0.95f, 1.f}, fast{1.f, 0.5f, 0.1f};
+  return t < 0.5f ? mix3(slow, mid, t * 2.f) : mix3(mid, fast, t * 2.f - 1.f);
 }
 
 // One accumulator word to a premultiplied RGBA8 pixel (drawn with additive

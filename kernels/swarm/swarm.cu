@@ -24,6 +24,10 @@ __global__ void step_kernel(float4* __restrict__ vbo, float4* __restrict__ state
 
 }  // namespace
 
+KernelAttributes kernel_attributes() {
+  return query_kernel_attributes(reinterpret_cast<const void*>(&step_kernel), "swarm step_kernel");
+}
+
 SwarmGpu::SwarmGpu(unsigned count, Variant v)
     : grid_(make_grid(count)), variant_(v), state_(count) {}
 

@@ -19,6 +19,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/kernel_attributes.h"
 #include "swarm/swarm_math.h"
 
 namespace cv::swarm {
@@ -32,6 +33,8 @@ Grid make_grid(unsigned count);  // width = ceil(sqrt(count))
 // Bytes of vertex buffer for `count` particles, and bytes a step moves through
 // device memory per particle (read + write of the VBO float4 and the state float4).
 size_t vbo_bytes(unsigned count);
+// The step kernel (both variants run it), for the tuning panels; never throws.
+KernelAttributes kernel_attributes();
 constexpr size_t kBytesPerParticleStep = 2 * (16 + 16);
 
 // A target moving on a slow Lissajous path around the origin, for scenes and

@@ -21,4 +21,8 @@ if [[ " $* " == *" --lab "* ]]; then
   grep -q '"lab_state":"done"' <<<"$summary" || { echo "the lab did not finish"; exit 1; }
   grep -q '"lab_rows":0,' <<<"$summary" && { echo "the lab reported no rows"; exit 1; }
 fi
+if [[ " $* " == *" --sweep "* ]]; then
+  grep -q '"sweep_state":"done"' <<<"$summary" || { echo "the sweep did not finish"; exit 1; }
+  grep -q '"sweep_rows":0,' <<<"$summary" && { echo "the sweep reported no rows"; exit 1; }
+fi
 "$check" "$out" "$scene"

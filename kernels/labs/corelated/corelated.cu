@@ -239,26 +239,26 @@ void CorelatedGpu::run(Variant v, int threshold, const BlockShape& block, cudaSt
       if (pair_counts_.size() < pairs) pair_counts_ = DeviceBuffer<uint32_t>(pairs);
       CV_CUDA(cudaMemsetAsync(pair_counts_.get(), 0, pairs * sizeof(uint32_t), s));
       atomic_hits_kernel<<<dim3(R, R), to_dim3(block), 0, s>>>(d, pair_counts_.get());
-      cuda_check_launch("atomic_hits_kernel<<<>>>");
+      cuda_check_launch("corelated atomic_hits_kernel<<<>>>");
       const unsigned blocks =
           static_cast<unsigned>(std::min<unsigned long long>(grid_1d(pairs, block).x, 65536));
       count_over_kernel<<<blocks, to_dim3(block), 0, s>>>(pair_counts_.get(), pairs, th,
                                                           count_.get());
-      cuda_check_launch("count_over_kernel<<<>>>");
+      cuda_check_launch("corelated count_over_kernel<<<>>>");
       break;
     }
     case Variant::Shared:
       shared_kernel<<<dim3(R, R), to_dim3(block), shared_bytes, s>>>(d, th, count_.get());
-      cuda_check_launch("shared_kernel<<<>>>");
+      cuda_check_launch("corelated shared_kernel<<<>>>");
       break;
     case Variant::Launch1d:
       pair_1d_kernel<false>
           <<<grid_1d(pairs, block), to_dim3(block), 0, s>>>(d, pairs, th, count_.get());
-      cuda_check_launch("pair_1d_kernel<<<>>>");
+      cuda_check_launch("corelated pair_1d_kernel<<<>>>");
       break;
     case Variant::Launch2d:
       pair_2d_kernel<<<grid_2d(R, R, block), to_dim3(block), 0, s>>>(d, th, count_.get());
-      cuda_check_launch("pair_2d_kernel<<<>>>");
+      cuda_check_launch("corelated pair_2d_kernel<<<>>>");
       break;
     case Variant::Fast:
       if (bitsets) {
@@ -269,12 +269,12 @@ void CorelatedGpu::run(Variant v, int threshold, const BlockShape& block, cudaSt
         const size_t bytes = static_cast<size_t>(tile_rows) * (chunk + 1) * sizeof(uint32_t);
         bitset_kernel<<<grid_2d(R, R, block), to_dim3(block), bytes, s>>>(bits_.get(), R, words_,
                                                                           chunk, th, count_.get());
-        cuda_check_launch("bitset_kernel<<<>>>");
+        cuda_check_launch("corelated bitset_kernel<<<>>>");
         break;
       }
       pair_1d_kernel<true>
           <<<grid_1d(pairs, block), to_dim3(block), 0, s>>>(d, pairs, th, count_.get());
-      cuda_check_launch("pair_1d_kernel<merge><<<>>>");
+      cuda_check_launch("corelated pair_1d_kernel<merge><<<>>>");
       break;
     default:
       break;

@@ -136,6 +136,27 @@ void sum_pass(uint32_t* partials, uint64_t m, unsigned long long* acc, const Blo
 
 }  // namespace
 
+std::optional<KernelAttributes> kernel_attributes(Variant v) {
+  const auto q = [](auto* f, const char* name, DynamicShared d = {}) {
+    return query_kernel_attributes(reinterpret_cast<const void*>(f), name, d);
+  };
+  switch (v) {
+    case Variant::Seed:
+      return q(&seed_generate, "pi seed_generate");
+    case Variant::OnePerBlock:
+    case Variant::Warp32:
+      return q(&flag_kernel, "pi flag_kernel");
+    case Variant::Shared:
+      return q(&shared_kernel, "pi shared_kernel", DynamicShared{4, 0});
+    case Variant::Many:
+      return q(&many_kernel, "pi many_kernel", DynamicShared{4, 0});
+    case Variant::Fast:
+      return q(&fast_kernel, "pi fast_kernel");
+    default:
+      return std::nullopt;
+  }
+}
+
 PiGpu::PiGpu() : acc_(1) {}
 
 void PiGpu::run(Variant v, uint64_t n, uint64_t seed, const BlockShape& requested, cudaStream_t s) {

@@ -27,6 +27,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::pi {
 
@@ -35,6 +36,11 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 bool is_gpu(Variant v);
+// The kernel a GPU variant launches for its main work, with its dynamic shared
+// memory, for the tuning panels; nullopt for variants without one of ours (CPU,
+// library calls). Never throws: CUDA errors are in the result.
+// Occupancy applies to effective_block(v, requested), the block it really runs.
+std::optional<KernelAttributes> kernel_attributes(Variant v);
 
 constexpr unsigned kSeedPerThread = 1000;  // the seed's NUM_POINTS_PER_THREAD
 constexpr unsigned kManyPerThread = 1020;  // a multiple of 3: every thread starts on a Philox call

@@ -25,6 +25,11 @@ __global__ void points_kernel(float4* __restrict__ out, unsigned count, uint64_t
 
 }  // namespace
 
+KernelAttributes points_kernel_attributes() {
+  return query_kernel_attributes(reinterpret_cast<const void*>(&points_kernel),
+                                 "pi points_kernel");
+}
+
 void write_points_gpu(float4* out, unsigned count, uint64_t seed, const BlockShape& block,
                       cudaStream_t s) {
   require_valid(block);

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/block_shape.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::pi {
 
@@ -17,5 +18,8 @@ namespace cv::pi {
 void write_points_gpu(float4* out, unsigned count, uint64_t seed, const BlockShape& block,
                       cudaStream_t s);
 void write_points_cpu(float4* out, unsigned count, uint64_t seed);  // identical values (CPU twin)
+
+// The points kernel, for the tuning panels; never throws.
+KernelAttributes points_kernel_attributes();
 
 }  // namespace cv::pi

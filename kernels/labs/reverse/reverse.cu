@@ -39,6 +39,16 @@ __global__ void shared_kernel(const int32_t* __restrict__ in, int32_t* __restric
 
 }  // namespace
 
+std::optional<KernelAttributes> kernel_attributes(Variant v) {
+  if (v == Variant::Naive)
+    return query_kernel_attributes(reinterpret_cast<const void*>(&naive_kernel),
+                                   "reverse naive_kernel");
+  if (v == Variant::Shared)
+    return query_kernel_attributes(reinterpret_cast<const void*>(&shared_kernel),
+                                   "reverse shared_kernel", DynamicShared{kItemsPerThread * 4, 0});
+  return std::nullopt;  // copy is cudaMemcpyAsync; the rest run on the CPU
+}
+
 void run_gpu(Variant v, const int32_t* d_in, int32_t* d_out, size_t n, const BlockShape& block,
              cudaStream_t s) {
   const long long shared = v == Variant::Shared ? block.threads() * kItemsPerThread * 4 : 0;

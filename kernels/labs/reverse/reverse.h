@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::reverse {
 
@@ -25,6 +26,10 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 bool is_gpu(Variant v);
+// The kernel a GPU variant launches for its main work, with its dynamic shared
+// memory, for the tuning panels; nullopt for variants without one of ours (CPU,
+// library calls). Never throws: CUDA errors are in the result.
+std::optional<KernelAttributes> kernel_attributes(Variant v);
 
 constexpr int kItemsPerThread = 4;
 

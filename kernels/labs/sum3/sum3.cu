@@ -143,6 +143,26 @@ void require_2d(Variant v, const BlockShape& b, size_t n, long long shared_bytes
 
 }  // namespace
 
+std::optional<KernelAttributes> kernel_attributes(Variant v) {
+  const auto q = [](auto* f, const char* name, DynamicShared d = {}) {
+    return query_kernel_attributes(reinterpret_cast<const void*>(f), name, d);
+  };
+  switch (v) {
+    case Variant::Naive:
+      return q(&naive_kernel, "sum3 naive_kernel");
+    case Variant::Hoisted:
+      return q(&hoisted_kernel, "sum3 hoisted_kernel");
+    case Variant::Shared:
+      return q(&shared_kernel, "sum3 shared_kernel", DynamicShared{4, 0});
+    case Variant::Fast:
+      return q(&fast_kernel, "sum3 fast_kernel");
+    case Variant::Sorted:
+      return q(&sorted_kernel, "sum3 sorted_kernel");  // after a CUB radix sort
+    default:
+      return std::nullopt;
+  }
+}
+
 Sum3Gpu::Sum3Gpu(const int32_t* host, size_t n) : n_(n), values_(n), count_(1) {
   if (n > (size_t{1} << 30))
     throw std::invalid_argument("sum3: the GPU variants take at most 2^30 values");
@@ -170,16 +190,16 @@ void Sum3Gpu::run(Variant v, const BlockShape& block, cudaStream_t s) {
   switch (v) {
     case Variant::Naive:
       naive_kernel<<<grid, to_dim3(block), 0, s>>>(values_.get(), n, count_.get());
-      cuda_check_launch("naive_kernel<<<>>>");
+      cuda_check_launch("sum3 naive_kernel<<<>>>");
       break;
     case Variant::Hoisted:
       hoisted_kernel<<<grid, to_dim3(block), 0, s>>>(values_.get(), n, count_.get());
-      cuda_check_launch("hoisted_kernel<<<>>>");
+      cuda_check_launch("sum3 hoisted_kernel<<<>>>");
       break;
     case Variant::Shared:
       shared_kernel<<<grid, to_dim3(block), block.threads() * sizeof(unsigned), s>>>(
           values_.get(), n, count_.get());
-      cuda_check_launch("shared_kernel<<<>>>");
+      cuda_check_launch("sum3 shared_kernel<<<>>>");
       break;
     case Variant::Fast:
       run_fast(block, s);
@@ -220,7 +240,7 @@ void Sum3Gpu::run_fast(const BlockShape& block, cudaStream_t s) {
   if (tiles_count_ == 0) return;
   fast_kernel<<<static_cast<unsigned>(tiles_count_), to_dim3(block), 0, s>>>(
       values_.get(), static_cast<int>(n_), tiles_.get(), count_.get());
-  cuda_check_launch("fast_kernel<<<>>>");
+  cuda_check_launch("sum3 fast_kernel<<<>>>");
 }
 
 void Sum3Gpu::run_sorted(const BlockShape& block, cudaStream_t s) {
@@ -238,7 +258,7 @@ void Sum3Gpu::run_sorted(const BlockShape& block, cudaStream_t s) {
                                          0, 32, s));
   sorted_kernel<<<grid_1d(n_, block), to_dim3(block), 0, s>>>(
       sorted_.get(), static_cast<long long>(n_), count_.get());
-  cuda_check_launch("sorted_kernel<<<>>>");
+  cuda_check_launch("sum3 sorted_kernel<<<>>>");
 }
 
 uint64_t Sum3Gpu::result(cudaStream_t s) {

@@ -29,6 +29,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::sum3 {
 
@@ -37,6 +38,10 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 bool is_gpu(Variant v);
+// The kernel a GPU variant launches for its main work, with its dynamic shared
+// memory, for the tuning panels; nullopt for variants without one of ours (CPU,
+// library calls). Never throws: CUDA errors are in the result.
+std::optional<KernelAttributes> kernel_attributes(Variant v);
 bool is_brute_force(Variant v);  // O(n^3) work
 
 // Pairs (i, j) one thread of `fast` owns for its i.

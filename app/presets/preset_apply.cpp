@@ -1,0 +1,242 @@
+#include "presets/preset_apply.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+
+#include "fountain/fountain.h"
+#include "labs/lab_panel.h"
+#include "nbody/nbody.h"
+#include "presets/knobs.h"
+#include "scenes/fountain_scene.h"
+#include "scenes/nbody_scene.h"
+#include "scenes/pi_scene.h"
+#include "scenes/scene_set.h"
+#include "scenes/swarm_scene.h"
+#include "swarm/swarm.h"
+#include "ui/panels.h"
+#include "ui/presentation.h"
+
+namespace cv::presets {
+namespace {
+
+Scene capture_scene(SceneSlot& slot, SceneKind kind) {
+  ParticleScene& scene = *slot.scene;
+  Scene s;
+  s.count = scene.count();
+  s.block = scene.block();
+  if (auto* f = dynamic_cast<FountainScene*>(&scene)) s.variant = fountain::to_string(f->variant());
+  if (auto* w = dynamic_cast<SwarmScene*>(&scene)) s.variant = swarm::to_string(w->variant());
+  if (auto* n = dynamic_cast<NBodyScene*>(&scene)) {
+    s.variant = nbody::to_string(n->variant);
+    s.initial = nbody::to_string(n->initial());
+  }
+  for (const Knob& k : knobs_of(scene, kind)) {
+    if (auto* f = std::get_if<float*>(&k.ptr)) s.params[k.key] = **f;
+    if (auto* i = std::get_if<int*>(&k.ptr)) s.params[k.key] = **i;
+    if (auto* b = std::get_if<bool*>(&k.ptr)) s.params[k.key] = **b ? 1.0 : 0.0;
+  }
+  const OrbitCamera& c = slot.camera;
+  s.camera = Camera{c.target, c.distance, c.yaw, c.pitch};
+  return s;
+}
+
+// Count and variant (and n-body's initial condition) rebuild the buffers;
+// everything else is set in place.
+void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::string& path,
+                 Report& report) {
+  ParticleScene& scene = *slot.scene;
+  auto fail = [&](const std::string& key, const std::string& why) {
+    report.invalid.push_back(path + "." + key + ": " + why);
+  };
+  const unsigned count = s.count ? static_cast<unsigned>(*s.count) : scene.count();
+  bool rebuilt = false;
+  std::optional<std::string> err;
+  // Variant names were checked by the parser (or by check_scene_request for
+  // --variant); a name that still does not parse is reported, not dereferenced.
+  auto bad_variant = [&] { fail("variant", "'" + *s.variant + "' is not a variant here"); };
+  try {
+    if (auto* f = dynamic_cast<FountainScene*>(&scene)) {
+      auto v = f->variant();
+      if (s.variant) {
+        if (auto pv = fountain::parse_variant(*s.variant))
+          v = *pv;
+        else
+          bad_variant();
+      }
+      if (count != f->count() || v != f->variant()) {
+        err = f->reconfigure(count, v);
+        rebuilt = !err;
+      }
+    } else if (auto* w = dynamic_cast<SwarmScene*>(&scene)) {
+      if (s.variant) {
+        auto v = swarm::parse_variant(*s.variant);
+        if (!v)
+          bad_variant();
+        else if (*v != w->variant())
+          w->set_variant(*v);  // loads its defaults; params follow
+      }
+      if (count != w->count()) {
+        err = w->reconfigure(count);
+        rebuilt = !err;
+      }
+    } else if (auto* n = dynamic_cast<NBodyScene*>(&scene)) {
+      if (s.variant) {
+        if (auto v = nbody::parse_variant(*s.variant))
+          n->variant = *v;
+        else
+          bad_variant();
+      }
+      auto ic = n->initial();
+      if (s.initial)
+        if (auto pi = nbody::parse_initial(*s.initial)) ic = *pi;
+      if (count != n->count() || ic != n->initial()) {
+        err = n->reconfigure(count, ic);  // checks the backend's limit and names it
+        rebuilt = !err;
+      }
+    } else if (auto* p = dynamic_cast<PiPointsScene*>(&scene)) {
+      if (count != p->count()) {
+        err = p->reconfigure(count);
+        rebuilt = !err;
+      }
+    }
+  } catch (const std::exception& e) {
+    cudaGetLastError();  // an out-of-memory error must not stick to the next call
+    err = std::string(e.what());
+  }
+  if (err) fail(s.count ? "count" : "variant", *err + "; keeping " + std::to_string(scene.count()));
+
+  if (s.block) {
+    BlockShape b = *s.block;
+    if (auto e = scene.set_block(b)) fail("block", *e + "; keeping " + to_string(scene.block()));
+  }
+  for (const Knob& k : knobs_of(scene, kind)) {
+    auto it = s.params.find(k.key);
+    if (it == s.params.end()) continue;
+    if (auto* f = std::get_if<float*>(&k.ptr)) **f = static_cast<float>(it->second);
+    if (auto* i = std::get_if<int*>(&k.ptr)) **i = static_cast<int>(std::lround(it->second));
+    if (auto* b = std::get_if<bool*>(&k.ptr)) **b = it->second != 0.0;
+  }
+  // A rebuilt n-body scene refits its view first; the preset's camera comes after.
+  if (scene.take_camera_refit()) {
+    const auto home = scene.camera_home();
+    slot.camera.set_home(home.target, home.distance, home.yaw, home.pitch);
+  }
+  if (s.camera) {
+    OrbitCamera& c = slot.camera;
+    if (s.camera->target) c.target = *s.camera->target;
+    if (s.camera->distance) c.distance = *s.camera->distance;
+    if (s.camera->yaw) c.yaw = *s.camera->yaw;
+    if (s.camera->pitch) c.pitch = *s.camera->pitch;
+  }
+  // The simulation starts over with the preset's parameters, as it would after R.
+  if (!rebuilt) scene.reset();
+  slot.ui.sync_from(scene);
+  slot.ui.block_message.clear();
+  slot.ui.count_message.clear();
+}
+
+}  // namespace
+
+Preset capture(AppState& app) {
+  Preset p;
+  p.scene = app.scenes.current_kind();
+  const SceneKind current = app.scenes.current_kind();
+  for (const SceneInfo& info : scene_infos()) {
+    if (!app.scenes.built(info.kind)) continue;
+    app.scenes.activate(info.kind);  // built already: only selects it
+    p.scene_of(info.kind) = capture_scene(app.scenes.current(), info.kind);
+  }
+  app.scenes.activate(current);
+  p.ui.scale = app.presentation.ui_scale;
+  p.ui.high_contrast = app.presentation.high_contrast;
+  p.ui.panels_hidden = app.presentation.panels_hidden;
+  p.ui.paused = app.ui.paused;
+  const LabSettings ls = app.labs.settings();
+  if (!ls.lab.empty()) {
+    Lab l;
+    l.name = ls.lab;
+    l.variant = ls.variant;
+    l.n = ls.n;
+    l.block = ls.block;
+    l.input = ls.input;
+    l.reps = ls.reps;
+    l.cpu_backend = ls.cpu_backend;
+    l.open = ls.open;
+    p.lab = l;
+  }
+  return p;
+}
+
+ApplyResult apply(const Preset& p, AppState& app, Report& report) {
+  ApplyResult result;
+  if (p.ui.scale) app.presentation.set_ui_scale(*p.ui.scale);
+  if (p.ui.high_contrast) app.presentation.high_contrast = *p.ui.high_contrast;
+  if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
+  if (p.ui.paused) app.ui.paused = *p.ui.paused;
+
+  const SceneKind before = app.scenes.current_kind();
+  for (const SceneInfo& info : scene_infos()) {
+    const auto& s = p.scene_of(info.kind);
+    if (!s) continue;
+    const std::string path = std::string("scenes.") + info.name;
+    if (auto err = app.scenes.activate(info.kind)) {
+      report.invalid.push_back(path + ": " + *err);
+      continue;
+    }
+    apply_scene(*s, app.scenes.current(), info.kind, path, report);
+  }
+  const SceneKind target = p.scene.value_or(before);
+  if (auto err = app.scenes.activate(target)) {
+    report.invalid.push_back(std::string("scene: ") + *err);
+    app.scenes.activate(before);
+  }
+  app.ui.scene_request.reset();
+  app.ui.scene_message.clear();
+  app.ui.error_message.clear();
+
+  if (p.lab) {
+    const Lab& l = *p.lab;
+    LabSettings ls = app.labs.settings();
+    if (l.name && *l.name != ls.lab) {
+      ls.lab = *l.name;
+      ls.variant = "all";  // the old lab's variant means nothing to the new one
+    }
+    if (l.variant) ls.variant = *l.variant;
+    if (l.n) ls.n = *l.n;
+    if (l.block) ls.block = *l.block;
+    if (l.input) ls.input = *l.input;
+    if (l.reps) ls.reps = *l.reps;
+    if (l.cpu_backend) ls.cpu_backend = *l.cpu_backend;
+    ls.open = l.open.value_or(l.run && *l.run != "none");
+    if (auto err = app.labs.apply_settings(ls)) {
+      report.invalid.push_back("lab: " + *err);
+    } else if (l.run && *l.run != "none") {
+      auto err = *l.run == "seed_table" ? app.labs.run_seed_table() : app.labs.run_now();
+      if (err)
+        report.invalid.push_back("lab.run: " + *err);
+      else
+        result.lab_started = true;
+    }
+  }
+  return result;
+}
+
+void merge_command_line(Preset& p, const RunOptions& opt) {
+  if (opt.scene_given || !p.scene) p.scene = cv::parse_scene(opt.scene);
+  if (!p.scene) return;  // an unknown --scene is the caller's error to report
+  if (opt.n || opt.variant || opt.block) {
+    auto& s = p.scene_of(*p.scene);
+    if (!s) s = Scene{};
+    if (opt.n) s->count = *opt.n;
+    if (opt.variant) s->variant = *opt.variant;
+    if (opt.block) s->block = *opt.block;
+  }
+  if (opt.present) {
+    p.ui.high_contrast = true;
+    if (!opt.ui_scale) p.ui.scale = 2.f;
+  }
+  if (opt.ui_scale) p.ui.scale = *opt.ui_scale;
+}
+
+}  // namespace cv::presets

@@ -1,0 +1,51 @@
+#pragma once
+// The "classroom" window: save and load presets (a path field and the shipped
+// presets of assets/presets), what the last load skipped, the table a preset
+// reproduces, and the presentation controls. Loading and saving happen at the
+// start of the next frame (service()), never in the middle of drawing one.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "presets/preset.h"
+#include "presets/preset_apply.h"
+
+namespace cv::presets {
+
+// Where the shipped presets are: $CUDAVIZ_ASSETS/presets, the source tree's
+// assets/presets (compiled in), or ./assets/presets; "" when none exists.
+std::string preset_dir();
+// The *.json files of preset_dir(), sorted.
+std::vector<std::string> shipped_presets();
+
+// Lines for stderr: "preset 'FILE': skipped PATH: why" and the notes.
+std::vector<std::string> report_lines(const std::string& path, const Report& r);
+
+class PresetPanel {
+ public:
+  void draw(Presentation& presentation);
+  // Runs a pending load or save. Returns true when a load started a lab run.
+  bool service(AppState& app);
+  // "fountain:1x1,2x2,..." when the user asked to run the preset's table in
+  // the sweep window (once), and where to say that it could not start.
+  std::optional<std::string> take_sweep_request();
+  void sweep_failed(const std::string& why);
+  // Shows the outcome of a load done elsewhere (--preset at start).
+  void loaded(const std::string& path, const Preset& p, const Report& r);
+
+ private:
+  void load(const std::string& path, AppState& app);
+  void save(const std::string& path, AppState& app);
+
+  char path_[512] = "cudaviz-preset.json";
+  char description_[1024] = "";
+  int shipped_ = 0;
+  std::optional<std::string> load_request_, save_request_, sweep_request_;
+  std::string message_;
+  bool failed_ = false;
+  std::vector<std::string> skipped_, notes_;
+  std::optional<Sweep> sweep_;
+  bool expand_ = false;
+};
+
+}  // namespace cv::presets

@@ -1,0 +1,33 @@
+#pragma once
+// The "device" window: what the GPU offers (name, compute capability, SMs,
+// limits, memory, clocks) and its copy bandwidth, measured on demand on a
+// worker thread so the window stays live. On the CPU backend it says that no
+// CUDA device is used and why.
+#include <future>
+#include <optional>
+#include <string>
+
+#include "common/device_info.h"
+#include "tuning/copy_bandwidth.h"
+#include "ui/tuning_layout.h"
+
+namespace cv {
+
+class DevicePanel {
+ public:
+  explicit DevicePanel(Backend backend) : backend_(backend) {}
+  ~DevicePanel();  // waits for a measurement in flight
+  DevicePanel(const DevicePanel&) = delete;
+  DevicePanel& operator=(const DevicePanel&) = delete;
+  void draw();
+  void open() { window_.expand(); }
+
+ private:
+  Backend backend_;
+  std::future<tuning::CopyBandwidth> pending_;
+  std::optional<tuning::CopyBandwidth> result_;
+  std::string error_;
+  ui::TuningWindow window_{1, 470, 560};  // where it sits (ui/tuning_layout.h)
+};
+
+}  // namespace cv

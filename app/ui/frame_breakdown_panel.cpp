@@ -1,0 +1,95 @@
+#include "ui/frame_breakdown_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cv {
+namespace {
+
+struct Series {
+  const History* h;
+  const char* name;
+  ImU32 colour;
+};
+
+// Stacked columns, oldest left, one per frame of the histories.
+void stacked_plot(const Series* s, int count, ImVec2 size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
+  dl->AddRectFilled(p0, p1, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const int n = s[0].h->size();
+  float top = 1e-6f;
+  for (int i = 0; i < n; ++i) {
+    float sum = 0;
+    for (int k = 0; k < count; ++k) sum += s[k].h->data()[i];
+    top = std::max(top, sum);
+  }
+  top *= 1.1f;
+  const float w = size.x / static_cast<float>(n);
+  for (int i = 0; i < n; ++i) {
+    const float x = p0.x + w * static_cast<float>(i);
+    float y = p1.y;
+    for (int k = 0; k < count; ++k) {
+      const History& h = *s[k].h;
+      const float v = h.data()[(h.offset() + i) % h.size()];
+      const float dy = v / top * size.y;
+      if (dy > 0.f)
+        dl->AddRectFilled(ImVec2(x, y - dy), ImVec2(x + std::max(w, 1.f), y), s[k].colour);
+      y -= dy;
+    }
+  }
+  char label[32];
+  std::snprintf(label, sizeof label, "%.3g ms", top);
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), ImGui::GetColorU32(ImGuiCol_Text), label);
+  ImGui::Dummy(size);
+}
+
+}  // namespace
+
+void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
+  // A frame without a step (paused, or the static pi points) simulated nothing.
+  const bool stepped = scene.steps() != last_steps_;
+  last_steps_ = scene.steps();
+  const float k = stepped ? scene.kernel_ms.latest() : 0.f;
+  sim_.push(k);
+  xfer_.push(stepped ? std::max(0.f, scene.step_ms.latest() - k) : 0.f);
+  draw_.push(ui.draw_ms.latest());
+  ui_.push(ui_ms_);
+
+  window_.place();  // ui/tuning_layout.h: docked above the labs bar, or open
+  const bool open = ImGui::Begin("frame breakdown");
+  window_.began(open);
+  if (!open) {
+    ImGui::End();
+    return;
+  }
+  const bool cuda = scene.backend() == Backend::Cuda;
+  ImGui::Text("%.0f fps  (frame %.2f ms)", ui.fps.latest(), ui.frame_ms.latest());
+  const Series series[] = {
+      {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
+      {&xfer_,
+       cuda ? (scene.transfer_mode() == TransferMode::Interop ? "map/unmap (GPU)" : "copy (GPU)")
+            : "upload (CPU)",
+       IM_COL32(250, 180, 60, 255)},
+      {&draw_, "draw (GL timer)", IM_COL32(120, 220, 120, 255)},
+      {&ui_, "UI (CPU)", IM_COL32(220, 110, 220, 255)},
+  };
+  stacked_plot(series, 4, ImVec2(ImGui::GetContentRegionAvail().x, 90.f));
+  for (const Series& s : series) {
+    ImGui::ColorButton(s.name, ImGui::ColorConvertU32ToFloat4(s.colour),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::Text("%-24s %.3f ms (median %.3f)", s.name, s.h->latest(), s.h->median());
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
+  ImGui::TextWrapped(
+      "Stacked per frame. GPU parts are CUDA events and GL timer queries read "
+      "without stalling, so they lag a frame or two; GPU work may overlap the CPU.");
+  ImGui::PopStyleColor();
+  ImGui::End();
+}
+
+}  // namespace cv

@@ -1,0 +1,33 @@
+#pragma once
+// The "occupancy" window: for the kernel the scene runs (or a lab variant's),
+// its registers and shared memory (cudaFuncGetAttributes), the theoretical
+// occupancy of the current block shape and which resource limits it (the model
+// in kernels/common/occupancy.h, cross-checked with the CUDA runtime), and a
+// "suggest" button (cudaOccupancyMaxPotentialBlockSize) that applies its shape.
+#include <string>
+
+#include "common/device_info.h"
+#include "common/occupancy_cuda.h"
+#include "ui/panels.h"
+#include "ui/tuning_layout.h"
+
+namespace cv {
+
+class OccupancyPanel {
+ public:
+  explicit OccupancyPanel(Backend backend) : backend_(backend) {}
+  void draw(ParticleScene& scene, SceneUi& sui);
+  void open() { window_.expand(); }
+
+ private:
+  Backend backend_;
+  int source_ = 0;  // 0: the scene's kernel, 1: a lab's
+  int lab_ = 0, variant_ = 0;
+  int lab_block_x_ = 256, lab_block_y_ = 1;
+  std::string message_;
+  std::string cross_key_;  // kernel and threads the cached runtime answer is for
+  CudaAnswer cross_;
+  ui::TuningWindow window_{0, 500, 600};  // where it sits (ui/tuning_layout.h)
+};
+
+}  // namespace cv

@@ -1,0 +1,64 @@
+#pragma once
+// Presentation: what makes the app readable from the back of a classroom.
+// UI scale (fonts re-rasterized at the scaled size, HiDPI aware), a
+// high-contrast theme, hiding every panel, fullscreen, and the help overlay
+// that lists the keys of ui/hotkeys.h.
+#include <imgui.h>
+
+#include <string>
+
+struct GLFWwindow;
+
+namespace cv {
+
+struct Presentation {
+  // What the user asked for (keys, the classroom panel, presets, the command line).
+  float ui_scale = 1.f;  // 1..4, times the monitor's content scale
+  bool high_contrast = false;
+  bool panels_hidden = false;
+  bool show_help = false;
+  bool fullscreen_requested = false;
+
+  void set_ui_scale(float s);  // clamped to [kMinUiScale, kMaxUiScale]
+
+  // Before ImGui's NewFrame: follows the fullscreen request, reads the
+  // window's content scale, and rebuilds fonts and style when the effective
+  // scale or the theme changed. Throws GlError if the font texture fails.
+  void begin_frame(GLFWwindow* window);
+  // Inside the ImGui frame: the help overlay, when show_help is on.
+  void draw_help();
+  // The presentation controls (the classroom panel's section).
+  void draw_controls();
+
+  float effective_scale() const { return ui_scale * content_scale_; }
+  bool fullscreen() const { return fullscreen_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  void sync_fullscreen(GLFWwindow* window);
+  void rebuild_fonts_and_style(float scale);
+
+  bool fullscreen_ = false;
+  int saved_x_ = 0, saved_y_ = 0, saved_w_ = 1280, saved_h_ = 800;
+  float content_scale_ = 1.f;
+  float applied_scale_ = 0.f;  // 0: nothing built yet
+  bool applied_contrast_ = false;
+  std::string message_;  // why fullscreen could not be entered
+  bool slider_active_ = false;
+  float slider_value_ = 1.f;
+};
+
+namespace ui {
+// For the panels' default positions and sizes: multiply pixel sizes by
+// layout_scale(), and pass layout_cond() so that a scale change moves and
+// resizes the windows once (ImGuiCond_FirstUseEver otherwise, which keeps
+// the layout the user saved).
+float layout_scale();
+ImGuiCond layout_cond();
+// A side panel's default width: `base` pixels times the scale, but at most
+// 30% of the window (never below `base`), so large text still leaves the
+// scene visible between the panels.
+float panel_width(float base);
+}  // namespace ui
+
+}  // namespace cv
