@@ -396,7 +396,7 @@ Preset load_preset_file(const std::string& path, Report& report) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax, and numbers out of range (1e2222...)
     throw PresetError("'" + path + "' is not valid JSON: " + e.what());
   }
   try {

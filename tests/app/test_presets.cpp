@@ -296,6 +296,10 @@ TEST(Presets, UnusableFilesThrowNamingTheFileAndTheProblem) {
   std::ofstream(dir + "/broken.json") << "{\"version\": 1,";
   m = message(dir + "/broken.json");
   EXPECT_NE(m.find("broken.json' is not valid JSON"), std::string::npos) << m;
+  // Found by fuzz_preset: a number nlohmann cannot hold threw out_of_range, not parse_error.
+  std::ofstream(dir + "/huge.json") << "{\"version\": 1e222222222222222222222}";
+  m = message(dir + "/huge.json");
+  EXPECT_NE(m.find("huge.json' is not valid JSON"), std::string::npos) << m;
   std::ofstream(dir + "/array.json") << "[1, 2]";
   m = message(dir + "/array.json");
   EXPECT_NE(m.find("must be a JSON object, not array"), std::string::npos) << m;

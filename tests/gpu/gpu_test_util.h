@@ -3,6 +3,9 @@
 // reported as skipped (never passed), with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "common/device_info.h"
 
 #define CV_REQUIRE_GPU()                                                          \
@@ -10,3 +13,14 @@
     if (!::cv::device_info().available)                                           \
       GTEST_SKIP() << "no CUDA device: " << ::cv::device_info().unavailable_reason; \
   } while (0)
+
+namespace cv {
+// Sanitizer run (CUDAVIZ_SANITIZER_RUN set, not empty, not "0"; scripts/gpu_check.sh
+// sets it for compute-sanitizer): the slow suites shrink their sizes, steps and
+// block shapes so every kernel still runs and is checked exactly, at a size the
+// sanitizer can get through; tests that cannot shrink skip with the reason.
+inline bool sanitizer_run() {
+  const char* v = std::getenv("CUDAVIZ_SANITIZER_RUN");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+}  // namespace cv

@@ -35,6 +35,9 @@ TEST_P(FountainGpuVsCpu, MatchesCpuTwin) {
     cpu.step(cc.next(p), p);
   }
   std::vector<float4> out(vbo.size());
+  // The steps ran on a non-blocking stream, which a legacy-stream copy does not
+  // wait for (under compute-sanitizer the copy overtook the 800 steps).
+  stream.synchronize();
   CV_CUDA(cudaMemcpy(out.data(), vbo.get(), vbo.bytes(), cudaMemcpyDeviceToHost));
   const auto& ref = cpu.vbo();
   double max_err = 0;

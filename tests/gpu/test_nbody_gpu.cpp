@@ -38,6 +38,9 @@ std::vector<float4> kicks(const std::vector<float4>& v1, const std::vector<float
 
 std::vector<float4> download(const DeviceBuffer<float4>& b) {
   std::vector<float4> h(b.size());
+  // Kernels may have run on a non-blocking stream, which the legacy-stream
+  // copy below does not wait for.
+  CV_CUDA(cudaDeviceSynchronize());
   CV_CUDA(cudaMemcpy(h.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
   return h;
 }

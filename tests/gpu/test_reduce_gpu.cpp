@@ -15,14 +15,19 @@ using namespace cv::reduce;
 namespace {
 const std::vector<BlockShape> kBlocks{{1, 1, 1},    {33, 1, 1},   {96, 1, 1}, {256, 1, 1},
                                       {1000, 1, 1}, {1024, 1, 1}, {8, 4, 2}};
+// Sanitizer run: fewer blocks (one thread, odd, not a warp multiple, 3D) and
+// smaller large inputs; the 1-thread block still walks `fast`'s unrolled loop.
+const std::vector<BlockShape> kSanitizerBlocks{{1, 1, 1}, {33, 1, 1}, {1000, 1, 1}, {8, 4, 2}};
+const std::vector<BlockShape>& blocks() { return sanitizer_run() ? kSanitizerBlocks : kBlocks; }
 std::vector<std::vector<int32_t>> inputs() {
+  const bool san = sanitizer_run();
   std::vector<std::vector<int32_t>> in{
       {5}, {INT32_MIN, 3}, {0, 0, 0}, std::vector<int32_t>(1000, INT32_MAX)};
   std::vector<int32_t> mixed;
-  for (int i = 0; i < (1 << 20) + 7; ++i)
+  for (int i = 0; i < (san ? (1 << 17) + 7 : (1 << 20) + 7); ++i)
     mixed.push_back(i % 3 == 0 ? INT32_MIN : (i % 3 == 1 ? INT32_MAX : -3));
   in.push_back(mixed);
-  in.push_back(make_data((1 << 22) + 3, 9));
+  in.push_back(make_data(san ? (1 << 18) + 3 : (1 << 22) + 3, 9));
   return in;
 }
 }  // namespace
@@ -33,12 +38,13 @@ TEST(ReduceGpu, EveryVariantButRacyIsExact) {
   for (const auto& a : inputs()) {
     DeviceBuffer<int32_t> d(a.size());
     CV_CUDA(cudaMemcpy(d.get(), a.data(), d.bytes(), cudaMemcpyHostToDevice));
+    CV_CUDA(cudaDeviceSynchronize());  // `s` is non-blocking: order it after the copy
     for (Op op : {Op::Count3, Op::Sum}) {
       ReduceGpu gpu(op, a.size());
       const int64_t want = cpu_serial(op, a.data(), a.size());
       for (Variant v : all_variants()) {
         if (!is_gpu(v) || v == Variant::Racy) continue;
-        for (const BlockShape& b : kBlocks) {
+        for (const BlockShape& b : blocks()) {
           if (v == Variant::Atomic && b.threads() == 1 && a.size() > 100000)
             continue;  // minutes, nothing new
           gpu.run(v, d.get(), a.size(), b, s.get());
@@ -56,6 +62,7 @@ TEST(ReduceGpu, RacyCountNeverExceedsTheTruth) {
   const auto a = make_data(1 << 22, 4);
   DeviceBuffer<int32_t> d(a.size());
   CV_CUDA(cudaMemcpy(d.get(), a.data(), d.bytes(), cudaMemcpyHostToDevice));
+  CV_CUDA(cudaDeviceSynchronize());  // `s` is non-blocking: order it after the copy
   ReduceGpu gpu(Op::Count3, a.size());
   const int64_t want = cpu_serial(Op::Count3, a.data(), a.size());
   for (const BlockShape& b : {BlockShape{256, 1, 1}, BlockShape{33, 1, 1}}) {

@@ -20,6 +20,9 @@ TEST(ReverseGpu, NaiveSharedAndCopyAreExact) {
     reverse_cpu(in.data(), want.data(), n);
     DeviceBuffer<int32_t> d_in(n), d_out(n);
     CV_CUDA(cudaMemcpy(d_in.get(), in.data(), n * 4, cudaMemcpyHostToDevice));
+    // `s` is a non-blocking stream: nothing orders it after legacy-stream work
+    // (a pageable copy may still be in flight on return), so wait here.
+    CV_CUDA(cudaDeviceSynchronize());
     for (Variant v : {Variant::Naive, Variant::Shared, Variant::Copy})
       for (const BlockShape& b : std::vector<BlockShape>{{1, 1, 1},
                                                          {33, 1, 1},
@@ -28,7 +31,7 @@ TEST(ReverseGpu, NaiveSharedAndCopyAreExact) {
                                                          {1000, 1, 1},
                                                          {1024, 1, 1},
                                                          {8, 4, 2}}) {
-        CV_CUDA(cudaMemset(d_out.get(), 0xff, n * 4));
+        CV_CUDA(cudaMemsetAsync(d_out.get(), 0xff, n * 4, s.get()));  // same stream as the kernel
         run_gpu(v, d_in.get(), d_out.get(), n, b, s.get());
         CV_CUDA(cudaMemcpyAsync(got.data(), d_out.get(), n * 4, cudaMemcpyDeviceToHost, s.get()));
         s.synchronize();

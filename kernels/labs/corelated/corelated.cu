@@ -187,6 +187,9 @@ CorelatedGpu::CorelatedGpu(const Rows& rows)
     CV_CUDA(cudaMemcpy(bits_.get(), host.data(), bits_.bytes(), cudaMemcpyHostToDevice));
     words_ = static_cast<unsigned>(words);
   }
+  // Pageable copies may still be in flight when cudaMemcpy returns, and the
+  // kernels run on the caller's non-blocking stream: wait once here.
+  CV_CUDA(cudaDeviceSynchronize());
 }
 
 void CorelatedGpu::run(Variant v, int threshold, const BlockShape& block, cudaStream_t s) {

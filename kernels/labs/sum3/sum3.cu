@@ -167,6 +167,10 @@ Sum3Gpu::Sum3Gpu(const int32_t* host, size_t n) : n_(n), values_(n), count_(1) {
   if (n > (size_t{1} << 30))
     throw std::invalid_argument("sum3: the GPU variants take at most 2^30 values");
   if (n) CV_CUDA(cudaMemcpy(values_.get(), host, n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  // A pageable copy may still be in flight when cudaMemcpy returns, and the
+  // kernels run on the caller's (non-blocking) stream, which nothing orders
+  // after the legacy stream: wait once here.
+  CV_CUDA(cudaDeviceSynchronize());
 }
 
 void Sum3Gpu::run(Variant v, const BlockShape& block, cudaStream_t s) {
@@ -232,8 +236,8 @@ void Sum3Gpu::run_fast(const BlockShape& block, cudaStream_t s) {
     }
     tiles_ = DeviceBuffer<uint2>(list.size());
     if (!list.empty())
-      CV_CUDA(cudaMemcpy(tiles_.get(), list.data(), list.size() * sizeof(uint2),
-                         cudaMemcpyHostToDevice));
+      CV_CUDA(cudaMemcpyAsync(tiles_.get(), list.data(), list.size() * sizeof(uint2),
+                              cudaMemcpyHostToDevice, s));  // ordered before the kernel on s
     tiles_threads_ = T;
     tiles_count_ = list.size();
   }
