@@ -1,5 +1,7 @@
 #include "bench/bench.h"
 
+#include "common/int_file.h"
+
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 
@@ -254,6 +256,32 @@ int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err) {
     err << "cudaviz sweep: " << e.what() << "\n";
     return 1;
   }
+}
+
+int auto_reps(const BenchOptions& opt, double first_ms, int max_reps) {
+  if (opt.reps) return opt.reps;
+  return static_cast<int>(
+      std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, static_cast<double>(max_reps)));
+}
+
+std::vector<int32_t> lab_data(const BenchOptions& opt, const std::string& lab, long long default_n,
+                              long long max_n,
+                              const std::function<std::vector<int32_t>(size_t)>& generate) {
+  if (!opt.input) {
+    const long long n = opt.n.value_or(default_n);
+    if (n < 0 || n > max_n)
+      throw UsageError("--n: " + lab + " takes 0.." + std::to_string(max_n) + " values, not " +
+                       std::to_string(n));
+    return generate(static_cast<size_t>(n));
+  }
+  std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(max_n));
+  if (opt.n) {  // a prefix of the file, e.g. to reproduce a seed table on one data set
+    if (*opt.n < 0 || *opt.n > static_cast<long long>(v.size()))
+      throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
+                       std::to_string(v.size()) + " values of '" + *opt.input + "'");
+    v.resize(static_cast<size_t>(*opt.n));
+  }
+  return v;
 }
 
 }  // namespace cv::bench

@@ -4,6 +4,7 @@
 // runner adds the common fields and the `vs` ratios, then prints JSON lines.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -76,6 +77,16 @@ inline void check_cancel(const BenchOptions& opt, float progress) {
   opt.control->progress = progress;
   if (opt.control->cancel) throw Cancelled();
 }
+
+// Repetitions: as asked with --reps, else as many as fit about a second
+// (1..max_reps), judged from the first timed run.
+int auto_reps(const BenchOptions& opt, double first_ms, int max_reps);
+
+// A lab's int32 data: the first --n values of --input FILE, else generate(n)
+// with n = --n or default_n. Throws UsageError naming the lab and the limit.
+std::vector<int32_t> lab_data(const BenchOptions& opt, const std::string& lab, long long default_n,
+                              long long max_n,
+                              const std::function<std::vector<int32_t>(size_t)>& generate);
 
 // Adds bench, backend, device, reps... and vs ratios (peer median / this median).
 std::vector<nlohmann::ordered_json> to_json(const std::string& target,

@@ -22,12 +22,6 @@ constexpr uint64_t kStream = 20240521;  // the lab's sample stream
 constexpr long long kDefaultN = 1ll << 26;
 constexpr long long kMaxN = 1ll << 50;
 
-// Repetitions: as asked, else as many as fit about a second (1..20).
-int reps_for(const BenchOptions& opt, double first_ms) {
-  if (opt.reps) return opt.reps;
-  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 20.0));
-}
-
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const long long n_req = opt.n.value_or(kDefaultN);
   if (n_req < 1 || n_req > kMaxN)
@@ -91,7 +85,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     std::vector<double> ms{once()};  // warm-up and the answer
     check_cancel(opt, static_cast<float>((vi + 0.5) / steps));
     const uint64_t first_hits = hits;
-    const int reps = reps_for(opt, ms[0]);
+    const int reps = auto_reps(opt, ms[0], 20);
     ms.clear();
     for (int r = 0; r < reps; ++r) {
       check_cancel(opt, static_cast<float>((vi + 0.5 + 0.5 * r / reps) / steps));

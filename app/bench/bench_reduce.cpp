@@ -9,7 +9,6 @@
 
 #include "bench/bench.h"
 #include "common/cuda_resources.h"
-#include "common/int_file.h"
 #include "labs/reduce/reduce.h"
 
 namespace cv::bench {
@@ -21,32 +20,10 @@ constexpr uint64_t kDataSeed = 1;
 constexpr long long kDefaultN = 1ll << 24;
 constexpr long long kMaxN = 1ll << 30;  // 4 GiB of int32 on the device
 
-std::vector<int32_t> load_data(const BenchOptions& opt) {
-  if (!opt.input) {
-    const long long n = opt.n.value_or(kDefaultN);
-    if (n < 0 || n > kMaxN)
-      throw UsageError("--n: takes 0.." + std::to_string(kMaxN) + " values, not " +
-                       std::to_string(n));
-    return make_data(static_cast<size_t>(n), kDataSeed);
-  }
-  std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(kMaxN));
-  if (opt.n) {  // a prefix of the file
-    if (*opt.n < 0 || *opt.n > static_cast<long long>(v.size()))
-      throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
-                       std::to_string(v.size()) + " values of '" + *opt.input + "'");
-    v.resize(static_cast<size_t>(*opt.n));
-  }
-  return v;
-}
-
-// Repetitions: as asked, else as many as fit about a second (1..50).
-int reps_for(const BenchOptions& opt, double first_ms) {
-  if (opt.reps) return opt.reps;
-  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 50.0));
-}
-
 std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data = load_data(opt);
+  const std::vector<int32_t> data =
+      lab_data(opt, op == Op::Sum ? "reduce" : "count3", kDefaultN, kMaxN,
+               [](size_t n) { return make_data(n, kDataSeed); });
   const size_t n = data.size();
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
   if (auto e = validate(block, block_limits(backend)))
@@ -114,7 +91,7 @@ std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend
     std::vector<double> ms{once()};  // warm-up and a first answer
     bool correct = result == reference;
     const int64_t first = result;
-    const int reps = reps_for(opt, ms[0]);
+    const int reps = auto_reps(opt, ms[0], 50);
     ms.clear();
     for (int r = 0; r < reps; ++r) {
       check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));

@@ -10,7 +10,6 @@
 
 #include "bench/bench.h"
 #include "common/cuda_resources.h"
-#include "common/int_file.h"
 #include "labs/reduce/reduce.h"
 #include "labs/reverse/reverse.h"
 
@@ -23,31 +22,9 @@ constexpr uint64_t kDataSeed = 2;
 constexpr long long kDefaultN = 1ll << 24;
 constexpr long long kMaxN = 1ll << 30;
 
-std::vector<int32_t> load_data(const BenchOptions& opt) {
-  if (!opt.input) {
-    const long long n = opt.n.value_or(kDefaultN);
-    if (n < 0 || n > kMaxN)
-      throw UsageError("--n: reverse takes 0.." + std::to_string(kMaxN) + " values, not " +
-                       std::to_string(n));
-    return reduce::make_data(static_cast<size_t>(n), kDataSeed);
-  }
-  std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(kMaxN));
-  if (opt.n) {
-    if (*opt.n < 0 || *opt.n > static_cast<long long>(v.size()))
-      throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
-                       std::to_string(v.size()) + " values of '" + *opt.input + "'");
-    v.resize(static_cast<size_t>(*opt.n));
-  }
-  return v;
-}
-
-int reps_for(const BenchOptions& opt, double first_ms) {
-  if (opt.reps) return opt.reps;
-  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 50.0));
-}
-
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data = load_data(opt);
+  const std::vector<int32_t> data = lab_data(
+      opt, "reverse", kDefaultN, kMaxN, [](size_t n) { return reduce::make_data(n, kDataSeed); });
   const size_t n = data.size();
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
   if (auto e = validate(block, block_limits(backend)))
@@ -115,7 +92,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
       };
     }
     std::vector<double> ms{once()};
-    const int reps = reps_for(opt, ms[0]);
+    const int reps = auto_reps(opt, ms[0], 50);
     ms.clear();
     for (int r = 0; r < reps; ++r) {
       check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));

@@ -9,7 +9,6 @@
 
 #include "bench/bench.h"
 #include "common/cuda_resources.h"
-#include "common/int_file.h"
 #include "labs/sum3/sum3.h"
 #include "labs/sum3/sum3_math.h"
 
@@ -18,6 +17,7 @@ namespace {
 
 using namespace sum3;
 
+constexpr long long kDefaultN = 2000;
 constexpr long long kMaxN = 1ll << 30;
 // The CPU O(n^2) reference runs up to this n (seconds on a desktop).
 constexpr long long kReferenceMaxN = 200000;
@@ -40,31 +40,9 @@ double all_budget_triples(Variant v) {
   }
 }
 
-std::vector<int32_t> load_data(const BenchOptions& opt) {
-  if (!opt.input) {
-    const long long n = opt.n.value_or(2000);
-    if (n < 0 || n > kMaxN)
-      throw UsageError("--n: sum3 takes 0.." + std::to_string(kMaxN) + " values");
-    return make_data(static_cast<size_t>(n));
-  }
-  std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(kMaxN));
-  if (opt.n) {  // a prefix of the file, e.g. to reproduce the seed's table on one data set
-    if (*opt.n > static_cast<long long>(v.size()))
-      throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
-                       std::to_string(v.size()) + " values of '" + *opt.input + "'");
-    v.resize(static_cast<size_t>(*opt.n));
-  }
-  return v;
-}
-
-// Repetitions: as asked, else as many as fit about a second (1..20).
-int reps_for(const BenchOptions& opt, double first_ms) {
-  if (opt.reps) return opt.reps;
-  return static_cast<int>(std::clamp(1000.0 / std::max(first_ms, 1e-3), 1.0, 20.0));
-}
-
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data = load_data(opt);
+  const std::vector<int32_t> data =
+      lab_data(opt, "sum3", kDefaultN, kMaxN, [](size_t n) { return make_data(n); });
   const size_t n = data.size();
   const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
   if (auto e = validate(block, block_limits(backend)))
@@ -115,7 +93,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
       };
       ms.push_back(once());  // warm-up and the answer
       result = gpu->result(s);
-      const int reps = reps_for(opt, ms[0]);
+      const int reps = auto_reps(opt, ms[0], 20);
       ms.clear();
       for (int r = 0; r < reps; ++r) {
         check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
@@ -135,7 +113,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
         return t.median_ms;
       };
       const double first = once();
-      const int reps = opt.reps ? opt.reps : (first > 1000 ? 1 : reps_for(opt, first));
+      const int reps = opt.reps ? opt.reps : (first > 1000 ? 1 : auto_reps(opt, first, 20));
       if (opt.reps == 0 && first > 1000) {
         ms.push_back(first);  // a long CPU run is not repeated by default
       } else {
