@@ -188,8 +188,8 @@ CorelatedGpu::CorelatedGpu(const Rows& rows)
     words_ = static_cast<unsigned>(words);
   }
   // Pageable copies may still be in flight when cudaMemcpy returns, and the
-  // kernels run on the caller's non-blocking stream: wait for them once here (not for other streams' work).
-  CV_CUDA(cudaStreamSynchronize(cudaStreamLegacy));  // the copies' stream only
+  // kernels run on the caller's non-blocking stream: wait once here.
+  CV_CUDA(cudaDeviceSynchronize());
 }
 
 void CorelatedGpu::run(Variant v, int threshold, const BlockShape& block, cudaStream_t s) {

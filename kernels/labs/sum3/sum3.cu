@@ -169,8 +169,8 @@ Sum3Gpu::Sum3Gpu(const int32_t* host, size_t n) : n_(n), values_(n), count_(1) {
   if (n) CV_CUDA(cudaMemcpy(values_.get(), host, n * sizeof(int32_t), cudaMemcpyHostToDevice));
   // A pageable copy may still be in flight when cudaMemcpy returns, and the
   // kernels run on the caller's (non-blocking) stream, which nothing orders
-  // after the legacy stream: wait for them once here (not for other streams' work).
-  CV_CUDA(cudaStreamSynchronize(cudaStreamLegacy));  // the copies' stream only
+  // after the legacy stream: wait once here.
+  CV_CUDA(cudaDeviceSynchronize());
 }
 
 void Sum3Gpu::run(Variant v, const BlockShape& block, cudaStream_t s) {
