@@ -9,6 +9,23 @@
 namespace cv::splat {
 namespace {
 
+// Sum of `v` over the lanes in `peers`. sm_80+ has a single instruction for it;
+// older GPUs (Turing, compute capability 7.5) shuffle every active lane's value
+// under one common mask and keep the peers' (same result, more instructions).
+__device__ __forceinline__ unsigned peer_sum(unsigned active, unsigned peers, unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  (void)active;
+  return __reduce_add_sync(peers, v);
+#else
+  unsigned total = 0;
+  for (int lane = 0; lane < 32; ++lane) {
+    const unsigned other = __shfl_sync(active, v, lane);
+    if (peers & (1u << lane)) total += other;
+  }
+  return total;
+#endif
+}
+
 __global__ void accumulate(const float4* __restrict__ pos, unsigned count, View v,
                            unsigned long long* __restrict__ acc) {
   const unsigned tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -27,7 +44,7 @@ __global__ void accumulate(const float4* __restrict__ pos, unsigned count, View 
   const unsigned key = px < 0 ? 0xffffffffu : static_cast<unsigned>(px);
   const unsigned peers = __match_any_sync(active, key);
   const unsigned packed = px < 0 ? 0u : (1u << 16) | static_cast<unsigned>(add & 0xffu);
-  const unsigned total = __reduce_add_sync(peers, packed);
+  const unsigned total = peer_sum(active, peers, packed);
   if (px >= 0 && (tid & 31u) == static_cast<unsigned>(__ffs(peers) - 1)) {
     const uint64_t word = (static_cast<uint64_t>(total >> 16) << kSumBits) | (total & 0xffffu);
     atomicAdd(acc + px, static_cast<unsigned long long>(word));
