@@ -29,6 +29,7 @@
 #include "scenes/swarm_scene.h"
 #include "soak/soak.h"
 #include "soak/window_faults.h"
+#include "system/startup.h"
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
 #include "presets/preset_panel.h"
@@ -113,7 +114,7 @@ std::string window_title(const ParticleScene& scene, float fps) {
   const std::string backend =
       scene.backend() == Backend::Cuda
           ? "CUDA " + device_info().name + " (" + to_string(scene.transfer_mode()) + ")"
-          : "CPU backend";
+          : sys::cpu_backend_title();
   std::snprintf(buf, sizeof buf, "cudaviz - %s - %s - %u elements - %.0f fps", scene.name(),
                 backend.c_str(), scene.count(), fps);
   return buf;
@@ -193,6 +194,7 @@ int run_app(const RunOptions& opt) {
     glfwSwapInterval(opt.frames > 0 ? 0 : 1);  // scripted runs go as fast as they can
     std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
                  glGetString(GL_VERSION));
+    backend = sys::follow_gl_device(opt.backend, backend, std::cerr);  // --device, else GL's GPU
 
     ImGuiSession imgui(window.handle, opt.frames == 0);
 

@@ -43,6 +43,7 @@ struct RunOptions {
   bool scene_given = false;
   std::optional<float> ui_scale;
   bool present = false;
+  std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
 };
 
 // Lets a caller that runs a bench target on a worker thread (the UI's lab
@@ -62,6 +63,7 @@ struct BenchOptions {
   std::optional<std::string> input;
   std::string backend = "auto";
   RunControl* control = nullptr;  // not from the command line
+  std::optional<int> device;      // --device N
 };
 
 struct SweepOptions {
@@ -72,10 +74,12 @@ struct SweepOptions {
   std::optional<long long> n;
   int reps = 0;
   std::string backend = "auto";
+  std::optional<int> device;  // --device N
 };
 
 struct Command {
-  enum class Kind { Run, Bench, Sweep, Help } kind = Kind::Run;
+  // Doctor: `cudaviz doctor` (system/doctor.h), no flags.
+  enum class Kind { Run, Bench, Sweep, Help, Doctor } kind = Kind::Run;
   RunOptions run;
   BenchOptions bench;
   SweepOptions sweep;

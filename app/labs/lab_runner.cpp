@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "bench/bench.h"
+#include "common/device_select.h"
 
 namespace cv::labs {
 
@@ -49,6 +50,7 @@ std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Back
 
 void LabRunner::work(std::vector<BenchOptions> jobs, Backend backend) {
   State end = State::Done;
+  bind_selected_device();  // --device: the runtime's current device is per thread
   try {
     for (BenchOptions& opt : jobs) {
       if (control_.cancel) throw bench::Cancelled();

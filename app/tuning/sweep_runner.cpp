@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/device_select.h"
+
 namespace cv::tuning {
 
 SweepRunner::~SweepRunner() {
@@ -30,7 +32,10 @@ std::optional<std::string> SweepRunner::start(const SweepOptions& opt) {
   done_ = 0;
   total_ = static_cast<int>(opt.shapes.size());
   state_ = State::Running;
-  worker_ = std::thread([this, shapes = opt.shapes]() mutable { work(std::move(shapes)); });
+  worker_ = std::thread([this, shapes = opt.shapes]() mutable {
+    bind_selected_device();  // --device: the runtime's current device is per thread
+    work(std::move(shapes));
+  });
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 #include "common/device_info.h"
 #include "ui/notes_text.h"
 #include "ui/presentation.h"
+#include "ui/system_panel.h"
 #include "ui/timing_export.h"
 
 namespace cv {
@@ -172,6 +173,7 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   ImGui::SetNextWindowSize(ImVec2(ui::panel_width(380), 0), ui::layout_cond());
   ImGui::Begin("cudaviz");
   backend_section(scene);
+  ui::draw_system_section();  // doctor's findings (ui/system_panel.h)
   scene_menu(kind, ui);
   ImGui::Text("step %lld", scene.steps());
   if (ImGui::Button(ui.paused ? "resume" : "pause")) ui.paused = !ui.paused;
