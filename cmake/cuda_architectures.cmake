@@ -10,6 +10,14 @@
 set(CUDAVIZ_PORTABLE_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;100-real;120-real;75-virtual"
     CACHE STRING "CMAKE_CUDA_ARCHITECTURES used when none is given and no GPU is visible")
 
+# -DCUDAVIZ_ARCHITECTURES=portable (the `portable` preset) asks for that set on any machine.
+set(CUDAVIZ_ARCHITECTURES "auto" CACHE STRING "auto (native with a GPU, else portable) or portable")
+if(CUDAVIZ_ARCHITECTURES STREQUAL "portable" AND NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  set(CMAKE_CUDA_ARCHITECTURES "${CUDAVIZ_PORTABLE_ARCHITECTURES}")
+  message(STATUS "cudaviz: portable CMAKE_CUDA_ARCHITECTURES=${CMAKE_CUDA_ARCHITECTURES}")
+elseif(NOT CUDAVIZ_ARCHITECTURES MATCHES "^(auto|portable)$")
+  message(FATAL_ERROR "CUDAVIZ_ARCHITECTURES='${CUDAVIZ_ARCHITECTURES}' is not auto or portable")
+endif()
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
   set(_cv_query "")
   if(DEFINED CMAKE_CUDA_COMPILER)

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "common/device_info.h"
+#include "scenes/scene_memory.h"
 #include "system/doctor.h"
 #include "system/startup.h"
 #include "system/system_findings.h"
@@ -264,4 +265,12 @@ TEST(DeviceFlag, BadOrdinalIsAUsageErrorHere) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--device 1000: this machine has"), std::string::npos);
   }
+}
+
+TEST(SceneMemory, BytesPerElementCoverVboStateAndStaging) {
+  EXPECT_EQ(device_bytes_per_element(SceneKind::Fountain, std::nullopt), 2 * 16 + 4);
+  EXPECT_EQ(device_bytes_per_element(SceneKind::Fountain, std::string("seed")), 2 * 32 + 16);
+  EXPECT_GE(device_bytes_per_element(SceneKind::NBody, std::nullopt), 3 * 16);
+  // The CPU backend allocates nothing on a GPU: no check.
+  EXPECT_FALSE(check_scene_memory(SceneKind::Fountain, Backend::Cpu, 1ll << 30, std::nullopt));
 }
