@@ -43,6 +43,10 @@ struct RunOptions {
   bool scene_given = false;
   std::optional<float> ui_scale;
   bool present = false;
+  // Frame pacing: --vsync on|off (default on, off for scripted runs) and
+  // --fps-cap N (0 = none; see timing/frame_pacing.h for the range).
+  std::optional<bool> vsync;
+  std::optional<int> fps_cap;
   std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
 };
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "core/app.h"
 #include "bench/bench.h"
 #include "cli.h"
 #include "system/doctor.h"

@@ -15,6 +15,7 @@
 #include "common/cuda_resources.h"
 #include "common/device_info.h"
 #include "gl/interop_buffer.h"
+#include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "timing/frame_timers.h"
 
@@ -63,6 +64,15 @@ class ParticleScene {
     camera_refit_ = false;
     return r;
   }
+
+  // Input hook: the pointer over the scene (not over a panel, no button held,
+  // since a drag orbits the camera), in normalized device coordinates, with
+  // the camera that shows it. The swarm's target follows it.
+  struct Pointer {
+    float ndc_x = 0.f, ndc_y = 0.f, aspect = 1.f;
+    const OrbitCamera& camera;
+  };
+  virtual void on_pointer(const Pointer& p) { (void)p; }
 
   // One simulation step into the vertex buffer, timed. Throws CudaError /
   // std::runtime_error on failure; the caller reports it and stops stepping.
