@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/device_info.h"
 #include "system/system_findings.h"
 #include "system/system_probe.h"
 #include "ui/panels.h"
@@ -42,8 +43,18 @@ void draw_system_section() {
   // One probe per process (it registers a test buffer): kept here, like the
   // device caches in kernels/common, rather than threaded through UiState.
   static std::optional<SystemView> view;
-  if (!ImGui::CollapsingHeader("system")) return;
   if (!view) view = probe_now();
+  // A GPU this build cannot use: the whole sentence, wrapped, above everything.
+  if (const DeviceInfo& d = device_info(); d.blocked) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("%s; running on the CPU backend", d.unavailable_reason.c_str());
+    ImGui::PopStyleColor();
+  }
+  bool problem = false;
+  for (const sys::Finding& f : view->found)
+    problem |= f.level == sys::Level::Warn || f.level == sys::Level::Error;
+  // Open from the start when something needs fixing, so nobody has to look for it.
+  if (!ImGui::CollapsingHeader("system", problem ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
   ImGui::TextWrapped("runs as: %s", sys::describe(sys::run_mode(view->facts)));
   for (const sys::Finding& f : view->found) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour(f.level));

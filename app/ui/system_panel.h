@@ -4,8 +4,10 @@
 // server, interop) for the running app, each problem with its fix.
 namespace cv::ui {
 
-// Draws a collapsed "system" header in the current ImGui window. Probes once
-// (on first open; "check again" re-probes) with the app's own GL context.
+// Draws the "system" header in the current ImGui window (open from the start
+// when a finding is a problem) and, when a GPU is there but this build cannot
+// use it, the whole sentence above it. Probes once with the app's own GL
+// context; "check again" re-probes.
 void draw_system_section();
 
 }  // namespace cv::ui
