@@ -36,6 +36,11 @@ source .gl/gl-env.sh  # Xvfb on :99, NVIDIA's GLX, libglfw
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | tee "$L/nvidia-smi.txt"
 start=$SECONDS
+# What each binary holds (the V75 one: only compute_75 PTX; R89: only sm_89 cubins).
+for b in "$NATIVE" "$V75" "$R89"; do
+  echo "== $b/cudaviz"; /usr/local/cuda/bin/cuobjdump --list-elf --list-ptx "$b/cudaviz" 2>&1 | grep -oE '(sm|compute)_[0-9]+[af]?\.(cubin|ptx)' | sort | uniq -c
+done > "$L/fatbins.txt" 2>&1
+cat "$L/fatbins.txt" >> "$summary"
 
 # 1. The whole GPU suite of the compute_75-PTX-only build (every kernel JIT-compiled for sm_90).
 timeout 300 "$V75/gpu_tests" --gtest_brief=1 > "$L/v75_gpu_tests.log" 2>&1

@@ -70,8 +70,9 @@ std::string format_report(const Facts& f, const std::vector<Finding>& found) {
   }
   const RunMode mode = run_mode(f);
   s += "\n";
-  s += mode == RunMode::Cannot ? "verdict: cudaviz cannot open its window here (exit 1)\n"
-                               : "verdict: cudaviz runs here: " + std::string(describe(mode)) + "\n";
+  s += mode == RunMode::Cannot
+           ? "verdict: cudaviz cannot open its window here (exit 1)\n"
+           : "verdict: cudaviz runs here: " + std::string(describe(mode)) + "\n";
   return s;
 }
 

@@ -61,8 +61,9 @@ void device_findings(const CudaFacts& c, std::vector<Finding>& out) {
   if (c.driver_version > 0 && c.devices.empty())
     out.push_back({Level::Info, "GPU",
                    "no CUDA device" + (c.count_error.empty() ? "" : " (" + c.count_error + ")"),
-                   c.driver_version < c.needed_driver ? "" : "check that the GPU is seated and "
-                                                             "CUDA_VISIBLE_DEVICES does not hide it"});
+                   c.driver_version < c.needed_driver ? ""
+                                                      : "check that the GPU is seated and "
+                                                        "CUDA_VISIBLE_DEVICES does not hide it"});
   for (const CudaDeviceFacts& d : c.devices) {
     const std::string topic = "GPU " + std::to_string(d.ordinal);
     std::string text = d.name + ", compute capability " + std::to_string(d.cc_major) + "." +
@@ -74,11 +75,12 @@ void device_findings(const CudaFacts& c, std::vector<Finding>& out) {
     if (device_has_code(d)) {
       out.push_back({Level::Ok, topic, text, ""});
     } else if (contains(d.code_error, "UnsupportedPtxVersion")) {
-      out.push_back({Level::Warn, topic, text,
-                     driver_too_old_sentence(c.driver_version, c.runtime_version)});
+      out.push_back(
+          {Level::Warn, topic, text, driver_too_old_sentence(c.driver_version, c.runtime_version)});
     } else {
-      out.push_back({Level::Warn, topic, text,
-                     "this binary cannot run kernels on it; " + cmake_fix_line(d.cc_major, d.cc_minor)});
+      out.push_back(
+          {Level::Warn, topic, text,
+           "this binary cannot run kernels on it; " + cmake_fix_line(d.cc_major, d.cc_minor)});
     }
   }
 }
@@ -86,7 +88,8 @@ void device_findings(const CudaFacts& c, std::vector<Finding>& out) {
 void display_findings(const DisplayFacts& d, std::vector<Finding>& out) {
   if (d.visible_devices_set)
     out.push_back({Level::Info, "CUDA_VISIBLE_DEVICES",
-                   "set to '" + d.visible_devices + "': GPU numbers above are as it leaves them", ""});
+                   "set to '" + d.visible_devices + "': GPU numbers above are as it leaves them",
+                   ""});
   if (d.wsl)
     out.push_back({Level::Info, "WSL2",
                    "running under WSL2, where CUDA-OpenGL interop is not supported",
@@ -94,11 +97,12 @@ void display_findings(const DisplayFacts& d, std::vector<Finding>& out) {
                    "slower at millions of particles); for full speed run it natively"});
   switch (d.server) {
     case DisplayServer::None:
-      out.push_back({Level::Error, "display",
-                     "no display ($DISPLAY and $WAYLAND_DISPLAY are unset): the window cannot open; "
-                     "`cudaviz bench` and `cudaviz sweep` still run",
-                     "run it in a desktop session, or headless with "
-                     "xvfb-run -a cudaviz --frames 60 --screenshot out.png"});
+      out.push_back(
+          {Level::Error, "display",
+           "no display ($DISPLAY and $WAYLAND_DISPLAY are unset): the window cannot open; "
+           "`cudaviz bench` and `cudaviz sweep` still run",
+           "run it in a desktop session, or headless with "
+           "xvfb-run -a cudaviz --frames 60 --screenshot out.png"});
       break;
     case DisplayServer::Wayland:
       out.push_back({Level::Error, "display",
@@ -124,8 +128,7 @@ void gl_findings(const Facts& f, std::vector<Finding>& out) {
   const GlFacts& g = f.gl;
   if (!g.tried) return;
   if (!g.context) {
-    out.push_back({Level::Error, "OpenGL",
-                   "no OpenGL 4.1 core context: " + g.error,
+    out.push_back({Level::Error, "OpenGL", "no OpenGL 4.1 core context: " + g.error,
                    "update the graphics driver; as a fallback Mesa's software renderer works: "
                    "LIBGL_ALWAYS_SOFTWARE=1 cudaviz"});
     return;
@@ -134,11 +137,12 @@ void gl_findings(const Facts& f, std::vector<Finding>& out) {
   const bool cuda = cuda_usable(f.cuda);
   if (cuda && !f.display.wsl && non_nvidia_gl(g)) {
     if (software_gl(g))
-      out.push_back({Level::Warn, "OpenGL",
-                     "OpenGL is a software renderer (" + g.renderer +
-                         ", e.g. Xvfb or a remote desktop) while CUDA has a GPU: frames are copied "
-                         "through the host",
-                     "run on the desktop the NVIDIA GPU drives (not over Xvfb/VNC) for the mapped-VBO path"});
+      out.push_back(
+          {Level::Warn, "OpenGL",
+           "OpenGL is a software renderer (" + g.renderer +
+               ", e.g. Xvfb or a remote desktop) while CUDA has a GPU: frames are copied "
+               "through the host",
+           "run on the desktop the NVIDIA GPU drives (not over Xvfb/VNC) for the mapped-VBO path"});
     else
       out.push_back({Level::Warn, "OpenGL",
                      "OpenGL runs on " + g.renderer +
@@ -154,16 +158,18 @@ void gl_findings(const Facts& f, std::vector<Finding>& out) {
       for (int d : g.gl_devices) list += (list.empty() ? "" : ", ") + std::to_string(d);
       const bool same = std::find(g.gl_devices.begin(), g.gl_devices.end(), f.cuda.selected) !=
                         g.gl_devices.end();
-      out.push_back({same ? Level::Ok : Level::Warn, "GL device",
-                     "CUDA device " + list + " drives the GL context" +
-                         (same ? "" : "; the app computes on GPU " + std::to_string(f.cuda.selected)),
-                     same ? "" : "use --device " + std::to_string(g.gl_devices.front()) +
-                                     " so CUDA and GL share the GPU"});
+      out.push_back(
+          {same ? Level::Ok : Level::Warn, "GL device",
+           "CUDA device " + list + " drives the GL context" +
+               (same ? "" : "; the app computes on GPU " + std::to_string(f.cuda.selected)),
+           same ? ""
+                : "use --device " + std::to_string(g.gl_devices.front()) +
+                      " so CUDA and GL share the GPU"});
     } else if (cuda) {
-      out.push_back({Level::Info, "GL device",
-                     "no CUDA device drives the GL context (cudaGLGetDevices: " +
-                         g.gl_devices_error + ")",
-                     ""});
+      out.push_back(
+          {Level::Info, "GL device",
+           "no CUDA device drives the GL context (cudaGLGetDevices: " + g.gl_devices_error + ")",
+           ""});
     }
   }
 }
@@ -174,41 +180,57 @@ void interop_findings(const Facts& f, std::vector<Finding>& out) {
   if (g.interop_ok) {
     out.push_back({Level::Ok, "interop",
                    "a test buffer registered with CUDA (cudaGraphicsGLRegisterBuffer): the "
-                   "particles are written straight into the VBO", ""});
+                   "particles are written straight into the VBO",
+                   ""});
     return;
   }
   std::string fix = "nothing breaks: the copy path is used (slower at millions of particles)";
-  if (f.display.wsl) fix += "; WSL2 does not support interop";
-  else if (non_nvidia_gl(g)) fix += "; to fix, run GL on the NVIDIA GPU: " + std::string(kPrimeOffloadLine);
-  out.push_back({Level::Warn, "interop", "registering a test buffer failed: " + g.interop_error, fix});
+  if (f.display.wsl)
+    fix += "; WSL2 does not support interop";
+  else if (non_nvidia_gl(g))
+    fix += "; to fix, run GL on the NVIDIA GPU: " + std::string(kPrimeOffloadLine);
+  out.push_back(
+      {Level::Warn, "interop", "registering a test buffer failed: " + g.interop_error, fix});
 }
 
 }  // namespace
 
 const char* to_string(Level l) {
   switch (l) {
-    case Level::Ok: return "ok";
-    case Level::Info: return "note";
-    case Level::Warn: return "problem";
-    default: return "cannot run";
+    case Level::Ok:
+      return "ok";
+    case Level::Info:
+      return "note";
+    case Level::Warn:
+      return "problem";
+    default:
+      return "cannot run";
   }
 }
 
 const char* describe(RunMode m) {
   switch (m) {
-    case RunMode::CudaInterop: return "CUDA with interop (mapped VBO)";
-    case RunMode::CudaCopy: return "CUDA with the copy path (frames copied through the host)";
-    case RunMode::Cpu: return "CPU backend (every demo, on the CPU)";
-    default: return "the window cannot open here";
+    case RunMode::CudaInterop:
+      return "CUDA with interop (mapped VBO)";
+    case RunMode::CudaCopy:
+      return "CUDA with the copy path (frames copied through the host)";
+    case RunMode::Cpu:
+      return "CPU backend (every demo, on the CPU)";
+    default:
+      return "the window cannot open here";
   }
 }
 
 const char* to_string(DisplayServer s) {
   switch (s) {
-    case DisplayServer::X11: return "X11";
-    case DisplayServer::Wayland: return "Wayland";
-    case DisplayServer::XWayland: return "Wayland (XWayland)";
-    default: return "none";
+    case DisplayServer::X11:
+      return "X11";
+    case DisplayServer::Wayland:
+      return "Wayland";
+    case DisplayServer::XWayland:
+      return "Wayland (XWayland)";
+    default:
+      return "none";
   }
 }
 
@@ -256,6 +278,8 @@ std::vector<Finding> findings(const Facts& f) {
   return out;
 }
 
-int exit_code(const Facts& f) { return run_mode(f) == RunMode::Cannot ? 1 : 0; }
+int exit_code(const Facts& f) {
+  return run_mode(f) == RunMode::Cannot ? 1 : 0;
+}
 
 }  // namespace cv::sys

@@ -93,7 +93,8 @@ DisplayFacts probe_display() {
   d.visible_devices_set = std::getenv("CUDA_VISIBLE_DEVICES") != nullptr;
   d.visible_devices = env("CUDA_VISIBLE_DEVICES");
   std::ifstream pv("/proc/version");
-  const std::string proc_version((std::istreambuf_iterator<char>(pv)), std::istreambuf_iterator<char>());
+  const std::string proc_version((std::istreambuf_iterator<char>(pv)),
+                                 std::istreambuf_iterator<char>());
   d.wsl = is_wsl(env("WSL_DISTRO_NAME"), proc_version);
   d.server = classify_display(d.display, d.wayland, d.session_type);
   return d;

@@ -21,7 +21,7 @@ struct SystemView {
 SystemView probe_now() {
   SystemView v;
   v.facts.display = sys::probe_display();
-  v.facts.cuda = sys::probe_cuda(false);  // no contexts on the GPUs the app does not use
+  v.facts.cuda = sys::probe_cuda(false);         // no contexts on the GPUs the app does not use
   v.facts.gl.tried = v.facts.gl.context = true;  // the app's window is proof
   sys::probe_current_gl(v.facts.gl, sys::cuda_usable(v.facts.cuda));
   v.found = sys::findings(v.facts);
@@ -30,10 +30,14 @@ SystemView probe_now() {
 
 ImVec4 colour(sys::Level l) {
   switch (l) {
-    case sys::Level::Ok: return kGood;
-    case sys::Level::Info: return kDim;
-    case sys::Level::Warn: return kWarn;
-    default: return kBad;
+    case sys::Level::Ok:
+      return kGood;
+    case sys::Level::Info:
+      return kDim;
+    case sys::Level::Warn:
+      return kWarn;
+    default:
+      return kBad;
   }
 }
 

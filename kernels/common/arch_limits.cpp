@@ -21,8 +21,8 @@ const std::vector<ArchLimits>& arch_limits_table() {
        227 * K, 1 * K, 128},
       {10, 0, "Blackwell", "B200, GB200", 2048, 64, 32, 65536, 65536, 255, 256, 228 * K, 48 * K,
        227 * K, 1 * K, 128},
-      {12, 0, "Blackwell", "RTX 50xx, RTX PRO 6000 Blackwell", 1536, 48, 24, 65536, 65536, 255,
-       256, 100 * K, 48 * K, 99 * K, 1 * K, 128},
+      {12, 0, "Blackwell", "RTX 50xx, RTX PRO 6000 Blackwell", 1536, 48, 24, 65536, 65536, 255, 256,
+       100 * K, 48 * K, 99 * K, 1 * K, 128},
   };
   return table;
 }

@@ -21,12 +21,12 @@ struct ArchLimits {
   int regs_per_sm = 65536;
   int regs_per_block = 65536;
   int max_regs_per_thread = 255;
-  int reg_alloc_unit = 256;             // registers per warp are allocated in these
-  long long shared_per_sm = 0;          // bytes, at the largest carveout
-  long long shared_per_block = 49152;   // without opting in
-  long long shared_per_block_optin = 0; // cudaFuncAttributeMaxDynamicSharedMemorySize
+  int reg_alloc_unit = 256;              // registers per warp are allocated in these
+  long long shared_per_sm = 0;           // bytes, at the largest carveout
+  long long shared_per_block = 49152;    // without opting in
+  long long shared_per_block_optin = 0;  // cudaFuncAttributeMaxDynamicSharedMemorySize
   long long reserved_shared_per_block = 0;
-  int shared_alloc_unit = 0;            // bytes
+  int shared_alloc_unit = 0;  // bytes
 };
 
 // 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 12.0 in order.

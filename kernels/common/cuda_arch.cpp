@@ -68,9 +68,12 @@ std::optional<std::vector<ArchTarget>> parse_architectures(const std::string& li
 
 const char* to_string(CodeKind k) {
   switch (k) {
-    case CodeKind::Sass: return "SASS";
-    case CodeKind::Ptx: return "PTX (JIT)";
-    default: return "none";
+    case CodeKind::Sass:
+      return "SASS";
+    case CodeKind::Ptx:
+      return "PTX (JIT)";
+    default:
+      return "none";
   }
 }
 
@@ -89,19 +92,27 @@ CodeMatch code_for(const std::vector<ArchTarget>& targets, int cc_major, int cc_
 
 std::string describe(const CodeMatch& m, const std::string& built_list) {
   switch (m.kind) {
-    case CodeKind::Sass: return "sm_" + std::to_string(m.arch) + " SASS";
-    case CodeKind::Ptx: return "compute_" + std::to_string(m.arch) + " PTX (JIT-compiled by the driver)";
-    default: return "no code (built for " + built_list + ")";
+    case CodeKind::Sass:
+      return "sm_" + std::to_string(m.arch) + " SASS";
+    case CodeKind::Ptx:
+      return "compute_" + std::to_string(m.arch) + " PTX (JIT-compiled by the driver)";
+    default:
+      return "no code (built for " + built_list + ")";
   }
 }
 
 std::string cmake_fix_line(int cc_major, int cc_minor) {
-  return "cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(cc_major * 10 + cc_minor) +
+  return "cmake -S . -B build -DCMAKE_CUDA_ARCHITECTURES=" +
+         std::to_string(cc_major * 10 + cc_minor) +
          " && cmake --build build (or `cmake --preset dev` on this machine, or --preset portable)";
 }
 
-std::string built_architectures() { return CUDAVIZ_CUDA_ARCHITECTURES; }
+std::string built_architectures() {
+  return CUDAVIZ_CUDA_ARCHITECTURES;
+}
 
-int built_runtime_version() { return CUDART_VERSION; }
+int built_runtime_version() {
+  return CUDART_VERSION;
+}
 
 }  // namespace cv

@@ -13,7 +13,9 @@
 
 namespace cv {
 
-const char* to_string(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
+const char* to_string(Backend b) {
+  return b == Backend::Cuda ? "cuda" : "cpu";
+}
 
 std::string cuda_version_text(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
@@ -32,8 +34,8 @@ std::string no_code_sentence(int ordinal, const std::string& name, int cc_major,
                              const std::string& built_list) {
   const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
   return "GPU " + std::to_string(ordinal) + " (" + name + ", compute capability " + cc +
-         ") has no code in this build (built for " + built_list + "); rebuild for it: " +
-         cmake_fix_line(cc_major, cc_minor);
+         ") has no code in this build (built for " + built_list +
+         "); rebuild for it: " + cmake_fix_line(cc_major, cc_minor);
 }
 
 namespace {
@@ -105,10 +107,11 @@ DeviceInfo query(int dev) {
   if (!code.ok) {
     info.blocked = true;
     if (code.error.find("UnsupportedPtxVersion") != std::string::npos)
-      info.unavailable_reason = driver_too_old_sentence(info.driver_version, built_runtime_version());
+      info.unavailable_reason =
+          driver_too_old_sentence(info.driver_version, built_runtime_version());
     else
-      info.unavailable_reason = no_code_sentence(dev, info.name, info.cc_major, info.cc_minor,
-                                                 built_architectures());
+      info.unavailable_reason =
+          no_code_sentence(dev, info.name, info.cc_major, info.cc_minor, built_architectures());
     info.unavailable_reason += " [" + code.error + "]";
     return info;
   }
@@ -132,7 +135,9 @@ Backend resolve_backend(const std::string& request) {
   if (request == "cpu") return Backend::Cpu;
   const DeviceInfo& d = device_info();
   if (request == "cuda") {
-    if (!d.available) throw std::runtime_error("--backend cuda: no usable CUDA device (" + d.unavailable_reason + ")");
+    if (!d.available)
+      throw std::runtime_error("--backend cuda: no usable CUDA device (" + d.unavailable_reason +
+                               ")");
     return Backend::Cuda;
   }
   return d.available ? Backend::Cuda : Backend::Cpu;

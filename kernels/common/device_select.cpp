@@ -24,10 +24,16 @@ void select_device(int ordinal) {
   if (cudaSetDevice(ordinal) != cudaSuccess) cudaGetLastError();
 }
 
-int selected_device() { return selected(); }
+int selected_device() {
+  return selected();
+}
 
-bool device_chosen_by_user() { return by_user(); }
-void set_device_chosen_by_user(bool chosen) { by_user() = chosen; }
+bool device_chosen_by_user() {
+  return by_user();
+}
+void set_device_chosen_by_user(bool chosen) {
+  by_user() = chosen;
+}
 
 void bind_selected_device() {
   const int d = selected();

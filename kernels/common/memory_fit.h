@@ -12,7 +12,7 @@ struct MemoryFit {
   long long max_count = 0;   // the most elements that fit (<= the request when it fits)
   long long need_bytes = 0;  // what the request needs
   long long usable_bytes = 0;
-  std::string message;       // set when it does not fit: names the count, the need and the limit
+  std::string message;  // set when it does not fit: names the count, the need and the limit
 };
 
 // Keeps this much free for the driver, the GL side and the UI: 256 MiB or 10%

@@ -241,8 +241,9 @@ TEST(DeviceFlag, MessagesNameTheCount) {
             "--device 2: this machine has 2 CUDA devices (0 to 1; CUDA_VISIBLE_DEVICES applies)");
   EXPECT_EQ(*device_flag_error(1, 1, ""),
             "--device 1: this machine has 1 CUDA device (0 to 0; CUDA_VISIBLE_DEVICES applies)");
-  EXPECT_NE(device_flag_error(0, 0, "cudaGetDeviceCount: cudaErrorNoDevice")->find("cudaErrorNoDevice"),
-            std::string::npos);
+  EXPECT_NE(
+      device_flag_error(0, 0, "cudaGetDeviceCount: cudaErrorNoDevice")->find("cudaErrorNoDevice"),
+      std::string::npos);
 }
 
 TEST(DeviceFlag, CommandLine) {
@@ -251,7 +252,9 @@ TEST(DeviceFlag, CommandLine) {
   EXPECT_EQ(parse_command_line({"--device", "1"}).run.device, 1);
   EXPECT_FALSE(parse_command_line({}).run.device.has_value());
   EXPECT_EQ(parse_command_line({"bench", "pi", "--device=2"}).bench.device, 2);
-  EXPECT_EQ(parse_command_line({"sweep", "fountain", "--shapes", "8x8", "--device", "0"}).sweep.device, 0);
+  EXPECT_EQ(
+      parse_command_line({"sweep", "fountain", "--shapes", "8x8", "--device", "0"}).sweep.device,
+      0);
   EXPECT_THROW(parse_command_line({"--device", "-1"}), UsageError);
   EXPECT_THROW(parse_command_line({"--device", "gpu0"}), UsageError);
   EXPECT_THROW(parse_command_line({"--device"}), UsageError);

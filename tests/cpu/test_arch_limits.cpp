@@ -31,7 +31,8 @@ cudaOccDeviceProp toolkit_props(const ArchLimits& a) {
 }  // namespace
 
 TEST(ArchLimits, EverySupportedCapabilityIsThere) {
-  const std::pair<int, int> ccs[] = {{7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {12, 0}};
+  const std::pair<int, int> ccs[] = {{7, 5}, {8, 0}, {8, 6},  {8, 7},
+                                     {8, 9}, {9, 0}, {10, 0}, {12, 0}};
   ASSERT_EQ(arch_limits_table().size(), std::size(ccs));
   for (auto [major, minor] : ccs) EXPECT_NE(find_arch_limits(major, minor), nullptr);
   EXPECT_EQ(find_arch_limits(6, 1), nullptr);  // Pascal: not a CUDA 13 GPU

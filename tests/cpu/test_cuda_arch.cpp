@@ -60,7 +60,8 @@ TEST(CudaArch, PtxJitsOnEveryNewerGpu) {
 TEST(CudaArch, PortableSetCoversEveryFamilyWithSass) {
   // cmake/cuda_architectures.cmake's default without a GPU: SASS for every row of
   // the table, and compute_75 PTX for what comes after.
-  const std::string portable = "75-real;80-real;86-real;89-real;90-real;100-real;120-real;75-virtual";
+  const std::string portable =
+      "75-real;80-real;86-real;89-real;90-real;100-real;120-real;75-virtual";
   for (const ArchLimits& a : arch_limits_table()) {
     const CodeMatch m = match(portable, a.cc_major, a.cc_minor);
     EXPECT_EQ(m.kind, CodeKind::Sass) << a.cc_major << "." << a.cc_minor;
@@ -82,6 +83,7 @@ TEST(CudaArch, DescriptionsAndFix) {
 TEST(CudaArch, ThisBuildsListParses) {
   // The generated constant must be numbers (native/all resolved at configure time).
   std::string err;
-  EXPECT_TRUE(parse_architectures(built_architectures(), &err)) << built_architectures() << ": " << err;
+  EXPECT_TRUE(parse_architectures(built_architectures(), &err))
+      << built_architectures() << ": " << err;
   EXPECT_GE(built_runtime_version(), 13000);
 }

@@ -6,8 +6,8 @@
 using namespace cv;
 
 TEST(MemoryFit, Headroom) {
-  EXPECT_EQ(memory_headroom(1ll << 30), 256ll << 20);           // small GPU: 256 MiB floor
-  EXPECT_EQ(memory_headroom(80ll << 30), (80ll << 30) / 10);    // big GPU: 10%
+  EXPECT_EQ(memory_headroom(1ll << 30), 256ll << 20);         // small GPU: 256 MiB floor
+  EXPECT_EQ(memory_headroom(80ll << 30), (80ll << 30) / 10);  // big GPU: 10%
 }
 
 TEST(MemoryFit, LaptopGpuFitsTheUsualCounts) {
@@ -23,7 +23,8 @@ TEST(MemoryFit, RefusalNamesTheLimit) {
   const long long free_bytes = 3200ll << 20;
   const MemoryFit f = fit_count(64ll << 20, 80, free_bytes, "particles", "RTX 3050 Laptop");
   EXPECT_FALSE(f.fits);
-  const long long usable = free_bytes - (free_bytes / 10 > (256ll << 20) ? free_bytes / 10 : 256ll << 20);
+  const long long usable =
+      free_bytes - (free_bytes / 10 > (256ll << 20) ? free_bytes / 10 : 256ll << 20);
   EXPECT_EQ(f.usable_bytes, usable);
   EXPECT_EQ(f.max_count, usable / 80);
   EXPECT_EQ(f.need_bytes, (64ll << 20) * 80);

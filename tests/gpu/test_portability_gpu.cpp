@@ -16,7 +16,9 @@ TEST(PortabilityGpu, TableMatchesThisDevice) {
   const DeviceReport& d = device_report();
   ASSERT_TRUE(d.available) << d.unavailable_reason;
   const ArchLimits* a = find_arch_limits(d.cc_major, d.cc_minor);
-  if (!a) GTEST_SKIP() << "compute capability " << d.cc_major << "." << d.cc_minor << " is not in the table";
+  if (!a)
+    GTEST_SKIP() << "compute capability " << d.cc_major << "." << d.cc_minor
+                 << " is not in the table";
   EXPECT_EQ(d.max_threads_per_sm, a->max_threads_per_sm);
   EXPECT_EQ(d.max_blocks_per_sm, a->max_blocks_per_sm);
   EXPECT_EQ(d.regs_per_sm, a->regs_per_sm);
