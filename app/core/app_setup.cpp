@@ -66,10 +66,7 @@ int run_app(const RunOptions& opt) {
 }
 
 Context::Context(Backend b)
-    : backend(b),
-      scenes([b](SceneKind k) { return make_scene(k, b); }),
-      labs(b),
-      tuning(b) {}
+    : backend(b), scenes([b](SceneKind k) { return make_scene(k, b); }), labs(b), tuning(b) {}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),

@@ -26,8 +26,7 @@ void SceneUi::sync_from(const ParticleScene& s) {
 namespace scene_ui {
 
 void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
-               const std::function<std::optional<std::string>(unsigned)>& apply,
-               bool force_apply) {
+               const std::function<std::optional<std::string>(unsigned)>& apply, bool force_apply) {
   ImGui::InputInt("count", &sui.count_input, 0, 0);
   ui::tooltip("Applied with the button; the old buffers stay if the new ones cannot be allocated.");
   if (ImGui::Button("apply count") || force_apply) {
@@ -120,9 +119,11 @@ void ParticleScene::build_block_ui(SceneUi& sui) {
   ImGui::Text("running %s = %lld threads/block", to_string(b).c_str(), b.threads());
   const std::string note = grid_note();
   if (!note.empty()) ui::wrapped(kDim, note);
-  if (backend() == Backend::Cpu) ui::wrapped(kDim, "CPU backend: only the CUDA kernels use the shape");
+  if (backend() == Backend::Cpu)
+    ui::wrapped(kDim, "CPU backend: only the CUDA kernels use the shape");
   if (b.threads() % 32 && backend() == Backend::Cuda)
-    ui::wrapped(kDim, std::to_string(b.threads()) + " threads is not a multiple of the 32-thread warp");
+    ui::wrapped(kDim,
+                std::to_string(b.threads()) + " threads is not a multiple of the 32-thread warp");
   if (!sui.block_message.empty()) ImGui::TextWrapped("%s", sui.block_message.c_str());
 }
 
