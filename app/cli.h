@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "worker/run_state.h"  // RunControl, for BenchOptions
 
 namespace cv {
 
@@ -50,13 +51,6 @@ struct RunOptions {
   std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
 };
 
-// Lets a caller that runs a bench target on a worker thread (the UI's lab
-// panels) watch progress and cancel. Targets poll it between repetitions and
-// variants via check_cancel() in bench.h.
-struct RunControl {
-  std::atomic<bool> cancel{false};
-  std::atomic<float> progress{0.f};  // 0..1
-};
 
 struct BenchOptions {
   std::string target;  // scene or lab name

@@ -7,6 +7,7 @@
 #include "core/app.h"
 #include "bench/bench.h"
 #include "cli.h"
+#include "tuning/sweep.h"
 #include "system/doctor.h"
 #include "system/startup.h"
 
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
       return cv::bench::run_bench(cmd.bench, std::cout, std::cerr);
     case cv::Command::Kind::Sweep:
       if (int rc = refuse_blocked_cuda("sweep", cmd.sweep.backend)) return rc;
-      return cv::bench::run_sweep(cmd.sweep, std::cout, std::cerr);
+      return cv::tuning::run_sweep(cmd.sweep, std::cout, std::cerr);
     case cv::Command::Kind::Run:
     default:
       return cv::run_app(cmd.run);

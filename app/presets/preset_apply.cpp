@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "fountain/fountain.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
 #include "scenes/fountain_scene.h"

@@ -8,7 +8,7 @@
 #include "common/device_info.h"
 #include "system/system_findings.h"
 #include "system/system_probe.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::ui {
 namespace {
