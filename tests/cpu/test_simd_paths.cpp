@@ -1,0 +1,156 @@
+// The CPU twins' vectorised loops, on every SIMD path this CPU can run, against
+// the shared per-element math called one element at a time.
+#include <gtest/gtest.h>
+#include <vector_functions.h>
+
+#include <cmath>
+#include <vector>
+
+#include "common/cpu_simd.h"
+#include "fountain/fountain.h"
+#include "nbody/nbody.h"
+
+namespace {
+
+std::vector<cv::SimdPath> runnable_paths() {
+  std::vector<cv::SimdPath> paths;
+  for (cv::SimdPath p : {cv::SimdPath::Baseline, cv::SimdPath::Avx2})
+    if (cv::simd_supported(p)) paths.push_back(p);
+  return paths;
+}
+
+// The baseline x86-64 path does the scalar code's operations in the scalar
+// code's order (no FMA to contract into), so it must agree to the bit.
+bool baseline_is_bit_exact(cv::SimdPath p) {
+#if defined(__x86_64__) && !defined(__FMA__)
+  return p == cv::SimdPath::Baseline;
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+}  // namespace
+
+TEST(SimdPath, NamesRoundTripAndBaselineRunsEverywhere) {
+  for (cv::SimdPath p : {cv::SimdPath::Baseline, cv::SimdPath::Avx2})
+    EXPECT_EQ(cv::parse_simd_path(cv::to_string(p)), p);
+  EXPECT_FALSE(cv::parse_simd_path("avx512"));
+  EXPECT_TRUE(cv::simd_supported(cv::SimdPath::Baseline));
+  EXPECT_TRUE(cv::simd_supported(cv::default_simd_path()));
+}
+
+TEST(NBodySimd, EveryPathMatchesTheScalarSharedMath) {
+  using namespace cv::nbody;
+  Params p;
+  p.G = 0.7f;
+  const float eps2 = p.softening * p.softening;
+  for (unsigned n : {1u, 7u, 8u, 9u, 4097u}) {  // around and past the group of 8
+    NBodyCpu sim(n);
+    sim.reset(Initial::Galaxies, p, 3);
+    std::vector<float4> body(n);
+    for (unsigned i = 0; i < n; ++i) {
+      const float4 x = sim.vbo()[i];
+      body[i] = make_float4(x.x, x.y, x.z, sim.velocities()[i].w);
+    }
+    // Scalar reference: the shared accumulate(), j in order, as the kernels do;
+    // scale = sum of |terms|, the size of the rounding a sum of them can carry.
+    std::vector<float3> ref(n);
+    std::vector<double> scale(n, 0.0);
+    for (unsigned i = 0; i < n; ++i) {
+      const float3 xi = make_float3(body[i].x, body[i].y, body[i].z);
+      float3 a = make_float3(0.f, 0.f, 0.f);
+      for (unsigned j = 0; j < n; ++j) {
+        accumulate(a, xi, body[j], eps2);
+        float3 t = make_float3(0.f, 0.f, 0.f);
+        accumulate(t, xi, body[j], eps2);
+        scale[i] += std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z);
+      }
+      ref[i] = make_float3(p.G * a.x, p.G * a.y, p.G * a.z);
+    }
+    for (cv::SimdPath path : runnable_paths()) {
+      sim.set_simd(path);
+      const std::vector<float4> got = sim.accelerations(p);
+      ASSERT_EQ(got.size(), n);
+      for (unsigned i = 0; i < n; ++i) {
+        const std::string where = std::string(cv::to_string(path)) + " n=" + std::to_string(n) +
+                                  " i=" + std::to_string(i);
+        if (baseline_is_bit_exact(path)) {
+          ASSERT_EQ(got[i].x, ref[i].x) << where;
+          ASSERT_EQ(got[i].y, ref[i].y) << where;
+          ASSERT_EQ(got[i].z, ref[i].z) << where;
+        }
+        const double tol = 1e-5 * p.G * scale[i] + 1e-30;
+        ASSERT_NEAR(got[i].x, ref[i].x, tol) << where;
+        ASSERT_NEAR(got[i].y, ref[i].y, tol) << where;
+        ASSERT_NEAR(got[i].z, ref[i].z, tol) << where;
+        ASSERT_EQ(got[i].w, 0.f) << where;
+      }
+    }
+  }
+}
+
+namespace {
+
+// The fountain stepped one particle at a time with the shared step(), from the
+// twin's initial state: positions (x, y, z, age) and vy.
+struct ScalarFountain {
+  cv::fountain::Grid g;
+  std::vector<float4> pos;
+  std::vector<float> vy;
+
+  ScalarFountain(unsigned n, const cv::fountain::Params& p, uint64_t seed)
+      : g(cv::fountain::make_grid(n)) {
+    auto init = cv::fountain::initial_state(g, p, seed);
+    pos = std::move(init.positions);
+    vy = std::move(init.vy);
+  }
+  void step(const cv::fountain::Frame& f, const cv::fountain::Params& p) {
+    using namespace cv::fountain;
+    for (unsigned i = 0; i < g.count; ++i) {
+      Particle s{pos[i].x, pos[i].y, pos[i].z, pos[i].w, vy[i]};
+      cv::fountain::step(s, launch_vx(i % g.width, g, p), launch_vz(i / g.width, g, p), f, p);
+      pos[i] = make_float4(s.x, s.y, s.z, s.age);
+      vy[i] = s.vy;
+    }
+  }
+};
+
+}  // namespace
+
+TEST(FountainSimd, EveryPathMatchesTheScalarSharedStep) {
+  using namespace cv::fountain;
+  const Params p;
+  const unsigned n = 10007;  // 101 x 100 grid with a partial last row
+  ScalarFountain ref(n, p, 77);
+  FrameClock clock(5);
+  std::vector<Frame> frames;
+  for (int k = 0; k < 700; ++k) frames.push_back(clock.next(p));  // past max_age: all respawned
+  for (const Frame& f : frames) ref.step(f, p);
+  for (Variant v : all_variants())
+    for (cv::SimdPath path : runnable_paths()) {
+      FountainCpu sim(n, v);
+      sim.set_simd(path);
+      sim.reset(p, 77);
+      for (const Frame& f : frames) sim.step(f, p);
+      const bool exact = baseline_is_bit_exact(path);
+      for (unsigned i = 0; i < n; ++i) {
+        const std::string where =
+            std::string(to_string(v)) + " " + cv::to_string(path) + " i=" + std::to_string(i);
+        const float4 got = sim.vbo()[i], want = ref.pos[i];
+        const float age = v == Variant::Lean ? got.w : sim.state()[i].x;
+        const float vy = v == Variant::Lean ? sim.vy()[i] : sim.state()[i].z;
+        ASSERT_EQ(age, want.w) << where;  // respawn decisions agree on every path
+        const float tol = exact ? 0.f : 1e-4f;
+        ASSERT_NEAR(got.x, want.x, tol) << where;
+        ASSERT_NEAR(got.y, want.y, tol) << where;
+        ASSERT_NEAR(got.z, want.z, tol) << where;
+        ASSERT_NEAR(vy, ref.vy[i], tol) << where;
+        if (v == Variant::Seed) {
+          const float4 c = sim.vbo()[n + i], want_c = colour(want.w, p);
+          ASSERT_EQ(c.y, want_c.y) << where;
+          ASSERT_EQ(c.z, want_c.z) << where;
+        }
+      }
+    }
+}
