@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace cv {
 
@@ -22,6 +23,13 @@ bool simd_supported(SimdPath p) {
 #else
   return false;
 #endif
+}
+
+SimdPath require_simd(SimdPath p, const char* who) {
+  if (!simd_supported(p))
+    throw std::invalid_argument(std::string(who) + ": SIMD path " + to_string(p) +
+                                " is not supported on this CPU");
+  return p;
 }
 
 SimdPath default_simd_path() {

@@ -15,6 +15,8 @@ std::optional<SimdPath> parse_simd_path(const std::string& name);
 
 // Whether this CPU (and this build) can run the path.
 bool simd_supported(SimdPath p);
+// p when supported, else std::invalid_argument naming `who` and the path.
+SimdPath require_simd(SimdPath p, const char* who);
 
 // The path the twins use by default: the best supported one, unless the
 // environment variable CUDAVIZ_CPU_SIMD names another ("baseline" or "avx2");

@@ -2,8 +2,6 @@
 // twice (baseline and AVX2 + FMA, see common/cpu_simd.h) so the compiler can
 // run the shared step() over 4 or 8 particles per instruction.
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "common/parallel_for.h"
 #include "fountain/fountain.h"
@@ -89,10 +87,7 @@ FountainCpu::FountainCpu(unsigned count, Variant v)
     : grid_(make_grid(count)), variant_(v), simd_(default_simd_path()) {}
 
 void FountainCpu::set_simd(SimdPath path) {
-  if (!simd_supported(path))
-    throw std::invalid_argument(std::string("fountain: SIMD path ") + to_string(path) +
-                                " is not supported on this CPU");
-  simd_ = path;
+  simd_ = require_simd(path, "fountain");
 }
 
 void FountainCpu::reset(const Params& p, uint64_t seed) {

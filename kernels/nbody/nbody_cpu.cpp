@@ -126,10 +126,7 @@ NBodyCpu::NBodyCpu(unsigned count)
     : count_(count), vbo_(count), vel_(count), simd_(default_simd_path()) {}
 
 void NBodyCpu::set_simd(SimdPath path) {
-  if (!simd_supported(path))
-    throw std::invalid_argument(std::string("nbody: SIMD path ") + to_string(path) +
-                                " is not supported on this CPU");
-  simd_ = path;
+  simd_ = require_simd(path, "nbody");
 }
 
 void NBodyCpu::load(const Bodies& b) {

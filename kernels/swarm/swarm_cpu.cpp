@@ -1,8 +1,6 @@
 // CPU twin of swarm.cu: the same per-particle step, threaded, and compiled
 // twice (baseline and AVX2 + FMA, see common/cpu_simd.h) so the compiler runs
 // the shared step() over 4 or 8 particles per instruction.
-#include <stdexcept>
-#include <string>
 
 #include "common/parallel_for.h"
 #include "swarm/swarm.h"
@@ -49,10 +47,7 @@ SwarmCpu::SwarmCpu(unsigned count, Variant v)
     : grid_(make_grid(count)), variant_(v), simd_(default_simd_path()) {}
 
 void SwarmCpu::set_simd(SimdPath path) {
-  if (!simd_supported(path))
-    throw std::invalid_argument(std::string("swarm: SIMD path ") + to_string(path) +
-                                " is not supported on this CPU");
-  simd_ = path;
+  simd_ = require_simd(path, "swarm");
 }
 
 void SwarmCpu::reset(const Params& p, uint64_t seed, float3 target) {

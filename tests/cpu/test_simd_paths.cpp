@@ -4,6 +4,7 @@
 #include <vector_functions.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "common/cpu_simd.h"
@@ -39,6 +40,12 @@ TEST(SimdPath, NamesRoundTripAndBaselineRunsEverywhere) {
   EXPECT_FALSE(cv::parse_simd_path("avx512"));
   EXPECT_TRUE(cv::simd_supported(cv::SimdPath::Baseline));
   EXPECT_TRUE(cv::simd_supported(cv::default_simd_path()));
+  EXPECT_EQ(cv::require_simd(cv::SimdPath::Baseline, "test"), cv::SimdPath::Baseline);
+  if (!cv::simd_supported(cv::SimdPath::Avx2)) {
+    EXPECT_THROW(cv::require_simd(cv::SimdPath::Avx2, "test"), std::invalid_argument);
+    cv::nbody::NBodyCpu sim(4);
+    EXPECT_THROW(sim.set_simd(cv::SimdPath::Avx2), std::invalid_argument);
+  }
 }
 
 TEST(NBodySimd, EveryPathMatchesTheScalarSharedMath) {

@@ -97,6 +97,7 @@ uint64_t splitmix64(uint64_t x) {
 
 int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel,
                    SimdPath path) {
+  require_simd(path, "reduce");
   int64_t total = 0;
   for (size_t b = 0; b < n && !cancelled(cancel); b += kCancelStride)
     total += range(op, path, a, b, std::min(n, b + kCancelStride));
@@ -105,6 +106,7 @@ int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* c
 
 int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel,
                     SimdPath path) {
+  require_simd(path, "reduce");
   const size_t chunks = (n + kWorkChunk - 1) / kWorkChunk;
   std::atomic<int64_t> total{0};
   parallel_for(chunks, [&](size_t b, size_t e) {

@@ -59,7 +59,7 @@ CV_TARGET_AVX2 uint64_t brute_force_avx2(const int32_t* v, size_t n, size_t i) {
 }
 using BruteForceFn = uint64_t (*)(const int32_t*, size_t, size_t);
 BruteForceFn brute_force_for(SimdPath path) {
-  return path == SimdPath::Avx2 ? brute_force_avx2 : brute_force_baseline;
+  return require_simd(path, "sum3") == SimdPath::Avx2 ? brute_force_avx2 : brute_force_baseline;
 }
 
 }  // namespace
