@@ -27,12 +27,19 @@ SimdPath default_simd_path();
 }  // namespace cv
 
 // Marks the AVX2 + FMA copy of a loop. Functions it inlines (the shared
-// *_math.h code) are compiled for AVX2 inside it, and only inside it.
+// *_math.h code) are compiled for AVX2 inside it, and only inside it; the loop
+// bodies are CV_ALWAYS_INLINE so each copy gets its own code.
+#if defined(__GNUC__) || defined(__clang__)
+#define CV_ALWAYS_INLINE inline __attribute__((always_inline))
+#define CV_TARGET_BASELINE __attribute__((flatten))
+#else
+#define CV_ALWAYS_INLINE inline
+#define CV_TARGET_BASELINE
+#endif
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define CV_HAS_AVX2_PATH 1
 #define CV_TARGET_AVX2 __attribute__((target("avx2,fma"), flatten))
 #else
 #define CV_HAS_AVX2_PATH 0
-#define CV_TARGET_AVX2
+#define CV_TARGET_AVX2 CV_TARGET_BASELINE
 #endif
-#define CV_TARGET_BASELINE __attribute__((flatten))

@@ -22,7 +22,7 @@ struct LeanArgs {
 
 // Particles [begin, end), a grid row at a time: the row gives vz, the column
 // table vx, so no particle pays for the division that maps an index to (x, y).
-inline __attribute__((always_inline)) void lean_range(const LeanArgs& a, size_t begin, size_t end) {
+CV_ALWAYS_INLINE void lean_range(const LeanArgs& a, size_t begin, size_t end) {
   float4* vbo = a.vbo;
   float* vyv = a.vy;
   const float* vxs = a.vx;
@@ -52,7 +52,7 @@ struct SeedArgs {
   Params p;
 };
 
-inline __attribute__((always_inline)) void seed_range(const SeedArgs& a, size_t begin, size_t end) {
+CV_ALWAYS_INLINE void seed_range(const SeedArgs& a, size_t begin, size_t end) {
   float4* vbo = a.vbo;
   float4* colours = a.vbo + a.count;
   float4* state = a.state;

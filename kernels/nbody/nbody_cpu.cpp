@@ -24,8 +24,8 @@ bool cancelled(const std::atomic<bool>* cancel) {
 }
 
 // G times the acceleration of the targets [first, first + kGroup) (clipped at n).
-inline __attribute__((always_inline)) void group_forces(const float4* body, size_t n, size_t first,
-                                                        float eps2, float G, float4* acc) {
+CV_ALWAYS_INLINE void group_forces(const float4* body, size_t n, size_t first, float eps2, float G,
+                                   float4* acc) {
   const size_t m = std::min(kGroup, n - first);
   float xs[kGroup], ys[kGroup], zs[kGroup], ax[kGroup], ay[kGroup], az[kGroup];
   for (size_t q = 0; q < kGroup; ++q) {  // lanes past n repeat the first target
@@ -56,7 +56,7 @@ struct GroupArgs {
   const std::atomic<bool>* cancel;
 };
 
-inline __attribute__((always_inline)) void run_groups(const GroupArgs& a, size_t g0, size_t g1) {
+CV_ALWAYS_INLINE void run_groups(const GroupArgs& a, size_t g0, size_t g1) {
   for (size_t g = g0; g < g1; ++g) {
     if (cancelled(a.cancel)) return;
     group_forces(a.body, a.n, g * kGroup, a.eps2, a.G, a.acc);
@@ -75,8 +75,8 @@ CV_TARGET_AVX2 void groups_avx2(const GroupArgs& a, size_t g0, size_t g1) {
 // (clipped at n), in double and in j order like the scalar loop. Only the j
 // inside the group can be a target itself: that stretch runs with the skip,
 // the rest without a branch, which is what lets the compiler vectorise it.
-inline __attribute__((always_inline)) void group_potential(const float4* body, size_t n,
-                                                           size_t first, float eps2, double* pot) {
+CV_ALWAYS_INLINE void group_potential(const float4* body, size_t n, size_t first, float eps2,
+                                      double* pot) {
   const size_t m = std::min(kGroup, n - first);
   float xs[kGroup], ys[kGroup], zs[kGroup];
   double ps[kGroup];
@@ -109,8 +109,7 @@ struct PotentialArgs {
   double* pot;
 };
 
-inline __attribute__((always_inline)) void run_potentials(const PotentialArgs& a, size_t g0,
-                                                          size_t g1) {
+CV_ALWAYS_INLINE void run_potentials(const PotentialArgs& a, size_t g0, size_t g1) {
   for (size_t g = g0; g < g1; ++g) group_potential(a.body, a.n, g * kGroup, a.eps2, a.pot);
 }
 CV_TARGET_BASELINE void potentials_baseline(const PotentialArgs& a, size_t g0, size_t g1) {

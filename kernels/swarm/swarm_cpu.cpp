@@ -18,7 +18,7 @@ struct StepArgs {
   Params p;
 };
 
-inline __attribute__((always_inline)) void step_range(const StepArgs& a, size_t begin, size_t end) {
+CV_ALWAYS_INLINE void step_range(const StepArgs& a, size_t begin, size_t end) {
   float4* vbo = a.vbo;
   float4* state = a.state;
   const float3 target = a.target;

@@ -69,7 +69,7 @@ constexpr size_t kWorkChunk = size_t{1} << 18;
 // Accumulates in the shared map's own Acc type (a count in 32 bits, which
 // doubles the lanes a vector adds; ranges are at most kCancelStride long).
 template <class M>
-inline __attribute__((always_inline)) int64_t map_sum(const int32_t* a, size_t b, size_t e) {
+CV_ALWAYS_INLINE int64_t map_sum(const int32_t* a, size_t b, size_t e) {
   typename M::Acc total = 0;
   for (size_t i = b; i < e; ++i) total += M::map(a[i]);
   return static_cast<int64_t>(total);

@@ -37,8 +37,7 @@ uint64_t striped_sum(size_t n, const std::atomic<bool>* cancel, F f) {
 }
 
 // Zero triples whose smallest index is i: the same per-pair math as the kernels.
-inline __attribute__((always_inline)) uint64_t brute_force_impl(const int32_t* v, size_t n,
-                                                                size_t i) {
+CV_ALWAYS_INLINE uint64_t brute_force_impl(const int32_t* v, size_t n, size_t i) {
   uint64_t c = 0;
   for (size_t j = i + 1; j + 1 < n; ++j) {
     int32_t t;
