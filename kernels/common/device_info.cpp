@@ -1,5 +1,7 @@
 #include "device_info.h"
 
+#include "cpu_simd.h"
+
 #include <cuda_runtime_api.h>
 
 #include <map>
@@ -149,7 +151,9 @@ BlockLimits block_limits(Backend backend) {
 
 std::string device_label(Backend backend) {
   if (backend == Backend::Cuda) return device_info().name;
-  return "CPU (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " threads)";
+  // The SIMD path too: CPU figures depend on it (CUDAVIZ_CPU_SIMD can force one).
+  return "CPU (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+         " threads, " + to_string(default_simd_path()) + ")";
 }
 
 }  // namespace cv

@@ -47,7 +47,7 @@ Backend resolve_backend(const std::string& request);
 // The limits launches on `backend` are checked against.
 BlockLimits block_limits(Backend backend);
 
-// Device name for reports: the GPU's name, or "CPU (N threads)".
+// Device name for reports: the GPU's name, or "CPU (N threads, SIMD path)".
 std::string device_label(Backend backend);
 
 // "13.0" for 13000.
