@@ -396,10 +396,15 @@ int run_app(const RunOptions& opt) {
         try {
           if (!splat) splat = std::make_unique<SplatRenderer>();
           for (float ms : splat->poll_times()) ui.splat_ms.push(ms);
+          for (float ms : splat->poll_map_times()) ui.splat_map_ms.push(ms);
+          for (float ms : splat->poll_kernel_times()) ui.splat_kernel_ms.push(ms);
           // The splatter hides what the table top covers, for a table at y = 0.
           const float occluder = floor.height == 0.f ? floor.radius : 0.f;
           splat->render(*scene.vertex_buffer(), scene.count(), style, view_proj, occluder, fb_w,
                         fb_h, scene.cuda_stream());
+          // Outside the draw timer: GL waits here for the splat's unmap.
+          for (float ms : splat->poll_upload_times()) ui.splat_upload_ms.push(ms);
+          splat->upload();
         } catch (const std::exception& e) {
           cudaGetLastError();
           ui.splat_active = false;
@@ -489,9 +494,21 @@ int run_app(const RunOptions& opt) {
       j["block"] = {scene.block().x, scene.block().y, scene.block().z};
       j["kernel_ms"] = scene.kernel_ms.median();
       j["map_step_unmap_ms"] = scene.step_ms.median();
+      if (backend == Backend::Cuda) {
+        // What the interop costs beyond the kernel: map (with any wait for GL) + unmap.
+        j["interop_ms"] = scene.interop_ms.median();
+        j["map_ms"] = scene.map_ms.median();
+        j["unmap_ms"] = scene.unmap_ms.median();
+        j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
+      }
       j["draw_ms"] = ui.draw_ms.median();
       j["renderer"] = ui.splat_active ? "splat" : "sprites";
-      if (ui.splat_active) j["splat_ms"] = ui.splat_ms.median();
+      if (ui.splat_active) {
+        j["splat_ms"] = ui.splat_ms.median();
+        j["splat_map_ms"] = ui.splat_map_ms.median();
+        j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
+        j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
+      }
       // GPU time of a frame's scene work: map+step+unmap, splat, draw (not the UI).
       if (backend == Backend::Cuda)
         j["gpu_frame_ms"] = scene.step_ms.median() + ui.draw_ms.median() +

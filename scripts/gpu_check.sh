@@ -5,8 +5,14 @@
 # kit in .gl/ (it also provides libglfw, so it is sourced first). Logs and
 # screenshots go to $OUT.
 #   scripts/gpu_check.sh [tests] [bench] [sanitize] [bsan] [soak] [window] [extra]
+#                        [sass] [tiles] [interop] [sandiag]
 #   (default: tests bench sanitize window). sanitize: compute-sanitizer's four tools
 #   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
+#   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
+#   there); tiles: those builds benched against each other (CUDAVIZ_NBODY_TILE);
+#   interop: windowed fountain frames with one vertex buffer and with the ping-pong
+#   pair (CUDAVIZ_INTEROP) and the copy fallback; sandiag: racecheck of the fountain
+#   1x1 test at the old and the sanitizer sizes (the abnormal end of issue 14).
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -32,6 +38,68 @@ if [[ $what == *bench* ]]; then
     timeout 300 $B/cudaviz bench $args 2>&1 | tee -a "$OUT/bench.jsonl"
   done
 fi
+if [[ $what == *sass* ]]; then
+  say "SASS of the n-body fast builds (sm_90): instructions per interaction"
+  ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc -cubin -arch=sm_90 -O3 --expt-relaxed-constexpr -std=c++17 \
+    -Ikernels kernels/nbody/nbody.cu -o /tmp/nbody90.cubin 2>&1 | tail -n 5 | tee -a "$log"
+  ${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump -sass /tmp/nbody90.cubin > /tmp/nbody90.sass
+  python3 scripts/sass_count.py /tmp/nbody90.sass --dump /tmp/sass | tee -a "$log"
+  (cd /tmp && tar cf "$OUT/sass.tar" sass)
+fi
+if [[ $what == *tiles* ]]; then
+  # Each fast tile build (TILES: build:block pairs) at the three sizes of the targets.
+  say "n-body fast tile builds (CUDAVIZ_NBODY_TILE)"
+  # SM clock and power while they run: the FP32 issue limit scales with the clock.
+  nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv,noheader -lms 250 > "$OUT/tiles_clocks.csv" 2>&1 &
+  local_smi=$!
+  for n in ${TILE_SIZES:-32768 131072 1048576}; do
+    for tb in ${TILES:-k8u4:256 k8u4:128 k8u4:512 k16u2:128 k16u2:256 k16u4:128 k16u4:256 k12u4:256 k8u8:256}; do
+      CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 120 $B/cudaviz bench nbody --variant fast --n "$n" \
+        --block "${tb##*:}" >> "$OUT/tiles.jsonl" 2>&1
+    done
+  done
+  kill "$local_smi" 2> /dev/null
+  sort "$OUT/tiles_clocks.csv" | uniq -c | sort -rn | head -n 6 | tee -a "$log"
+  python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    try: j = json.loads(line)
+    except ValueError: print(line.rstrip()); continue
+    print("%-6s block %-4d n %-8d %.4e interactions/s  slices %d  ms %.4f" % (j["tile"], j["block"][0],
+          j["n"], j["interactions_per_s"], j["slices"], j["ms_median"]))' "$OUT/tiles.jsonl" | tee -a "$log"
+fi
+if [[ $what == *interop* ]]; then
+  say "interop: one vertex buffer vs the ping-pong pair (NVIDIA GLX), then the copy fallback"
+  for n in 65536 16777216; do
+    for mode in single double; do
+      echo "\$ CUDAVIZ_INTEROP=$mode cudaviz --frames 300 --n $n" | tee -a "$log"
+      CUDAVIZ_INTEROP=$mode timeout 120 $B/cudaviz --frames 300 --n $n \
+        --screenshot "$OUT/interop_${mode}_$n.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+    done
+  done
+  echo "\$ CUDAVIZ_FORCE_COPY=1 cudaviz --frames 100 --n 65536" | tee -a "$log"
+  CUDAVIZ_FORCE_COPY=1 timeout 120 $B/cudaviz --frames 100 --n 65536 \
+    --screenshot "$OUT/interop_copy_65536.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+  CUDAVIZ_EXPECT_INTEROP=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 | tail -n 8 | tee -a "$log"
+fi
+sandiag() {
+  # The fountain 1x1 test under racecheck at the old size (CUDAVIZ_SANITIZER_RUN=0)
+  # and the sanitizer size: exit status, wall time, peak memory, the log's end.
+  local san start rc timev=""
+  [[ -x /usr/bin/time ]] && timev="/usr/bin/time -v"
+  for san in 1 0; do
+    start=$SECONDS
+    CUDAVIZ_SANITIZER_RUN=$san timeout "${SANDIAG_TIMEOUT:-420}" $timev \
+      compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu_tests \
+      --gtest_filter='Shapes/FountainGpuVsCpu.MatchesCpuTwin/lean_1x1' > "/tmp/sandiag_$san.log" 2>&1
+    rc=$?
+    { echo "-- racecheck lean_1x1, CUDAVIZ_SANITIZER_RUN=$san: exit $rc after $((SECONDS - start)) s"
+      grep -E "Maximum resident|Exit status|signal" "/tmp/sandiag_$san.log"
+      grep -v -E "^\s+[A-Z].*:.*[0-9]$" "/tmp/sandiag_$san.log" | tail -n 12; } > "$OUT/sandiag_$san.summary"
+  done
+  dmesg 2> /dev/null | tail -n 5 > "$OUT/sandiag_dmesg.summary"
+}
 # sanitize, bsan and soak are independent: they run side by side (16 cores).
 sanitize_tests() {
   # Each tool split into gtest shards; CUDAVIZ_SANITIZER_RUN=1 makes the few
@@ -50,8 +118,10 @@ sanitize_tests() {
   for tool in $tools; do
     cat "$OUT"/san_${tool}_*.part > "$OUT/san_$tool.log" && rm -f "$OUT"/san_${tool}_*.part
     { echo "-- compute-sanitizer $tool over gpu_tests ${SAN_FILTER:-*}"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|  PASSED  |  FAILED  |  SKIPPED |^exit:" \
-        "$OUT/san_$tool.log"; } > "$OUT/san_$tool.summary"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|  PASSED  |  FAILED  |  SKIPPED |^exit:|terminate" \
+        "$OUT/san_$tool.log"
+      echo "tests over 30 s:"; grep -E "\[ +(OK|FAILED) +\].*\(([0-9]{6,}|[3-9][0-9]{4}) ms\)" "$OUT/san_$tool.log"
+    } > "$OUT/san_$tool.summary"
   done
 }
 sanitize_benches() {
@@ -75,8 +145,9 @@ soak() {
   timeout "${SOAK_TIMEOUT:-540}" $B/cudaviz --soak "${SOAK_FRAMES:-100000}" > "$OUT/soak.json" 2> "$OUT/soak.err"
   echo "soak exit $? after $((SECONDS - start)) s" >> "$OUT/soak.err"
 }
-if [[ $what == *sanitize* || $what == *bsan* || $what == *soak* ]]; then
-  say "side by side: $(for x in sanitize bsan soak; do [[ $what == *$x* ]] && echo -n "$x "; done)"
+if [[ $what == *sanitize* || $what == *bsan* || $what == *soak* || $what == *sandiag* ]]; then
+  say "side by side: $(for x in sanitize bsan soak sandiag; do [[ $what == *$x* ]] && echo -n "$x "; done)"
+  [[ $what == *sandiag* ]] && sandiag &
   [[ $what == *sanitize* ]] && sanitize_tests &
   [[ $what == *bsan* ]] && sanitize_benches &
   [[ $what == *soak* ]] && soak &

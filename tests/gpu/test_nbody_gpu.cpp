@@ -66,7 +66,10 @@ TEST(NBodyGpu, AccelerationsMatchCpuForEveryVariantAndBlock) {
   CV_REQUIRE_GPU();
   Params p;
   p.G = 0.8f;
-  for (unsigned n : {4096u, 4001u}) {
+  // Sanitizer run: racecheck follows every shared-memory access of the tiled
+  // kernels (N^2 of them a launch); a quarter of N keeps it to minutes.
+  for (unsigned n : sanitizer_run() ? std::vector<unsigned>{1024u, 1001u}
+                                    : std::vector<unsigned>{4096u, 4001u}) {
     NBodyCpu cpu(n);
     cpu.reset(Initial::Galaxies, p, 21);
     const std::vector<float4> ref = cpu.accelerations(p);
@@ -77,6 +80,39 @@ TEST(NBodyGpu, AccelerationsMatchCpuForEveryVariantAndBlock) {
       const std::vector<float4> got = gpu.accelerations(vbo.get(), p, c.v, c.block, nullptr);
       EXPECT_LT(rel_l2(got, ref), 1e-4)
           << to_string(c.v) << " block " << to_string(c.block) << " n=" << n;
+    }
+  }
+}
+
+// Every tile build of the fast kernel (the candidates CUDAVIZ_NBODY_TILE picks)
+// on every block it can run, N dividing and not dividing its tiles.
+TEST(NBodyGpu, EveryFastTileBuildMatchesCpu) {
+  CV_REQUIRE_GPU();
+  Params p;
+  p.G = 0.8f;
+  const bool san = sanitizer_run();
+  for (unsigned n :
+       san ? std::vector<unsigned>{1100u} : std::vector<unsigned>{4096u, 4001u, 32771u}) {
+    NBodyCpu cpu(n);
+    cpu.reset(Initial::Galaxies, p, 5);
+    const std::vector<float4> ref = cpu.accelerations(p);
+    DeviceBuffer<float4> vbo(n);
+    NBodyGpu gpu(n);
+    gpu.reset(vbo.get(), Initial::Galaxies, p, 5, nullptr);
+    for (const std::string& tile : fast_tile_names()) {
+      gpu.set_fast_tile(tile);
+      for (BlockShape b :
+           {BlockShape{32, 1, 1}, BlockShape{96, 1, 1}, BlockShape{128, 1, 1}, BlockShape{32, 3, 2},
+            BlockShape{256, 1, 1}, BlockShape{512, 1, 1}, BlockShape{1024, 1, 1}}) {
+        if (b.threads() > fast_tile_max_threads(tile)) {
+          EXPECT_THROW(gpu.accelerations(vbo.get(), p, Variant::Fast, b, nullptr),
+                       std::invalid_argument);
+          continue;
+        }
+        const std::vector<float4> got = gpu.accelerations(vbo.get(), p, Variant::Fast, b, nullptr);
+        EXPECT_LT(rel_l2(got, ref), 1e-4)
+            << tile << " block " << to_string(b) << " n=" << n << " slices " << gpu.fast_slices(b);
+      }
     }
   }
 }
