@@ -78,6 +78,14 @@ if [[ $what == *interop* ]]; then
         --screenshot "$OUT/interop_${mode}_$n.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
     done
   done
+  # Diagnostics: GL finished before each step (does the map wait for GL's earlier
+  # work?), and the 16M frame with the fountain's fastest block shape.
+  for args in "65536 single 1" "65536 double 1" "16777216 double 1" "16777216 double 0 --block 32,8"; do
+    set -- $args
+    echo "\$ CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 cudaviz --frames 300 --n $1 ${*:4}" | tee -a "$log"
+    CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 timeout 120 $B/cudaviz --frames 300 --n "$1" "${@:4}" \
+      --screenshot "$OUT/interop_$2_finish$3_$1.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+  done
   echo "\$ CUDAVIZ_FORCE_COPY=1 cudaviz --frames 100 --n 65536" | tee -a "$log"
   CUDAVIZ_FORCE_COPY=1 timeout 120 $B/cudaviz --frames 100 --n 65536 \
     --screenshot "$OUT/interop_copy_65536.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"

@@ -25,6 +25,11 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
   if (!m.empty() && m != "single" && m != "double")
     throw std::invalid_argument("CUDAVIZ_INTEROP=" + m + ": expected single or double");
   single_buffer_ = m == "single";
+  // CUDAVIZ_GL_FINISH=1 (a diagnostic): glFinish before each step, so the map
+  // finds GL idle; a map time that drops with it was a wait for GL's earlier
+  // work, not a cost of mapping.
+  const char* finish = std::getenv("CUDAVIZ_GL_FINISH");
+  gl_finish_ = finish && *finish && *finish != '0';
 }
 
 std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
@@ -78,6 +83,7 @@ void ParticleScene::step() {
   if (backend_ == Backend::Cuda) {
     const cudaStream_t s = stream_->get();
     poll_timers();
+    if (gl_finish_) glFinish();
     step_timer_->begin(s);
     map_timer_->begin(s);
     {

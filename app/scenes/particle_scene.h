@@ -148,6 +148,7 @@ class ParticleScene {
   long long steps_ = 0;
   bool force_copy_ = false;
   bool single_buffer_ = false;  // CUDAVIZ_INTEROP=single
+  bool gl_finish_ = false;      // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
 };
