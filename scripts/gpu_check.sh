@@ -12,7 +12,8 @@
 #   there); tiles: those builds benched against each other (CUDAVIZ_NBODY_TILE);
 #   interop: windowed fountain frames with one vertex buffer and with the ping-pong
 #   pair (CUDAVIZ_INTEROP) and the copy fallback; sandiag: racecheck of the fountain
-#   1x1 test at the old and the sanitizer sizes (the abnormal end of issue 14).
+#   1x1 test at the sanitizer size, and at the old one with SANDIAG_OLD=1 (the
+#   abnormal end of issue 14: racecheck's host memory, OOM-killed).
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -96,9 +97,11 @@ sandiag() {
   # and the sanitizer size: exit status, wall time, peak memory, the log's end.
   local san start rc timev=""
   [[ -x /usr/bin/time ]] && timev="/usr/bin/time -v"
-  for san in 1 0; do
+  # The old size takes the machine's memory (118 GiB, OOM-killed on the H100
+  # run of 2026-11-23): only with SANDIAG_OLD=1, never beside other shards.
+  for san in 1 ${SANDIAG_OLD:+0}; do
     start=$SECONDS
-    CUDAVIZ_SANITIZER_RUN=$san timeout "${SANDIAG_TIMEOUT:-420}" $timev \
+    CUDAVIZ_SANITIZER_RUN=$san $timev timeout "${SANDIAG_TIMEOUT:-420}" \
       compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu_tests \
       --gtest_filter='Shapes/FountainGpuVsCpu.MatchesCpuTwin/lean_1x1' > "/tmp/sandiag_$san.log" 2>&1
     rc=$?
@@ -112,14 +115,21 @@ sandiag() {
 sanitize_tests() {
   # Each tool split into gtest shards; CUDAVIZ_SANITIZER_RUN=1 makes the few
   # large GPU tests use small sizes (every kernel still runs and is checked).
-  local tools=${SAN_TOOLS:-memcheck racecheck initcheck synccheck} tool shards k
+  local tools=${SAN_TOOLS:-memcheck racecheck initcheck synccheck} tool shards k timev=""
+  [[ -x /usr/bin/time ]] && timev="/usr/bin/time -v"
   for tool in $tools; do
     case $tool in racecheck | synccheck) shards=${SAN_SHARDS:-6} ;; *) shards=3 ;; esac
     for ((k = 0; k < shards; ++k)); do
-      ( CUDAVIZ_SANITIZER_RUN=1 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
-          timeout "${SAN_TIMEOUT:-480}" compute-sanitizer --tool $tool --error-exitcode 9 \
+      # Wall time and peak host memory a shard: racecheck keeps host memory for
+      # every block it ran, so a shard can also end by the OOM killer.
+      ( start=$SECONDS
+        CUDAVIZ_SANITIZER_RUN=1 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
+          $timev timeout "${SAN_TIMEOUT:-480}" compute-sanitizer --tool $tool --error-exitcode 9 \
           $B/gpu_tests --gtest_filter="${SAN_FILTER:-*}" > "$OUT/san_${tool}_$k.part" 2>&1
-        echo "exit: $? (shard $k of $shards)" >> "$OUT/san_${tool}_$k.part" ) &
+        rc=$?
+        rss=$(grep -oE "Maximum resident set size \(kbytes\): [0-9]+" "$OUT/san_${tool}_$k.part" | grep -oE "[0-9]+$")
+        echo "exit: $rc (shard $k of $shards) after $((SECONDS - start)) s, peak ${rss:-?} kB" \
+          >> "$OUT/san_${tool}_$k.part" ) &
     done
   done
   wait

@@ -16,7 +16,7 @@ namespace {
 // The snapshot holds count + kPad bodies, the tail zero-mass at the origin, so
 // tile loads and the fast kernel's extra targets past N never need a bounds
 // check: a zero-mass body adds exactly 0 (its distance is at least eps).
-constexpr unsigned kPad = 16384;
+constexpr unsigned kPad = 4096;
 
 __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -295,8 +295,33 @@ const FastBuild* find_build(const std::string& name) {
   return nullptr;
 }
 
+// Builds in order of preference where no build is named; the plan takes the
+// first that this device runs with the block and that keeps kPlanMinWarps
+// warps resident per SM. Measured on the H100 (docs/performance.md): k8u4 at
+// 16 warps an SM beats k8u8 (same), k12u4 (-15%) and the 16-target builds,
+// whose ~182 registers leave 8 warps an SM (-35%) in spite of fewer
+// instructions an interaction (13.125 against 13.25).
+constexpr const char* kPlanOrder[] = {"k8u4", "k4u4"};
+constexpr int kPlanMinWarps = 16;
+
+const char* planned_build(unsigned nt) {
+  const size_t shared = static_cast<size_t>(nt) * sizeof(float4);
+  for (const char* name : kPlanOrder) {
+    const FastBuild* b = find_build(name);
+    if (nt > b->max_threads) continue;
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b->kernel, static_cast<int>(nt),
+                                                      shared) != cudaSuccess) {
+      cudaGetLastError();  // no device: the first build that fits the block
+      return name;
+    }
+    if (per_sm * static_cast<int>(nt) / 32 >= kPlanMinWarps) return name;
+  }
+  return nt <= 512 ? "k8u4" : "k4u4";
+}
+
 // The tile plan: the named build (set_fast_tile, else CUDAVIZ_NBODY_TILE), or
-// by default 8 targets a thread up to 512 threads and 4 above.
+// planned_build().
 const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
   const unsigned nt = static_cast<unsigned>(block.threads());
   std::string name = tile;
@@ -304,7 +329,7 @@ const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
     const char* env = std::getenv("CUDAVIZ_NBODY_TILE");
     if (env) name = env;
   }
-  if (name.empty() || name == "auto") name = nt <= 512 ? "k8u4" : "k4u4";
+  if (name.empty() || name == "auto") name = planned_build(nt);
   const FastBuild* b = find_build(name);
   if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + name + "'");
   if (nt > b->max_threads)
