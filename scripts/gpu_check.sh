@@ -5,7 +5,7 @@
 # kit in .gl/ (it also provides libglfw, so it is sourced first). Logs and
 # screenshots go to $OUT.
 #   scripts/gpu_check.sh [tests] [bench] [sanitize] [bsan] [soak] [window] [extra]
-#                        [sass] [tiles] [interop] [sandiag]
+#                        [sass] [tiles] [interop] [sandiag] [ncu]
 #   (default: tests bench sanitize window). sanitize: compute-sanitizer's four tools
 #   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
 #   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
@@ -13,7 +13,8 @@
 #   interop: windowed fountain frames with one vertex buffer and with the ping-pong
 #   pair (CUDAVIZ_INTEROP) and the copy fallback; sandiag: racecheck of the fountain
 #   1x1 test at the sanitizer size, and at the old one with SANDIAG_OLD=1 (the
-#   abnormal end of issue 14: racecheck's host memory, OOM-killed).
+#   abnormal end of issue 14: racecheck's host memory, OOM-killed); ncu: stall
+#   reasons and pipe use of the n-body fast builds (NCU_TILES).
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -69,6 +70,35 @@ for line in open(sys.argv[1]):
     except ValueError: print(line.rstrip()); continue
     print("%-6s block %-4d n %-8d %.4e interactions/s  slices %d  ms %.4f" % (j["tile"], j["block"][0],
           j["n"], j["interactions_per_s"], j["slices"], j["ms_median"]))' "$OUT/tiles.jsonl" | tee -a "$log"
+fi
+if [[ $what == *ncu* ]]; then
+  # Why the n-body fast kernel runs at ~80% of its issue limit: warp stall
+  # reasons, issue slot use and pipe utilisation of one launch per build.
+  say "ncu: n-body fast builds at 131072 bodies (warp states, scheduler, pipes)"
+  m="" r=""
+  for r in math_pipe_throttle mio_throttle short_scoreboard long_scoreboard wait not_selected \
+           selected dispatch_stall barrier no_instruction lg_throttle; do
+    m+="smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio,"
+  done
+  m+="smsp__issue_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,"
+  m+="sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active"
+  for tb in ${NCU_TILES:-k8u4:256 k16u4:256}; do
+    # Sections (always valid) with their details, then named metrics (one bad
+    # name would fail that call alone).
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+      --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      --section Occupancy --print-details all \
+      $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
+      > "$OUT/ncu_${tb%%:*}.txt" 2>&1
+    echo "-- $tb sections: exit $?" | tee -a "$log"
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+      --metrics "$m" $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
+      > "$OUT/ncu_${tb%%:*}_metrics.txt" 2>&1
+    echo "-- $tb metrics: exit $?" | tee -a "$log"
+    grep -E "stalled|issue_active|pipe_|warps_active|ERROR" "$OUT/ncu_${tb%%:*}_metrics.txt" | tee -a "$log"
+    grep -iE "Stall|Issue Slot|Eligible|Active Warps|Issued Warp|Achieved Occupancy|Pipe" \
+      "$OUT/ncu_${tb%%:*}.txt" | head -n 30 | tee -a "$log"
+  done
 fi
 if [[ $what == *interop* ]]; then
   say "interop: one vertex buffer vs the ping-pong pair (NVIDIA GLX), then the copy fallback"
