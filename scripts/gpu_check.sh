@@ -56,7 +56,7 @@ if [[ $what == *tiles* ]]; then
     --format=csv,noheader -lms 250 > "$OUT/tiles_clocks.csv" 2>&1 &
   local_smi=$!
   for n in ${TILE_SIZES:-32768 131072 1048576}; do
-    for tb in ${TILES:-k8u4:256 k8u4:128 k8u4:512 k16u2:128 k16u2:256 k16u4:128 k16u4:256 k12u4:256 k8u8:256}; do
+    for tb in ${TILES:-k8u4:256 k8u4:512 k4u4:256 k4u8:256 k6u4:256}; do
       CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 120 $B/cudaviz bench nbody --variant fast --n "$n" \
         --block "${tb##*:}" >> "$OUT/tiles.jsonl" 2>&1
     done
@@ -153,7 +153,7 @@ sanitize_tests() {
       # Wall time and peak host memory a shard: racecheck keeps host memory for
       # every block it ran, so a shard can also end by the OOM killer.
       ( start=$SECONDS
-        CUDAVIZ_SANITIZER_RUN=1 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
+        CUDAVIZ_SANITIZER_RUN=1 CUDAVIZ_SANITIZER_TOOL=$tool GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
           $timev timeout "${SAN_TIMEOUT:-480}" compute-sanitizer --tool $tool --error-exitcode 9 \
           $B/gpu_tests --gtest_filter="${SAN_FILTER:-*}" > "$OUT/san_${tool}_$k.part" 2>&1
         rc=$?

@@ -16,7 +16,7 @@ namespace {
 // The snapshot holds count + kPad bodies, the tail zero-mass at the origin, so
 // tile loads and the fast kernel's extra targets past N never need a bounds
 // check: a zero-mass body adds exactly 0 (its distance is at least eps).
-constexpr unsigned kPad = 4096;
+constexpr unsigned kPad = 6144;
 
 __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -150,9 +150,18 @@ FastBuild fast_build_of(const char* name) {
 // Candidates measured against each other with CUDAVIZ_NBODY_TILE (docs/performance.md).
 const std::vector<FastBuild>& fast_builds() {
   static const std::vector<FastBuild> builds = {
-      fast_build_of<8, 512, 4>("k8u4"),   fast_build_of<4, 1024, 4>("k4u4"),
-      fast_build_of<16, 256, 2>("k16u2"), fast_build_of<16, 256, 4>("k16u4"),
-      fast_build_of<12, 256, 4>("k12u4"), fast_build_of<8, 256, 8>("k8u8"),
+      fast_build_of<8, 512, 4>("k8u4"),
+      fast_build_of<4, 1024, 4>("k4u4"),
+      fast_build_of<16, 256, 2>("k16u2"),
+      fast_build_of<16, 256, 4>("k16u4"),
+      fast_build_of<12, 256, 4>("k12u4"),
+      fast_build_of<8, 256, 8>("k8u8"),
+      // More resident warps, fewer targets (ncu on k8u4: 82% of issue slots
+      // used with ~3 warps a scheduler, the rest lost to dispatch stalls):
+      // 64 registers (32 warps an SM), and a cap of 85 through the 768-thread
+      // bound (3 blocks of 256: 24 warps).
+      fast_build_of<4, 1024, 8>("k4u8"),
+      fast_build_of<6, 768, 4>("k6u4"),
   };
   return builds;
 }
