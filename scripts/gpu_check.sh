@@ -5,8 +5,16 @@
 # kit in .gl/ (it also provides libglfw, so it is sourced first). Logs and
 # screenshots go to $OUT.
 #   scripts/gpu_check.sh [tests] [bench] [sanitize] [bsan] [soak] [window] [extra]
+#                        [sass] [tiles] [interop] [sandiag] [ncu]
 #   (default: tests bench sanitize window). sanitize: compute-sanitizer's four tools
 #   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
+#   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
+#   there); tiles: those builds benched against each other (CUDAVIZ_NBODY_TILE);
+#   interop: windowed fountain frames with one vertex buffer and with the ping-pong
+#   pair (CUDAVIZ_INTEROP) and the copy fallback; sandiag: racecheck of the fountain
+#   1x1 test at the sanitizer size, and at the old one with SANDIAG_OLD=1 (the
+#   abnormal end of issue 14: racecheck's host memory, OOM-killed); ncu: stall
+#   reasons and pipe use of the n-body fast builds (NCU_TILES).
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -32,26 +40,136 @@ if [[ $what == *bench* ]]; then
     timeout 300 $B/cudaviz bench $args 2>&1 | tee -a "$OUT/bench.jsonl"
   done
 fi
+if [[ $what == *sass* ]]; then
+  say "SASS of the n-body fast builds (sm_90): instructions per interaction"
+  ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc -cubin -arch=sm_90 -O3 --expt-relaxed-constexpr -std=c++17 \
+    -Ikernels kernels/nbody/nbody.cu -o /tmp/nbody90.cubin 2>&1 | tail -n 5 | tee -a "$log"
+  ${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump -sass /tmp/nbody90.cubin > /tmp/nbody90.sass
+  python3 scripts/sass_count.py /tmp/nbody90.sass --dump /tmp/sass | tee -a "$log"
+  (cd /tmp && tar cf "$OUT/sass.tar" sass)
+fi
+if [[ $what == *tiles* ]]; then
+  # Each fast tile build (TILES: build:block pairs) at the three sizes of the targets.
+  say "n-body fast tile builds (CUDAVIZ_NBODY_TILE)"
+  # SM clock and power while they run: the FP32 issue limit scales with the clock.
+  nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv,noheader -lms 250 > "$OUT/tiles_clocks.csv" 2>&1 &
+  local_smi=$!
+  for n in ${TILE_SIZES:-32768 131072 1048576}; do
+    for tb in ${TILES:-k8u4:256 k8u4:512 k4u4:256 k4u8:256 k6u4:256}; do
+      CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 120 $B/cudaviz bench nbody --variant fast --n "$n" \
+        --block "${tb##*:}" >> "$OUT/tiles.jsonl" 2>&1
+    done
+  done
+  kill "$local_smi" 2> /dev/null
+  sort "$OUT/tiles_clocks.csv" | uniq -c | sort -rn | head -n 6 | tee -a "$log"
+  python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    try: j = json.loads(line)
+    except ValueError: print(line.rstrip()); continue
+    print("%-6s block %-4d n %-8d %.4e interactions/s  slices %d  ms %.4f" % (j["tile"], j["block"][0],
+          j["n"], j["interactions_per_s"], j["slices"], j["ms_median"]))' "$OUT/tiles.jsonl" | tee -a "$log"
+fi
+if [[ $what == *ncu* ]]; then
+  # Why the n-body fast kernel runs at ~80% of its issue limit: warp stall
+  # reasons, issue slot use and pipe utilisation of one launch per build.
+  say "ncu: n-body fast builds at 131072 bodies (warp states, scheduler, pipes)"
+  m="" r=""
+  for r in math_pipe_throttle mio_throttle short_scoreboard long_scoreboard wait not_selected \
+           selected dispatch_stall barrier no_instruction lg_throttle; do
+    m+="smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio,"
+  done
+  m+="smsp__issue_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,"
+  m+="sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active"
+  for tb in ${NCU_TILES:-k8u4:256 k16u4:256}; do
+    # Sections (always valid) with their details, then named metrics (one bad
+    # name would fail that call alone).
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+      --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+      --section Occupancy --print-details all \
+      $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
+      > "$OUT/ncu_${tb%%:*}.txt" 2>&1
+    echo "-- $tb sections: exit $?" | tee -a "$log"
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+      --metrics "$m" $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
+      > "$OUT/ncu_${tb%%:*}_metrics.txt" 2>&1
+    echo "-- $tb metrics: exit $?" | tee -a "$log"
+    grep -E "stalled|issue_active|pipe_|warps_active|ERROR" "$OUT/ncu_${tb%%:*}_metrics.txt" | tee -a "$log"
+    grep -iE "Stall|Issue Slot|Eligible|Active Warps|Issued Warp|Achieved Occupancy|Pipe" \
+      "$OUT/ncu_${tb%%:*}.txt" | head -n 30 | tee -a "$log"
+  done
+fi
+if [[ $what == *interop* ]]; then
+  say "interop: one vertex buffer vs the ping-pong pair (NVIDIA GLX), then the copy fallback"
+  for n in 65536 16777216; do
+    for mode in single double; do
+      echo "\$ CUDAVIZ_INTEROP=$mode cudaviz --frames 300 --n $n" | tee -a "$log"
+      CUDAVIZ_INTEROP=$mode timeout 120 $B/cudaviz --frames 300 --n $n \
+        --screenshot "$OUT/interop_${mode}_$n.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+    done
+  done
+  # Diagnostics: GL finished before each step (does the map wait for GL's earlier
+  # work?), and the 16M frame with the fountain's fastest block shape.
+  for args in "65536 single 1" "65536 double 1" "16777216 double 1" "16777216 double 0 --block 32,8"; do
+    set -- $args
+    echo "\$ CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 cudaviz --frames 300 --n $1 ${*:4}" | tee -a "$log"
+    CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 timeout 120 $B/cudaviz --frames 300 --n "$1" "${@:4}" \
+      --screenshot "$OUT/interop_$2_finish$3_$1.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+  done
+  echo "\$ CUDAVIZ_FORCE_COPY=1 cudaviz --frames 100 --n 65536" | tee -a "$log"
+  CUDAVIZ_FORCE_COPY=1 timeout 120 $B/cudaviz --frames 100 --n 65536 \
+    --screenshot "$OUT/interop_copy_65536.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
+  CUDAVIZ_EXPECT_INTEROP=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 | tail -n 8 | tee -a "$log"
+fi
+sandiag() {
+  # The fountain 1x1 test under racecheck at the old size (CUDAVIZ_SANITIZER_RUN=0)
+  # and the sanitizer size: exit status, wall time, peak memory, the log's end.
+  local san start rc timev=""
+  [[ -x /usr/bin/time ]] && timev="/usr/bin/time -v"
+  # The old size takes the machine's memory (118 GiB, OOM-killed on the H100
+  # run of 2026-11-23): only with SANDIAG_OLD=1, never beside other shards.
+  for san in 1 ${SANDIAG_OLD:+0}; do
+    start=$SECONDS
+    CUDAVIZ_SANITIZER_RUN=$san $timev timeout "${SANDIAG_TIMEOUT:-420}" \
+      compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu_tests \
+      --gtest_filter='Shapes/FountainGpuVsCpu.MatchesCpuTwin/lean_1x1' > "/tmp/sandiag_$san.log" 2>&1
+    rc=$?
+    { echo "-- racecheck lean_1x1, CUDAVIZ_SANITIZER_RUN=$san: exit $rc after $((SECONDS - start)) s"
+      grep -E "Maximum resident|Exit status|signal" "/tmp/sandiag_$san.log"
+      grep -v -E "^\s+[A-Z].*:.*[0-9]$" "/tmp/sandiag_$san.log" | tail -n 12; } > "$OUT/sandiag_$san.summary"
+  done
+  dmesg 2> /dev/null | tail -n 5 > "$OUT/sandiag_dmesg.summary"
+}
 # sanitize, bsan and soak are independent: they run side by side (16 cores).
 sanitize_tests() {
   # Each tool split into gtest shards; CUDAVIZ_SANITIZER_RUN=1 makes the few
   # large GPU tests use small sizes (every kernel still runs and is checked).
-  local tools=${SAN_TOOLS:-memcheck racecheck initcheck synccheck} tool shards k
+  local tools=${SAN_TOOLS:-memcheck racecheck initcheck synccheck} tool shards k timev=""
+  [[ -x /usr/bin/time ]] && timev="/usr/bin/time -v"
   for tool in $tools; do
     case $tool in racecheck | synccheck) shards=${SAN_SHARDS:-6} ;; *) shards=3 ;; esac
     for ((k = 0; k < shards; ++k)); do
-      ( CUDAVIZ_SANITIZER_RUN=1 GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
-          timeout "${SAN_TIMEOUT:-480}" compute-sanitizer --tool $tool --error-exitcode 9 \
+      # Wall time and peak host memory a shard: racecheck keeps host memory for
+      # every block it ran, so a shard can also end by the OOM killer.
+      ( start=$SECONDS
+        CUDAVIZ_SANITIZER_RUN=1 CUDAVIZ_SANITIZER_TOOL=$tool GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k \
+          $timev timeout "${SAN_TIMEOUT:-480}" compute-sanitizer --tool $tool --error-exitcode 9 \
           $B/gpu_tests --gtest_filter="${SAN_FILTER:-*}" > "$OUT/san_${tool}_$k.part" 2>&1
-        echo "exit: $? (shard $k of $shards)" >> "$OUT/san_${tool}_$k.part" ) &
+        rc=$?
+        rss=$(grep -oE "Maximum resident set size \(kbytes\): [0-9]+" "$OUT/san_${tool}_$k.part" | grep -oE "[0-9]+$")
+        echo "exit: $rc (shard $k of $shards) after $((SECONDS - start)) s, peak ${rss:-?} kB" \
+          >> "$OUT/san_${tool}_$k.part" ) &
     done
   done
   wait
   for tool in $tools; do
     cat "$OUT"/san_${tool}_*.part > "$OUT/san_$tool.log" && rm -f "$OUT"/san_${tool}_*.part
     { echo "-- compute-sanitizer $tool over gpu_tests ${SAN_FILTER:-*}"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|  PASSED  |  FAILED  |  SKIPPED |^exit:" \
-        "$OUT/san_$tool.log"; } > "$OUT/san_$tool.summary"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|  PASSED  |  FAILED  |  SKIPPED |^exit:|terminate" \
+        "$OUT/san_$tool.log"
+      echo "tests over 30 s:"; grep -E "\[ +(OK|FAILED) +\].*\(([0-9]{6,}|[3-9][0-9]{4}) ms\)" "$OUT/san_$tool.log"
+    } > "$OUT/san_$tool.summary"
   done
 }
 sanitize_benches() {
@@ -75,8 +193,9 @@ soak() {
   timeout "${SOAK_TIMEOUT:-540}" $B/cudaviz --soak "${SOAK_FRAMES:-100000}" > "$OUT/soak.json" 2> "$OUT/soak.err"
   echo "soak exit $? after $((SECONDS - start)) s" >> "$OUT/soak.err"
 }
-if [[ $what == *sanitize* || $what == *bsan* || $what == *soak* ]]; then
-  say "side by side: $(for x in sanitize bsan soak; do [[ $what == *$x* ]] && echo -n "$x "; done)"
+if [[ $what == *sanitize* || $what == *bsan* || $what == *soak* || $what == *sandiag* ]]; then
+  say "side by side: $(for x in sanitize bsan soak sandiag; do [[ $what == *$x* ]] && echo -n "$x "; done)"
+  [[ $what == *sandiag* ]] && sandiag &
   [[ $what == *sanitize* ]] && sanitize_tests &
   [[ $what == *bsan* ]] && sanitize_benches &
   [[ $what == *soak* ]] && soak &

@@ -93,6 +93,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     fill(m, static_cast<double>(n));
     if (v == Variant::Fast) {
       m.fields["bodies_per_thread"] = fast_bodies_per_thread(block);
+      m.fields["tile"] = fast_tile_for(block);
       m.fields["slices"] = sim.fast_slices(block);
     }
     out.push_back(std::move(m));

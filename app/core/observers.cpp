@@ -31,9 +31,21 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
   const UiState& ui = ctx.ui;
   j["kernel_ms"] = scene.kernel_ms.median();
   j["map_step_unmap_ms"] = scene.step_ms.median();
+  if (ctx.backend == Backend::Cuda) {
+    // What the interop costs beyond the kernel: map (with any wait for GL) + unmap.
+    j["interop_ms"] = scene.interop_ms.median();
+    j["map_ms"] = scene.map_ms.median();
+    j["unmap_ms"] = scene.unmap_ms.median();
+    j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
+  }
   j["draw_ms"] = ui.draw_ms.median();
   j["renderer"] = ui.splat_active ? "splat" : "sprites";
-  if (ui.splat_active) j["splat_ms"] = ui.splat_ms.median();
+  if (ui.splat_active) {
+    j["splat_ms"] = ui.splat_ms.median();
+    j["splat_map_ms"] = ui.splat_map_ms.median();
+    j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
+    j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
+  }
   // GPU time of a frame's scene work: map+step+unmap, splat, draw (not the UI).
   if (ctx.backend == Backend::Cuda)
     j["gpu_frame_ms"] = scene.step_ms.median() + ui.draw_ms.median() +

@@ -37,11 +37,16 @@ bool SceneView::splat(ParticleScene& scene, UiState& ui, const glm::mat4& view_p
   try {
     if (!splat_) splat_ = std::make_unique<SplatRenderer>();
     for (float ms : splat_->poll_times()) ui.splat_ms.push(ms);
+    for (float ms : splat_->poll_map_times()) ui.splat_map_ms.push(ms);
+    for (float ms : splat_->poll_kernel_times()) ui.splat_kernel_ms.push(ms);
     // The splatter hides what the table top covers, for a table at y = 0.
     const ParticleScene::Floor floor = scene.floor();
     const float occluder = floor.height == 0.f ? floor.radius : 0.f;
     splat_->render(*scene.vertex_buffer(), scene.count(), scene.style(), view_proj, occluder, fb_w,
                    fb_h, scene.cuda_stream());
+    // Outside the draw timer: GL waits here for the splat's unmap.
+    for (float ms : splat_->poll_upload_times()) ui.splat_upload_ms.push(ms);
+    splat_->upload();
     return true;
   } catch (const std::exception& e) {
     cudaGetLastError();

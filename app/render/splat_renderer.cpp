@@ -1,5 +1,8 @@
 #include "render/splat_renderer.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "embedded_shaders.h"
 #include "gl/gl_check.h"
 #include "gl/shader_program.h"
@@ -9,6 +12,8 @@ namespace cv {
 SplatRenderer::SplatRenderer()
     : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)),
       vao_(make_vertex_array()) {
+  const char* mode = std::getenv("CUDAVIZ_INTEROP");
+  double_image_ = !(mode && std::string(mode) == "single");
   glGenTextures(1, &texture_);
   check_gl("glGenTextures(splat)");
 }
@@ -20,7 +25,8 @@ SplatRenderer::~SplatRenderer() {
 void SplatRenderer::resize(int width, int height, Backend backend) {
   if (width == width_ && height == height_ && image_) return;
   image_.reset();  // release before allocating the new size
-  image_ = std::make_unique<InteropBuffer>(static_cast<size_t>(width) * height * 4, backend);
+  image_ = std::make_unique<InteropBuffer>(static_cast<size_t>(width) * height * 4, backend, false,
+                                           double_image_);
   glBindTexture(GL_TEXTURE_2D, texture_);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -54,22 +60,35 @@ void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const Partic
   const splat::Style st{static_cast<int>(style.palette), gain};
 
   timer_.begin(stream);
+  map_timer_.begin(stream);
   auto points = vertices.map(stream, InteropBuffer::Access::ReadOnly);
-  auto image = image_->map(stream);
+  auto image = image_->map_next(stream);  // every pixel is written: write-discard
+  map_timer_.end(stream);
+  kernel_timer_.begin(stream);
   splatter_.render(static_cast<const float4*>(points.device_ptr()), count, v, st,
                    static_cast<uchar4*>(image.device_ptr()), block, stream);
+  kernel_timer_.end(stream);
   image.unmap();
   points.unmap();
   timer_.end(stream);
 }
 
-void SplatRenderer::draw() {
+void SplatRenderer::upload() {
   if (!image_) return;
+  upload_timer_.begin();
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, image_->vbo());
   glBindTexture(GL_TEXTURE_2D, texture_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  upload_timer_.end();
+  check_gl("SplatRenderer::upload");
+}
+
+void SplatRenderer::draw() {
+  if (!image_) return;
+  glBindTexture(GL_TEXTURE_2D, texture_);
   glUseProgram(program_.get());
   glActiveTexture(GL_TEXTURE0);
   glUniform1i(glGetUniformLocation(program_.get(), "u_image"), 0);

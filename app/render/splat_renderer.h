@@ -32,12 +32,19 @@ class SplatRenderer {
   void render(InteropBuffer& vertices, unsigned count, const ParticleStyle& style,
               const glm::mat4& view_proj, float table_radius, int width, int height,
               cudaStream_t stream);
-  // GL work: image to texture, full-screen composite. Call after render().
+  // GL work, after render(): upload() copies the image PBO into the texture
+  // (GL waits there for the CUDA splat, so it is timed on its own:
+  // poll_upload_times()); draw() composites the texture over the frame.
+  void upload();
   void draw();
+  std::vector<float> poll_upload_times() { return upload_timer_.poll(); }
 
   TransferMode transfer_mode() const { return image_ ? image_->mode() : TransferMode::Interop; }
   // GPU times (ms) of earlier frames' render() that have completed since the last call.
   std::vector<float> poll_times() { return timer_.poll(); }
+  // The same frames' parts: the two maps (with any wait for GL) and the splat kernels.
+  std::vector<float> poll_map_times() { return map_timer_.poll(); }
+  std::vector<float> poll_kernel_times() { return kernel_timer_.poll(); }
 
   BlockShape block{256, 1, 1};
   float gain = 0.25f;
@@ -46,11 +53,15 @@ class SplatRenderer {
   void resize(int width, int height, Backend backend);
 
   splat::Splatter splatter_;
-  std::unique_ptr<InteropBuffer> image_;  // width*height RGBA8, used as a pixel-unpack buffer
+  // width*height RGBA8, used as a pixel-unpack buffer; double-buffered unless
+  // CUDAVIZ_INTEROP=single, so CUDA never waits for GL's upload of the last one.
+  std::unique_ptr<InteropBuffer> image_;
+  bool double_image_ = true;
   GLuint texture_ = 0;
   GlProgram program_;
   GlVertexArray vao_;
-  CudaTimerRing timer_;
+  CudaTimerRing timer_, map_timer_, kernel_timer_;
+  GlTimerRing upload_timer_;
   int width_ = 0, height_ = 0;
 };
 

@@ -70,6 +70,11 @@ void FountainScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& 
   gpu_->step(vbo, clock_.next(params_), params_, b, s);
 }
 
+void FountainScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+                                      const BlockShape& b) {
+  gpu_->step_from(source, vbo, clock_.next(params_), params_, b, s);
+}
+
 void FountainScene::simulate_cpu() {
   cpu_->step(clock_.next(params_), params_);
 }

@@ -1,6 +1,7 @@
 #include "scenes/particle_scene.h"
 
 #include <cstdlib>
+#include <stdexcept>
 
 #include "common/fault_injection.h"
 
@@ -11,14 +12,49 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
     stream_.emplace();
     kernel_timer_.emplace();
     step_timer_.emplace();
+    map_timer_.emplace();
+    unmap_timer_.emplace();
   }
   // CUDAVIZ_FORCE_COPY=1 exercises the copy fallback on machines with interop.
   const char* force = std::getenv("CUDAVIZ_FORCE_COPY");
   force_copy_ = force && *force && *force != '0';
+  // CUDAVIZ_INTEROP=single|double: one vertex buffer mapped in place, or the
+  // ping-pong pair (default) for scenes that support it.
+  const char* mode = std::getenv("CUDAVIZ_INTEROP");
+  const std::string m = mode ? mode : "";
+  if (!m.empty() && m != "single" && m != "double")
+    throw std::invalid_argument("CUDAVIZ_INTEROP=" + m + ": expected single or double");
+  single_buffer_ = m == "single";
+  // CUDAVIZ_GL_FINISH=1 (a diagnostic): glFinish before each step, so the map
+  // finds GL idle; a map time that drops with it was a wait for GL's earlier
+  // work, not a cost of mapping.
+  const char* finish = std::getenv("CUDAVIZ_GL_FINISH");
+  gl_finish_ = finish && *finish && *finish != '0';
 }
 
 std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
-  return std::make_unique<InteropBuffer>(bytes, backend_, force_copy_);
+  return std::make_unique<InteropBuffer>(bytes, backend_, force_copy_,
+                                         ping_pong() && !single_buffer_);
+}
+
+void ParticleScene::simulate_gpu_from(const float4*, float4*, cudaStream_t, const BlockShape&) {
+  throw std::logic_error(std::string(name()) + ": no double-buffered step");
+}
+
+void ParticleScene::poll_timers() {
+  for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
+  for (float ms : step_timer_->poll()) step_ms.push(ms);
+  for (float ms : map_timer_->poll()) map_pending_.push_back(ms);
+  // Unmaps complete after their maps (same stream): pair them in order.
+  for (float ms : unmap_timer_->poll()) {
+    if (map_pending_.empty()) break;
+    map_ms.push(map_pending_.front());
+    unmap_ms.push(ms);
+    interop_ms.push(map_pending_.front() + ms);
+    map_pending_.erase(map_pending_.begin());
+  }
+  if (map_pending_.size() > 2 * CudaTimerRing::kSlots)
+    map_pending_.clear();  // rings dropped results
 }
 
 std::optional<std::string> ParticleScene::set_block(const BlockShape& b) {
@@ -46,15 +82,24 @@ void ParticleScene::step() {
   if (!needs_step()) return;
   if (backend_ == Backend::Cuda) {
     const cudaStream_t s = stream_->get();
-    for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
-    for (float ms : step_timer_->poll()) step_ms.push(ms);
+    poll_timers();
+    if (gl_finish_) glFinish();
     step_timer_->begin(s);
+    map_timer_->begin(s);
     {
-      auto mapping = buffer_->map(s);
+      const bool pair = buffer_->double_buffered();
+      auto mapping = pair ? buffer_->map_next(s) : buffer_->map(s);
+      map_timer_->end(s);
       kernel_timer_->begin(s);
-      simulate_gpu(static_cast<float4*>(mapping.device_ptr()), s, block_);
+      float4* out = static_cast<float4*>(mapping.device_ptr());
+      if (pair)
+        simulate_gpu_from(static_cast<const float4*>(mapping.source_ptr()), out, s, block_);
+      else
+        simulate_gpu(out, s, block_);
       kernel_timer_->end(s);
+      unmap_timer_->begin(s);
       mapping.unmap();
+      unmap_timer_->end(s);
     }
     step_timer_->end(s);
   } else {

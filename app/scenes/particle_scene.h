@@ -110,10 +110,23 @@ class ParticleScene {
 
   History kernel_ms{240};  // the simulation kernel alone (CUDA events) or the CPU step
   History step_ms{240};    // map + kernel + unmap (or copy fallback), or CPU step + upload
+  // CUDA only: the map (including any wait the driver inserts for GL's use of
+  // the buffer) plus the unmap (or the copy fallback's copy), per frame.
+  History interop_ms{240};
+  History map_ms{240}, unmap_ms{240};
+  // Whether this scene's vertex buffer is double-buffered (CUDAVIZ_INTEROP).
+  bool double_buffered() const { return buffer_ && buffer_->double_buffered(); }
   long long steps() const { return steps_; }
 
  protected:
+  void poll_timers();
   virtual void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) = 0;
+  // Scenes whose kernel can read one buffer and write another (every byte of
+  // it) return true and implement simulate_gpu_from: their vertex buffer is
+  // then double-buffered unless CUDAVIZ_INTEROP=single.
+  virtual bool ping_pong() const { return false; }
+  virtual void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+                                 const BlockShape& b);
   virtual void simulate_cpu() = 0;
   virtual const void* cpu_vertices() const = 0;
   virtual size_t vertex_bytes() const = 0;
@@ -153,9 +166,12 @@ class ParticleScene {
   BlockShape block_{16, 16, 1};
   std::unique_ptr<InteropBuffer> buffer_;
   std::optional<CudaStream> stream_;
-  std::optional<CudaTimerRing> kernel_timer_, step_timer_;
+  std::optional<CudaTimerRing> kernel_timer_, step_timer_, map_timer_, unmap_timer_;
+  std::vector<float> map_pending_;  // map times whose unmap has not completed yet
   long long steps_ = 0;
   bool force_copy_ = false;
+  bool single_buffer_ = false;  // CUDAVIZ_INTEROP=single
+  bool gl_finish_ = false;      // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
 };

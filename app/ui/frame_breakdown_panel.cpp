@@ -55,7 +55,9 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
   last_steps_ = scene.steps();
   const float k = stepped ? scene.kernel_ms.latest() : 0.f;
   sim_.push(k);
-  xfer_.push(stepped ? std::max(0.f, scene.step_ms.latest() - k) : 0.f);
+  const float xfer = scene.backend() == Backend::Cuda ? scene.interop_ms.latest()
+                                                      : std::max(0.f, scene.step_ms.latest() - k);
+  xfer_.push(stepped ? xfer : 0.f);
   draw_.push(ui.draw_ms.latest());
   ui_.push(ui_ms_);
 
@@ -71,7 +73,8 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
   const Series series[] = {
       {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
       {&xfer_,
-       cuda ? (scene.transfer_mode() == TransferMode::Interop ? "map/unmap (GPU)" : "copy (GPU)")
+       cuda ? (scene.transfer_mode() == TransferMode::Interop ? "interop: map/unmap (GPU)"
+                                                              : "interop: copy (GPU)")
             : "upload (CPU)",
        IM_COL32(250, 180, 60, 255)},
       {&draw_, "draw (GL timer)", IM_COL32(120, 220, 120, 255)},

@@ -41,6 +41,8 @@ struct UiState : SceneControls {
   bool sim_behind = false;
 
   History fps{240}, frame_ms{240}, draw_ms{240}, splat_ms{240};
+  History splat_map_ms{240}, splat_kernel_ms{240};  // parts of splat_ms
+  History splat_upload_ms{240};                     // GL: image PBO -> texture
 };
 
 // From this many particles on, Auto draws with the splatter: on the H100 GL

@@ -47,12 +47,14 @@ void draw_timing_export(const ParticleScene& scene, const UiState& ui) {
     std::strftime(name, sizeof name, "cudaviz-timing-%Y%m%d-%H%M%S.csv", std::localtime(&t));
     const bool cuda = scene.backend() == Backend::Cuda;
     try {
-      write_file_atomically(
-          name, history_csv({{"fps", &ui.fps},
-                             {"frame_ms", &ui.frame_ms},
-                             {cuda ? "kernel_ms" : "cpu_step_ms", &scene.kernel_ms},
-                             {cuda ? "map_step_unmap_ms" : "step_upload_ms", &scene.step_ms},
-                             {"draw_ms", &ui.draw_ms}}));
+      std::vector<std::pair<std::string, const History*>> columns{
+          {"fps", &ui.fps},
+          {"frame_ms", &ui.frame_ms},
+          {cuda ? "kernel_ms" : "cpu_step_ms", &scene.kernel_ms},
+          {cuda ? "map_step_unmap_ms" : "step_upload_ms", &scene.step_ms},
+          {"draw_ms", &ui.draw_ms}};
+      if (cuda) columns.emplace_back("interop_ms", &scene.interop_ms);
+      write_file_atomically(name, history_csv(columns));
       message = std::string("wrote ") + name;
       failed = false;
     } catch (const std::exception& e) {
@@ -61,7 +63,7 @@ void draw_timing_export(const ParticleScene& scene, const UiState& ui) {
     }
   }
   ui::tooltip(
-      "The plots' last 240 frames (fps, frame, kernel/step, map/copy, draw) as CSV in the "
+      "The plots' last 240 frames (fps, frame, kernel/step, map/copy, draw, interop) as CSV in the "
       "working directory.");
   if (!message.empty()) {
     ImGui::SameLine();

@@ -8,14 +8,16 @@ namespace {
 
 // Ours: position and age travel together in the VBO, vy is the only private
 // state, horizontal velocity is derived from the grid position and colour from
-// age (in the shader): 40 bytes a particle.
-__global__ void step_lean(float4* __restrict__ vbo, float* __restrict__ vy, Grid g, Frame f,
+// age (in the shader): 40 bytes a particle. `in` is the previous frame: the
+// same buffer as vbo (in place) or the other half of a ping-pong pair; each
+// thread reads only its own element, so no __restrict__ on either.
+__global__ void step_lean(const float4* in, float4* vbo, float* __restrict__ vy, Grid g, Frame f,
                           Params p) {
   const unsigned gx = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned gy = blockIdx.y * blockDim.y + threadIdx.y;
   const unsigned i = gy * g.width + gx;
   if (gx >= g.width || i >= g.count) return;
-  const float4 q = vbo[i];
+  const float4 q = in[i];
   Particle s{q.x, q.y, q.z, q.w, vy[i]};
   step(s, launch_vx(gx, g, p), launch_vz(gy, g, p), f, p);
   vbo[i] = make_float4(s.x, s.y, s.z, s.age);
@@ -24,14 +26,14 @@ __global__ void step_lean(float4* __restrict__ vbo, float* __restrict__ vy, Grid
 
 // The seed's memory layout: state float4(age, vx, vy, vz), positions then
 // colours in the VBO: 80 bytes a particle.
-__global__ void step_seed(float4* __restrict__ vbo, float4* __restrict__ state, Grid g, Frame f,
-                          Params p) {
+__global__ void step_seed(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
+                          Frame f, Params p) {
   const unsigned gx = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned gy = blockIdx.y * blockDim.y + threadIdx.y;
   const unsigned i = gy * g.width + gx;
   if (gx >= g.width || i >= g.count) return;
   const float4 st = state[i];
-  const float4 q = vbo[i];
+  const float4 q = in[i];
   Particle s{q.x, q.y, q.z, st.x, st.z};
   step(s, st.y, st.w, f, p);
   state[i] = make_float4(s.age, st.y, s.vy, st.w);
@@ -70,14 +72,19 @@ void FountainGpu::reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_
 
 void FountainGpu::step(float4* vbo, const Frame& f, const Params& p, const BlockShape& block,
                        cudaStream_t s) {
+  step_from(vbo, vbo, f, p, block, s);
+}
+
+void FountainGpu::step_from(const float4* source, float4* vbo, const Frame& f, const Params& p,
+                            const BlockShape& block, cudaStream_t s) {
   require_valid(block);
   if (grid_.count == 0) return;
   const dim3 grid = grid_2d(grid_.width, grid_.height, block);
   if (variant_ == Variant::Lean) {
-    step_lean<<<grid, to_dim3(block), 0, s>>>(vbo, vy_.get(), grid_, f, p);
+    step_lean<<<grid, to_dim3(block), 0, s>>>(source, vbo, vy_.get(), grid_, f, p);
     cuda_check_launch("fountain step_lean<<<>>>");
   } else {
-    step_seed<<<grid, to_dim3(block), 0, s>>>(vbo, state_.get(), grid_, f, p);
+    step_seed<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, f, p);
     cuda_check_launch("fountain step_seed<<<>>>");
   }
 }

@@ -72,6 +72,10 @@ class FountainGpu {
   void reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_t s);
   // One step with the caller's block shape (validated: std::invalid_argument).
   void step(float4* vbo, const Frame& f, const Params& p, const BlockShape& block, cudaStream_t s);
+  // The same step reading the previous frame from `source` (another buffer of
+  // the same layout, or vbo itself) and writing every byte of vbo.
+  void step_from(const float4* source, float4* vbo, const Frame& f, const Params& p,
+                 const BlockShape& block, cudaStream_t s);
 
  private:
   Grid grid_;

@@ -3,6 +3,7 @@
 // padded snapshot, a finish kernel that sums j-slices and integrates, and the
 // energy on demand (double sums).
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -12,26 +13,10 @@
 namespace cv::nbody {
 namespace {
 
-// Two builds of the fast kernel: blocks up to kFastSmallBlock threads keep
-// kFastBodiesPerThread (8) targets a thread in ~127 registers; larger blocks
-// must fit 64 registers to launch and keep 4.
-constexpr int kFastSmallBlock = 512;
-constexpr int kMaxThreads = 1024;
-constexpr int kFastBodiesLarge = 4;
 // The snapshot holds count + kPad bodies, the tail zero-mass at the origin, so
 // tile loads and the fast kernel's extra targets past N never need a bounds
 // check: a zero-mass body adds exactly 0 (its distance is at least eps).
-constexpr unsigned kPad = 4096;
-static_assert(kPad >= kFastBodiesPerThread * kFastSmallBlock &&
-                  kPad >= kFastBodiesLarge * kMaxThreads,
-              "padding must cover the targets of the widest fast block");
-// The fast kernel's inner loop is unrolled by this many bodies (block sizes
-// are multiples of 32, so there is no remainder). Measured on the H100: 4 beats
-// 2, 8 and 16 (4 bodies x 8 targets x 13 instructions, ~7 KB of SASS, stays in
-// the SM's L0 instruction cache); a whole 256-body tile unrolled would not.
-// The SASS of that loop: 32 x (3 FADD, 6 FFMA, 1 MUFU.RSQ, 3 FMUL) + 4 LDS.128
-// + 4 loop instructions = 13.25 instructions an interaction.
-constexpr int kFastUnroll = 4;
+constexpr unsigned kPad = 6144;
 
 __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -90,10 +75,10 @@ __global__ void forces_tiled(const float4* __restrict__ bodies, float4* __restri
 // Ours. Each thread owns K targets (first + q * blockDim, coalesced), so one
 // broadcast shared-memory load feeds K interactions; the next tile is fetched
 // into a register while the current one is swept; the tile loop is unrolled by
-// kFastUnroll. blockIdx.y is a j-slice: the block sums the tiles
+// Unroll. blockIdx.y is a j-slice: the block sums the tiles
 // [tiles * y / slices, tiles * (y + 1) / slices) and writes a partial that the
 // finish kernel adds up in slice order (deterministic).
-template <int K, int MaxThreads>
+template <int K, int MaxThreads, int Unroll>
 __global__ void __launch_bounds__(MaxThreads)
     forces_fast(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
                 unsigned tiles, float eps2) {
@@ -116,9 +101,9 @@ __global__ void __launch_bounds__(MaxThreads)
     tile[t] = next;
     __syncthreads();
     if (k + 1 < t1) next = bodies[static_cast<size_t>(k + 1) * nt + t];
-    for (unsigned j = 0; j < nt; j += kFastUnroll) {
+    for (unsigned j = 0; j < nt; j += Unroll) {
 #pragma unroll
-      for (int u = 0; u < kFastUnroll; ++u) {
+      for (int u = 0; u < Unroll; ++u) {
         const float4 b = tile[j + u];
 #pragma unroll
         for (int q = 0; q < K; ++q) accumulate(a[q], x[q], b, eps2);
@@ -131,6 +116,54 @@ __global__ void __launch_bounds__(MaxThreads)
     const unsigned i = first + q * nt;
     if (i < n) out[i] = make_float4(a[q].x, a[q].y, a[q].z, 0.f);
   }
+}
+
+// The builds of the fast kernel: K targets a thread, the largest block it
+// launches with (its register budget: 65536 / MaxThreads, at most 255) and the
+// unroll of the tile loop. Which one runs is the tile plan (fast_build()).
+struct FastBuild {
+  const char* name;
+  unsigned bodies, max_threads, unroll;
+  const void* kernel;  // for attributes and occupancy
+  void (*launch)(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,
+                 float4* acc, unsigned n, unsigned tiles, float eps2);
+};
+
+template <int K, int MaxThreads, int Unroll>
+void launch_fast(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,
+                 float4* acc, unsigned n, unsigned tiles, float eps2) {
+  forces_fast<K, MaxThreads, Unroll><<<grid, block, shared, s>>>(bodies, acc, n, tiles, eps2);
+}
+
+template <int K, int MaxThreads, int Unroll>
+FastBuild fast_build_of(const char* name) {
+  static_assert(static_cast<unsigned>(K * MaxThreads) <= kPad,
+                "padding must cover the targets of the widest block");
+  return {name,
+          K,
+          MaxThreads,
+          Unroll,
+          reinterpret_cast<const void*>(&forces_fast<K, MaxThreads, Unroll>),
+          &launch_fast<K, MaxThreads, Unroll>};
+}
+
+// Candidates measured against each other with CUDAVIZ_NBODY_TILE (docs/performance.md).
+const std::vector<FastBuild>& fast_builds() {
+  static const std::vector<FastBuild> builds = {
+      fast_build_of<8, 512, 4>("k8u4"),
+      fast_build_of<4, 1024, 4>("k4u4"),
+      fast_build_of<16, 256, 2>("k16u2"),
+      fast_build_of<16, 256, 4>("k16u4"),
+      fast_build_of<12, 256, 4>("k12u4"),
+      fast_build_of<8, 256, 8>("k8u8"),
+      // More resident warps, fewer targets (ncu on k8u4: 82% of issue slots
+      // used with ~3 warps a scheduler, the rest lost to dispatch stalls):
+      // 64 registers (32 warps an SM), and a cap of 85 through the 768-thread
+      // bound (3 blocks of 256: 24 warps).
+      fast_build_of<4, 1024, 8>("k4u8"),
+      fast_build_of<6, 768, 4>("k6u4"),
+  };
+  return builds;
 }
 
 // Sums the slices of body i in slice order; then either stores G a (for
@@ -263,8 +296,78 @@ void require_fast_block(const BlockShape& b) {
 
 }  // namespace
 
-unsigned fast_bodies_per_thread(const BlockShape& block) {
-  return block.threads() <= kFastSmallBlock ? kFastBodiesPerThread : kFastBodiesLarge;
+namespace {
+
+const FastBuild* find_build(const std::string& name) {
+  for (const FastBuild& b : fast_builds())
+    if (name == b.name) return &b;
+  return nullptr;
+}
+
+// Builds in order of preference where no build is named; the plan takes the
+// first that this device runs with the block and that keeps kPlanMinWarps
+// warps resident per SM. Measured on the H100 (docs/performance.md): k8u4 at
+// 16 warps an SM beats k8u8 (same), k12u4 (-15%) and the 16-target builds,
+// whose ~182 registers leave 8 warps an SM (-35%) in spite of fewer
+// instructions an interaction (13.125 against 13.25).
+constexpr const char* kPlanOrder[] = {"k8u4", "k4u4"};
+constexpr int kPlanMinWarps = 16;
+
+const char* planned_build(unsigned nt) {
+  const size_t shared = static_cast<size_t>(nt) * sizeof(float4);
+  for (const char* name : kPlanOrder) {
+    const FastBuild* b = find_build(name);
+    if (nt > b->max_threads) continue;
+    int per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b->kernel, static_cast<int>(nt),
+                                                      shared) != cudaSuccess) {
+      cudaGetLastError();  // no device: the first build that fits the block
+      return name;
+    }
+    if (per_sm * static_cast<int>(nt) / 32 >= kPlanMinWarps) return name;
+  }
+  return nt <= 512 ? "k8u4" : "k4u4";
+}
+
+// The tile plan: the named build (set_fast_tile, else CUDAVIZ_NBODY_TILE), or
+// planned_build().
+const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
+  const unsigned nt = static_cast<unsigned>(block.threads());
+  std::string name = tile;
+  if (name.empty()) {
+    const char* env = std::getenv("CUDAVIZ_NBODY_TILE");
+    if (env) name = env;
+  }
+  if (name.empty() || name == "auto") name = planned_build(nt);
+  const FastBuild* b = find_build(name);
+  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + name + "'");
+  if (nt > b->max_threads)
+    throw std::invalid_argument("nbody fast: tile build " + name + " runs blocks of at most " +
+                                std::to_string(b->max_threads) + " threads, not " +
+                                std::to_string(nt) + " (" + to_string(block) + ")");
+  return *b;
+}
+
+}  // namespace
+
+std::vector<std::string> fast_tile_names() {
+  std::vector<std::string> names;
+  for (const FastBuild& b : fast_builds()) names.emplace_back(b.name);
+  return names;
+}
+
+unsigned fast_tile_max_threads(const std::string& tile) {
+  const FastBuild* b = find_build(tile);
+  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + tile + "'");
+  return b->max_threads;
+}
+
+std::string fast_tile_for(const BlockShape& block, const std::string& tile) {
+  return fast_build(block, tile).name;
+}
+
+unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile) {
+  return fast_build(block, tile).bodies;
 }
 
 KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
@@ -279,36 +382,39 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
     case Variant::Fast:
       break;
   }
-  const bool small = block.threads() <= kFastSmallBlock;
-  const void* fast_small = reinterpret_cast<const void*>(
-      &forces_fast<kFastBodiesPerThread, kFastSmallBlock>);
-  const void* fast_large = reinterpret_cast<const void*>(&forces_fast<kFastBodiesLarge, kMaxThreads>);
-  KernelAttributes a =
-      small ? query_kernel_attributes(fast_small, "nbody forces_fast<8, 512>", tile)
-            : query_kernel_attributes(fast_large, "nbody forces_fast<4, 1024>", tile);
-  a.note = small ? "the build for blocks of up to 512 threads: 8 bodies a thread"
-                 : "the build for blocks over 512 threads: 4 bodies a thread, 64 registers at most";
-  return a;
+  try {
+    const FastBuild& b = fast_build(block, "");
+    KernelAttributes a =
+        query_kernel_attributes(b.kernel, std::string("nbody forces_fast ") + b.name, tile);
+    a.note = "tile build " + std::string(b.name) + ": " + std::to_string(b.bodies) +
+             " bodies a thread, blocks of up to " + std::to_string(b.max_threads) + " threads";
+    return a;
+  } catch (const std::exception& e) {
+    KernelAttributes a;
+    a.name = "nbody forces_fast";
+    a.error = e.what();
+    return a;
+  }
+}
+
+void NBodyGpu::set_fast_tile(const std::string& tile) {
+  if (!tile.empty() && tile != "auto" && !find_build(tile))
+    throw std::invalid_argument("nbody fast: unknown tile build '" + tile + "'");
+  fast_tile_ = tile;
 }
 
 unsigned NBodyGpu::fast_slices(const BlockShape& block) const {
   require_valid(block, static_cast<long long>(fast_shared(block)));
   require_fast_block(block);
+  const FastBuild& b = fast_build(block, fast_tile_);
   const unsigned nt = static_cast<unsigned>(block.threads());
   if (count_ == 0) return 1;
   int per_sm = 0;
-  if (nt <= kFastSmallBlock)
-    CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, forces_fast<kFastBodiesPerThread, kFastSmallBlock>, static_cast<int>(nt),
-        fast_shared(block)));
-  else
-    CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, forces_fast<kFastBodiesLarge, kMaxThreads>, static_cast<int>(nt),
-        fast_shared(block)));
+  CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b.kernel, static_cast<int>(nt),
+                                                        fast_shared(block)));
   const unsigned resident =
       static_cast<unsigned>(std::max(per_sm, 0) * std::max(device_info().sm_count, 0));
-  const unsigned i_blocks =
-      ceil_div(count_, static_cast<unsigned long long>(fast_bodies_per_thread(block)) * nt);
+  const unsigned i_blocks = ceil_div(count_, static_cast<unsigned long long>(b.bodies) * nt);
   const unsigned tiles = ceil_div(count_, nt);
   return choose_slices(i_blocks, tiles, resident);
 }
@@ -331,17 +437,11 @@ unsigned NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, c
       const unsigned slices = fast_slices(block);
       const size_t need = static_cast<size_t>(slices) * count_;
       if (acc_.size() < need) acc_ = DeviceBuffer<float4>(need);  // cudaFree waits for pending work
-      const dim3 grid(
-          ceil_div(count_, static_cast<unsigned long long>(fast_bodies_per_thread(block)) * nt),
-          slices, 1);
+      const FastBuild& b = fast_build(block, fast_tile_);
+      const dim3 grid(ceil_div(count_, static_cast<unsigned long long>(b.bodies) * nt), slices, 1);
       const unsigned tiles = ceil_div(count_, nt);
-      if (nt <= kFastSmallBlock)
-        forces_fast<kFastBodiesPerThread, kFastSmallBlock>
-            <<<grid, threads, fast_shared(block), s>>>(bodies_.get(), acc_.get(), count_, tiles,
-                                                       eps2);
-      else
-        forces_fast<kFastBodiesLarge, kMaxThreads><<<grid, threads, fast_shared(block), s>>>(
-            bodies_.get(), acc_.get(), count_, tiles, eps2);
+      b.launch(grid, threads, fast_shared(block), s, bodies_.get(), acc_.get(), count_, tiles,
+               eps2);
       cuda_check_launch("nbody forces_fast<<<>>>");
       return slices;
     }

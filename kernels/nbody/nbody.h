@@ -38,10 +38,16 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 
-// Bodies the fast kernel gives each thread in blocks of up to 512 threads;
-// fast_bodies_per_thread() is exact for any block.
+// Bodies the fast kernel gives each thread in blocks of up to 512 threads by
+// default; fast_bodies_per_thread() is exact for any block and tile build.
 constexpr unsigned kFastBodiesPerThread = 8;
-unsigned fast_bodies_per_thread(const BlockShape& block);
+// The fast kernel's tile builds ("k8u4": 8 targets a thread, tile loop unrolled
+// by 4, ...). tile "" follows CUDAVIZ_NBODY_TILE, then the default plan.
+std::vector<std::string> fast_tile_names();
+unsigned fast_tile_max_threads(const std::string& tile);
+unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile = "");
+// The build a block runs with (tile "" resolved through the env and the plan).
+std::string fast_tile_for(const BlockShape& block, const std::string& tile = "");
 
 // The force kernel a step of `v` launches with `block` (fast has one build for
 // blocks up to 512 threads and one above), with its dynamic shared memory (a
@@ -98,6 +104,10 @@ class NBodyGpu {
 
   // j-slices the fast variant uses with this block shape on this device.
   unsigned fast_slices(const BlockShape& block) const;
+  // The fast variant's tile build (one of fast_tile_names(); "" or "auto": the
+  // plan). Throws std::invalid_argument for an unknown name.
+  void set_fast_tile(const std::string& tile);
+  const std::string& fast_tile() const { return fast_tile_; }
 
  private:
   void gather(const float4* vbo, unsigned threads, cudaStream_t s);
@@ -109,6 +119,7 @@ class NBodyGpu {
   DeviceBuffer<float4> acc_;     // partial accelerations, slices x count
   bool synced_ = true;           // velocities at the same time as positions (after reset)
   float last_dt_ = 0;
+  std::string fast_tile_;  // "" : CUDAVIZ_NBODY_TILE or the plan
 };
 
 class NBodyCpu {

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "common/device_info.h"
 
@@ -22,5 +23,11 @@ namespace cv {
 inline bool sanitizer_run() {
   const char* v = std::getenv("CUDAVIZ_SANITIZER_RUN");
   return v && *v && std::strcmp(v, "0") != 0;
+}
+// The compute-sanitizer tool of a sanitizer run (CUDAVIZ_SANITIZER_TOOL, which
+// scripts/gpu_check.sh sets: "memcheck", "racecheck", ...); "" when not named.
+inline std::string sanitizer_tool() {
+  const char* v = std::getenv("CUDAVIZ_SANITIZER_TOOL");
+  return sanitizer_run() && v ? v : "";
 }
 }  // namespace cv

@@ -58,13 +58,21 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
     const unsigned n = san ? 5003 : 50021;
     cv::InteropBuffer direct(vbo_bytes(v, n), cv::Backend::Cuda, false);
     cv::InteropBuffer copy(vbo_bytes(v, n), cv::Backend::Cuda, true);
-    std::printf("%s: direct path = %s (%s)\n", to_string(v), cv::to_string(direct.mode()),
-                direct.fallback_reason().c_str());
+    // Ping-pong pair: reads the front, writes the back, swaps at unmap.
+    cv::InteropBuffer pair(vbo_bytes(v, n), cv::Backend::Cuda, false, true);
+    std::printf("%s: direct path = %s (%s), pair double-buffered: %d\n", to_string(v),
+                cv::to_string(direct.mode()), direct.fallback_reason().c_str(),
+                pair.double_buffered());
     EXPECT_EQ(copy.mode(), cv::TransferMode::CopyFallback);
-    if (std::getenv("CUDAVIZ_EXPECT_INTEROP")) EXPECT_EQ(direct.mode(), cv::TransferMode::Interop);
+    EXPECT_FALSE(copy.double_buffered());
+    EXPECT_EQ(pair.double_buffered(), pair.mode() == cv::TransferMode::Interop);
+    if (std::getenv("CUDAVIZ_EXPECT_INTEROP")) {
+      EXPECT_EQ(direct.mode(), cv::TransferMode::Interop);
+      EXPECT_TRUE(pair.double_buffered());
+    }
 
     cv::CudaStream stream;
-    FountainGpu a(n, v), b(n, v);
+    FountainGpu a(n, v), b(n, v), d(n, v);
     Params p;
     if (san) p.max_age /= 4;
     {
@@ -74,8 +82,11 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
       auto c = copy.map(stream.get());
       b.reset(static_cast<float4*>(c.device_ptr()), p, 3, stream.get());
       c.unmap();
+      auto e = pair.map(stream.get());
+      d.reset(static_cast<float4*>(e.device_ptr()), p, 3, stream.get());
+      e.unmap();
     }
-    FrameClock ca(4), cb(4);
+    FrameClock ca(4), cb(4), cd(4);
     for (int i = 0; i < steps; ++i) {
       auto m = direct.map(stream.get());
       a.step(static_cast<float4*>(m.device_ptr()), ca.next(p), p, {16, 16, 1}, stream.get());
@@ -83,11 +94,19 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
       auto c = copy.map(stream.get());
       b.step(static_cast<float4*>(c.device_ptr()), cb.next(p), p, {16, 16, 1}, stream.get());
       c.unmap();
+      const GLuint before = pair.vbo();
+      auto e = pair.map_next(stream.get());
+      d.step_from(static_cast<const float4*>(e.source_ptr()), static_cast<float4*>(e.device_ptr()),
+                  cd.next(p), p, {7, 13, 1}, stream.get());
+      e.unmap();
+      if (pair.double_buffered()) ASSERT_NE(pair.vbo(), before) << "the pair did not swap";
     }
     CV_CUDA(cudaStreamSynchronize(stream.get()));
-    const auto x = read_back(direct), y = read_back(copy);
+    const auto x = read_back(direct), y = read_back(copy), z = read_back(pair);
     ASSERT_EQ(x.size(), y.size());
     EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0) << to_string(v);
+    ASSERT_EQ(x.size(), z.size());
+    EXPECT_EQ(std::memcmp(x.data(), z.data(), x.size()), 0) << to_string(v) << " ping-pong";
     // Not trivially equal: the buffers hold live, moving particles.
     std::vector<float4> f(n);
     std::memcpy(f.data(), x.data(), n * sizeof(float4));

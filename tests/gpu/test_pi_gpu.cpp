@@ -83,6 +83,15 @@ TEST(PiGpu, FastCountsPast32Bits) {
 // run in the fast kernel; `many` indexes calls independently, in 64 bits.
 TEST(PiGpu, FastAndManyAgreePast2To32Calls) {
   CV_REQUIRE_GPU();
+  // 3 * 2^32 samples cannot shrink (crossing 2^32 calls is the point). memcheck,
+  // initcheck and racecheck get through them (2-20 s on the H100); synccheck
+  // did not in 330 s, twice. PhiloxVariantsCountExactlyTheCpuHits runs the same
+  // kernels under synccheck at small sizes.
+  const std::string tool = sanitizer_tool();
+  if (sanitizer_run() && (tool.empty() || tool == "synccheck"))
+    GTEST_SKIP() << "sanitizer run (" << (tool.empty() ? "tool not named" : tool)
+                 << "): 3 * 2^32 samples do not finish under synccheck; the same kernels are "
+                    "checked at small sizes by PhiloxVariantsCountExactlyTheCpuHits";
   CudaStream s;
   PiGpu gpu;
   const uint64_t n = 3 * (1ull << 32) + 3 * 1000 + 2;

@@ -48,7 +48,7 @@ TEST(BenchCorelatedGpu, AllVariantsCorrectOnCuda) {
   cv::BenchOptions opt;
   opt.target = "corelated";
   opt.backend = "cuda";
-  opt.n = 700;
+  opt.n = cv::sanitizer_run() ? 300 : 700;  // sanitizer run: a fifth of the pairs
   opt.reps = 2;
   opt.block = cv::BlockShape{32, 8, 1};
   int rc = 0;
