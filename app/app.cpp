@@ -36,6 +36,7 @@
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
+#include "insight/launch_model.h"
 
 namespace cv {
 namespace {
@@ -129,6 +130,10 @@ bool wants_splat(UiState& ui, ParticleScene& scene, const ParticleStyle& style) 
     if (asked) ui.renderer_message = "the splatter needs the CUDA backend: drawing point sprites";
     return false;
   }
+  if (style.colour_by > 0) {
+    if (asked) ui.renderer_message = "colour by launch reads the ids as a vertex attribute: drawing point sprites";
+    return false;
+  }
   if (style.colours_follow_positions) {
     if (asked)
       ui.renderer_message =
@@ -217,6 +222,7 @@ int run_app(const RunOptions& opt) {
     }
     UiState ui;
     ui.renderer = parse_renderer(opt.renderer).value_or(UiState::Renderer::Auto);
+    if (opt.colour_by) ui.colour_by = *insight::parse_colour_by(*opt.colour_by);
     std::fprintf(stderr, "backend: %s | %s\n", to_string(backend),
                  scenes.current().scene->transfer_note().c_str());
 
@@ -368,6 +374,7 @@ int run_app(const RunOptions& opt) {
       }
 
       // --- Simulate --------------------------------------------------------------
+      scene.set_colour_by(ui.colour_by);
       try {
         if (ui.reset_requested) {
           ui.reset_requested = false;
@@ -389,7 +396,7 @@ int run_app(const RunOptions& opt) {
       glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
       const glm::mat4 view_proj = camera.view_proj(aspect);
       const ParticleScene::Floor floor = scene.floor();
-      const ParticleStyle style = scene.style();
+      const ParticleStyle style = scene.styled();
       ui.splat_active = wants_splat(ui, scene, style);
       if (ui.splat_active) {
         // CUDA work first (its own events); the composite is part of the GL draw below.
@@ -491,6 +498,7 @@ int run_app(const RunOptions& opt) {
       j["map_step_unmap_ms"] = scene.step_ms.median();
       j["draw_ms"] = ui.draw_ms.median();
       j["renderer"] = ui.splat_active ? "splat" : "sprites";
+      j["colour_by"] = insight::to_string(ui.colour_by);
       if (ui.splat_active) j["splat_ms"] = ui.splat_ms.median();
       // GPU time of a frame's scene work: map+step+unmap, splat, draw (not the UI).
       if (backend == Backend::Cuda)

@@ -43,6 +43,8 @@ struct RunOptions {
   bool scene_given = false;
   std::optional<float> ui_scale;
   bool present = false;
+  // --colour-by normal|block|warp|thread|sm: particles coloured by who computed them.
+  std::optional<std::string> colour_by;
 };
 
 // Lets a caller that runs a bench target on a worker thread (the UI's lab

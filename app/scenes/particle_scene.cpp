@@ -44,6 +44,7 @@ nlohmann::ordered_json ParticleScene::throughput() const {
 
 void ParticleScene::step() {
   if (!needs_step()) return;
+  const bool want_ids = prepare_ids();
   if (backend_ == Backend::Cuda) {
     const cudaStream_t s = stream_->get();
     for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
@@ -51,12 +52,19 @@ void ParticleScene::step() {
     step_timer_->begin(s);
     {
       auto mapping = buffer_->map(s);
+      std::optional<InteropBuffer::Mapping> ids;
+      if (want_ids) ids.emplace(ids_->map(s));
+      ids_out_ = {ids ? static_cast<uint32_t*>(ids->device_ptr()) : nullptr,
+                  static_cast<int>(colour_by_)};
       kernel_timer_->begin(s);
       simulate_gpu(static_cast<float4*>(mapping.device_ptr()), s, block_);
       kernel_timer_->end(s);
+      ids_out_ = {};
+      if (ids) ids->unmap();
       mapping.unmap();
     }
     step_timer_->end(s);
+    if (want_ids) ids_mode_ = colour_by_;
   } else {
     // The CPU twin stands where the kernel launch would: CUDAVIZ_FAULT can fail it too.
     inject_launch_fault(("cpu " + std::string(name()) + " step").c_str());
@@ -66,9 +74,50 @@ void ParticleScene::step() {
     kernel_ms.push(sim.ms());
     buffer_->upload(cpu_vertices(), vertex_bytes());
     step_ms.push(total.ms());
+    if (want_ids) cpu_ids();  // after the timed step: the ids are the picture's, not the kernel's
   }
   ++steps_;
   after_step();
+}
+
+std::string ParticleScene::colour_by_note() const {
+  if (colour_by_ == insight::ColourBy::Normal) return "";
+  if (!element_launch()) return std::string("the ") + name() + " scene has no per-particle kernel to colour by";
+  if (colour_by_ == insight::ColourBy::Sm && backend_ == Backend::Cpu)
+    return "SM ids need a GPU (CUDA backend): colours stay normal";
+  return "";
+}
+
+bool ParticleScene::prepare_ids() {
+  if (colour_by_ == insight::ColourBy::Normal || !colour_by_note().empty()) {
+    ids_mode_ = insight::ColourBy::Normal;
+    return false;
+  }
+  const size_t bytes = static_cast<size_t>(count()) * sizeof(uint32_t);
+  if (!ids_ || ids_->bytes() != bytes) {
+    ids_.reset();
+    ids_ = make_buffer(bytes);
+  }
+  return true;
+}
+
+void ParticleScene::cpu_ids() {
+  const auto launch = element_launch();
+  host_ids_.resize(count());
+  insight::fill_ids(*launch, colour_by_, host_ids_.data());
+  ids_->upload(host_ids_.data(), host_ids_.size() * sizeof(uint32_t));
+  ids_mode_ = colour_by_;
+}
+
+ParticleStyle ParticleScene::styled() const {
+  ParticleStyle st = style();
+  // Only ids written for this mode and this count colour the picture.
+  if (ids_ && ids_mode_ != insight::ColourBy::Normal && ids_mode_ == colour_by_ &&
+      ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t)) {
+    st.colour_by = static_cast<int>(ids_mode_);
+    st.id_vbo = ids_->vbo();
+  }
+  return st;
 }
 
 std::optional<std::string> ParticleScene::attempt_or_undo(const std::string& what,

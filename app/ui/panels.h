@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "insight/launch_ids.h"
 #include "scenes/particle_scene.h"
 #include "scenes/scene_factory.h"
 #include "timing/frame_timers.h"
@@ -41,6 +42,8 @@ struct UiState {
   // where GL points cannot keep up (see kSplatAutoCount).
   enum class Renderer { Auto, Sprites, Splat };
   Renderer renderer = Renderer::Auto;
+  // Colour by launch (--colour-by), applied to whichever scene is current.
+  insight::ColourBy colour_by = insight::ColourBy::Normal;
   bool splat_active = false;     // what this frame used
   std::string renderer_message;  // why the splatter is not used when asked for
 

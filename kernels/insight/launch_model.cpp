@@ -39,6 +39,23 @@ unsigned long long block_working(const ElementLaunch& l, const Dim3u& grid, unsi
 
 }  // namespace
 
+const char* to_string(ColourBy c) {
+  switch (c) {
+    case ColourBy::Normal: return "normal";
+    case ColourBy::Block: return "block";
+    case ColourBy::Warp: return "warp";
+    case ColourBy::Thread: return "thread";
+    case ColourBy::Sm: return "sm";
+  }
+  return "?";
+}
+
+std::optional<ColourBy> parse_colour_by(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(ColourBy::Sm); ++i)
+    if (name == to_string(static_cast<ColourBy>(i))) return static_cast<ColourBy>(i);
+  return std::nullopt;
+}
+
 ElementLaunch make_launch(Layout layout, unsigned width, unsigned height, unsigned long long count,
                           const BlockShape& block, std::string name) {
   ElementLaunch l;

@@ -4,6 +4,7 @@
 // host code over the shared index functions (launch_ids.h), so the CPU backend
 // draws the same map and tests compare it with what the kernels report.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,11 @@
 #include "insight/launch_ids.h"
 
 namespace cv::insight {
+
+// --colour-by / preset spellings: normal, block, warp, thread, sm.
+const char* to_string(ColourBy c);
+std::optional<ColourBy> parse_colour_by(const std::string& name);
+constexpr const char* kColourByNames = "normal, block, warp, thread, sm";
 
 // How a kernel maps threads to elements (the particle scenes' layouts).
 enum class Layout {
