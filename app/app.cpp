@@ -36,6 +36,7 @@
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
+#include "insight/insight_ui.h"
 #include "insight/launch_model.h"
 
 namespace cv {
@@ -239,8 +240,9 @@ int run_app(const RunOptions& opt) {
       }
     }
     TuningUi tuning(backend);
+    insight_ui::InsightUi insight(backend);
     for (const std::string& p : opt.panels)
-      if (auto err = tuning.open_panel(p)) {
+      if (auto err = insight.open_panel(p) ? tuning.open_panel(p) : std::nullopt) {
         std::cerr << "cudaviz: --panel: " << *err << "\n";
         return 2;
       }
@@ -430,6 +432,7 @@ int run_app(const RunOptions& opt) {
       // scripted run's last picture must show the finished results.
       const bool lab_busy_in_picture = labs.running();
       const bool sweep_busy_in_picture = tuning.sweep_running();  // likewise for --sweep
+      const bool insight_busy_in_picture = insight.busy();  // and an occupancy curve's sweep
       presentation.begin_frame(window.handle);  // fonts and style at the UI scale
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
@@ -439,6 +442,7 @@ int run_app(const RunOptions& opt) {
         draw_timing_panel(scene, ui);
         labs.draw();
         tuning.draw(scene, slot.ui, ui);
+        insight.draw(scene, ui);
         preset_panel.draw(presentation);
       }
       presentation.draw_help();
@@ -453,7 +457,7 @@ int run_app(const RunOptions& opt) {
       // Likewise with --sweep: the picture shows the sweep's chart.
       const bool last_frame = opt.frames > 0 && frame >= opt.frames &&
                               !((opt.lab || preset_lab) && lab_busy_in_picture) &&
-                              !(opt.sweep && sweep_busy_in_picture);
+                              !(opt.sweep && sweep_busy_in_picture) && !insight_busy_in_picture;
       if (ui.screenshot_requested || (last_frame && opt.screenshot)) {
         const std::string path = ui.screenshot_requested ? timestamped_png() : *opt.screenshot;
         ui.screenshot_requested = false;
@@ -481,6 +485,7 @@ int run_app(const RunOptions& opt) {
     // Closing the window while a lab runs: cancel it and wait for the worker.
     labs.shutdown();
     tuning.shutdown();
+    insight.shutdown();
     if (soak) soak->finish(frame, scenes, ui);
     const ParticleScene& scene = *scenes.current().scene;
     if (opt.frames > 0) {

@@ -134,6 +134,10 @@ LaunchSummary summarize(const ElementLaunch& l, int resident_per_sm, int sm_coun
   return s;
 }
 
+unsigned long long block_working_count(const ElementLaunch& l, unsigned long long block_lin) {
+  return block_working(l, grid_of(l), block_lin);
+}
+
 BlockThreads block_threads_of(const ElementLaunch& l, unsigned long long block_lin) {
   BlockThreads bt;
   bt.block_dim = l.block;

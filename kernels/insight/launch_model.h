@@ -67,6 +67,9 @@ struct LaunchSummary {
 };
 LaunchSummary summarize(const ElementLaunch& l, int resident_per_sm, int sm_count);
 
+// Threads of block `block_lin` that have an element.
+unsigned long long block_working_count(const ElementLaunch& l, unsigned long long block_lin);
+
 // Per thread of one block: its warp and whether it works, for the block picture.
 struct BlockThreads {
   Dim3u block_dim;
