@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "timing/frame_pacing.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -16,7 +18,8 @@ std::string usage_text() {
           [--frames N] [--screenshot out.png] [--n N] [--block X[,Y[,Z]]]
           [--variant NAME] [--size WxH] [--lab LAB] [--renderer auto|sprites|splat]
           [--panel NAMES] [--sweep NAME[:SHAPES]]
-          [--soak N] [--ui-scale S] [--present] [--colour-by normal|block|warp|thread|sm]
+          [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
+          [--colour-by normal|block|warp|thread|sm]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -36,6 +39,10 @@ std::string usage_text() {
       win. --ui-scale S (1 to 4) scales text and panels; --present is presentation
       mode: high-contrast theme at UI scale 2 (or --ui-scale). F1 in the window lists
       the keys.
+      --vsync on|off: wait for the display (default on; off in scripted runs).
+      --fps-cap N: at most N frames per second (0: none, else 10 to 1000). The
+      simulation advances in fixed 1/60 s steps, as many per frame as time passed,
+      so motion looks the same at any frame rate; --frames runs one step a frame.
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu]
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
@@ -204,7 +211,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--colour-by"},
+                "--sweep", "--vsync", "--fps-cap", "--colour-by"},
                {"--present"});
   RunOptions& o = cmd.run;
   if (auto s = f.get("--scene")) {
@@ -256,6 +263,15 @@ Command parse_command_line(const std::vector<std::string>& args) {
     if (*r != "auto" && *r != "sprites" && *r != "splat")
       throw UsageError("--renderer: '" + *r + "' is not one of auto, sprites, splat");
     o.renderer = *r;
+  }
+  if (auto v = f.get("--vsync")) {
+    if (*v != "on" && *v != "off") throw UsageError("--vsync: '" + *v + "' is not one of on, off");
+    o.vsync = *v == "on";
+  }
+  if (auto c = f.get("--fps-cap")) {
+    const long long cap = parse_integer(*c, "--fps-cap", 0, pacing::kMaxFpsCap);
+    if (auto err = pacing::check_fps_cap(cap)) throw UsageError("--fps-cap: " + *err);
+    o.fps_cap = static_cast<int>(cap);
   }
   if (auto sz = f.get("--size")) {
     auto x = sz->find('x');

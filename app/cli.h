@@ -45,6 +45,10 @@ struct RunOptions {
   bool present = false;
   // --colour-by normal|block|warp|thread|sm: particles coloured by who computed them.
   std::optional<std::string> colour_by;
+  // Frame pacing: --vsync on|off (default on, off for scripted runs) and
+  // --fps-cap N (0 = none; see timing/frame_pacing.h for the range).
+  std::optional<bool> vsync;
+  std::optional<int> fps_cap;
 };
 
 // Lets a caller that runs a bench target on a worker thread (the UI's lab

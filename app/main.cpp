@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "app.h"
+#include "core/app.h"
 #include "bench/bench.h"
 #include "cli.h"
 

@@ -16,6 +16,7 @@
 #include "common/device_info.h"
 #include "gl/interop_buffer.h"
 #include "insight/launch_model.h"
+#include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "timing/frame_timers.h"
 
@@ -78,6 +79,14 @@ class ParticleScene {
   virtual std::optional<insight::ElementLaunch> element_launch() const { return std::nullopt; }
   // style() plus what colour by launch adds (the ids buffer and the mode).
   ParticleStyle styled() const;
+  // Input hook: the pointer over the scene (not over a panel, no button held,
+  // since a drag orbits the camera), in normalized device coordinates, with
+  // the camera that shows it. The swarm's target follows it.
+  struct Pointer {
+    float ndc_x = 0.f, ndc_y = 0.f, aspect = 1.f;
+    const OrbitCamera& camera;
+  };
+  virtual void on_pointer(const Pointer& p) { (void)p; }
 
   // One simulation step into the vertex buffer, timed. Throws CudaError /
   // std::runtime_error on failure; the caller reports it and stops stepping.

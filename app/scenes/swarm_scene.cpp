@@ -132,4 +132,14 @@ ParticleStyle SwarmScene::style() const {
   return st;
 }
 
+void SwarmScene::on_pointer(const Pointer& p) {
+  if (!follow_pointer) return;
+  if (auto hit = p.camera.pick_plane(p.ndc_x, p.ndc_y, p.aspect, 0.f)) {
+    glm::vec3 at = *hit;
+    const float r = glm::length(glm::vec2(at.x, at.z)), limit = 1.2f;
+    if (r > limit) at *= limit / r;  // keep the swarm over the floor
+    pointer_ = at;
+  }
+}
+
 }  // namespace cv

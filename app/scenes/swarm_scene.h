@@ -36,10 +36,10 @@ class SwarmScene : public ParticleScene {
 
   std::optional<std::string> reconfigure(unsigned count);
 
-  // Where the target is: on its own path, or at `pointer` (set each frame by
-  // the app from the mouse; nullopt keeps the last pointer position).
+  // Where the target is: on its own path, or, with follow_pointer, where the
+  // pointer meets the plane through the swarm's centre (on_pointer).
   bool follow_pointer = false;
-  void set_pointer(const glm::vec3& p) { pointer_ = p; }
+  void on_pointer(const Pointer& p) override;
   glm::vec3 target() const { return target_; }
   float point_size = 10.f;
 

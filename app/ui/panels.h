@@ -9,6 +9,7 @@
 #include "insight/launch_ids.h"
 #include "scenes/particle_scene.h"
 #include "scenes/scene_factory.h"
+#include "timing/frame_pacing.h"
 #include "timing/frame_timers.h"
 
 namespace cv {
@@ -46,6 +47,12 @@ struct UiState {
   insight::ColourBy colour_by = insight::ColourBy::Normal;
   bool splat_active = false;     // what this frame used
   std::string renderer_message;  // why the splatter is not used when asked for
+
+  // Frame pacing: vsync and fps cap as chosen, and how many fixed simulation
+  // steps the last frame ran (sim_behind: a slow frame dropped simulated time).
+  pacing::Settings pacing;
+  int sim_steps = 0;
+  bool sim_behind = false;
 
   History fps{240}, frame_ms{240}, draw_ms{240}, splat_ms{240};
 };

@@ -1,0 +1,64 @@
+#pragma once
+// The windowed app. Setup and teardown mirror each other: window, ImGui,
+// context (scenes and panels), scene view, input, observers, in that order;
+// torn down in reverse after the workers stop. The frame reads top to bottom:
+//
+//   poll events -> wait while minimized -> requests -> input -> simulate ->
+//   draw the scene -> build and render the UI -> present -> account the frame
+//
+// Scripted runs (--frames, --soak, fault injection) observe the loop
+// (core/frame_observer.h); they are not branches inside it.
+#include <memory>
+#include <vector>
+
+#include "cli.h"
+#include "core/context.h"
+#include "core/frame_observer.h"
+#include "core/input.h"
+#include "core/scene_view.h"
+#include "core/window.h"
+
+namespace cv {
+
+// Runs until the window closes (or --frames N are drawn). Returns the exit code.
+int run_app(const RunOptions& opt);
+
+class App {
+ public:
+  // Opens the window and sets up everything `opt` asks for. Throws LaunchError
+  // for a request that cannot be met (exit 2), anything else on failure (exit 1).
+  App(const RunOptions& opt, const LaunchPlan& plan);
+  // The frame loop; then teardown. Returns the exit code.
+  int run();
+
+ private:
+  // Setup (core/app_setup.cpp), in order.
+  void setup_scene(const LaunchPlan& plan);
+  void setup_panels();
+  void setup_presets(const LaunchPlan& plan);
+  void setup_pacing();
+  // The frame (core/app.cpp), in order. frame() returns false to end the loop.
+  bool frame();
+  void apply_requests();
+  void simulate();
+  void build_ui();
+  void present();
+  void account_frame();
+  // After the loop: stop the workers, let the observers report.
+  int teardown();
+
+  RunOptions opt_;
+  GlfwWindow window_;
+  ImGuiSession imgui_;
+  Context ctx_;
+  SceneView view_;
+  InputHandler input_;
+  std::vector<std::unique_ptr<FrameObserver>> observers_;
+  GlfwWindow::Size size_;  // this frame's
+  // Frame pacing: fixed steps or steps from elapsed time, vsync as applied.
+  bool fixed_steps_ = false;
+  bool vsync_applied_ = false;
+  double sim_pending_ = 0, sim_clock_ = 0, last_time_ = 0, title_time_ = 0;
+};
+
+}  // namespace cv

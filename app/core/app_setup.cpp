@@ -1,0 +1,161 @@
+// Setup, in the order it runs: checks before the window (run_app), then the
+// window, ImGui, the scenes, the panels, presets and presentation, pacing, and
+// the observers of scripted runs. Teardown (core/app.cpp) mirrors it.
+#include <glad/gl.h>  // before GLFW, which would pull in the system gl.h
+#include <GLFW/glfw3.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "core/app.h"
+#include "core/observers.h"
+#include "gl/gl_check.h"
+#include "scenes/scene_factory.h"
+
+namespace cv {
+namespace {
+
+// Before a window opens: the preset file and the first scene. A file that
+// cannot be used is a usage error; values of the wrong type or range are
+// skipped and listed, and a scripted run (--frames) refuses them.
+LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
+  LaunchPlan plan;
+  plan.backend = backend;
+  if (opt.preset) {
+    try {
+      plan.preset = presets::load_preset_file(*opt.preset, plan.preset_report);
+    } catch (const presets::PresetError& e) {
+      throw LaunchError(std::string("--preset: ") + e.what());
+    }
+    for (const auto& line : presets::report_lines(*opt.preset, plan.preset_report))
+      std::cerr << "cudaviz: " << line << "\n";
+    if (opt.frames > 0 && !plan.preset_report.invalid.empty())
+      throw LaunchError("--preset: '" + *opt.preset + "' has " +
+                        std::to_string(plan.preset_report.invalid.size()) +
+                        " value(s) it cannot use (above); a scripted run needs all of them");
+    presets::merge_command_line(*plan.preset, opt);  // flags given with --preset win
+  }
+  const std::optional<SceneKind> kind =
+      plan.preset && plan.preset->scene ? plan.preset->scene : parse_scene(opt.scene);
+  if (!kind) throw LaunchError("--scene: '" + opt.scene + "' is not a scene");
+  plan.first_scene = *kind;
+  try {
+    check_scene_request(*kind, backend, SceneRequest{opt.n, opt.variant});
+  } catch (const UsageError& e) {
+    throw LaunchError(e.what());
+  }
+  return plan;
+}
+
+}  // namespace
+
+int run_app(const RunOptions& opt) {
+  try {
+    // Backend first: a bad --backend request is reported before any window opens.
+    const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend));
+    App app(opt, plan);
+    return app.run();
+  } catch (const LaunchError& e) {
+    std::cerr << "cudaviz: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "cudaviz: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+Context::Context(Backend b)
+    : backend(b),
+      scenes([b](SceneKind k) { return make_scene(k, b); }),
+      labs(b),
+      tuning(b),
+      insight(b) {}
+
+App::App(const RunOptions& opt, const LaunchPlan& plan)
+    : opt_(opt),
+      window_(opt.width, opt.height, "cudaviz"),
+      imgui_(window_.handle(), opt.frames == 0),
+      ctx_(plan.backend),
+      input_(window_.handle()) {
+  ctx_.gl_debug = gl_debug_requested() && enable_gl_debug_output();
+  std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
+               glGetString(GL_VERSION));
+  setup_scene(plan);
+  setup_panels();
+  setup_presets(plan);
+  setup_pacing();
+  observers_ = make_observers(opt_, plan.backend);
+}
+
+void App::setup_scene(const LaunchPlan& plan) {
+  try {
+    ctx_.scenes.adopt(plan.first_scene,
+                      make_scene(plan.first_scene, plan.backend, {opt_.n, opt_.variant}));
+  } catch (const UsageError& e) {
+    throw LaunchError(e.what());
+  } catch (const std::invalid_argument& e) {  // the count asked for cannot be allocated
+    cudaGetLastError();
+    throw LaunchError("--scene " + opt_.scene + ": " + e.what());
+  }
+  SceneSlot& slot = ctx_.scenes.current();
+  if (opt_.block) {
+    if (auto err = slot.scene->set_block(*opt_.block)) throw LaunchError("--block: " + *err);
+    slot.ui.sync_from(*slot.scene);
+  }
+  ctx_.ui.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
+  if (opt_.colour_by) ctx_.ui.colour_by = *insight::parse_colour_by(*opt_.colour_by);
+  std::fprintf(stderr, "backend: %s | %s\n", to_string(plan.backend),
+               slot.scene->transfer_note().c_str());
+}
+
+// --lab, --panel and --sweep: what the labs and tuning areas open with.
+void App::setup_panels() {
+  if (opt_.lab)
+    if (auto err = ctx_.labs.open_and_run(*opt_.lab)) throw LaunchError("--lab: " + *err);
+  for (const std::string& p : opt_.panels)
+    if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
+      throw LaunchError("--panel: " + *err);
+  if (opt_.sweep)
+    if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
+}
+
+// Classroom: the --preset (already merged with the command line), or the
+// presentation flags on their own.
+void App::setup_presets(const LaunchPlan& plan) {
+  ctx_.preset_report = plan.preset_report;
+  if (!plan.preset) {
+    if (opt_.ui_scale) ctx_.presentation.set_ui_scale(*opt_.ui_scale);
+    if (opt_.present) {
+      ctx_.presentation.high_contrast = true;
+      if (!opt_.ui_scale) ctx_.presentation.set_ui_scale(2.f);
+    }
+    return;
+  }
+  presets::Report applied;
+  auto state = ctx_.app_state();
+  ctx_.preset_lab = presets::apply(*plan.preset, state, applied).lab_started;
+  for (const auto& line : presets::report_lines(*opt_.preset, applied))
+    std::cerr << "cudaviz: " << line << "\n";
+  if (opt_.frames > 0 && !applied.invalid.empty())
+    throw LaunchError("--preset: '" + *opt_.preset + "' asks for what this machine " +
+                      "cannot run (above)");
+  ctx_.preset_report.invalid.insert(ctx_.preset_report.invalid.end(), applied.invalid.begin(),
+                                    applied.invalid.end());
+  ctx_.preset_panel.loaded(*opt_.preset, *plan.preset, ctx_.preset_report);
+}
+
+// Scripted runs step once a frame and go as fast as they can (no vsync unless
+// asked for); --vsync and --fps-cap win over a preset's.
+void App::setup_pacing() {
+  fixed_steps_ = opt_.frames > 0;
+  pacing::Settings& p = ctx_.ui.pacing;
+  if (opt_.frames > 0) p.vsync = false;
+  if (opt_.vsync) p.vsync = *opt_.vsync;
+  if (opt_.fps_cap) p.fps_cap = *opt_.fps_cap;
+  vsync_applied_ = p.vsync;
+  glfwSwapInterval(p.vsync ? 1 : 0);
+  last_time_ = title_time_ = sim_clock_ = glfwGetTime();
+}
+
+}  // namespace cv

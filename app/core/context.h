@@ -1,0 +1,58 @@
+#pragma once
+// The app's mutable state in one place (polyscope keeps its own in one context
+// object): the scenes, what the panels ask for, the presentation, the labs and
+// tuning areas and the classroom panel. Members are built in the order below
+// and destroyed in reverse; the workers (labs, sweeps) are stopped explicitly
+// by App::teardown() before anything they read goes away.
+#include <optional>
+#include <string>
+
+#include "common/device_info.h"
+#include "labs/lab_panel.h"
+#include "presets/preset.h"
+#include "presets/preset_apply.h"
+#include "presets/preset_panel.h"
+#include "scenes/scene_set.h"
+#include "ui/panels.h"
+#include "ui/presentation.h"
+#include "ui/tuning_panel.h"
+#include "insight/insight_ui.h"
+
+namespace cv {
+
+// What run_app checks before a window opens (a bad flag or preset is reported
+// without a window flashing up).
+struct LaunchPlan {
+  Backend backend = Backend::Cpu;
+  std::optional<presets::Preset> preset;  // --preset, merged with the command line
+  presets::Report preset_report;          // what the file had that cannot be used
+  SceneKind first_scene = SceneKind::Fountain;
+};
+
+// A command-line request that cannot be met once the window is open (a count
+// that cannot be allocated, a refused block, an unknown lab): exit status 2.
+class LaunchError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Context {
+  explicit Context(Backend b);
+
+  Backend backend;
+  SceneSet scenes;
+  UiState ui;
+  Presentation presentation;
+  LabPanel labs;
+  TuningUi tuning;
+  insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
+  presets::PresetPanel preset_panel;
+  presets::Report preset_report;  // --preset: what was skipped (for the summary)
+  bool preset_lab = false;        // a preset started a lab run (a scripted run waits for it)
+  bool gl_debug = false;          // KHR_debug output is on
+  long long frame = 0;            // frames drawn so far
+
+  presets::AppState app_state() { return {scenes, ui, labs, presentation}; }
+};
+
+}  // namespace cv

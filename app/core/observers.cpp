@@ -1,0 +1,136 @@
+#include "core/observers.h"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "core/context.h"
+#include "gl/gl_check.h"
+#include "gl/png_writer.h"
+
+namespace cv {
+
+void ScriptedRun::before_frame(FrameView& f) {
+  const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
+  worker_busy_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy();
+}
+
+void ScriptedRun::before_present(FrameView& f) {
+  last_frame_ = f.ctx.frame + 1 >= opt_.frames && !worker_busy_;
+  if (!last_frame_ || !opt_.screenshot) return;
+  write_framebuffer_png(*opt_.screenshot, f.size.fb_w, f.size.fb_h);  // a failure ends the run (1)
+  std::fprintf(stderr, "screenshot: %s\n", opt_.screenshot->c_str());
+}
+
+namespace {
+// What the frames cost (medians over the last frames): the GPU-side numbers
+// are CUDA events and GL timer queries, independent of how fast the display presents.
+void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::ordered_json& j) {
+  const UiState& ui = ctx.ui;
+  j["kernel_ms"] = scene.kernel_ms.median();
+  j["map_step_unmap_ms"] = scene.step_ms.median();
+  j["draw_ms"] = ui.draw_ms.median();
+  j["renderer"] = ui.splat_active ? "splat" : "sprites";
+  j["colour_by"] = insight::to_string(ui.colour_by);
+  if (ui.splat_active) j["splat_ms"] = ui.splat_ms.median();
+  // GPU time of a frame's scene work: map+step+unmap, splat, draw (not the UI).
+  if (ctx.backend == Backend::Cuda)
+    j["gpu_frame_ms"] = scene.step_ms.median() + ui.draw_ms.median() +
+                        (ui.splat_active ? ui.splat_ms.median() : 0.f);
+  j["frame_ms"] = ui.frame_ms.median();
+}
+
+// How the --lab run and the --sweep asked for ended.
+void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordered_json& j) {
+  if (opt.lab) {
+    j["lab"] = *opt.lab;
+    j["lab_state"] = cv::labs::to_string(ctx.labs.runner().state());
+    j["lab_rows"] = ctx.labs.runner().results().size();
+    if (!ctx.labs.runner().error().empty()) j["lab_error"] = ctx.labs.runner().error();
+  }
+  if (opt.sweep) {
+    j["sweep"] = *opt.sweep;
+    j["sweep_state"] = cv::tuning::to_string(ctx.tuning.sweep().state());
+    j["sweep_rows"] = ctx.tuning.sweep().rows().size();
+    if (!ctx.tuning.sweep().error().empty()) j["sweep_error"] = ctx.tuning.sweep().error();
+  }
+}
+}  // namespace
+
+void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
+  const ParticleScene& scene = *ctx.scenes.current().scene;
+  nlohmann::ordered_json j;
+  j["frames"] = ctx.frame;
+  j["scene"] = scene.name();
+  j["backend"] = to_string(ctx.backend);
+  j["transfer"] = to_string(scene.transfer_mode());
+  j["particles"] = scene.count();
+  j["block"] = {scene.block().x, scene.block().y, scene.block().z};
+  frame_costs(ctx, scene, j);
+  scene.describe(j);
+  const nlohmann::ordered_json t = scene.throughput();
+  for (auto it = t.begin(); it != t.end(); ++it) j[it.key()] = it.value();
+  worker_outcomes(opt_, ctx, j);
+  // Classroom: what presentation the picture shows and what the preset left out.
+  j["ui_scale"] = ctx.presentation.effective_scale();
+  j["high_contrast"] = ctx.presentation.high_contrast;
+  if (opt_.preset) {
+    j["preset"] = *opt_.preset;
+    j["preset_skipped"] = ctx.preset_report.skipped().size();
+  }
+  j["vsync"] = ctx.ui.pacing.vsync;
+  j["fps_cap"] = ctx.ui.pacing.fps_cap;
+  j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  j["gl_debug"] = ctx.gl_debug;  // KHR_debug output was on: gl_errors counts its errors too
+  j["gl_errors"] = gl_error_count();
+  for (auto it = summary.begin(); it != summary.end(); ++it) j[it.key()] = it.value();
+  summary = j;
+  std::printf("%s\n", summary.dump().c_str());
+}
+
+int ScriptedRun::exit_code(const Context& ctx, std::ostream& err) const {
+  if (ctx.ui.error_message.empty()) return 0;
+  err << "cudaviz: the run ended with an error: " << ctx.ui.error_message << "\n";
+  return 1;
+}
+
+void SoakObserver::before_frame(FrameView& f) {
+  soak_.before_frame(f.ctx.frame, f.ctx.scenes, f.ctx.ui);
+}
+
+void SoakObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
+  soak_.finish(ctx.frame, ctx.scenes, ctx.ui);
+  summary["soak"] = soak_.summary();
+}
+
+int SoakObserver::exit_code(const Context& ctx, std::ostream& err) const {
+  (void)ctx;
+  if (soak_.passed()) return 0;
+  err << "cudaviz: soak failed: memory grew by " << SoakRun::kMaxGrowthPercent
+      << "% or more after warm-up, or errors occurred (see \"soak\" above)\n";
+  return 1;
+}
+
+void StormObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
+  (void)ctx;
+  summary["resize_storm"] = storm_.summary();
+}
+
+void CloseAtFrame::before_frame(FrameView& f) {
+  if (f.ctx.frame == frame_) glfwSetWindowShouldClose(f.window, GLFW_TRUE);
+}
+
+std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt,
+                                                           Backend backend) {
+  std::vector<std::unique_ptr<FrameObserver>> list;
+  if (ResizeStorm::requested()) list.push_back(std::make_unique<StormObserver>());
+  if (const auto close_at = close_at_frame_from_env())
+    list.push_back(std::make_unique<CloseAtFrame>(*close_at));
+  if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
+  if (opt.frames > 0) list.push_back(std::make_unique<ScriptedRun>(opt));
+  return list;
+}
+
+}  // namespace cv

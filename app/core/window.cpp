@@ -1,0 +1,97 @@
+#include "core/window.h"
+
+#include <glad/gl.h>  // before GLFW, which would pull in the system gl.h
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "gl/gl_check.h"
+
+namespace cv {
+
+GlfwWindow::GlfwWindow(int width, int height, const char* title) {
+  glfwSetErrorCallback(
+      [](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
+  if (!glfwInit())
+    throw std::runtime_error("glfwInit failed: no display? (set DISPLAY or run under xvfb-run)");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (gl_debug_requested()) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the monitor
+  handle_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!handle_) {
+    glfwTerminate();
+    throw std::runtime_error("glfwCreateWindow failed: OpenGL 4.1 core is not available");
+  }
+  glfwMakeContextCurrent(handle_);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    glfwDestroyWindow(handle_);
+    glfwTerminate();
+    throw std::runtime_error("gladLoadGL failed: no OpenGL 4.1 entry points");
+  }
+}
+
+GlfwWindow::~GlfwWindow() {
+  glfwDestroyWindow(handle_);
+  glfwTerminate();
+}
+
+GlfwWindow::Size GlfwWindow::size() const {
+  Size s;
+  glfwGetFramebufferSize(handle_, &s.fb_w, &s.fb_h);
+  glfwGetWindowSize(handle_, &s.win_w, &s.win_h);
+  return s;
+}
+
+namespace {
+// The user's config directory (XDG), not wherever the app was started; empty if none.
+std::string layout_file() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  const std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg)
+                                    : home      ? std::filesystem::path(home) / ".config"
+                                                : "";
+  std::error_code ec;
+  if (dir.empty() || !(std::filesystem::create_directories(dir / "cudaviz", ec) | !ec)) return "";
+  return (dir / "cudaviz" / "imgui.ini").string();
+}
+}  // namespace
+
+ImGuiSession::ImGuiSession(GLFWwindow* window, bool persist_layout) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  if (persist_layout) ini_path_ = layout_file();
+  if (!ini_path_.empty()) io.IniFilename = ini_path_.c_str();
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 410");
+}
+
+ImGuiSession::~ImGuiSession() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void ImGuiSession::new_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void ImGuiSession::render_frame() {
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace cv
