@@ -98,8 +98,10 @@ void LaunchMapView::draw_tiles(const ElementLaunch& l, const insight::LaunchSumm
   ui::section("Blocks (click one)");
   const float avail = ImGui::GetContentRegionAvail().x;
   const float tile = std::clamp(avail / static_cast<float>(std::max(1u, s.grid.x)), 2.f, 28.f);
+  // A single row of thin tiles (1x256 blocks) stays visible: tiles at least 12 px high.
+  const float tile_h = std::max(tile, s.grid.y <= 4 ? 12.f * ui::layout_scale() : tile);
   const unsigned cols = std::min<unsigned>(s.grid.x, static_cast<unsigned>(avail / tile));
-  const unsigned rows = std::min<unsigned>(s.grid.y, static_cast<unsigned>(180.f * ui::layout_scale() / tile) + 1);
+  const unsigned rows = std::min<unsigned>(s.grid.y, static_cast<unsigned>(180.f * ui::layout_scale() / tile_h) + 1);
   if (cols < s.grid.x || rows < s.grid.y)
     ImGui::TextColored(ui::kDim, "showing %u x %u of %u x %u blocks", cols, rows, s.grid.x, s.grid.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -112,14 +114,14 @@ void LaunchMapView::draw_tiles(const ElementLaunch& l, const insight::LaunchSumm
       const ImU32 c = w == threads ? id_colour(static_cast<uint32_t>(b), 0.85f)
                       : w == 0     ? IM_COL32(90, 90, 90, 255)
                                    : IM_COL32(255, 170, 60, 255);
-      const ImVec2 a(o.x + x * tile, o.y + y * tile);
-      dl->AddRectFilled(a, ImVec2(a.x + tile - (tile > 4 ? 1 : 0), a.y + tile - (tile > 4 ? 1 : 0)), c);
-      if (b == selected_) dl->AddRect(a, ImVec2(a.x + tile, a.y + tile), IM_COL32(255, 255, 255, 255), 0, 0, 2.f);
+      const ImVec2 a(o.x + x * tile, o.y + y * tile_h);
+      dl->AddRectFilled(a, ImVec2(a.x + tile - (tile > 4 ? 1 : 0), a.y + tile_h - (tile_h > 4 ? 1 : 0)), c);
+      if (b == selected_) dl->AddRect(a, ImVec2(a.x + tile, a.y + tile_h), IM_COL32(255, 255, 255, 255), 0, 0, 2.f);
     }
-  ImGui::InvisibleButton("tiles", ImVec2(std::max(1.f, cols * tile), std::max(1.f, rows * tile)));
+  ImGui::InvisibleButton("tiles", ImVec2(std::max(1.f, cols * tile), std::max(1.f, rows * tile_h)));
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const unsigned x = static_cast<unsigned>((m.x - o.x) / tile), y = static_cast<unsigned>((m.y - o.y) / tile);
+    const unsigned x = static_cast<unsigned>((m.x - o.x) / tile), y = static_cast<unsigned>((m.y - o.y) / tile_h);
     if (x < cols && y < rows) selected_ = static_cast<unsigned long long>(y) * s.grid.x + x;
   }
   ImGui::TextColored(ui::kDim, "colour: a full block; orange: some threads idle; grey: all idle");

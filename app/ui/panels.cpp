@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/device_info.h"
+#include "insight/insight_ui.h"
 #include "ui/notes_text.h"
 #include "ui/presentation.h"
 #include "ui/timing_export.h"
@@ -192,6 +193,7 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   block_section(scene, sui);
   draw_scene_section(scene, sui);
   renderer_section(ui);
+  insight_ui::InsightUi::colour_by_control(scene, ui);  // colour by launch (issue 12)
   if (!ui.error_message.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
