@@ -116,6 +116,7 @@ ParticleStyle ParticleScene::styled() const {
       ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t)) {
     st.colour_by = static_cast<int>(ids_mode_);
     st.id_vbo = ids_->vbo();
+    st.opacity *= 0.6f;  // additive sprites: keep dense regions from washing out to white
   }
   return st;
 }
