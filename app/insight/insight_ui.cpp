@@ -8,7 +8,8 @@
 namespace cv::insight_ui {
 
 const std::vector<std::string>& InsightUi::panel_names() {
-  static const std::vector<std::string> names{"launch", "memory", "reduction", "race", "occupancy-curve"};
+  static const std::vector<std::string> names{"launch", "memory", "reduction", "race",
+                                              "occupancy-curve"};
   return names;
 }
 
@@ -43,8 +44,9 @@ void InsightUi::colour_by_control(ParticleScene& scene, UiState& ui) {
 void InsightUi::draw_launcher(ParticleScene& scene, UiState& ui) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float s = ui::layout_scale();
-  ImGui::SetNextWindowPos(ImVec2(ui::panel_width(380) + 20 * s, d.y - 40 * s - 6 * (ImGui::GetFrameHeight() + 6 * s)),
-                          ui::layout_cond());
+  ImGui::SetNextWindowPos(
+      ImVec2(ui::panel_width(380) + 20 * s, d.y - 40 * s - 6 * (ImGui::GetFrameHeight() + 6 * s)),
+      ui::layout_cond());
   ImGui::SetNextWindowSize(ImVec2(ui::panel_width(420), 0), ui::layout_cond());
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("inside the kernel")) {

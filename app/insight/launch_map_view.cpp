@@ -42,7 +42,8 @@ Residency scene_residency(const ParticleScene& scene, Backend backend) {
     r.note = "no kernel of ours to ask about";
     return r;
   }
-  const CudaAnswer a = cuda_active_blocks_per_sm(pick->attributes, static_cast<int>(pick->block.threads()));
+  const CudaAnswer a =
+      cuda_active_blocks_per_sm(pick->attributes, static_cast<int>(pick->block.threads()));
   if (!a.ok) {
     r.note = a.error;
     return r;
@@ -63,7 +64,8 @@ void LaunchMapView::draw(const ViewContext& ctx) {
     return;
   }
   const Residency r = scene_residency(ctx.scene, ctx.backend);
-  if (!cached_launch_ || !same_launch(*cached_launch_, *launch) || cached_resident_ != r.blocks_per_sm) {
+  if (!cached_launch_ || !same_launch(*cached_launch_, *launch) ||
+      cached_resident_ != r.blocks_per_sm) {
     summary_ = insight::summarize(*launch, r.blocks_per_sm, r.sm_count);
     cached_launch_ = launch;
     cached_resident_ = r.blocks_per_sm;
@@ -80,8 +82,9 @@ void LaunchMapView::draw(const ViewContext& ctx) {
 void LaunchMapView::draw_numbers(const insight::LaunchSummary& s, const Residency& r) {
   const double idle = s.threads_launched ? 100.0 * s.threads_idle / s.threads_launched : 0;
   ImGui::Text("grid %u x %u = %llu blocks, %llu warps", s.grid.x, s.grid.y, s.blocks, s.warps);
-  ImGui::Text("threads launched %s, working %s, idle %s (%.1f%%)", ui::si(s.threads_launched).c_str(),
-              ui::si(s.threads_working).c_str(), ui::si(s.threads_idle).c_str(), idle);
+  ImGui::Text("threads launched %s, working %s, idle %s (%.1f%%)",
+              ui::si(s.threads_launched).c_str(), ui::si(s.threads_working).c_str(),
+              ui::si(s.threads_idle).c_str(), idle);
   ImGui::Text("blocks with idle threads (the tail): %llu", s.partial_blocks);
   if (r.blocks_per_sm > 0) {
     ImGui::Text("resident: %d blocks / SM x %d SMs = %d blocks a wave", r.blocks_per_sm, r.sm_count,
@@ -101,9 +104,11 @@ void LaunchMapView::draw_tiles(const ElementLaunch& l, const insight::LaunchSumm
   // A single row of thin tiles (1x256 blocks) stays visible: tiles at least 12 px high.
   const float tile_h = std::max(tile, s.grid.y <= 4 ? 12.f * ui::layout_scale() : tile);
   const unsigned cols = std::min<unsigned>(s.grid.x, static_cast<unsigned>(avail / tile));
-  const unsigned rows = std::min<unsigned>(s.grid.y, static_cast<unsigned>(180.f * ui::layout_scale() / tile_h) + 1);
+  const unsigned rows =
+      std::min<unsigned>(s.grid.y, static_cast<unsigned>(180.f * ui::layout_scale() / tile_h) + 1);
   if (cols < s.grid.x || rows < s.grid.y)
-    ImGui::TextColored(ui::kDim, "showing %u x %u of %u x %u blocks", cols, rows, s.grid.x, s.grid.y);
+    ImGui::TextColored(ui::kDim, "showing %u x %u of %u x %u blocks", cols, rows, s.grid.x,
+                       s.grid.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const unsigned threads = insight::block_threads(l.block);
@@ -115,18 +120,22 @@ void LaunchMapView::draw_tiles(const ElementLaunch& l, const insight::LaunchSumm
                       : w == 0     ? IM_COL32(90, 90, 90, 255)
                                    : IM_COL32(255, 170, 60, 255);
       const ImVec2 a(o.x + x * tile, o.y + y * tile_h);
-      dl->AddRectFilled(a, ImVec2(a.x + tile - (tile > 4 ? 1 : 0), a.y + tile_h - (tile_h > 4 ? 1 : 0)), c);
-      if (b == selected_) dl->AddRect(a, ImVec2(a.x + tile, a.y + tile_h), IM_COL32(255, 255, 255, 255), 0, 0, 2.f);
+      dl->AddRectFilled(
+          a, ImVec2(a.x + tile - (tile > 4 ? 1 : 0), a.y + tile_h - (tile_h > 4 ? 1 : 0)), c);
+      if (b == selected_)
+        dl->AddRect(a, ImVec2(a.x + tile, a.y + tile_h), IM_COL32(255, 255, 255, 255), 0, 0, 2.f);
     }
   ImGui::InvisibleButton("tiles", ImVec2(std::max(1.f, cols * tile), std::max(1.f, rows * tile_h)));
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const unsigned x = static_cast<unsigned>((m.x - o.x) / tile), y = static_cast<unsigned>((m.y - o.y) / tile_h);
+    const unsigned x = static_cast<unsigned>((m.x - o.x) / tile),
+                   y = static_cast<unsigned>((m.y - o.y) / tile_h);
     if (x < cols && y < rows) selected_ = static_cast<unsigned long long>(y) * s.grid.x + x;
   }
   ImGui::TextColored(ui::kDim, "colour: a full block; orange: some threads idle; grey: all idle");
   int sel = static_cast<int>(selected_);
-  if (ImGui::InputInt("selected block", &sel) && sel >= 0 && static_cast<unsigned long long>(sel) < s.blocks)
+  if (ImGui::InputInt("selected block", &sel) && sel >= 0 &&
+      static_cast<unsigned long long>(sel) < s.blocks)
     selected_ = static_cast<unsigned long long>(sel);
   ImGui::SameLine();
   if (ImGui::SmallButton("last")) selected_ = s.blocks ? s.blocks - 1 : 0;
@@ -148,16 +157,21 @@ void LaunchMapView::draw_block(const ElementLaunch& l) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   for (unsigned t = 0; t < n; ++t) {
-    const unsigned x = t % l.block.x, y = (t / l.block.x) % l.block.y, z = t / (l.block.x * l.block.y);
+    const unsigned x = t % l.block.x, y = (t / l.block.x) % l.block.y,
+                   z = t / (l.block.x * l.block.y);
     const float px = spatial ? (z * l.block.x + x) * cell : (t % 32) * cell;
     const float py = spatial ? y * cell : (t / 32) * cell;
-    const ImU32 c = bt.working[t] ? id_colour(insight::warp_in_block(t)) : IM_COL32(80, 80, 80, 255);
-    dl->AddRectFilled(ImVec2(o.x + px, o.y + py), ImVec2(o.x + px + cell - 1, o.y + py + cell - 1), c);
+    const ImU32 c =
+        bt.working[t] ? id_colour(insight::warp_in_block(t)) : IM_COL32(80, 80, 80, 255);
+    dl->AddRectFilled(ImVec2(o.x + px, o.y + py), ImVec2(o.x + px + cell - 1, o.y + py + cell - 1),
+                      c);
   }
   const float h = spatial ? by * cell : ((n + 31) / 32) * cell;
   ImGui::Dummy(ImVec2(spatial ? bx * cell : 32 * cell, h));
-  ImGui::TextColored(ui::kDim, spatial ? "laid out as the block: x to the right, y down"
-                                       : "one row per warp (32 lanes): the block is too narrow to draw as laid out");
+  ImGui::TextColored(
+      ui::kDim, spatial
+                    ? "laid out as the block: x to the right, y down"
+                    : "one row per warp (32 lanes): the block is too narrow to draw as laid out");
 }
 
 }  // namespace cv::insight_ui

@@ -13,7 +13,13 @@ namespace cv::insight_ui {
 namespace {
 
 const BlockShape kShapes[] = {{16, 16, 1}, {32, 8, 1}, {256, 1, 1}, {1, 256, 1}, {8, 8, 1}};
-const char* kShapeNames = "the scene's block\0" "16x16\0" "32x8\0" "256x1\0" "1x256\0" "8x8\0";
+const char* kShapeNames =
+    "the scene's block\0"
+    "16x16\0"
+    "32x8\0"
+    "256x1\0"
+    "1x256\0"
+    "8x8\0";
 
 const char* kNotice =
     "A warp's load or store is one request; the memory system serves it in 32-byte "
@@ -26,10 +32,12 @@ const char* kNotice =
 
 }  // namespace
 
-std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& scene, const BlockShape& block) {
+std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& scene,
+                                                         const BlockShape& block) {
   if (const auto* f = dynamic_cast<const FountainScene*>(&scene))
     return insight::fountain_access_kernel(fountain::to_string(f->variant()), f->count(), block);
-  if (dynamic_cast<const SwarmScene*>(&scene)) return insight::swarm_access_kernel(scene.count(), block);
+  if (dynamic_cast<const SwarmScene*>(&scene))
+    return insight::swarm_access_kernel(scene.count(), block);
   return std::nullopt;
 }
 
@@ -41,9 +49,10 @@ void MemoryView::draw(const ViewContext& ctx) {
   const BlockShape block = shape_ == 0 ? ctx.scene.block() : kShapes[shape_ - 1];
   const auto k = scene_access_kernel(ctx.scene, block);
   if (!k) {
-    ImGui::TextWrapped("The memory view draws the fountain's and the swarm's kernels (2D launches); the %s "
-                       "scene's kernel is not modelled. Switch to the fountain (key 1).",
-                       ctx.scene.name());
+    ImGui::TextWrapped(
+        "The memory view draws the fountain's and the swarm's kernels (2D launches); the %s "
+        "scene's kernel is not modelled. Switch to the fountain (key 1).",
+        ctx.scene.name());
     window_.end();
     return;
   }
@@ -59,10 +68,12 @@ void MemoryView::draw(const ViewContext& ctx) {
   ImGui::InputInt("block", &block_);
   block_ = std::clamp(block_, 0, blocks - 1);
   const insight::WarpAccessPicture pic = insight::warp_accesses(*k, block_, warp_);
-  ImGui::Text("%s, block %s: warp %d of block %d", pic.kernel.c_str(), to_string(block).c_str(), warp_, block_);
-  ImGui::Text("sectors per request: %.1f   efficiency: %.0f%% of fetched bytes used", pic.sectors_per_request,
-              100.0 * pic.efficiency);
-  for (size_t i = 0; i < pic.requests.size(); ++i) draw_request(pic.requests[i], static_cast<int>(i));
+  ImGui::Text("%s, block %s: warp %d of block %d", pic.kernel.c_str(), to_string(block).c_str(),
+              warp_, block_);
+  ImGui::Text("sectors per request: %.1f   efficiency: %.0f%% of fetched bytes used",
+              pic.sectors_per_request, 100.0 * pic.efficiency);
+  for (size_t i = 0; i < pic.requests.size(); ++i)
+    draw_request(pic.requests[i], static_cast<int>(i));
   draw_measured(ctx, pic);
   window_.end();
 }
@@ -91,9 +102,11 @@ void MemoryView::draw_request(const insight::WarpRequest& r, int index) {
     prev = line;
     const unsigned long long base = line * insight::kLineBytes;
     for (unsigned s = 0; s < insight::kLineBytes / insight::kSectorBytes; ++s) {
-      const unsigned long long s0 = base + s * insight::kSectorBytes, s1 = s0 + insight::kSectorBytes;
+      const unsigned long long s0 = base + s * insight::kSectorBytes,
+                               s1 = s0 + insight::kSectorBytes;
       bool fetched = false;
-      for (const auto& l : r.lanes) fetched |= l.active && l.address < s1 && l.address + r.spec.bytes > s0;
+      for (const auto& l : r.lanes)
+        fetched |= l.active && l.address < s1 && l.address + r.spec.bytes > s0;
       const ImVec2 a(x + s * insight::kSectorBytes * scale, o.y);
       const ImVec2 b(a.x + insight::kSectorBytes * scale, o.y + h);
       dl->AddRectFilled(a, b, fetched ? IM_COL32(70, 75, 95, 255) : IM_COL32(30, 32, 40, 255));
@@ -103,10 +116,12 @@ void MemoryView::draw_request(const insight::WarpRequest& r, int index) {
       const auto& l = r.lanes[lane];
       if (!l.active || l.address / insight::kLineBytes != line) continue;
       const float a = x + static_cast<float>(l.address - base) * scale;
-      dl->AddRectFilled(ImVec2(a, o.y + 3), ImVec2(a + std::max(1.f, r.spec.bytes * scale), o.y + h - 3),
+      dl->AddRectFilled(ImVec2(a, o.y + 3),
+                        ImVec2(a + std::max(1.f, r.spec.bytes * scale), o.y + h - 3),
                         lane_colour(lane));
     }
-    dl->AddRect(ImVec2(x, o.y - 1), ImVec2(x + line_w, o.y + h + 1), IM_COL32(220, 220, 230, 255), 0, 0, 1.5f);
+    dl->AddRect(ImVec2(x, o.y - 1), ImVec2(x + line_w, o.y + h + 1), IM_COL32(220, 220, 230, 255),
+                0, 0, 1.5f);
     x += line_w;
     if (x > o.x + avail) break;
   }
@@ -124,9 +139,12 @@ void MemoryView::draw_measured(const ViewContext& ctx, const insight::WarpAccess
   const double peak = peak_memory_gb_per_s(device_report());
   if (t.contains("gb_per_s")) {
     const double gbs = t["gb_per_s"].get<double>();
-    ImGui::Text("%s at block %s: %.0f GB/s useful (%.0f%% of the %.0f GB/s peak)", pic.kernel.c_str(),
-                to_string(ctx.scene.block()).c_str(), gbs, peak > 0 ? 100.0 * gbs / peak : 0.0, peak);
-    ImGui::TextColored(ui::kDim, "From the scene's kernel time (CUDA events); change the scene's block to compare.");
+    ImGui::Text("%s at block %s: %.0f GB/s useful (%.0f%% of the %.0f GB/s peak)",
+                pic.kernel.c_str(), to_string(ctx.scene.block()).c_str(), gbs,
+                peak > 0 ? 100.0 * gbs / peak : 0.0, peak);
+    ImGui::TextColored(
+        ui::kDim,
+        "From the scene's kernel time (CUDA events); change the scene's block to compare.");
   } else {
     ImGui::TextColored(ui::kDim, "this scene reports no bandwidth; device peak %.0f GB/s", peak);
   }

@@ -30,6 +30,7 @@ class MemoryView {
 
 // The access kernel of the scene's current variant with `block`, or nullopt
 // for scenes the view does not know.
-std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& scene, const BlockShape& block);
+std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& scene,
+                                                         const BlockShape& block);
 
 }  // namespace cv::insight_ui

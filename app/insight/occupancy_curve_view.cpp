@@ -42,7 +42,8 @@ void OccupancyCurveView::draw(const ViewContext& ctx) {
   const auto pick = tuning::scene_kernel(ctx.scene);
   if (ctx.backend != Backend::Cuda || !device_report().available || !pick || !pick->attributes.ok) {
     needs_gpu("the occupancy curve (the device's limits and the kernel's registers)");
-    if (pick && !pick->attributes.error.empty()) ImGui::TextColored(ui::kDim, "%s", pick->attributes.error.c_str());
+    if (pick && !pick->attributes.error.empty())
+      ImGui::TextColored(ui::kDim, "%s", pick->attributes.error.c_str());
     window_.end();
     return;
   }
@@ -55,7 +56,8 @@ void OccupancyCurveView::draw(const ViewContext& ctx) {
   ImGui::Text("%s: %d registers/thread, %lld B static shared", a.name.c_str(), a.regs_per_thread,
               a.static_shared_bytes);
   ImGui::TextColored(ui::kDim, "%s", pick->context.c_str());
-  const bool clicked = ImGui::Button(sweep_.running() ? "measuring..." : "measure kernel time (sweep)");
+  const bool clicked =
+      ImGui::Button(sweep_.running() ? "measuring..." : "measure kernel time (sweep)");
   if ((clicked || auto_sweep_) && !sweep_.running()) start_sweep(ctx, curve, pick->two_dimensional);
   auto_sweep_ = false;
   if (!sweep_error_.empty()) ImGui::TextColored(ui::kBad, "%s", sweep_error_.c_str());
@@ -67,8 +69,8 @@ void OccupancyCurveView::draw(const ViewContext& ctx) {
   window_.end();
 }
 
-void OccupancyCurveView::start_sweep(const ViewContext& ctx, const std::vector<insight::CurvePoint>& curve,
-                                     bool two_d) {
+void OccupancyCurveView::start_sweep(const ViewContext& ctx,
+                                     const std::vector<insight::CurvePoint>& curve, bool two_d) {
   SweepOptions opt;
   opt.target = ctx.scene.name();
   opt.variant = scene_variant(ctx.scene);
@@ -95,8 +97,8 @@ void OccupancyCurveView::draw_chart(const std::vector<insight::CurvePoint>& curv
   for (size_t i = 0; i < curve.size(); ++i) {
     const auto& p = curve[i];
     const float bh = h * static_cast<float>(p.occupancy);
-    dl->AddRectFilled(ImVec2(o.x + i * bw + 1, o.y + h - bh), ImVec2(o.x + (i + 1) * bw - 1, o.y + h),
-                      limiter_colour(p.limiters));
+    dl->AddRectFilled(ImVec2(o.x + i * bw + 1, o.y + h - bh),
+                      ImVec2(o.x + (i + 1) * bw - 1, o.y + h), limiter_colour(p.limiters));
     auto it = ms.find(p.threads);
     if (it != ms.end() && top_ms > 0) {
       const ImVec2 pt(o.x + (i + 0.5f) * bw, o.y + h - h * static_cast<float>(it->second / top_ms));
@@ -107,11 +109,12 @@ void OccupancyCurveView::draw_chart(const std::vector<insight::CurvePoint>& curv
   }
   ImGui::Dummy(ImVec2(w, h));
   ImGui::TextColored(ui::kDim, "x: threads per block %d .. %d (step %d); bars: occupancy 0..100%%",
-                     curve.empty() ? 0 : curve.front().threads, curve.empty() ? 0 : curve.back().threads,
+                     curve.empty() ? 0 : curve.front().threads,
+                     curve.empty() ? 0 : curve.back().threads,
                      curve.empty() ? 0 : curve.front().threads);
   if (top_ms > 0)
-    ImGui::TextColored(ui::kDim, "white: measured kernel time (%s), top of chart = %.3f ms", swept_for_.c_str(),
-                       top_ms);
+    ImGui::TextColored(ui::kDim, "white: measured kernel time (%s), top of chart = %.3f ms",
+                       swept_for_.c_str(), top_ms);
   else
     ImGui::TextColored(ui::kDim, "no measured times yet: press measure");
   ImGui::TextColored(ImVec4(0.31f, 0.59f, 0.94f, 1), "warps");

@@ -27,7 +27,8 @@ class OccupancyCurveView {
   void shutdown() { sweep_.cancel(), sweep_.join(); }
 
  private:
-  void start_sweep(const ViewContext& ctx, const std::vector<insight::CurvePoint>& curve, bool two_d);
+  void start_sweep(const ViewContext& ctx, const std::vector<insight::CurvePoint>& curve,
+                   bool two_d);
   void draw_chart(const std::vector<insight::CurvePoint>& curve);
 
   ViewWindow window_{"occupancy curve", 4, 700, 560};

@@ -21,7 +21,10 @@ const char* kNotice =
 
 // The interleavings the timeline offers: serial, and two that lose an update.
 const std::vector<int> kOrders[] = {{0, 0, 0, 1, 1, 1}, {0, 1, 0, 1, 0, 1}, {0, 1, 1, 1, 0, 0}};
-const char* kOrderNames = "one after the other\0" "interleaved\0" "T1 slips in between\0";
+const char* kOrderNames =
+    "one after the other\0"
+    "interleaved\0"
+    "T1 slips in between\0";
 
 }  // namespace
 
@@ -89,18 +92,20 @@ void RaceView::draw_histogram() {
   dl->AddRectFilled(o, ImVec2(o.x + w, o.y + ht), IM_COL32(25, 28, 36, 255));
   for (size_t i = 0; i < h.bins.size(); ++i) {
     const float bh = ht * static_cast<float>(h.bins[i]) / static_cast<float>(top);
-    dl->AddRectFilled(ImVec2(o.x + i * bw + 1, o.y + ht - bh), ImVec2(o.x + (i + 1) * bw - 1, o.y + ht),
-                      IM_COL32(240, 110, 90, 255));
+    dl->AddRectFilled(ImVec2(o.x + i * bw + 1, o.y + ht - bh),
+                      ImVec2(o.x + (i + 1) * bw - 1, o.y + ht), IM_COL32(240, 110, 90, 255));
   }
-  const float rx = o.x + (static_cast<float>(right_ - h.lo) / static_cast<float>(h.bin_width) + 0.5f) * bw;
+  const float rx =
+      o.x + (static_cast<float>(right_ - h.lo) / static_cast<float>(h.bin_width) + 0.5f) * bw;
   dl->AddLine(ImVec2(std::min(rx, o.x + w - 2), o.y), ImVec2(std::min(rx, o.x + w - 2), o.y + ht),
               IM_COL32(90, 230, 120, 255), 3.f);
   ImGui::Dummy(ImVec2(w, ht));
   ImGui::TextColored(ui::kDim, "x: %lld .. %lld (bins of %.0f), y: runs", h.lo, h.hi, h.bin_width);
-  ImGui::TextColored(atomic_ == right_ ? ui::kGood : ui::kBad, "atomicAdd per element: %lld (%s)", atomic_,
-                     atomic_ == right_ ? "right" : "WRONG");
-  ImGui::TextColored(warp_ == right_ ? ui::kGood : ui::kBad, "warp shuffle + one atomic per warp: %lld (%s)",
-                     warp_, warp_ == right_ ? "right" : "WRONG");
+  ImGui::TextColored(atomic_ == right_ ? ui::kGood : ui::kBad, "atomicAdd per element: %lld (%s)",
+                     atomic_, atomic_ == right_ ? "right" : "WRONG");
+  ImGui::TextColored(warp_ == right_ ? ui::kGood : ui::kBad,
+                     "warp shuffle + one atomic per warp: %lld (%s)", warp_,
+                     warp_ == right_ ? "right" : "WRONG");
 }
 
 // Two threads' load / add / store in time order, and the counter after each.
@@ -114,7 +119,8 @@ void RaceView::draw_timeline() {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const char* rows[] = {"thread 0", "thread 1", "counter"};
-  for (int r = 0; r < 3; ++r) dl->AddText(ImVec2(o.x, o.y + r * rh + 4), ImGui::GetColorU32(ui::kDim), rows[r]);
+  for (int r = 0; r < 3; ++r)
+    dl->AddText(ImVec2(o.x, o.y + r * rh + 4), ImGui::GetColorU32(ui::kDim), rows[r]);
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto& st = steps[i];
     const float x = o.x + cw * (i + 1);
@@ -122,7 +128,8 @@ void RaceView::draw_timeline() {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%s %lld", insight::to_string(st.op), st.value);
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cw - 4, y + rh - 4),
-                      st.thread == 0 ? IM_COL32(70, 120, 220, 255) : IM_COL32(220, 140, 60, 255), 4.f);
+                      st.thread == 0 ? IM_COL32(70, 120, 220, 255) : IM_COL32(220, 140, 60, 255),
+                      4.f);
     dl->AddText(ImVec2(x + 4, y + 4), IM_COL32(255, 255, 255, 255), buf);
     std::snprintf(buf, sizeof buf, "%lld", st.memory);
     dl->AddText(ImVec2(x + 4, o.y + 2 * rh + 4), IM_COL32(230, 230, 240, 255), buf);

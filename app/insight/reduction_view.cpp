@@ -11,8 +11,10 @@ namespace cv::insight_ui {
 namespace {
 
 const char* kVariantNames =
-    "interleaved, divergent (t % 2s == 0)\0" "interleaved, strided index (2st)\0"
-    "sequential (t < s)\0" "warp shuffle\0";
+    "interleaved, divergent (t % 2s == 0)\0"
+    "interleaved, strided index (2st)\0"
+    "sequential (t < s)\0"
+    "warp shuffle\0";
 
 const char* kNotice =
     "Each step adds pairs; the highlighted threads did the adds of the step just run. "
@@ -50,7 +52,8 @@ void ReductionView::draw(const ViewContext& ctx) {
   ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
   ImGui::TextWrapped("%s", source_.c_str());
   ImGui::PopStyleColor();
-  if (!gpu_matches_) ImGui::TextColored(ui::kBad, "the kernel's values DIFFER from the CPU model of this step");
+  if (!gpu_matches_)
+    ImGui::TextColored(ui::kBad, "the kernel's values DIFFER from the CPU model of this step");
   draw_cells();
   draw_costs();
   window_.end();
@@ -101,16 +104,17 @@ void ReductionView::refresh(Backend backend) {
   gpu_matches_ = true;
   if (backend != Backend::Cuda) {
     values_ = model;
-    source_ = "CPU backend: values from the CPU model of each step (the kernel's own tree_op); the "
-              "kernel itself needs a GPU";
+    source_ =
+        "CPU backend: values from the CPU model of each step (the kernel's own tree_op); the "
+        "kernel itself needs a GPU";
     return;
   }
   try {
     if (!gpu_) gpu_ = std::make_unique<insight::TreeStepsGpu>();
     values_ = gpu_->run(v, input_, step_);
     gpu_matches_ = values_ == model;
-    source_ = "values read back from tree_steps_kernel stopped after step " + std::to_string(step_) +
-              (gpu_matches_ ? " (equal to the CPU model)" : "");
+    source_ = "values read back from tree_steps_kernel stopped after step " +
+              std::to_string(step_) + (gpu_matches_ ? " (equal to the CPU model)" : "");
   } catch (const std::exception& e) {
     cudaGetLastError();
     values_ = model;
@@ -126,7 +130,8 @@ void ReductionView::draw_cells() {
   if (p == 0) return;
   const auto v = static_cast<insight::TreeVariant>(variant_);
   const float avail = ImGui::GetContentRegionAvail().x - 60 * ui::layout_scale();
-  const float cw = std::max(6.f, avail / 32.f), ch = std::max(10.f, std::min(cw * 0.7f, ImGui::GetTextLineHeight() + 2));
+  const float cw = std::max(6.f, avail / 32.f),
+              ch = std::max(10.f, std::min(cw * 0.7f, ImGui::GetTextLineHeight() + 2));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   long long total = 0;
@@ -136,7 +141,8 @@ void ReductionView::draw_cells() {
     const bool active = step_ > 0 && insight::tree_thread_active(v, t, step_ - 1, p);
     const bool pad = t >= static_cast<unsigned>(n_);
     // Brightness grows with the share of the total a value holds.
-    const float share = total > 0 ? std::min(1.f, static_cast<float>(values_[t]) / static_cast<float>(total)) : 0.f;
+    const float share =
+        total > 0 ? std::min(1.f, static_cast<float>(values_[t]) / static_cast<float>(total)) : 0.f;
     const float b = 0.25f + 0.75f * std::sqrt(share);
     const ImU32 fill = active ? IM_COL32(250, 190, 60, 255)
                        : pad  ? IM_COL32(35, 35, 40, 255)
@@ -145,7 +151,8 @@ void ReductionView::draw_cells() {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%d", values_[t]);
     if (ImGui::CalcTextSize(buf).x + 2 <= cw)
-      dl->AddText(ImVec2(x + 1, y), active ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 240, 255), buf);
+      dl->AddText(ImVec2(x + 1, y), active ? IM_COL32(0, 0, 0, 255) : IM_COL32(230, 230, 240, 255),
+                  buf);
     if (t % 32 == 0) {
       char w[16];
       std::snprintf(w, sizeof w, "warp %u", t / 32);
@@ -153,7 +160,8 @@ void ReductionView::draw_cells() {
     }
   }
   ImGui::Dummy(ImVec2(avail + 60 * ui::layout_scale(), ((p + 31) / 32) * ch + 4));
-  ImGui::TextColored(ui::kDim, "one row per warp; orange: the step's adds; brighter: a larger share of the sum");
+  ImGui::TextColored(
+      ui::kDim, "one row per warp; orange: the step's adds; brighter: a larger share of the sum");
   ImGui::Text("sum of the %d elements: %lld; thread 0 holds %d", n_, total, values_[0]);
 }
 
@@ -162,12 +170,15 @@ void ReductionView::draw_costs() {
   const auto v = static_cast<insight::TreeVariant>(variant_);
   if (step_ > 0) {
     const auto st = insight::tree_step_stats(v, step_ - 1, p);
-    ImGui::Text("step %u: %u threads add, %u warps busy, %u divergent, %u bank conflicts (%u shared accesses)",
-                step_, st.active_threads, st.active_warps, st.divergent_warps, st.bank_conflicts,
-                st.shared_accesses);
+    ImGui::Text(
+        "step %u: %u threads add, %u warps busy, %u divergent, %u bank conflicts (%u shared "
+        "accesses)",
+        step_, st.active_threads, st.active_warps, st.divergent_warps, st.bank_conflicts,
+        st.shared_accesses);
   }
   ui::section("All steps, every variant");
-  if (!ImGui::BeginTable("costs", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
+  if (!ImGui::BeginTable("costs", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
   ImGui::TableSetupColumn("variant");
   ImGui::TableSetupColumn("warp-steps busy");
   ImGui::TableSetupColumn("divergent warps");

@@ -16,8 +16,9 @@ bool ViewWindow::begin() {
     const float x = std::min(ui::panel_width(380) + 20 * s + slot_ * 24 * s, d.x * 0.5f);
     const float y = 40 * s + slot_ * 24 * s;
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(std::min(width_ * s, d.x - x - 8), std::min(height_ * s, d.y - y - 8)),
-                             ImGuiCond_Always);
+    ImGui::SetNextWindowSize(
+        ImVec2(std::min(width_ * s, d.x - x - 8), std::min(height_ * s, d.y - y - 8)),
+        ImGuiCond_Always);
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
     place_ = false;
@@ -46,7 +47,8 @@ ImU32 lane_colour(unsigned lane, float alpha) {
 
 void needs_gpu(const char* what) {
   ImGui::PushStyleColor(ImGuiCol_Text, ui::kWarn);
-  ImGui::TextWrapped("CPU backend: %s needs a GPU. %s", what, device_info().unavailable_reason.c_str());
+  ImGui::TextWrapped("CPU backend: %s needs a GPU. %s", what,
+                     device_info().unavailable_reason.c_str());
   ImGui::PopStyleColor();
 }
 

@@ -82,7 +82,9 @@ void ParticleScene::step() {
 
 std::string ParticleScene::colour_by_note() const {
   if (colour_by_ == insight::ColourBy::Normal) return "";
-  if (!element_launch()) return std::string("the ") + name() + " scene has no per-particle kernel to colour by";
+  if (!element_launch())
+    return std::string("the ") + name() +
+           " scene does not report its launch (colour by launch: fountain, swarm, n-body)";
   if (colour_by_ == insight::ColourBy::Sm && backend_ == Backend::Cpu)
     return "SM ids need a GPU (CUDA backend): colours stay normal";
   return "";

@@ -21,7 +21,8 @@ unsigned count_units(const std::vector<LaneAccess>& lanes, unsigned bytes, Unit 
   std::set<unsigned long long> seen;
   for (const LaneAccess& l : lanes)
     if (l.active)
-      for (unsigned long long u = l.address / unit; u <= (l.address + bytes - 1) / unit; ++u) seen.insert(u);
+      for (unsigned long long u = l.address / unit; u <= (l.address + bytes - 1) / unit; ++u)
+        seen.insert(u);
   return static_cast<unsigned>(seen.size());
 }
 
@@ -41,16 +42,18 @@ unsigned count_lines(const std::vector<LaneAccess>& lanes, unsigned bytes) {
   return count_units(lanes, bytes, kLineBytes);
 }
 
-WarpAccessPicture warp_accesses(const AccessKernel& k, unsigned long long block_lin, unsigned warp) {
+WarpAccessPicture warp_accesses(const AccessKernel& k, unsigned long long block_lin,
+                                unsigned warp) {
   const unsigned long long blocks = static_cast<unsigned long long>(k.grid.x) * k.grid.y * k.grid.z;
   if (block_lin >= blocks || warp >= warps_per_block(k.block_dim))
     throw std::invalid_argument("block " + std::to_string(block_lin) + " / warp " +
                                 std::to_string(warp) + " is not in the launch (" +
                                 std::to_string(blocks) + " blocks of " +
                                 std::to_string(warps_per_block(k.block_dim)) + " warps)");
-  const Dim3u b{static_cast<unsigned>(block_lin % k.grid.x),
-                static_cast<unsigned>((block_lin / k.grid.x) % k.grid.y),
-                static_cast<unsigned>(block_lin / (static_cast<unsigned long long>(k.grid.x) * k.grid.y))};
+  const Dim3u b{
+      static_cast<unsigned>(block_lin % k.grid.x),
+      static_cast<unsigned>((block_lin / k.grid.x) % k.grid.y),
+      static_cast<unsigned>(block_lin / (static_cast<unsigned long long>(k.grid.x) * k.grid.y))};
   WarpAccessPicture pic;
   pic.kernel = k.name;
   pic.block = block_lin;
@@ -67,7 +70,8 @@ WarpAccessPicture warp_accesses(const AccessKernel& k, unsigned long long block_
       const Dim3u th{t % bd.x, (t / bd.x) % bd.y, t / (bd.x * bd.y)};
       const long long i = k.element(b, th);
       if (i < 0) continue;
-      r.lanes[lane] = {true, a.array_base + (a.element_offset + static_cast<unsigned long long>(i)) * a.bytes};
+      r.lanes[lane] = {
+          true, a.array_base + (a.element_offset + static_cast<unsigned long long>(i)) * a.bytes};
       ++r.active_lanes;
     }
     r.sectors = count_sectors(r.lanes, a.bytes);
@@ -94,7 +98,8 @@ std::optional<AccessKernel> fountain_access_kernel(const std::string& variant, u
   const fountain::Grid g = fountain::make_grid(count);
   AccessKernel k;
   k.block_dim = dim(block);
-  k.grid = {(g.width + k.block_dim.x - 1) / k.block_dim.x, (g.height + k.block_dim.y - 1) / k.block_dim.y, 1};
+  k.grid = {(g.width + k.block_dim.x - 1) / k.block_dim.x,
+            (g.height + k.block_dim.y - 1) / k.block_dim.y, 1};
   // The kernels' own index functions (fountain_math.h).
   const Dim3u bdim = k.block_dim;
   k.element = [g, bdim](const Dim3u& b, const Dim3u& t) -> long long {

@@ -29,9 +29,15 @@ CV_HD unsigned block_linear(const Dim3u& block, const Dim3u& grid) {
 CV_HD unsigned thread_linear(const Dim3u& thread, const Dim3u& block_dim) {
   return (thread.z * block_dim.y + thread.y) * block_dim.x + thread.x;
 }
-CV_HD unsigned block_threads(const Dim3u& block_dim) { return block_dim.x * block_dim.y * block_dim.z; }
-CV_HD unsigned warp_in_block(unsigned thread_lin) { return thread_lin / kWarpSize; }
-CV_HD unsigned lane_of(unsigned thread_lin) { return thread_lin % kWarpSize; }
+CV_HD unsigned block_threads(const Dim3u& block_dim) {
+  return block_dim.x * block_dim.y * block_dim.z;
+}
+CV_HD unsigned warp_in_block(unsigned thread_lin) {
+  return thread_lin / kWarpSize;
+}
+CV_HD unsigned lane_of(unsigned thread_lin) {
+  return thread_lin % kWarpSize;
+}
 CV_HD unsigned warps_per_block(const Dim3u& block_dim) {
   return (block_threads(block_dim) + kWarpSize - 1) / kWarpSize;
 }
@@ -43,11 +49,16 @@ CV_HD uint32_t launch_id(int mode, const Dim3u& block, const Dim3u& grid, const 
                          const Dim3u& block_dim, unsigned smid) {
   const unsigned b = block_linear(block, grid), t = thread_linear(thread, block_dim);
   switch (mode) {
-    case static_cast<int>(ColourBy::Block): return b;
-    case static_cast<int>(ColourBy::Warp): return b * warps_per_block(block_dim) + warp_in_block(t);
-    case static_cast<int>(ColourBy::Thread): return lane_of(t);
-    case static_cast<int>(ColourBy::Sm): return smid;
-    default: return 0;
+    case static_cast<int>(ColourBy::Block):
+      return b;
+    case static_cast<int>(ColourBy::Warp):
+      return b * warps_per_block(block_dim) + warp_in_block(t);
+    case static_cast<int>(ColourBy::Thread):
+      return lane_of(t);
+    case static_cast<int>(ColourBy::Sm):
+      return smid;
+    default:
+      return 0;
   }
 }
 
@@ -91,7 +102,8 @@ CV_HD ThreadPos rows_yz_thread(unsigned gx, unsigned gy, const Dim3u& block_dim)
   return p;
 }
 // 1D kernels flatten the block (common/block_sum.cuh): flat thread q of the grid.
-CV_HD unsigned long long flat_index(const Dim3u& block, const Dim3u& thread, const Dim3u& block_dim) {
+CV_HD unsigned long long flat_index(const Dim3u& block, const Dim3u& thread,
+                                    const Dim3u& block_dim) {
   return static_cast<unsigned long long>(block.x) * block_threads(block_dim) +
          thread_linear(thread, block_dim);
 }

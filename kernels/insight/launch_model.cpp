@@ -7,10 +7,14 @@
 namespace cv::insight {
 namespace {
 
-unsigned long long cdiv(unsigned long long a, unsigned long long b) { return (a + b - 1) / b; }
+unsigned long long cdiv(unsigned long long a, unsigned long long b) {
+  return (a + b - 1) / b;
+}
 
 // Threads of the grid that have an element (Flat: one per per_thread elements).
-unsigned long long flat_work_threads(const ElementLaunch& l) { return cdiv(l.count, l.per_thread); }
+unsigned long long flat_work_threads(const ElementLaunch& l) {
+  return cdiv(l.count, l.per_thread);
+}
 
 // Rows of elements a block covers and columns, for the 2D layouts.
 unsigned rows_per_block(const ElementLaunch& l) {
@@ -30,7 +34,8 @@ unsigned long long block_working(const ElementLaunch& l, const Dim3u& grid, unsi
   for (unsigned r = 0; r < rows; ++r) {
     const unsigned long long gy = static_cast<unsigned long long>(by) * rows + r;
     if (gy >= l.height) break;
-    const unsigned long long row_end = std::min<unsigned long long>(l.width, l.count - std::min(l.count, gy * l.width));
+    const unsigned long long row_end =
+        std::min<unsigned long long>(l.width, l.count - std::min(l.count, gy * l.width));
     if (row_end > x0) n += std::min<unsigned long long>(l.block.x, row_end - x0);
   }
   // Grid2d ignores threadIdx.z: every z layer repeats the same elements.
@@ -41,11 +46,16 @@ unsigned long long block_working(const ElementLaunch& l, const Dim3u& grid, unsi
 
 const char* to_string(ColourBy c) {
   switch (c) {
-    case ColourBy::Normal: return "normal";
-    case ColourBy::Block: return "block";
-    case ColourBy::Warp: return "warp";
-    case ColourBy::Thread: return "thread";
-    case ColourBy::Sm: return "sm";
+    case ColourBy::Normal:
+      return "normal";
+    case ColourBy::Block:
+      return "block";
+    case ColourBy::Warp:
+      return "warp";
+    case ColourBy::Thread:
+      return "thread";
+    case ColourBy::Sm:
+      return "sm";
   }
   return "?";
 }
@@ -96,7 +106,8 @@ long long element_of_thread(const ElementLaunch& l, const Dim3u& block, const Di
 ThreadPos thread_of_element(const ElementLaunch& l, unsigned long long i) {
   if (l.layout == Layout::Flat) return flat_thread_pos(i / l.per_thread, l.block);
   const unsigned gx = static_cast<unsigned>(i % l.width), gy = static_cast<unsigned>(i / l.width);
-  return l.layout == Layout::Grid2d ? grid2d_thread(gx, gy, l.block) : rows_yz_thread(gx, gy, l.block);
+  return l.layout == Layout::Grid2d ? grid2d_thread(gx, gy, l.block)
+                                    : rows_yz_thread(gx, gy, l.block);
 }
 
 uint32_t model_id(const ElementLaunch& l, unsigned long long i, ColourBy mode) {
@@ -129,7 +140,8 @@ LaunchSummary summarize(const ElementLaunch& l, int resident_per_sm, int sm_coun
     const unsigned long long wave = static_cast<unsigned long long>(resident_per_sm) * sm_count;
     s.waves = cdiv(s.blocks, wave);
     s.waves_exact = static_cast<double>(s.blocks) / static_cast<double>(wave);
-    s.last_wave_fill = static_cast<double>(s.blocks - (s.waves - 1) * wave) / static_cast<double>(wave);
+    s.last_wave_fill =
+        static_cast<double>(s.blocks - (s.waves - 1) * wave) / static_cast<double>(wave);
   }
   return s;
 }
@@ -142,7 +154,8 @@ BlockThreads block_threads_of(const ElementLaunch& l, unsigned long long block_l
   BlockThreads bt;
   bt.block_dim = l.block;
   const Dim3u g = grid_of(l);
-  const Dim3u b{static_cast<unsigned>(block_lin % g.x), static_cast<unsigned>((block_lin / g.x) % g.y),
+  const Dim3u b{static_cast<unsigned>(block_lin % g.x),
+                static_cast<unsigned>((block_lin / g.x) % g.y),
                 static_cast<unsigned>(block_lin / (static_cast<unsigned long long>(g.x) * g.y))};
   bt.working.assign(block_threads(l.block), 0);
   for (unsigned z = 0; z < l.block.z; ++z)

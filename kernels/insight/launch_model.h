@@ -57,13 +57,13 @@ struct LaunchSummary {
   Dim3u grid;
   unsigned long long blocks = 0;
   unsigned long long threads_launched = 0, threads_working = 0, threads_idle = 0;
-  unsigned long long warps = 0;          // launched, a partial warp counts as one
-  unsigned long long idle_warps = 0;     // warps with no working thread
-  unsigned long long partial_blocks = 0; // blocks with some idle threads
-  int resident_per_sm = 0, sm_count = 0; // inputs (0: unknown)
-  unsigned long long waves = 0;          // ceil(blocks / (SMs x resident))
-  double waves_exact = 0;                // blocks / (SMs x resident)
-  double last_wave_fill = 0;             // blocks in the last wave / a full wave
+  unsigned long long warps = 0;           // launched, a partial warp counts as one
+  unsigned long long idle_warps = 0;      // warps with no working thread
+  unsigned long long partial_blocks = 0;  // blocks with some idle threads
+  int resident_per_sm = 0, sm_count = 0;  // inputs (0: unknown)
+  unsigned long long waves = 0;           // ceil(blocks / (SMs x resident))
+  double waves_exact = 0;                 // blocks / (SMs x resident)
+  double last_wave_fill = 0;              // blocks in the last wave / a full wave
 };
 LaunchSummary summarize(const ElementLaunch& l, int resident_per_sm, int sm_count);
 

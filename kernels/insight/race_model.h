@@ -9,10 +9,10 @@
 namespace cv::insight {
 
 struct RaceHistogram {
-  long long lo = 0, hi = 0;      // the range the bins cover (hi inclusive)
+  long long lo = 0, hi = 0;  // the range the bins cover (hi inclusive)
   double bin_width = 1;
   std::vector<int> bins;
-  int right_bin = -1;            // the bin holding the right count (-1: outside)
+  int right_bin = -1;                    // the bin holding the right count (-1: outside)
   long long min_lost = 0, max_lost = 0;  // right - result over the runs
   double mean_lost = 0;
 };
@@ -21,10 +21,10 @@ RaceHistogram race_histogram(const std::vector<long long>& results, long long ri
 
 // One micro-operation of the two-thread picture.
 struct RmwStep {
-  int thread;          // 0 or 1
+  int thread;  // 0 or 1
   enum Op { Load, Add, Store } op;
-  long long value;     // what was loaded, computed or stored
-  long long memory;    // the counter after this step
+  long long value;   // what was loaded, computed or stored
+  long long memory;  // the counter after this step
 };
 // Runs two threads' `x = x + 1` in the order given (six thread ids, three of
 // each: load, add, store in program order per thread) from `start`.

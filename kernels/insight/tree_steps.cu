@@ -24,7 +24,8 @@ __device__ void shared_steps(int32_t* sh, TreeVariant v, unsigned t, unsigned p,
 __device__ int32_t shuffle_steps(int32_t* sh, int32_t v, unsigned t, unsigned p, unsigned stop) {
   const unsigned lane = t % 32u, warp = t / 32u;
   unsigned k = 0;
-  for (; k < stop && shuffle_in_warps(k); ++k) v += __shfl_down_sync(kFull, v, shuffle_offset(k, p));
+  for (; k < stop && shuffle_in_warps(k); ++k)
+    v += __shfl_down_sync(kFull, v, shuffle_offset(k, p));
   if (k == stop) return v;
   __syncthreads();  // sh held the input: every thread has read its value
   if (lane == 0) sh[warp] = v;

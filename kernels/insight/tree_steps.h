@@ -63,13 +63,16 @@ CV_HD TreeOp tree_op(TreeVariant v, unsigned t, unsigned k, unsigned p) {
 // Step k of the shuffle variant: steps 0..4 shuffle down within every warp by
 // 16 >> k; from step 5 warp 0 holds the warps' totals (step 5 gathers them)
 // and shuffles down by (p / 32) >> (k - 4).
-CV_HD bool shuffle_in_warps(unsigned k) { return k < kShuffleWarpSteps; }
+CV_HD bool shuffle_in_warps(unsigned k) {
+  return k < kShuffleWarpSteps;
+}
 CV_HD unsigned shuffle_offset(unsigned k, unsigned p) {
   return shuffle_in_warps(k) ? 16u >> k : (p / 32u) >> (k - kShuffleWarpSteps + 1);
 }
 
 // Thread values after `stop` steps (stop <= tree_steps(p)) from the padded input.
-std::vector<int32_t> tree_values_cpu(TreeVariant v, const std::vector<int32_t>& padded, unsigned stop);
+std::vector<int32_t> tree_values_cpu(TreeVariant v, const std::vector<int32_t>& padded,
+                                     unsigned stop);
 
 // The input the view uses: n small integers (0..9) from a seed, padded to p.
 std::vector<int32_t> tree_input(unsigned n, uint64_t seed);
@@ -78,11 +81,11 @@ std::optional<std::string> check_tree_size(unsigned n);
 
 // What step k costs.
 struct TreeStepStats {
-  unsigned active_threads = 0;  // threads doing an add (shuffle: lanes whose sum is used)
-  unsigned active_warps = 0;    // warps that execute the step's add
-  unsigned divergent_warps = 0; // warps where only some threads take the branch
-  unsigned bank_conflicts = 0;  // extra shared-memory wavefronts (degree - 1 per access)
-  unsigned shared_accesses = 0; // warp-wide shared-memory instructions
+  unsigned active_threads = 0;   // threads doing an add (shuffle: lanes whose sum is used)
+  unsigned active_warps = 0;     // warps that execute the step's add
+  unsigned divergent_warps = 0;  // warps where only some threads take the branch
+  unsigned bank_conflicts = 0;   // extra shared-memory wavefronts (degree - 1 per access)
+  unsigned shared_accesses = 0;  // warp-wide shared-memory instructions
 };
 TreeStepStats tree_step_stats(TreeVariant v, unsigned k, unsigned p);
 // Whether thread t does useful work in step k (the picture's highlight).

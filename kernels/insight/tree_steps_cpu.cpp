@@ -72,10 +72,14 @@ TreeStepStats shared_step_stats(TreeVariant v, unsigned k, unsigned p) {
 
 const char* to_string(TreeVariant v) {
   switch (v) {
-    case TreeVariant::Divergent: return "interleaved-divergent";
-    case TreeVariant::Strided: return "interleaved-strided";
-    case TreeVariant::Sequential: return "sequential";
-    case TreeVariant::Shuffle: return "shuffle";
+    case TreeVariant::Divergent:
+      return "interleaved-divergent";
+    case TreeVariant::Strided:
+      return "interleaved-strided";
+    case TreeVariant::Sequential:
+      return "sequential";
+    case TreeVariant::Shuffle:
+      return "shuffle";
   }
   return "?";
 }
@@ -88,8 +92,8 @@ std::optional<TreeVariant> parse_tree_variant(const std::string& name) {
 
 std::optional<std::string> check_tree_size(unsigned n) {
   if (n < kMinElements || n > kMaxElements)
-    return "array size " + std::to_string(n) + " is outside [" + std::to_string(kMinElements) + ", " +
-           std::to_string(kMaxElements) + "] (one block of the next power of two threads)";
+    return "array size " + std::to_string(n) + " is outside [" + std::to_string(kMinElements) +
+           ", " + std::to_string(kMaxElements) + "] (one block of the next power of two threads)";
   return std::nullopt;
 }
 
@@ -106,10 +110,12 @@ std::vector<int32_t> tree_input(unsigned n, uint64_t seed) {
   return v;
 }
 
-std::vector<int32_t> tree_values_cpu(TreeVariant v, const std::vector<int32_t>& padded, unsigned stop) {
+std::vector<int32_t> tree_values_cpu(TreeVariant v, const std::vector<int32_t>& padded,
+                                     unsigned stop) {
   const unsigned p = static_cast<unsigned>(padded.size());
   if (p < 64 || padded_size(p) != p || stop > tree_steps(p))
-    throw std::invalid_argument("tree_values_cpu: size must be a power of two >= 64 and stop <= log2(size)");
+    throw std::invalid_argument(
+        "tree_values_cpu: size must be a power of two >= 64 and stop <= log2(size)");
   std::vector<int32_t> out = padded;
   for (unsigned k = 0; k < stop; ++k) {
     if (v == TreeVariant::Shuffle) {

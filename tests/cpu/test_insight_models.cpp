@@ -37,7 +37,8 @@ void check_launch_bijection(const ElementLaunch& l) {
             ++hits[i];
             const ThreadPos p = thread_of_element(l, static_cast<unsigned long long>(i));
             ASSERT_EQ(block_linear(p.block, g), block_linear(b, g)) << "element " << i;
-            ASSERT_EQ(thread_linear(p.thread, l.block), thread_linear(t, l.block)) << "element " << i;
+            ASSERT_EQ(thread_linear(p.thread, l.block), thread_linear(t, l.block))
+                << "element " << i;
           }
   for (unsigned long long i = 0; i < l.count; ++i) ASSERT_EQ(hits[i], 1) << "element " << i;
   const LaunchSummary s = summarize(l, 0, 0);
@@ -82,11 +83,12 @@ TEST(LaunchModel, IdsFollowTheHardwareNumbering) {
 
 TEST(LaunchModel, WavesAndTail) {
   // 256x256 particles in 16x16 blocks: 256 blocks, no tail.
-  const LaunchSummary a = summarize(make_launch(Layout::Grid2d, 256, 256, 65536ull, {16, 16, 1}), 8, 132);
+  const LaunchSummary a =
+      summarize(make_launch(Layout::Grid2d, 256, 256, 65536ull, {16, 16, 1}), 8, 132);
   EXPECT_EQ(a.blocks, 256u);
   EXPECT_EQ(a.threads_idle, 0u);
   EXPECT_EQ(a.warps, 256u * 8u);
-  EXPECT_EQ(a.waves, 1u);                        // 8 x 132 = 1056 resident blocks
+  EXPECT_EQ(a.waves, 1u);  // 8 x 132 = 1056 resident blocks
   EXPECT_NEAR(a.last_wave_fill, 256.0 / 1056.0, 1e-12);
   // 1000 elements in blocks of 96: 11 blocks, 56 idle threads in the last one.
   const LaunchSummary b = summarize(make_launch(Layout::Flat, 1000, 1, 1000ull, {96, 1, 1}), 2, 4);
@@ -95,7 +97,8 @@ TEST(LaunchModel, WavesAndTail) {
   EXPECT_EQ(b.partial_blocks, 1u);
   EXPECT_EQ(b.waves, 2u);  // 8 blocks a wave
   EXPECT_NEAR(b.last_wave_fill, 3.0 / 8.0, 1e-12);
-  const BlockThreads last = block_threads_of(make_launch(Layout::Flat, 1000, 1, 1000ull, {96, 1, 1}), 10);
+  const BlockThreads last =
+      block_threads_of(make_launch(Layout::Flat, 1000, 1, 1000ull, {96, 1, 1}), 10);
   EXPECT_EQ(last.working_count, 40u);
 }
 
@@ -110,7 +113,8 @@ unsigned brute_sectors(const std::string& variant, unsigned count, const cv::Blo
   const cv::fountain::Grid g = cv::fountain::make_grid(count);
   const Dim3u bd{static_cast<unsigned>(b.x), static_cast<unsigned>(b.y), 1};
   const unsigned gx_blocks = (g.width + bd.x - 1) / bd.x;
-  const Dim3u blk{static_cast<unsigned>(block_lin % gx_blocks), static_cast<unsigned>(block_lin / gx_blocks), 0};
+  const Dim3u blk{static_cast<unsigned>(block_lin % gx_blocks),
+                  static_cast<unsigned>(block_lin / gx_blocks), 0};
   std::set<unsigned long long> sectors;
   for (unsigned lane = 0; lane < 32; ++lane) {
     const unsigned t = warp * 32 + lane;
@@ -129,7 +133,8 @@ unsigned brute_sectors(const std::string& variant, unsigned count, const cv::Blo
 }  // namespace
 
 TEST(AccessModel, SectorsMatchBruteForceOverWholeWarps) {
-  const std::vector<cv::BlockShape> shapes{{16, 16, 1}, {256, 1, 1}, {1, 256, 1}, {7, 13, 1}, {33, 2, 1}};
+  const std::vector<cv::BlockShape> shapes{
+      {16, 16, 1}, {256, 1, 1}, {1, 256, 1}, {7, 13, 1}, {33, 2, 1}};
   for (const char* variant : {"lean", "seed"})
     for (unsigned count : {65536u, 10007u})
       for (const auto& b : shapes) {

@@ -39,8 +39,9 @@ void check_ids(const ElementLaunch& l, Step&& step) {
     const auto got = download(ids);
     for (unsigned long long i = 0; i < l.count; ++i)
       ASSERT_EQ(got[i], model_id(l, i, mode))
-          << l.name << " block " << to_string(BlockShape{static_cast<int>(l.block.x), static_cast<int>(l.block.y),
-                                                         static_cast<int>(l.block.z)})
+          << l.name << " block "
+          << to_string(BlockShape{static_cast<int>(l.block.x), static_cast<int>(l.block.y),
+                                  static_cast<int>(l.block.z)})
           << " mode " << static_cast<int>(mode) << " element " << i;
   }
   step(IdsOut{ids.get(), static_cast<int>(ColourBy::Sm)});
@@ -73,7 +74,9 @@ TEST(InsightGpu, FountainIdsMatchLaunchModel) {
       fountain::Params p;
       gpu.reset(vbo.get(), p, 3, stream.get());
       fountain::FrameClock clock(3);
-      check_ids(l, [&](const IdsOut& ids) { gpu.step(vbo.get(), clock.next(p), p, block, stream.get(), ids); });
+      check_ids(l, [&](const IdsOut& ids) {
+        gpu.step(vbo.get(), clock.next(p), p, block, stream.get(), ids);
+      });
     }
 }
 
