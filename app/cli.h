@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "worker/run_state.h"  // RunControl, for BenchOptions
 
 namespace cv {
 
@@ -51,13 +52,6 @@ struct RunOptions {
   std::optional<int> fps_cap;
 };
 
-// Lets a caller that runs a bench target on a worker thread (the UI's lab
-// panels) watch progress and cancel. Targets poll it between repetitions and
-// variants via check_cancel() in bench.h.
-struct RunControl {
-  std::atomic<bool> cancel{false};
-  std::atomic<float> progress{0.f};  // 0..1
-};
 
 struct BenchOptions {
   std::string target;  // scene or lab name

@@ -6,6 +6,7 @@
 #include "core/app.h"
 #include "bench/bench.h"
 #include "cli.h"
+#include "tuning/sweep.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     case cv::Command::Kind::Bench:
       return cv::bench::run_bench(cmd.bench, std::cout, std::cerr);
     case cv::Command::Kind::Sweep:
-      return cv::bench::run_sweep(cmd.sweep, std::cout, std::cerr);
+      return cv::tuning::run_sweep(cmd.sweep, std::cout, std::cerr);
     case cv::Command::Kind::Run:
     default:
       return cv::run_app(cmd.run);

@@ -15,7 +15,6 @@
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
-#include "tuning/sweep.h"
 
 namespace cv::bench {
 
@@ -91,13 +90,13 @@ static std::string target_names() {
   return s;
 }
 
-static const Target& require_target(const std::string& name) {
+const Target& require_target(const std::string& name) {
   const Target* t = find_target(name);
   if (!t) throw UsageError("unknown scene or lab '" + name + "' (known: " + target_names() + ")");
   return *t;
 }
 
-static void check_n(const Target& t, const std::optional<long long>& n) {
+void check_n(const Target& t, const std::optional<long long>& n) {
   if (n && *n > t.max_n)
     throw UsageError("--n: " + std::to_string(*n) + " is above " + t.name + "'s limit of " +
                      std::to_string(t.max_n));
@@ -164,8 +163,36 @@ static std::string out_of_memory(const std::optional<long long>& n, const std::s
   return s + "; try a smaller --n";
 }
 
-int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
+int run_guarded(const char* command, const std::optional<long long>& n, std::ostream& err,
+                const std::function<void()>& body) {
   try {
+    body();
+    return 0;
+  } catch (const UsageError& e) {
+    err << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {  // bad block shape for this device, bad input data
+    err << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    err << command << ": " << out_of_memory(n, "host allocation failed") << "\n";
+    return 2;
+  } catch (const CudaError& e) {
+    if (e.code() != cudaErrorMemoryAllocation) {
+      err << command << ": " << e.what() << "\n";
+      return 1;
+    }
+    cudaGetLastError();
+    err << command << ": " << out_of_memory(n, e.what()) << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << command << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
+  return run_guarded("cudaviz bench", opt.n, err, [&] {
     const Target& t = require_target(opt.target);
     check_variant(t, opt.variant);
     check_n(t, opt.n);
@@ -173,89 +200,7 @@ int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
     std::vector<Measurement> ms = t.run(opt, backend);
     for (auto& j : to_json(t.name, ms)) out << j.dump() << "\n";
     out.flush();
-    return 0;
-  } catch (const UsageError& e) {
-    err << "cudaviz bench: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {  // bad block shape for this device, bad input data
-    err << "cudaviz bench: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    err << "cudaviz bench: " << out_of_memory(opt.n, "host allocation failed") << "\n";
-    return 2;
-  } catch (const CudaError& e) {
-    if (e.code() != cudaErrorMemoryAllocation) {
-      err << "cudaviz bench: " << e.what() << "\n";
-      return 1;
-    }
-    cudaGetLastError();
-    err << "cudaviz bench: " << out_of_memory(opt.n, e.what()) << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    err << "cudaviz bench: " << e.what() << "\n";
-    return 1;
-  }
-}
-
-int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err) {
-  // The plan, the per-shape runs and the CSV are tuning/sweep.h's, shared with
-  // the sweep window, so the CLI and the UI give the same rows.
-  try {
-    const Target& t = require_target(opt.target);
-    check_n(t, opt.n);
-    const tuning::SweepPlan plan = tuning::plan_sweep(opt);
-    if (!plan.note.empty()) err << "sweep " << t.name << ": " << plan.note << "\n";
-    // Validate every shape before running any, so a bad one costs nothing.
-    for (const BlockShape& b : opt.shapes)
-      if (auto e = validate(b, block_limits(plan.backend))) throw UsageError("--shapes: " + *e);
-    if (opt.csv) {  // an unwritable path is a usage error, found before the runs
-      std::ofstream probe(*opt.csv + ".tmp", std::ios::app);
-      if (!probe) throw UsageError("--csv: cannot write '" + *opt.csv + ".tmp'");
-      probe.close();
-      std::remove((*opt.csv + ".tmp").c_str());
-    }
-    std::vector<tuning::SweepRow> rows;
-    size_t ran = 0;
-    for (size_t i = 0; i < opt.shapes.size(); ++i) {
-      for (auto& r : tuning::run_shape(plan, opt.shapes[i])) {
-        out << r.json.dump() << "\n";
-        if (r.ok)
-          ++ran;
-        else
-          err << "sweep " << t.name << ": " << to_string(r.shape) << " refused: " << r.error
-              << "\n";
-        rows.push_back(std::move(r));
-      }
-      out.flush();
-      err << "sweep " << t.name << ": " << (i + 1) << "/" << opt.shapes.size() << " "
-          << to_string(opt.shapes[i]) << " done\n";
-    }
-    if (opt.csv)
-      if (auto e = tuning::write_csv(*opt.csv, rows)) throw std::runtime_error(*e);
-    if (ran == 0 && !rows.empty())
-      throw UsageError("every shape was refused by " + t.name + " " + plan.variant);
-    return 0;
-  } catch (const UsageError& e) {
-    err << "cudaviz sweep: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    err << "cudaviz sweep: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    err << "cudaviz sweep: " << out_of_memory(opt.n, "host allocation failed") << "\n";
-    return 2;
-  } catch (const CudaError& e) {
-    if (e.code() != cudaErrorMemoryAllocation) {
-      err << "cudaviz sweep: " << e.what() << "\n";
-      return 1;
-    }
-    cudaGetLastError();
-    err << "cudaviz sweep: " << out_of_memory(opt.n, e.what()) << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    err << "cudaviz sweep: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }
 
 int auto_reps(const BenchOptions& opt, double first_ms, int max_reps) {

@@ -60,6 +60,10 @@ struct Registrar {
 const std::vector<Target>& targets();
 const Target* find_target(const std::string& name);
 
+// The target named `name`; throws UsageError listing the known ones.
+const Target& require_target(const std::string& name);
+// Throws UsageError when --n is above the target's limit.
+void check_n(const Target& t, const std::optional<long long>& n);
 // Throws UsageError unless `variant` is "all" or one of the target's.
 void check_variant(const Target& t, const std::string& variant);
 // True when `name` is selected by `variant` ("all" selects all).
@@ -67,10 +71,8 @@ inline bool selected(const std::string& variant, const std::string& name) {
   return variant == "all" || variant == name;
 }
 
-// Thrown by check_cancel() when the caller asked to stop.
-struct Cancelled : std::runtime_error {
-  Cancelled() : std::runtime_error("cancelled") {}
-};
+// Thrown by check_cancel() when the caller asked to stop (worker/run_state.h).
+using Cancelled = cv::Cancelled;
 // Call between units of work (repetitions, variants); updates progress.
 inline void check_cancel(const BenchOptions& opt, float progress) {
   if (!opt.control) return;
@@ -92,8 +94,13 @@ std::vector<int32_t> lab_data(const BenchOptions& opt, const std::string& lab, l
 std::vector<nlohmann::ordered_json> to_json(const std::string& target,
                                             const std::vector<Measurement>& ms);
 
-// Entry points for main(): return the process exit code.
+// Runs `body` and turns what it throws into the exit code of `command`
+// ("cudaviz bench"): 2 for usage errors and memory the request cannot get
+// (the message names --n and the free memory), 1 for runtime failures.
+int run_guarded(const char* command, const std::optional<long long>& n, std::ostream& err,
+                const std::function<void()>& body);
+
+// Entry point for main() (`cudaviz sweep` is tuning::run_sweep): the exit code.
 int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err);
-int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err);
 
 }  // namespace cv::bench

@@ -153,6 +153,7 @@ void App::setup_pacing() {
   if (opt_.frames > 0) p.vsync = false;
   if (opt_.vsync) p.vsync = *opt_.vsync;
   if (opt_.fps_cap) p.fps_cap = *opt_.fps_cap;
+  ctx_.ui.fps_cap_input = p.fps_cap;
   vsync_applied_ = p.vsync;
   glfwSwapInterval(p.vsync ? 1 : 0);
   last_time_ = title_time_ = sim_clock_ = glfwGetTime();

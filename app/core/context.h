@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/device_info.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
 #include "presets/preset_panel.h"

@@ -122,8 +122,7 @@ void CloseAtFrame::before_frame(FrameView& f) {
   if (f.ctx.frame == frame_) glfwSetWindowShouldClose(f.window, GLFW_TRUE);
 }
 
-std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt,
-                                                           Backend backend) {
+std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend) {
   std::vector<std::unique_ptr<FrameObserver>> list;
   if (ResizeStorm::requested()) list.push_back(std::make_unique<StormObserver>());
   if (const auto close_at = close_at_frame_from_env())

@@ -62,8 +62,7 @@ void SceneView::draw(ParticleScene& scene, const OrbitCamera& camera, UiState& u
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(0.03f, 0.035f, 0.05f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  const glm::mat4 view_proj =
-      camera.view_proj(static_cast<float>(fb_w) / static_cast<float>(fb_h));
+  const glm::mat4 view_proj = camera.view_proj(static_cast<float>(fb_w) / static_cast<float>(fb_h));
   const ParticleStyle style = scene.styled();
   ui.splat_active = wants_splat(ui, scene, style) && splat(scene, ui, view_proj, fb_w, fb_h);
   draw_timer_.begin();

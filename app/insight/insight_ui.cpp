@@ -2,7 +2,8 @@
 
 #include "insight/launch_model.h"
 #include "scenes/particle_scene.h"
-#include "ui/panels.h"
+#include "scenes/scene_ui.h"
+#include "widgets/widgets.h"
 #include "ui/presentation.h"
 
 namespace cv::insight_ui {
@@ -29,19 +30,7 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
   return std::nullopt;
 }
 
-void InsightUi::colour_by_control(ParticleScene& scene, UiState& ui) {
-  int c = static_cast<int>(ui.colour_by);
-  ImGui::SetNextItemWidth(160 * ui::layout_scale());
-  if (ImGui::Combo("colour by", &c, "normal\0block\0warp\0thread (lane)\0SM\0"))
-    ui.colour_by = static_cast<insight::ColourBy>(c);
-  ui::tooltip(
-      "Each particle takes the colour of the block, warp, lane or SM that computed it "
-      "this frame: the kernel writes that id itself (SM from the %smid register).");
-  const std::string note = scene.colour_by_note();
-  if (!note.empty()) ImGui::TextColored(ui::kWarn, "%s", note.c_str());
-}
-
-void InsightUi::draw_launcher(ParticleScene& scene, UiState& ui) {
+void InsightUi::draw_launcher(ParticleScene& scene, SceneControls& ui) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float s = ui::layout_scale();
   ImGui::SetNextWindowPos(
@@ -53,7 +42,7 @@ void InsightUi::draw_launcher(ParticleScene& scene, UiState& ui) {
     ImGui::End();
     return;
   }
-  colour_by_control(scene, ui);
+  scene_ui::colour_by_row(scene, ui);
   auto item = [](const char* label, bool open) { return ImGui::Selectable(label, open); };
   if (item("launch map", launch_.is_open())) launch_.toggle();
   if (item("memory accesses of a warp", memory_.is_open())) memory_.toggle();
@@ -63,7 +52,7 @@ void InsightUi::draw_launcher(ParticleScene& scene, UiState& ui) {
   ImGui::End();
 }
 
-void InsightUi::draw(ParticleScene& scene, UiState& ui) {
+void InsightUi::draw(ParticleScene& scene, SceneControls& ui) {
   draw_launcher(scene, ui);
   const ViewContext ctx{scene, backend_};
   launch_.draw(ctx);

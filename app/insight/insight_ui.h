@@ -13,7 +13,7 @@
 #include "insight/reduction_view.h"
 
 namespace cv {
-struct UiState;
+struct SceneControls;
 }
 
 namespace cv::insight_ui {
@@ -26,15 +26,13 @@ class InsightUi {
   // Opens that view; nullopt when done, else why not (not one of ours).
   std::optional<std::string> open_panel(const std::string& name);
   // The views that are open, and the launcher with the colour-by choice.
-  void draw(ParticleScene& scene, UiState& ui);
-  // The colour-by combo (for a scene's panel), editing ui.colour_by.
-  static void colour_by_control(ParticleScene& scene, UiState& ui);
+  void draw(ParticleScene& scene, SceneControls& ui);
   // A measurement a scripted run's last picture should wait for.
   bool busy() const { return curve_.measuring(); }
   void shutdown() { curve_.shutdown(); }
 
  private:
-  void draw_launcher(ParticleScene& scene, UiState& ui);
+  void draw_launcher(ParticleScene& scene, SceneControls& ui);
 
   Backend backend_;
   LaunchMapView launch_;

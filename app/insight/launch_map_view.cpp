@@ -7,7 +7,7 @@
 #include "common/occupancy_cuda.h"
 #include "scenes/particle_scene.h"
 #include "tuning/kernel_catalog.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::insight_ui {
 namespace {

@@ -7,7 +7,7 @@
 #include "common/device_report.h"
 #include "scenes/fountain_scene.h"
 #include "scenes/swarm_scene.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::insight_ui {
 namespace {

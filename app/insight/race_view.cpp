@@ -5,7 +5,7 @@
 
 #include "common/cuda_resources.h"
 #include "labs/reduce/reduce.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::insight_ui {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "insight/tree_steps_gpu.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::insight_ui {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 #include "ui/presentation.h"
 
 namespace cv::insight_ui {

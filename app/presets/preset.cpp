@@ -8,7 +8,7 @@
 #include "bench/bench.h"
 #include "fountain/fountain.h"
 #include "io/atomic_file.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
 #include "swarm/swarm.h"

@@ -27,11 +27,13 @@
 
 #include "common/block_shape.h"
 #include "scenes/scene_factory.h"
+#include "ui/presentation.h"
 
 namespace cv::presets {
 
 constexpr int kVersion = 1;
-constexpr float kMinUiScale = 1.f, kMaxUiScale = 4.f;
+using cv::kMaxUiScale;  // the range lives with the presentation (ui/presentation.h)
+using cv::kMinUiScale;
 // A preset is a few kilobytes; anything this large is the wrong file.
 constexpr size_t kMaxFileBytes = 16u << 20;
 

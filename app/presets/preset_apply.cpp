@@ -6,7 +6,7 @@
 
 #include "fountain/fountain.h"
 #include "insight/launch_model.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
 #include "scenes/fountain_scene.h"

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 

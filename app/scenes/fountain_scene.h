@@ -16,6 +16,7 @@ class FountainScene : public ParticleScene {
                 fountain::Variant variant = fountain::Variant::Lean);
 
   const char* name() const override { return "fountain"; }
+  void build_custom_ui(SceneUi& sui) override;  // scenes/fountain_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
   void reset() override;

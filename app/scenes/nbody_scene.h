@@ -24,6 +24,7 @@ class NBodyScene : public ParticleScene {
              nbody::Initial initial = nbody::Initial::Galaxies);
 
   const char* name() const override { return "nbody"; }
+  void build_custom_ui(SceneUi& sui) override;  // scenes/nbody_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
   void reset() override;

@@ -22,6 +22,9 @@
 
 namespace cv {
 
+struct SceneUi;
+struct SceneControls;
+
 class ParticleScene {
  public:
   explicit ParticleScene(Backend backend);
@@ -88,6 +91,14 @@ class ParticleScene {
   };
   virtual void on_pointer(const Pointer& p) { (void)p; }
 
+  // UI, polyscope style (scenes/scene_ui.cpp): build_ui draws what every scene
+  // shares (name, pause/step/reset, block shape) and then the scene's own
+  // section, build_custom_ui (scenes/<scene>_ui.cpp); build_timing_ui draws
+  // the scene's kernel plots and throughput for the timing panel.
+  void build_ui(SceneUi& sui, SceneControls& run);
+  void build_timing_ui(float plot_height);
+  virtual void build_custom_ui(SceneUi& sui) { (void)sui; }
+
   // One simulation step into the vertex buffer, timed. Throws CudaError /
   // std::runtime_error on failure; the caller reports it and stops stepping.
   void step();
@@ -129,6 +140,8 @@ class ParticleScene {
     (void)b;
     return std::nullopt;
   }
+
+  void build_block_ui(SceneUi& sui);
 
   // For subclasses' reset(): runs `write` with the mapped buffer (CUDA) or
   // uploads cpu_vertices() afterwards (CPU).

@@ -18,6 +18,7 @@ class PiPointsScene : public ParticleScene {
   PiPointsScene(Backend backend, unsigned count = kDefaultCount);
 
   const char* name() const override { return "pi"; }
+  void build_custom_ui(SceneUi& sui) override;  // scenes/pi_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
   void reset() override;

@@ -11,7 +11,7 @@
 #include "render/camera.h"
 #include "scenes/particle_scene.h"
 #include "scenes/scene_factory.h"
-#include "ui/panels.h"
+#include "scenes/scene_ui.h"
 
 namespace cv {
 

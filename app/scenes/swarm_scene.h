@@ -20,6 +20,7 @@ class SwarmScene : public ParticleScene {
              swarm::Variant variant = swarm::Variant::Swarm);
 
   const char* name() const override { return "swarm"; }
+  void build_custom_ui(SceneUi& sui) override;  // scenes/swarm_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
   void reset() override;

@@ -61,4 +61,8 @@ std::string csv_line(const SweepRow& r);  // ends with '\n'
 // the file is complete or absent. Returns the error (with the path) or nullopt.
 std::optional<std::string> write_csv(const std::string& path, const std::vector<SweepRow>& rows);
 
+// `cudaviz sweep` (tuning/sweep_command.cpp): runs every shape, prints JSON
+// lines, writes the CSV. Returns the process exit code.
+int run_sweep(const SweepOptions& opt, std::ostream& out, std::ostream& err);
+
 }  // namespace cv::tuning

@@ -8,7 +8,7 @@
 #include "bench/bench.h"
 #include "common/device_report.h"
 #include "common/occupancy.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "tuning/kernel_catalog.h"
 
 namespace cv {

@@ -6,46 +6,12 @@
 #include <cstdio>
 
 #include "common/device_info.h"
-#include "insight/insight_ui.h"
+#include "timing/frame_pacing.h"
 #include "ui/notes_text.h"
 #include "ui/presentation.h"
 #include "ui/timing_export.h"
 
 namespace cv {
-namespace ui {
-
-const ImVec4 kWarn(1.f, 0.45f, 0.35f, 1.f);
-const ImVec4 kDim(0.65f, 0.7f, 0.8f, 1.f);
-const ImVec4 kGood(0.4f, 0.9f, 0.45f, 1.f);
-const ImVec4 kBad(1.f, 0.35f, 0.3f, 1.f);
-
-// ImGui 1.86 has no SeparatorText.
-void section(const char* title) {
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::TextColored(kDim, "%s", title);
-}
-
-void tooltip(const char* text) {
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
-std::string si(double v) {
-  const char* units[] = {"", " K", " M", " G", " T", " P"};
-  int u = 0;
-  double a = std::fabs(v);
-  while (a >= 1000.0 && u < 5) {
-    a /= 1000.0;
-    v /= 1000.0;
-    ++u;
-  }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3g%s", v, units[u]);
-  return buf;
-}
-
-}  // namespace ui
-
 namespace {
 
 using ui::kDim;
@@ -75,54 +41,6 @@ void scene_menu(SceneKind kind, UiState& ui) {
     ui.scene_request = static_cast<SceneKind>(current);
   ui::tooltip("Keys 1-4. Each scene keeps its own block shape, parameters, camera and plots.");
   if (!ui.scene_message.empty()) ImGui::TextColored(kWarn, "%s", ui.scene_message.c_str());
-}
-
-void block_section(ParticleScene& scene, SceneUi& sui) {
-  const bool two_d = scene.two_dimensional_block();
-  ui::section(two_d ? "Block shape" : "Block size (1D kernel)");
-  bool changed = ImGui::SliderInt("block x", &sui.block_x, 1, 1024);
-  ui::tooltip("Threads per block along x. The grid is sized to cover every element.");
-  if (two_d) {
-    changed |= ImGui::SliderInt("block y", &sui.block_y, 1, 1024);
-    ui::tooltip("Threads per block along y (the seed uses a 2D grid of 2D blocks, 16x16).");
-    const char* presets[] = {"1x1", "2x2", "8x8", "16x16", "32x8", "32x32", "256x1", "1x256"};
-    const int px[] = {1, 2, 8, 16, 32, 32, 256, 1}, py[] = {1, 2, 8, 16, 8, 32, 1, 256};
-    for (int i = 0; i < 8; ++i) {
-      if (i % 4) ImGui::SameLine();
-      if (ImGui::SmallButton(presets[i])) {
-        sui.block_x = px[i];
-        sui.block_y = py[i];
-        changed = true;
-      }
-    }
-  } else {
-    sui.block_y = 1;
-    const int sizes[] = {32, 64, 128, 256, 512, 1024};
-    for (int i = 0; i < 6; ++i) {
-      if (i) ImGui::SameLine();
-      char label[16];
-      std::snprintf(label, sizeof label, "%d", sizes[i]);
-      if (ImGui::SmallButton(label)) {
-        sui.block_x = sizes[i];
-        changed = true;
-      }
-    }
-  }
-  if (changed) {
-    if (auto err = scene.set_block(BlockShape{sui.block_x, two_d ? sui.block_y : 1, 1}))
-      sui.block_message = *err + "; keeping " + to_string(scene.block());
-    else
-      sui.block_message.clear();
-  }
-  const BlockShape& b = scene.block();
-  ImGui::Text("running %s = %lld threads/block", to_string(b).c_str(), b.threads());
-  const std::string note = scene.grid_note();
-  if (!note.empty()) ImGui::TextColored(kDim, "%s", note.c_str());
-  if (scene.backend() == Backend::Cpu)
-    ImGui::TextColored(kDim, "CPU backend: only the CUDA kernels use the shape");
-  if (b.threads() % 32 && scene.backend() == Backend::Cuda)
-    ImGui::TextColored(kDim, "%lld threads is not a multiple of the 32-thread warp", b.threads());
-  if (!sui.block_message.empty()) ImGui::TextWrapped("%s", sui.block_message.c_str());
 }
 
 }  // namespace
@@ -167,6 +85,35 @@ void renderer_section(UiState& ui) {
 }
 }  // namespace
 
+namespace {
+// Vsync, the fps cap and how the simulation keeps time (timing/frame_pacing.h).
+void pacing_section(UiState& ui) {
+  ui::section("Frame pacing");
+  ImGui::Checkbox("vsync", &ui.pacing.vsync);
+  ui::tooltip("Wait for the display's refresh: no tearing, at most the display's rate.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("00000").x + ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::InputInt("fps cap", &ui.fps_cap_input, 0, 0,
+                      ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (auto err = pacing::check_fps_cap(ui.fps_cap_input)) {
+      ui.pacing_message = *err + "; keeping " + std::to_string(ui.pacing.fps_cap);
+      ui.fps_cap_input = ui.pacing.fps_cap;
+    } else {
+      ui.pacing.fps_cap = ui.fps_cap_input;
+      ui.pacing_message.clear();
+    }
+  }
+  ui::tooltip("At most this many frames per second (Enter applies); 0: no cap.");
+  ImGui::TextColored(ui::kDim, "simulation: %d step(s) of 1/60 s this frame", ui.sim_steps);
+  ui::tooltip(
+      "The simulation advances in fixed steps, as many per frame as time passed, so motion\n"
+      "looks the same on a fast and a slow GPU. Scripted runs (--frames) run one a frame.");
+  if (ui.sim_behind)
+    ui::wrapped(ui::kWarn, "frames take longer than 4 steps (1/15 s): motion runs slower than real time");
+  if (!ui.pacing_message.empty()) ui::wrapped(ui::kWarn, ui.pacing_message);
+}
+}  // namespace
+
 void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui) {
   const float s = ui::layout_scale();  // presentation.h: panels grow with the UI scale
   ImGui::SetNextWindowPos(ImVec2(10 * s, 10 * s), ui::layout_cond());
@@ -174,26 +121,16 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   ImGui::Begin("cudaviz");
   backend_section(scene);
   scene_menu(kind, ui);
-  ImGui::Text("step %lld", scene.steps());
-  if (ImGui::Button(ui.paused ? "resume" : "pause")) ui.paused = !ui.paused;
-  ui::tooltip("Space");
-  ImGui::SameLine();
-  if (ImGui::Button("step")) ui.step_once = true;
-  ui::tooltip("One simulation step while paused (S).");
-  ImGui::SameLine();
-  if (ImGui::Button("reset")) ui.reset_requested = true;
-  ui::tooltip("Back to the initial state (R).");
-  ImGui::SameLine();
+  notes::draw_notice(notes::scene_notice(kind), "scene notice");
+  scene.build_ui(sui, ui);  // the scene's own panel: run controls, block, its section
+  ui::section("View");
   if (ImGui::Button("camera")) ui.camera_reset_requested = true;
   ui::tooltip("Back to the scene's default view (C).");
   ImGui::SameLine();
   if (ImGui::Button("screenshot")) ui.screenshot_requested = true;
   ui::tooltip("P: writes cudaviz-<time>.png in the current directory.");
-  notes::draw_notice(notes::scene_notice(kind), "scene notice");
-  block_section(scene, sui);
-  draw_scene_section(scene, sui);
   renderer_section(ui);
-  insight_ui::InsightUi::colour_by_control(scene, ui);  // colour by launch (issue 12)
+  pacing_section(ui);
   if (!ui.error_message.empty()) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
@@ -222,28 +159,10 @@ void draw_timing_panel(ParticleScene& scene, UiState& ui) {
   };
   plot("fps", ui.fps, "fps");
   plot("frame", ui.frame_ms, "ms");
-  const bool cuda = scene.backend() == Backend::Cuda;
-  plot(cuda ? "kernel (GPU)" : "step (CPU)", scene.kernel_ms, "ms");
-  plot(cuda ? "map+step+unmap" : "step+upload", scene.step_ms, "ms");
+  scene.build_timing_ui(44 * s);  // the scene's kernel plots and throughput
   plot("draw (GPU)", ui.draw_ms, "ms");
   if (ui.splat_active) plot("splat (GPU)", ui.splat_ms, "ms");
   draw_timing_export(scene, ui);  // the plots' data as CSV
-  // The scene's own throughput, from the latest kernel time.
-  const nlohmann::ordered_json t = scene.throughput();
-  for (auto it = t.begin(); it != t.end(); ++it) {
-    if (!it.value().is_number()) continue;
-    const double v = it.value().get<double>();
-    const std::string& k = it.key();
-    if (k == "gflops")
-      ImGui::Text("GFLOP/s: %.1f  (20 flops an interaction)", v);
-    else if (k == "gb_per_s")
-      ImGui::Text("GB/s: %.2f", v);
-    else {
-      std::string name = k;
-      if (auto p = name.find("_per_s"); p != std::string::npos) name = name.substr(0, p) + "/s";
-      ImGui::Text("%s: %s", name.c_str(), ui::si(v).c_str());
-    }
-  }
   ImGui::End();
 }
 

@@ -6,32 +6,18 @@
 #include <optional>
 #include <string>
 
-#include "insight/launch_ids.h"
 #include "scenes/particle_scene.h"
+#include "scenes/scene_ui.h"
 #include "scenes/scene_factory.h"
 #include "timing/frame_pacing.h"
 #include "timing/frame_timers.h"
+#include "widgets/widgets.h"
 
 namespace cv {
 
-// Per scene: its sliders and the messages about them (each scene keeps its own).
-struct SceneUi {
-  int block_x = 16, block_y = 16;  // the sliders; applied only when valid
-  std::string block_message;       // why the last shape was refused
-  int count_input = 0;
-  std::string count_message;
-  void sync_from(const ParticleScene& s) {
-    block_x = s.block().x;
-    block_y = s.block().y;
-    count_input = static_cast<int>(s.count());
-  }
-};
-
 // What the panels ask the frame loop to do, and what they show.
-struct UiState {
-  bool paused = false;
-  bool step_once = false;
-  bool reset_requested = false;
+// (paused, step_once, reset_requested: SceneControls, drawn by every scene.)
+struct UiState : SceneControls {
   bool screenshot_requested = false;
   bool camera_reset_requested = false;
   std::optional<SceneKind> scene_request;  // switch at the start of the next frame
@@ -43,14 +29,14 @@ struct UiState {
   // where GL points cannot keep up (see kSplatAutoCount).
   enum class Renderer { Auto, Sprites, Splat };
   Renderer renderer = Renderer::Auto;
-  // Colour by launch (--colour-by), applied to whichever scene is current.
-  insight::ColourBy colour_by = insight::ColourBy::Normal;
   bool splat_active = false;     // what this frame used
   std::string renderer_message;  // why the splatter is not used when asked for
 
   // Frame pacing: vsync and fps cap as chosen, and how many fixed simulation
   // steps the last frame ran (sim_behind: a slow frame dropped simulated time).
   pacing::Settings pacing;
+  int fps_cap_input = 0;       // the field; applied only when valid
+  std::string pacing_message;  // why the last fps cap was refused
   int sim_steps = 0;
   bool sim_behind = false;
 
@@ -65,16 +51,5 @@ std::optional<UiState::Renderer> parse_renderer(const std::string& s);
 
 void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui);
 void draw_timing_panel(ParticleScene& scene, UiState& ui);
-
-// Scene-specific sections (ui/scene_panels.cpp).
-void draw_scene_section(ParticleScene& scene, SceneUi& sui);
-
-// Shared widgets.
-namespace ui {
-extern const ImVec4 kWarn, kDim, kGood, kBad;
-void section(const char* title);
-void tooltip(const char* text);  // for the item just drawn
-std::string si(double v);        // 1.23e9 -> "1.23 G"
-}  // namespace ui
 
 }  // namespace cv

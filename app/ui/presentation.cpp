@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "gl/gl_check.h"
-#include "presets/preset.h"
 #include "ui/hotkeys.h"
 #include "ui/panels.h"
 
@@ -83,7 +82,7 @@ GLFWmonitor* monitor_for(GLFWwindow* w) {
 
 void Presentation::set_ui_scale(float s) {
   if (!std::isfinite(s)) return;
-  ui_scale = std::clamp(s, presets::kMinUiScale, presets::kMaxUiScale);
+  ui_scale = std::clamp(s, kMinUiScale, kMaxUiScale);
 }
 
 void Presentation::sync_fullscreen(GLFWwindow* w) {
@@ -185,7 +184,7 @@ void Presentation::draw_help() {
 void Presentation::draw_controls() {
   // Applied on release: rescaling while dragging would move the slider under the mouse.
   float s = slider_active_ ? slider_value_ : ui_scale;
-  ImGui::SliderFloat("UI scale", &s, presets::kMinUiScale, presets::kMaxUiScale, "%.2f");
+  ImGui::SliderFloat("UI scale", &s, kMinUiScale, kMaxUiScale, "%.2f");
   slider_active_ = ImGui::IsItemActive();
   slider_value_ = s;
   if (ImGui::IsItemDeactivatedAfterEdit()) set_ui_scale(s);

@@ -11,6 +11,9 @@ struct GLFWwindow;
 
 namespace cv {
 
+// The UI scale the slider, presets and --ui-scale accept.
+constexpr float kMinUiScale = 1.f, kMaxUiScale = 4.f;
+
 struct Presentation {
   // What the user asked for (keys, the classroom panel, presets, the command line).
   float ui_scale = 1.f;  // 1..4, times the monitor's content scale

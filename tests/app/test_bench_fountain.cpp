@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "bench/bench.h"
+#include "tuning/sweep.h"
 
 TEST(BenchFountain, CpuBackendPrintsOneJsonLinePerVariant) {
   cv::BenchOptions opt;
@@ -58,7 +59,7 @@ TEST(SweepFountain, WritesOneCsvRowPerShape) {
   const std::string path = ::testing::TempDir() + "sweep_fountain.csv";
   opt.csv = path;
   std::ostringstream out, err;
-  ASSERT_EQ(cv::bench::run_sweep(opt, out, err), 0) << err.str();
+  ASSERT_EQ(cv::tuning::run_sweep(opt, out, err), 0) << err.str();
   std::ifstream in(path);
   std::string line;
   int rows = 0;

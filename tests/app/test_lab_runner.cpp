@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "bench/bench.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "labs/lab_runner.h"
-#include "labs/lab_views.h"
+#include "ui/lab_views.h"
 
 using cv::Backend;
 using cv::BenchOptions;

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "io/atomic_file.h"
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 #include "presets/knobs.h"
 #include "presets/preset.h"
 #include "presets/preset_panel.h"

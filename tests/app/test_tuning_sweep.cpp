@@ -121,7 +121,7 @@ TEST(SweepCsv, CliWritesOneRowPerShapeOnTheCpuBackend) {
     const std::string path = ::testing::TempDir() + "tuning_sweep_" + target + ".csv";
     o.csv = path;
     std::ostringstream out, err;
-    ASSERT_EQ(bench::run_sweep(o, out, err), 0) << err.str();
+    ASSERT_EQ(tuning::run_sweep(o, out, err), 0) << err.str();
     const auto lines = lines_of(path);
     ASSERT_EQ(lines.size(), 5u) << target;
     EXPECT_EQ(lines[0] + "\n", csv_header());
@@ -138,7 +138,7 @@ TEST(SweepCsv, CliExitsTwoWithTheVariantToUse) {
   o.variant = "naive";
   o.shapes = {{8, 8, 1}};
   std::ostringstream out, err;
-  EXPECT_EQ(bench::run_sweep(o, out, err), 2);
+  EXPECT_EQ(tuning::run_sweep(o, out, err), 2);
   EXPECT_NE(err.str().find("use --variant cpu"), std::string::npos) << err.str();
 }
 

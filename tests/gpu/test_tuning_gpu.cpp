@@ -144,7 +144,7 @@ TEST(TuningGpu, FountainSweepGivesOneRowPerShape) {
   const std::string path = ::testing::TempDir() + "tuning_sweep_fountain_gpu.csv";
   o.csv = path;
   std::ostringstream out, err;
-  ASSERT_EQ(bench::run_sweep(o, out, err), 0) << err.str();
+  ASSERT_EQ(tuning::run_sweep(o, out, err), 0) << err.str();
   std::ifstream in(path);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);

@@ -1,4 +1,4 @@
-#include "labs/lab_panel.h"
+#include "ui/lab_panel.h"
 
 #include <imgui.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "bench/bench.h"
-#include "labs/lab_views.h"
+#include "ui/lab_views.h"
 #include "ui/notes_text.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"

@@ -1,7 +1,7 @@
 // The count3 lab's extra: why the racy kernel's count is wrong.
 #include <string>
 
-#include "labs/lab_views.h"
+#include "ui/lab_views.h"
 
 namespace cv::labs {
 

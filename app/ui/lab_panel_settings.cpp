@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "bench/bench.h"
-#include "labs/lab_panel.h"
-#include "labs/lab_views.h"
+#include "ui/lab_panel.h"
+#include "ui/lab_views.h"
 
 namespace cv {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "labs/lab_views.h"
+#include "ui/lab_views.h"
 #include "labs/sum3/sum3.h"
 #include "ui/panels.h"
 

@@ -1,0 +1,55 @@
+// The fountain scene's own section of the control panel (ParticleScene::build_ui
+// draws the shared part first).
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+#include "scenes/fountain_scene.h"
+#include "scenes/scene_ui.h"
+#include "widgets/widgets.h"
+
+namespace cv {
+
+using ui::kDim;
+using ui::kWarn;
+
+void FountainScene::build_custom_ui(SceneUi& sui) {
+  FountainScene& scene = *this;
+  ui::section("Particles");
+  const char* counts[] = {"64x64", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"};
+  const int sides[] = {64, 256, 512, 1024, 2048, 4096};
+  for (int i = 0; i < 6; ++i) {
+    if (i % 3) ImGui::SameLine();
+    if (ImGui::SmallButton(counts[i])) sui.count_input = sides[i] * sides[i];
+  }
+  int variant = scene.variant() == fountain::Variant::Lean ? 0 : 1;
+  const bool variant_changed =
+      ImGui::Combo("variant", &variant, "lean (40 B/particle)\0seed (80 B/particle)\0");
+  ui::tooltip(
+      "lean derives colour and horizontal velocity instead of storing them; seed is the "
+      "reference notes' layout. Same physics, half the memory traffic.");
+  const auto v = variant == 0 ? fountain::Variant::Lean : fountain::Variant::Seed;
+  scene_ui::count_row(
+      scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n, v); },
+      variant_changed);
+  ImGui::SliderFloat("point size", &scene.point_size, 2.f, 200.f, "%.0f");
+  ui::tooltip("Sprite size in pixels at distance 1 (drawing only).");
+
+  fountain::Params& p = scene.params();
+  if (ImGui::TreeNode("physics")) {
+    ImGui::SliderFloat("gravity", &p.gravity, 0.f, 5e-4f, "%.5f");
+    ui::tooltip("Vertical speed lost per step.");
+    ImGui::SliderFloat("bounce", &p.restitution, 0.f, 1.f);
+    ui::tooltip("Fraction of vertical speed kept when a particle hits the table.");
+    ImGui::SliderFloat("max age", &p.max_age, 10.f, 2000.f, "%.0f");
+    ui::tooltip("Steps a particle lives before respawning at the emitter.");
+    ImGui::SliderFloat("table radius", &p.table_radius, 0.5f, 10.f);
+    ui::tooltip("Radius of the table top the particles bounce on; beyond it they fall.");
+    ImGui::SliderFloat("emitter speed", &p.emitter_speed, 0.f, 0.1f);
+    ui::tooltip("Radians per step the emitter circles: 0 is a still fountain.");
+    ImGui::TreePop();
+  }
+}
+
+}  // namespace cv

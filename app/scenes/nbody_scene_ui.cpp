@@ -1,0 +1,86 @@
+// The nbody scene's own section of the control panel (ParticleScene::build_ui
+// draws the shared part first).
+#include <imgui.h>
+
+#include <cmath>
+#include <string>
+
+#include "scenes/nbody_scene.h"
+#include "scenes/scene_ui.h"
+#include "widgets/widgets.h"
+
+namespace cv {
+
+using ui::kDim;
+using ui::kWarn;
+
+namespace {
+// The energy readout: measured on demand or every k frames, drift since reset.
+void energy_section(NBodyScene& scene) {
+  ui::section("Energy (kinetic + potential, O(N^2))");
+  if (ImGui::SmallButton("measure now")) scene.request_energy();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(150);
+  ImGui::SliderInt("every k frames", &scene.energy_every, 0, 120);
+  ui::tooltip("0: only on demand. Off by default above 65,536 bodies: it costs about one step.");
+  if (const auto& e = scene.energy()) {
+    ImGui::Text("E = %.6g  (K %.4g, U %.4g) at step %lld", e->total(), e->kinetic, e->potential,
+                scene.energy_step());
+    if (const auto& e0 = scene.energy_at_reset()) {
+      const double drift = nbody::energy_drift(*e, *e0);
+      ImGui::TextColored(std::fabs(drift) > 1e-2 ? kWarn : ui::kGood, "drift %+.3e since %s", drift,
+                         scene.energy0_step() == 0
+                             ? "reset"
+                             : ("step " + std::to_string(scene.energy0_step())).c_str());
+    }
+    ImGui::TextColored(kDim, "measured in %.1f ms", scene.energy_ms());
+  } else {
+    ImGui::TextColored(kDim, "not measured yet");
+  }
+}
+}  // namespace
+
+void NBodyScene::build_custom_ui(SceneUi& sui) {
+  NBodyScene& scene = *this;
+  ui::section("N-body");
+  int variant = static_cast<int>(scene.variant);
+  if (ImGui::Combo("variant", &variant, "seed (global memory)\0tiled (shared memory)\0fast\0"))
+    scene.variant = static_cast<nbody::Variant>(variant);
+  ui::tooltip(
+      "seed: every thread reads every body from global memory. tiled: a block stages bodies "
+      "through shared memory a tile at a time (GPU Gems 3). fast: several bodies a thread and "
+      "the j-range split across blocks when N is small. Same physics; switches live.");
+  int ic = static_cast<int>(scene.initial());
+  const bool ic_changed =
+      ImGui::Combo("initial", &ic, "uniform sphere\0rotating disk\0two galaxies\0");
+  ui::tooltip("The bodies' starting positions and velocities; changing it restarts the scene.");
+  const auto initial = static_cast<nbody::Initial>(ic);
+  const char* counts[] = {"1K", "4K", "16K", "64K", "256K", "1M"};
+  const int ns[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
+  for (int i = 0; i < 6; ++i) {
+    if (i) ImGui::SameLine();
+    if (ImGui::SmallButton(counts[i])) sui.count_input = ns[i];
+  }
+  scene_ui::count_row(
+      scene, sui, "bodies", [&](unsigned n) { return scene.reconfigure(n, initial); }, ic_changed);
+  if (scene.backend() == Backend::Cpu)
+    ImGui::TextColored(kDim, "CPU backend: up to %u bodies (O(N^2) a step)",
+                       NBodyScene::kMaxCountCpu);
+  ImGui::SliderInt("steps / frame", &scene.steps_per_frame, 1, 20);
+  ui::tooltip("More simulated time per frame; the kernel plot then covers all of them.");
+  nbody::Params& p = scene.params();
+  ImGui::SliderFloat("dt", &p.dt, 1e-4f, 1e-2f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  ui::tooltip("Time step. Larger steps integrate faster and drift more: watch the energy.");
+  ImGui::SliderFloat("softening", &p.softening, 1e-3f, 0.2f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ui::tooltip("eps in r / (r^2 + eps^2)^(3/2): keeps close encounters finite.");
+  ImGui::SliderFloat("point size", &scene.point_size, 0.5f, 20.f, "%.1f");
+  ui::tooltip("Body size in pixels (drawing only).");
+  ImGui::SliderFloat("speed colours", &scene.speed_scale, 0.1f, 4.f, "%.2f");
+  ui::tooltip(
+      "Speed that maps to orange, relative to the 95th percentile at reset. Blue slow, white, "
+      "orange fast.");
+
+  energy_section(scene);
+}
+
+}  // namespace cv

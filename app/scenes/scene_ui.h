@@ -1,0 +1,45 @@
+#pragma once
+// What a scene's UI edits besides the scene itself (polyscope style: each
+// scene draws its own panel section, ParticleScene::build_ui). SceneControls
+// are the run controls every scene shows (the frame loop acts on them);
+// SceneUi is a scene's slider state and the messages about it.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "insight/launch_ids.h"
+
+namespace cv {
+
+class ParticleScene;
+
+struct SceneControls {
+  bool paused = false;
+  bool step_once = false;
+  bool reset_requested = false;
+  // Colour by launch (--colour-by, presets' ui.colour_by), applied to whichever
+  // scene is current: every scene's panel shows the choice (build_ui).
+  insight::ColourBy colour_by = insight::ColourBy::Normal;
+};
+
+struct SceneUi {
+  int block_x = 16, block_y = 16;  // the sliders; applied only when valid
+  std::string block_message;       // why the last shape was refused
+  int count_input = 0;
+  std::string count_message;
+  void sync_from(const ParticleScene& s);
+};
+
+namespace scene_ui {
+// The count field and its apply button; `apply` rebuilds the scene's buffers
+// and returns why not (the old buffers stay).
+void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
+               const std::function<std::optional<std::string>(unsigned)>& apply,
+               bool force_apply = false);
+// The colour-by combo and, when the scene cannot draw the choice, why.
+void colour_by_row(ParticleScene& scene, SceneControls& run);
+// A row of small buttons that set the count field.
+void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n);
+}  // namespace scene_ui
+
+}  // namespace cv

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The one direction of dependency (docs/architecture.md), checked from the
+# #include lines alone (no build): a file may include its own folder, any
+# folder of a lower layer, and kernels/; never a peer or a higher layer.
+# kernels/ includes nothing of app/. Exit 1 with one line per violation.
+#
+# Usage: scripts/check_deps.sh [REPO_ROOT]
+set -euo pipefail
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root"
+
+# Layers of app/, lowest first. Root files count as the folder named like them
+# (cli.h/cli.cpp -> cli, main.cpp -> main). A new folder must be placed here.
+declare -A layer=(
+  [io]=0 [worker]=0 [widgets]=0
+  [gl]=1
+  [timing]=2
+  [cli]=3 [render]=3
+  [bench]=4
+  [scenes]=5 [labs]=5
+  [tuning]=6
+  [ui]=7
+  [presets]=8 [soak]=8 [insight]=8
+  [core]=9
+  [main]=10
+)
+
+folder_of() {  # app-relative path -> its folder (or root file's stem)
+  case $1 in
+    */*) echo "${1%%/*}" ;;
+    *) local b=${1%.*}; echo "${b%%.*}" ;;
+  esac
+}
+
+bad=0
+checked=0
+while IFS= read -r file; do
+  rel=${file#app/}
+  from=$(folder_of "$rel")
+  if [[ -z ${layer[$from]+x} ]]; then
+    echo "$file: folder '$from' has no layer: add it to scripts/check_deps.sh and docs/architecture.md"
+    bad=1
+    continue
+  fi
+  while IFS=: read -r line inc; do
+    checked=$((checked + 1))
+    [[ -f app/$inc ]] || continue  # kernels/ (common/, fountain/, labs/pi/, ...) or generated
+    to=$(folder_of "$inc")
+    [[ $to == "$from" ]] && continue
+    if [[ -z ${layer[$to]+x} ]]; then
+      echo "$file:$line: includes $inc from folder '$to', which has no layer"
+      bad=1
+    elif ((layer[$to] >= layer[$from])); then
+      rel_word=$([[ ${layer[$to]} == "${layer[$from]}" ]] && echo "a peer" || echo "a higher layer")
+      echo "$file:$line: $from (layer ${layer[$from]}) includes $inc: $to is $rel_word (layer ${layer[$to]})"
+      bad=1
+    fi
+  done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" |
+           sed -E 's/^([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1:\2/')
+done < <(find app -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \) | sort)
+
+# kernels/ knows nothing of the app: no include may resolve only under app/.
+while IFS=: read -r file line inc; do
+  checked=$((checked + 1))
+  dir=$(dirname "$file")
+  if [[ -f app/$inc && ! -f kernels/$inc && ! -f $dir/$inc ]]; then
+    echo "$file:$line: kernels include app/$inc"
+    bad=1
+  fi
+done < <(grep -rn --include='*.h' --include='*.cpp' --include='*.cu' --include='*.cuh' \
+           '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' kernels |
+         sed -E 's/^([^:]+):([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1:\2:\3/')
+
+if ((bad)); then
+  echo "check_deps: includes against the layer order (docs/architecture.md)"
+  exit 1
+fi
+echo "check_deps: $checked includes follow the layer order" \
+     "(io worker widgets < gl < timing < cli render < bench < scenes labs < tuning < ui < presets soak < core < main)"
