@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "insight/launch_model.h"
+
 namespace cv {
 
 std::string usage_text() {
@@ -18,13 +20,18 @@ std::string usage_text() {
           [--panel NAMES] [--sweep NAME[:SHAPES]]
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
+          [--colour-by normal|block|warp|thread|sm]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
       --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
       NAME[:SHAPES] runs a block-shape sweep in the sweep window (with --frames the
-      last frame waits for it).
+      last frame waits for it). --panel launch,memory,reduction,race,occupancy-curve
+      opens the views inside the kernel (launch map, one warp's memory accesses,
+      reduction step by step, the race lab, occupancy against block size).
+      --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
+      or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles
       (auto: splat from 2M particles on the CUDA backend).
       --soak N: N frames cycling every scene and two particle counts each, sampling
@@ -224,7 +231,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap", "--device"},
+                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by"},
                {"--present"});
   RunOptions& o = cmd.run;
   if (auto s = f.get("--scene")) {
@@ -252,12 +259,22 @@ Command parse_command_line(const std::vector<std::string>& args) {
     while (start <= p->size()) {
       const size_t comma = p->find(',', start);
       const std::string one = p->substr(start, comma == std::string::npos ? comma : comma - start);
-      if (one != "occupancy" && one != "device" && one != "sweep" && one != "frames")
-        throw UsageError("--panel: '" + one + "' is not one of occupancy, device, sweep, frames");
+      static const std::set<std::string> names{"occupancy", "device", "sweep", "frames",
+                                               "launch", "memory", "reduction", "race",
+                                               "occupancy-curve"};
+      if (!names.count(one))
+        throw UsageError("--panel: '" + one +
+                         "' is not one of occupancy, device, sweep, frames, launch, memory, "
+                         "reduction, race, occupancy-curve");
       o.panels.push_back(one);
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
+  }
+  if (auto c = f.get("--colour-by")) {
+    if (!insight::parse_colour_by(*c))
+      throw UsageError("--colour-by: '" + *c + "' is not one of " + insight::kColourByNames);
+    o.colour_by = *c;
   }
   o.sweep = f.get("--sweep");  // the target and shapes are checked when the window opens
   if (auto u = f.get("--ui-scale")) o.ui_scale = parse_ui_scale(*u);

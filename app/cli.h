@@ -44,6 +44,8 @@ struct RunOptions {
   bool scene_given = false;
   std::optional<float> ui_scale;
   bool present = false;
+  // --colour-by normal|block|warp|thread|sm: particles coloured by who computed them.
+  std::optional<std::string> colour_by;
   // Frame pacing: --vsync on|off (default on, off for scripted runs) and
   // --fps-cap N (0 = none; see timing/frame_pacing.h for the range).
   std::optional<bool> vsync;

@@ -47,6 +47,7 @@ int App::run() {
   } catch (...) {  // the run fails (exit 1), but no worker outlives what it reads
     ctx_.labs.shutdown();
     ctx_.tuning.shutdown();
+    ctx_.insight.shutdown();
     throw;
   }
   return teardown();
@@ -117,6 +118,7 @@ void App::simulate() {
   ui.sim_behind = running && !fixed_steps_ && plan.dropped;
   ui.step_once = false;
   ui.sim_steps = 0;
+  scene.set_colour_by(ui.colour_by);
   try {
     if (ui.reset_requested) {
       ui.reset_requested = false;
@@ -143,6 +145,7 @@ void App::build_ui() {
     draw_timing_panel(*slot.scene, ctx_.ui);
     ctx_.labs.draw();
     ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui);
+    ctx_.insight.draw(*slot.scene, ctx_.ui);
     ctx_.preset_panel.draw(ctx_.presentation);
   }
   ctx_.presentation.draw_help();
@@ -193,6 +196,7 @@ void App::account_frame() {
 int App::teardown() {
   ctx_.labs.shutdown();
   ctx_.tuning.shutdown();
+  ctx_.insight.shutdown();
   nlohmann::ordered_json summary;
   for (auto& o : observers_) o->finish(ctx_, summary);
   for (auto& o : observers_)

@@ -67,7 +67,11 @@ int run_app(const RunOptions& opt) {
 }
 
 Context::Context(Backend b)
-    : backend(b), scenes([b](SceneKind k) { return make_scene(k, b); }), labs(b), tuning(b) {}
+    : backend(b),
+      scenes([b](SceneKind k) { return make_scene(k, b); }),
+      labs(b),
+      tuning(b),
+      insight(b) {}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),
@@ -101,6 +105,7 @@ void App::setup_scene(const LaunchPlan& plan) {
     slot.ui.sync_from(*slot.scene);
   }
   ctx_.ui.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
+  if (opt_.colour_by) ctx_.ui.colour_by = *insight::parse_colour_by(*opt_.colour_by);
   std::fprintf(stderr, "backend: %s | %s\n", to_string(ctx_.backend),
                slot.scene->transfer_note().c_str());
 }
@@ -110,7 +115,8 @@ void App::setup_panels() {
   if (opt_.lab)
     if (auto err = ctx_.labs.open_and_run(*opt_.lab)) throw LaunchError("--lab: " + *err);
   for (const std::string& p : opt_.panels)
-    if (auto err = ctx_.tuning.open_panel(p)) throw LaunchError("--panel: " + *err);
+    if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
+      throw LaunchError("--panel: " + *err);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }

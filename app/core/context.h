@@ -16,6 +16,7 @@
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
+#include "insight/insight_ui.h"
 
 namespace cv {
 
@@ -44,6 +45,7 @@ struct Context {
   Presentation presentation;
   LabPanel labs;
   TuningUi tuning;
+  insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   presets::PresetPanel preset_panel;
   presets::Report preset_report;  // --preset: what was skipped (for the summary)
   bool preset_lab = false;        // a preset started a lab run (a scripted run waits for it)

@@ -14,7 +14,7 @@ namespace cv {
 
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
-  worker_busy_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running());
+  worker_busy_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy();
 }
 
 void ScriptedRun::before_present(FrameView& f) {
@@ -40,6 +40,7 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
   }
   j["draw_ms"] = ui.draw_ms.median();
   j["renderer"] = ui.splat_active ? "splat" : "sprites";
+  j["colour_by"] = insight::to_string(ui.colour_by);
   if (ui.splat_active) {
     j["splat_ms"] = ui.splat_ms.median();
     j["splat_map_ms"] = ui.splat_map_ms.median();

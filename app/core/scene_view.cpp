@@ -19,6 +19,10 @@ bool wants_splat(UiState& ui, ParticleScene& scene, const ParticleStyle& style) 
     if (asked) ui.renderer_message = "the splatter needs the CUDA backend: drawing point sprites";
     return false;
   }
+  if (style.colour_by > 0) {
+    if (asked) ui.renderer_message = "colour by launch reads the ids as a vertex attribute: drawing point sprites";
+    return false;
+  }
   if (style.colours_follow_positions) {
     if (asked)
       ui.renderer_message =
@@ -64,7 +68,7 @@ void SceneView::draw(ParticleScene& scene, const OrbitCamera& camera, UiState& u
   glClearColor(0.03f, 0.035f, 0.05f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   const glm::mat4 view_proj = camera.view_proj(static_cast<float>(fb_w) / static_cast<float>(fb_h));
-  const ParticleStyle style = scene.style();
+  const ParticleStyle style = scene.styled();
   ui.splat_active = wants_splat(ui, scene, style) && splat(scene, ui, view_proj, fb_w, fb_h);
   draw_timer_.begin();
   const ParticleScene::Floor floor = scene.floor();

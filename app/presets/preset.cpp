@@ -362,7 +362,7 @@ Preset parse_preset(const json& j, Report& report) {
   if (j.contains("scene"))
     if (auto s = rd.choice(j["scene"], "scene", scene_names())) p.scene = cv::parse_scene(*s);
   if (j.contains("ui") &&
-      rd.object(j["ui"], "ui", {"scale", "high_contrast", "panels_hidden", "paused"})) {
+      rd.object(j["ui"], "ui", {"scale", "high_contrast", "panels_hidden", "paused", "colour_by"})) {
     const json& u = j["ui"];
     if (u.contains("scale"))
       if (auto s = rd.number(u["scale"], "ui.scale", kMinUiScale, kMaxUiScale))
@@ -372,6 +372,8 @@ Preset parse_preset(const json& j, Report& report) {
     if (u.contains("panels_hidden"))
       p.ui.panels_hidden = rd.boolean(u["panels_hidden"], "ui.panels_hidden");
     if (u.contains("paused")) p.ui.paused = rd.boolean(u["paused"], "ui.paused");
+    if (u.contains("colour_by"))
+      p.ui.colour_by = rd.choice(u["colour_by"], "ui.colour_by", {"normal", "block", "warp", "thread", "sm"});
   }
   if (j.contains("scenes")) {
     std::set<std::string> names;
@@ -437,6 +439,7 @@ nlohmann::ordered_json to_json(const Preset& p) {
   if (p.ui.high_contrast) ui["high_contrast"] = *p.ui.high_contrast;
   if (p.ui.panels_hidden) ui["panels_hidden"] = *p.ui.panels_hidden;
   if (p.ui.paused) ui["paused"] = *p.ui.paused;
+  if (p.ui.colour_by) ui["colour_by"] = *p.ui.colour_by;
   if (!ui.empty()) j["ui"] = ui;
   nlohmann::ordered_json scenes = nlohmann::ordered_json::object();
   for (const SceneInfo& info : scene_infos()) {

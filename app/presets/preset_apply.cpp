@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fountain/fountain.h"
+#include "insight/launch_model.h"
 #include "ui/lab_panel.h"
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
@@ -160,6 +161,7 @@ Preset capture(AppState& app) {
   p.ui.high_contrast = app.presentation.high_contrast;
   p.ui.panels_hidden = app.presentation.panels_hidden;
   p.ui.paused = app.ui.paused;
+  if (app.ui.colour_by != insight::ColourBy::Normal) p.ui.colour_by = insight::to_string(app.ui.colour_by);
   const LabSettings ls = app.labs.settings();
   if (!ls.lab.empty()) {
     Lab l;
@@ -182,6 +184,7 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.high_contrast) app.presentation.high_contrast = *p.ui.high_contrast;
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
   if (p.ui.paused) app.ui.paused = *p.ui.paused;
+  if (p.ui.colour_by) app.ui.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.colour_by);
 
   const SceneKind before = app.scenes.current_kind();
   for (const SceneInfo& info : scene_infos()) {
@@ -245,6 +248,7 @@ void merge_command_line(Preset& p, const RunOptions& opt) {
     if (!opt.ui_scale) p.ui.scale = 2.f;
   }
   if (opt.ui_scale) p.ui.scale = *opt.ui_scale;
+  if (opt.colour_by) p.ui.colour_by = *opt.colour_by;
 }
 
 }  // namespace cv::presets

@@ -19,6 +19,7 @@ ParticleRenderer::ParticleRenderer()
   u_from_attr_ = glGetUniformLocation(p, "u_colour_from_attribute");
   u_hide_below_ = glGetUniformLocation(p, "u_hide_below");
   u_opacity_ = glGetUniformLocation(p, "u_opacity");
+  u_colour_by_ = glGetUniformLocation(p, "u_colour_by");
   check_gl("ParticleRenderer setup");
 }
 
@@ -33,6 +34,8 @@ void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& sty
   glUniform1i(u_from_attr_, style.colours_follow_positions ? 1 : 0);
   glUniform1f(u_hide_below_, style.hide_below);
   glUniform1f(u_opacity_, style.opacity);
+  const bool by_launch = style.colour_by > 0 && style.id_vbo != 0;
+  glUniform1i(u_colour_by_, by_launch ? style.colour_by : 0);
 
   glBindVertexArray(vao_.get());
   glBindBuffer(GL_ARRAY_BUFFER, vbo);
@@ -45,6 +48,15 @@ void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& sty
   } else {
     glDisableVertexAttribArray(1);
     glVertexAttrib4f(1, 1.f, 1.f, 1.f, 1.f);
+  }
+  if (by_launch) {  // one uint32 id a particle, read as an integer attribute
+    glBindBuffer(GL_ARRAY_BUFFER, style.id_vbo);
+    glEnableVertexAttribArray(2);
+    glVertexAttribIPointer(2, 1, GL_UNSIGNED_INT, 0, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  } else {
+    glDisableVertexAttribArray(2);
+    glVertexAttribI4ui(2, 0, 0, 0, 0);
   }
   glEnable(GL_PROGRAM_POINT_SIZE);
   glEnable(GL_BLEND);

@@ -16,6 +16,10 @@ struct ParticleStyle {
   float point_size = 6.f;                 // pixels at distance 1
   float opacity = 0.8f;
   float hide_below = -1000.f;
+  // Colour by launch: 1 block, 2 warp, 3 lane, 4 SM (insight::ColourBy) from a
+  // uint32 per particle in id_vbo; 0 keeps the palette above.
+  int colour_by = 0;
+  GLuint id_vbo = 0;
 };
 
 class ParticleRenderer {
@@ -27,7 +31,7 @@ class ParticleRenderer {
   GlProgram program_;
   GlVertexArray vao_;
   GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_palette_, u_from_attr_, u_hide_below_,
-      u_opacity_;
+      u_opacity_, u_colour_by_;
 };
 
 }  // namespace cv

@@ -67,12 +67,12 @@ void FountainScene::reset() {
 }
 
 void FountainScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
-  gpu_->step(vbo, clock_.next(params_), params_, b, s);
+  gpu_->step(vbo, clock_.next(params_), params_, b, s, ids_out_);
 }
 
 void FountainScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
                                       const BlockShape& b) {
-  gpu_->step_from(source, vbo, clock_.next(params_), params_, b, s);
+  gpu_->step_from(source, vbo, clock_.next(params_), params_, b, s, ids_out_);
 }
 
 void FountainScene::simulate_cpu() {
@@ -92,6 +92,12 @@ nlohmann::ordered_json FountainScene::throughput() const {
                     (ms * 1e-3) * 1e-9;
   }
   return j;
+}
+
+std::optional<insight::ElementLaunch> FountainScene::element_launch() const {
+  const auto g = fountain::make_grid(count_);
+  return insight::make_launch(insight::Layout::Grid2d, g.width, g.height, count_, block_,
+                              variant_ == Variant::Lean ? "fountain step_lean" : "fountain step_seed");
 }
 
 std::string FountainScene::grid_note() const {

@@ -26,6 +26,7 @@ class FountainScene : public ParticleScene {
     j["variant"] = fountain::to_string(variant_);
   }
   std::string grid_note() const override;
+  std::optional<insight::ElementLaunch> element_launch() const override;
 
   fountain::Variant variant() const { return variant_; }
   fountain::Params& params() { return params_; }

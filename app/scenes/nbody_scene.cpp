@@ -140,7 +140,7 @@ void NBodyScene::measure_energy() {
 
 void NBodyScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
   last_steps_per_frame_ = std::max(1, steps_per_frame);
-  for (int i = 0; i < last_steps_per_frame_; ++i) gpu_->step(vbo, params_, variant, b, s);
+  for (int i = 0; i < last_steps_per_frame_; ++i) gpu_->step(vbo, params_, variant, b, s, ids_out_);
 }
 
 void NBodyScene::simulate_cpu() {
@@ -173,6 +173,14 @@ void NBodyScene::describe(nlohmann::ordered_json& j) const {
   j["initial"] = nbody::to_string(initial_);
   j["steps_per_frame"] = last_steps_per_frame_;
   if (energy_ && energy0_) j["energy_drift"] = nbody::energy_drift(*energy_, *energy0_);
+}
+
+std::optional<insight::ElementLaunch> NBodyScene::element_launch() const {
+  // The ids come from the integrating kernel (one body a thread, the block
+  // flattened), whatever the force variant's own layout.
+  const BlockShape flat{static_cast<int>(block_.threads()), 1, 1};
+  return insight::make_launch(insight::Layout::Flat, count_, 1, count_, flat,
+                              "nbody finish_kernel (integrate)");
 }
 
 std::string NBodyScene::grid_note() const {

@@ -32,6 +32,7 @@ class NBodyScene : public ParticleScene {
   nlohmann::ordered_json throughput() const override;
   void describe(nlohmann::ordered_json& j) const override;
   std::string grid_note() const override;
+  std::optional<insight::ElementLaunch> element_launch() const override;
 
   // Rebuilds for a new count or initial condition (then resets). On failure
   // returns the reason and keeps the current state.

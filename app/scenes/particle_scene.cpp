@@ -80,6 +80,7 @@ nlohmann::ordered_json ParticleScene::throughput() const {
 
 void ParticleScene::step() {
   if (!needs_step()) return;
+  const bool want_ids = prepare_ids();
   if (backend_ == Backend::Cuda) {
     const cudaStream_t s = stream_->get();
     poll_timers();
@@ -89,7 +90,11 @@ void ParticleScene::step() {
     {
       const bool pair = buffer_->double_buffered();
       auto mapping = pair ? buffer_->map_next(s) : buffer_->map(s);
+      std::optional<InteropBuffer::Mapping> ids;
+      if (want_ids) ids.emplace(ids_->map(s));
       map_timer_->end(s);
+      ids_out_ = {ids ? static_cast<uint32_t*>(ids->device_ptr()) : nullptr,
+                  static_cast<int>(colour_by_)};
       kernel_timer_->begin(s);
       float4* out = static_cast<float4*>(mapping.device_ptr());
       if (pair)
@@ -97,11 +102,14 @@ void ParticleScene::step() {
       else
         simulate_gpu(out, s, block_);
       kernel_timer_->end(s);
+      ids_out_ = {};
       unmap_timer_->begin(s);
+      if (ids) ids->unmap();
       mapping.unmap();
       unmap_timer_->end(s);
     }
     step_timer_->end(s);
+    if (want_ids) ids_mode_ = colour_by_;
   } else {
     // The CPU twin stands where the kernel launch would: CUDAVIZ_FAULT can fail it too.
     inject_launch_fault(("cpu " + std::string(name()) + " step").c_str());
@@ -111,9 +119,53 @@ void ParticleScene::step() {
     kernel_ms.push(sim.ms());
     buffer_->upload(cpu_vertices(), vertex_bytes());
     step_ms.push(total.ms());
+    if (want_ids) cpu_ids();  // after the timed step: the ids are the picture's, not the kernel's
   }
   ++steps_;
   after_step();
+}
+
+std::string ParticleScene::colour_by_note() const {
+  if (colour_by_ == insight::ColourBy::Normal) return "";
+  if (!element_launch())
+    return std::string("the ") + name() +
+           " scene does not report its launch (colour by launch: fountain, swarm, n-body)";
+  if (colour_by_ == insight::ColourBy::Sm && backend_ == Backend::Cpu)
+    return "SM ids need a GPU (CUDA backend): colours stay normal";
+  return "";
+}
+
+bool ParticleScene::prepare_ids() {
+  if (colour_by_ == insight::ColourBy::Normal || !colour_by_note().empty()) {
+    ids_mode_ = insight::ColourBy::Normal;
+    return false;
+  }
+  const size_t bytes = static_cast<size_t>(count()) * sizeof(uint32_t);
+  if (!ids_ || ids_->bytes() != bytes) {
+    ids_.reset();
+    ids_ = make_buffer(bytes);
+  }
+  return true;
+}
+
+void ParticleScene::cpu_ids() {
+  const auto launch = element_launch();
+  host_ids_.resize(count());
+  insight::fill_ids(*launch, colour_by_, host_ids_.data());
+  ids_->upload(host_ids_.data(), host_ids_.size() * sizeof(uint32_t));
+  ids_mode_ = colour_by_;
+}
+
+ParticleStyle ParticleScene::styled() const {
+  ParticleStyle st = style();
+  // Only ids written for this mode and this count colour the picture.
+  if (ids_ && ids_mode_ != insight::ColourBy::Normal && ids_mode_ == colour_by_ &&
+      ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t)) {
+    st.colour_by = static_cast<int>(ids_mode_);
+    st.id_vbo = ids_->vbo();
+    st.opacity *= 0.6f;  // additive sprites: keep dense regions from washing out to white
+  }
+  return st;
 }
 
 std::optional<std::string> ParticleScene::attempt_or_undo(const std::string& what,

@@ -15,6 +15,7 @@
 #include "common/cuda_resources.h"
 #include "common/device_info.h"
 #include "gl/interop_buffer.h"
+#include "insight/launch_model.h"
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "timing/frame_timers.h"
@@ -68,6 +69,19 @@ class ParticleScene {
     return r;
   }
 
+  // Colour by launch: each particle coloured by the block, warp, lane or SM
+  // that computed it this frame. On CUDA the scene's kernel writes the ids
+  // into a second buffer; on the CPU backend a separate pass derives them from
+  // the same index functions (SM ids need a GPU: the colours stay normal).
+  insight::ColourBy colour_by() const { return colour_by_; }
+  void set_colour_by(insight::ColourBy c) { colour_by_ = c; }
+  // Why the current choice cannot be drawn here ("" when it can).
+  std::string colour_by_note() const;
+  // The scene kernel's launch for the launch map and the CPU ids pass;
+  // nullopt for a scene without a per-particle kernel launch (pi points).
+  virtual std::optional<insight::ElementLaunch> element_launch() const { return std::nullopt; }
+  // style() plus what colour by launch adds (the ids buffer and the mode).
+  ParticleStyle styled() const;
   // Input hook: the pointer over the scene (not over a panel, no button held,
   // since a drag orbits the camera), in normalized device coordinates, with
   // the camera that shows it. The swarm's target follows it.
@@ -130,6 +144,8 @@ class ParticleScene {
   virtual void simulate_cpu() = 0;
   virtual const void* cpu_vertices() const = 0;
   virtual size_t vertex_bytes() const = 0;
+  // Ids the kernel should write this step (ids == nullptr: none).
+  insight::IdsOut ids_out_;
   // Called at the end of step(), outside the timed region (n-body energy, pi count).
   virtual void after_step() {}
   // Extra rules on the block shape beyond the device limits (1D kernels).
@@ -174,6 +190,17 @@ class ParticleScene {
   bool gl_finish_ = false;      // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
+
+ private:
+  // Allocates the ids buffer for count() particles; false when colour by is
+  // off or cannot apply (then the ids are marked stale).
+  bool prepare_ids();
+  void cpu_ids();
+
+  insight::ColourBy colour_by_ = insight::ColourBy::Normal;
+  std::unique_ptr<InteropBuffer> ids_;  // uint32 per particle, a GL vertex attribute
+  std::vector<uint32_t> host_ids_;      // CPU backend
+  insight::ColourBy ids_mode_ = insight::ColourBy::Normal;  // what ids_ holds now
 };
 
 }  // namespace cv

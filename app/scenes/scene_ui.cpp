@@ -51,6 +51,17 @@ void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
   if (!sui.count_message.empty()) ui::wrapped(kWarn, sui.count_message);
 }
 
+void colour_by_row(ParticleScene& scene, SceneControls& run) {
+  int c = static_cast<int>(run.colour_by);
+  if (ImGui::Combo("colour by", &c, "normal\0block\0warp\0thread (lane)\0SM\0"))
+    run.colour_by = static_cast<insight::ColourBy>(c);
+  ui::tooltip(
+      "Each particle takes the colour of the block, warp, lane or SM that computed it "
+      "this frame: the kernel writes that id itself (the SM from the %smid register).");
+  const std::string note = scene.colour_by_note();
+  if (!note.empty()) ui::wrapped(kWarn, note);
+}
+
 void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n) {
   for (int i = 0; i < n; ++i) {
     if (i) ImGui::SameLine();
@@ -131,6 +142,7 @@ void ParticleScene::build_ui(SceneUi& sui, SceneControls& run) {
   run_controls(*this, run);
   build_block_ui(sui);
   build_custom_ui(sui);
+  scene_ui::colour_by_row(*this, run);
 }
 
 void ParticleScene::build_timing_ui(float plot_height) {

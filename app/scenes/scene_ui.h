@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "insight/launch_ids.h"
+
 namespace cv {
 
 class ParticleScene;
@@ -15,6 +17,9 @@ struct SceneControls {
   bool paused = false;
   bool step_once = false;
   bool reset_requested = false;
+  // Colour by launch (--colour-by, presets' ui.colour_by), applied to whichever
+  // scene is current: every scene's panel shows the choice (build_ui).
+  insight::ColourBy colour_by = insight::ColourBy::Normal;
 };
 
 struct SceneUi {
@@ -31,6 +36,8 @@ namespace scene_ui {
 void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
                const std::function<std::optional<std::string>(unsigned)>& apply,
                bool force_apply = false);
+// The colour-by combo and, when the scene cannot draw the choice, why.
+void colour_by_row(ParticleScene& scene, SceneControls& run);
 // A row of small buttons that set the count field.
 void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n);
 }  // namespace scene_ui

@@ -84,7 +84,7 @@ void SwarmScene::reset() {
 }
 
 void SwarmScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
-  gpu_->step(vbo, next_target(), params_, b, s);
+  gpu_->step(vbo, next_target(), params_, b, s, ids_out_);
 }
 
 void SwarmScene::simulate_cpu() {
@@ -106,6 +106,12 @@ ParticleScene::CameraHome SwarmScene::camera_home() const {
 void SwarmScene::describe(nlohmann::ordered_json& j) const {
   j["variant"] = swarm::to_string(variant_);
   j["target"] = follow_pointer ? "mouse" : "path";
+}
+
+std::optional<insight::ElementLaunch> SwarmScene::element_launch() const {
+  const auto g = swarm::make_grid(count_);
+  return insight::make_launch(insight::Layout::RowsYz, g.width, g.height, count_, block_,
+                              "swarm step_kernel");
 }
 
 std::string SwarmScene::grid_note() const {

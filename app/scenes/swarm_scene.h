@@ -28,6 +28,7 @@ class SwarmScene : public ParticleScene {
   Floor floor() const override { return {1.3f, kFloorHeight}; }
   void describe(nlohmann::ordered_json& j) const override;
   std::string grid_note() const override;
+  std::optional<insight::ElementLaunch> element_launch() const override;
 
   swarm::Variant variant() const { return variant_; }
   // Keeps the particles; loads the variant's default parameters.

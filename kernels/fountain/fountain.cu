@@ -2,6 +2,7 @@
 // the caller's block shape and call the shared per-particle step.
 #include "common/launch.h"
 #include "fountain/fountain.h"
+#include "insight/launch_ids.cuh"
 
 namespace cv::fountain {
 namespace {
@@ -12,11 +13,12 @@ namespace {
 // same buffer as vbo (in place) or the other half of a ping-pong pair; each
 // thread reads only its own element, so no __restrict__ on either.
 __global__ void step_lean(const float4* in, float4* vbo, float* __restrict__ vy, Grid g, Frame f,
-                          Params p) {
-  const unsigned gx = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned gy = blockIdx.y * blockDim.y + threadIdx.y;
-  const unsigned i = gy * g.width + gx;
-  if (gx >= g.width || i >= g.count) return;
+                          Params p, insight::IdsOut ids) {
+  const insight::Xy xy = thread_xy(insight::dim3u(blockIdx), insight::dim3u(threadIdx),
+                                    insight::dim3u(blockDim));
+  const unsigned gx = xy.x, gy = xy.y, i = particle_index(gx, gy, g);
+  if (!particle_exists(gx, i, g)) return;
+  insight::write_launch_id(ids, i);
   const float4 q = in[i];
   Particle s{q.x, q.y, q.z, q.w, vy[i]};
   step(s, launch_vx(gx, g, p), launch_vz(gy, g, p), f, p);
@@ -27,11 +29,12 @@ __global__ void step_lean(const float4* in, float4* vbo, float* __restrict__ vy,
 // The seed's memory layout: state float4(age, vx, vy, vz), positions then
 // colours in the VBO: 80 bytes a particle.
 __global__ void step_seed(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
-                          Frame f, Params p) {
-  const unsigned gx = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned gy = blockIdx.y * blockDim.y + threadIdx.y;
-  const unsigned i = gy * g.width + gx;
-  if (gx >= g.width || i >= g.count) return;
+                          Frame f, Params p, insight::IdsOut ids) {
+  const insight::Xy xy = thread_xy(insight::dim3u(blockIdx), insight::dim3u(threadIdx),
+                                    insight::dim3u(blockDim));
+  const unsigned gx = xy.x, gy = xy.y, i = particle_index(gx, gy, g);
+  if (!particle_exists(gx, i, g)) return;
+  insight::write_launch_id(ids, i);
   const float4 st = state[i];
   const float4 q = in[i];
   Particle s{q.x, q.y, q.z, st.x, st.z};
@@ -71,20 +74,20 @@ void FountainGpu::reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_
 }
 
 void FountainGpu::step(float4* vbo, const Frame& f, const Params& p, const BlockShape& block,
-                       cudaStream_t s) {
-  step_from(vbo, vbo, f, p, block, s);
+                       cudaStream_t s, const insight::IdsOut& ids) {
+  step_from(vbo, vbo, f, p, block, s, ids);
 }
 
 void FountainGpu::step_from(const float4* source, float4* vbo, const Frame& f, const Params& p,
-                            const BlockShape& block, cudaStream_t s) {
+                            const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids) {
   require_valid(block);
   if (grid_.count == 0) return;
   const dim3 grid = grid_2d(grid_.width, grid_.height, block);
   if (variant_ == Variant::Lean) {
-    step_lean<<<grid, to_dim3(block), 0, s>>>(source, vbo, vy_.get(), grid_, f, p);
+    step_lean<<<grid, to_dim3(block), 0, s>>>(source, vbo, vy_.get(), grid_, f, p, ids);
     cuda_check_launch("fountain step_lean<<<>>>");
   } else {
-    step_seed<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, f, p);
+    step_seed<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, f, p, ids);
     cuda_check_launch("fountain step_seed<<<>>>");
   }
 }

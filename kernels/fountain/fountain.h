@@ -21,6 +21,7 @@
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 #include "fountain/fountain_math.h"
+#include "insight/launch_ids.h"
 
 namespace cv::fountain {
 
@@ -71,11 +72,13 @@ class FountainGpu {
   // the private state buffer.
   void reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_t s);
   // One step with the caller's block shape (validated: std::invalid_argument).
-  void step(float4* vbo, const Frame& f, const Params& p, const BlockShape& block, cudaStream_t s);
+  // `ids` (optional): each thread also writes who computed its particle.
+  void step(float4* vbo, const Frame& f, const Params& p, const BlockShape& block, cudaStream_t s,
+            const insight::IdsOut& ids = {});
   // The same step reading the previous frame from `source` (another buffer of
   // the same layout, or vbo itself) and writing every byte of vbo.
   void step_from(const float4* source, float4* vbo, const Frame& f, const Params& p,
-                 const BlockShape& block, cudaStream_t s);
+                 const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids = {});
 
  private:
   Grid grid_;

@@ -8,6 +8,7 @@
 #include <vector_types.h>
 
 #include "common/hd.h"
+#include "insight/launch_ids.h"
 
 namespace cv::fountain {
 
@@ -29,6 +30,17 @@ struct Grid {
   unsigned width = 0, height = 0, count = 0;
 };
 Grid make_grid(unsigned count);  // width = ceil(sqrt(count))
+
+// Which particle a thread steps: the seed's 2D grid of 2D blocks, x along a
+// row. Written once for the kernels and the memory-access view, which draws
+// the addresses these give a warp (insight/access_model.h).
+CV_HD insight::Xy thread_xy(const insight::Dim3u& block, const insight::Dim3u& thread,
+                            const insight::Dim3u& block_dim) {
+  return insight::grid2d_xy(block, thread, block_dim);
+}
+CV_HD unsigned particle_index(unsigned gx, unsigned gy, const Grid& g) { return gy * g.width + gx; }
+// Threads past the row's end or the last particle exit early (the tail).
+CV_HD bool particle_exists(unsigned gx, unsigned i, const Grid& g) { return gx < g.width && i < g.count; }
 
 // Per-step inputs, the same for every particle.
 struct Frame {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/launch.h"
+#include "insight/launch_ids.cuh"
 #include "nbody/nbody.h"
 
 namespace cv::nbody {
@@ -172,9 +173,11 @@ const std::vector<FastBuild>& fast_builds() {
 template <bool Integrate>
 __global__ void finish_kernel(const float4* __restrict__ bodies, float4* __restrict__ acc,
                               float4* __restrict__ vel, float4* __restrict__ vbo, unsigned n,
-                              unsigned slices, float G, float kick, float dt) {
+                              unsigned slices, float G, float kick, float dt,
+                              insight::IdsOut ids = {}) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  insight::write_launch_id(ids, i);
   float3 a = xyz(acc[i]);
   for (unsigned s = 1; s < slices; ++s) {
     const float4 p = acc[static_cast<size_t>(s) * n + i];
@@ -463,7 +466,7 @@ void require_block(Variant v, const BlockShape& block) {
 }  // namespace
 
 void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& block,
-                    cudaStream_t s) {
+                    cudaStream_t s, const insight::IdsOut& ids) {
   require_block(v, block);
   if (count_ == 0) return;
   const unsigned nt = static_cast<unsigned>(block.threads());
@@ -471,7 +474,7 @@ void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& b
   const unsigned slices = forces(v, p, block, s);
   const float kick = p.G * (synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt));
   finish_kernel<true><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), acc_.get(), vel_.get(),
-                                                          vbo, count_, slices, p.G, kick, p.dt);
+                                                          vbo, count_, slices, p.G, kick, p.dt, ids);
   cuda_check_launch("nbody finish_kernel<<<>>>");
   synced_ = false;
   last_dt_ = p.dt;

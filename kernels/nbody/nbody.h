@@ -26,6 +26,7 @@
 
 #include "common/block_shape.h"
 #include "common/cpu_simd.h"
+#include "insight/launch_ids.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 #include "nbody/nbody_initial.h"
@@ -88,7 +89,9 @@ class NBodyGpu {
   // buffer first, so every thread sees the old positions), the variant's force
   // kernel runs with the caller's block shape (validated: std::invalid_argument),
   // and the new positions and speeds are written back to the VBO.
-  void step(float4* vbo, const Params& p, Variant v, const BlockShape& block, cudaStream_t s);
+  // `ids` (optional): the integrating kernel also writes who computed each body.
+  void step(float4* vbo, const Params& p, Variant v, const BlockShape& block, cudaStream_t s,
+            const insight::IdsOut& ids = {});
 
   // Kinetic + potential energy of the state in the VBO (O(N^2), on demand),
   // summed in double. Velocities are brought to the same time as the positions

@@ -1,6 +1,7 @@
 // CUDA kernel of the swarm: the seed's 2D grid of blocks with the caller's block
 // shape, calling the shared per-particle step.
 #include "common/launch.h"
+#include "insight/launch_ids.cuh"
 #include "swarm/swarm.h"
 
 namespace cv::swarm {
@@ -9,12 +10,15 @@ namespace {
 // x threads walk a row of the particle grid; y and z threads together walk rows,
 // so any block shape covers every particle exactly once.
 __global__ void step_kernel(float4* __restrict__ vbo, float4* __restrict__ state, Grid g,
-                            float3 target, uint32_t key, Variant v, Params p) {
-  const unsigned gx = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned gy = (blockIdx.y * blockDim.z + threadIdx.z) * blockDim.y + threadIdx.y;
+                            float3 target, uint32_t key, Variant v, Params p,
+                            insight::IdsOut ids) {
+  const insight::Xy xy = insight::rows_yz_xy(insight::dim3u(blockIdx), insight::dim3u(threadIdx),
+                                             insight::dim3u(blockDim));
+  const unsigned gx = xy.x, gy = xy.y;
   if (gx >= g.width || gy >= g.height) return;
   const unsigned i = gy * g.width + gx;
   if (i >= g.count) return;
+  insight::write_launch_id(ids, i);
   const float4 q = vbo[i], st = state[i];
   Particle s{q.x, q.y, q.z, st.x, st.y, st.z, st.w};
   step(s, target, key, i, v, p);
@@ -43,14 +47,14 @@ void SwarmGpu::reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_t s
 }
 
 void SwarmGpu::step(float4* vbo, float3 target, const Params& p, const BlockShape& block,
-                    cudaStream_t s) {
+                    cudaStream_t s, const insight::IdsOut& ids) {
   require_valid(block);
   const uint32_t key = step_key(seed_, steps_);
   ++steps_;
   if (grid_.count == 0) return;
   const dim3 grid(ceil_div(grid_.width, block.x),
                   ceil_div(grid_.height, static_cast<unsigned long long>(block.y) * block.z), 1);
-  step_kernel<<<grid, to_dim3(block), 0, s>>>(vbo, state_.get(), grid_, target, key, variant_, p);
+  step_kernel<<<grid, to_dim3(block), 0, s>>>(vbo, state_.get(), grid_, target, key, variant_, p, ids);
   cuda_check_launch("swarm step_kernel<<<>>>");
 }
 

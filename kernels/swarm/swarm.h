@@ -21,6 +21,7 @@
 #include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "insight/launch_ids.h"
 #include "swarm/swarm_math.h"
 
 namespace cv::swarm {
@@ -68,7 +69,9 @@ class SwarmGpu {
   // One step with the caller's block shape (any x, y, z; validated against the
   // device: std::invalid_argument). Particles form a width x height grid; x
   // threads walk a row, y*z threads walk rows.
-  void step(float4* vbo, float3 target, const Params& p, const BlockShape& block, cudaStream_t s);
+  // `ids` (optional): each thread also writes who computed its particle.
+  void step(float4* vbo, float3 target, const Params& p, const BlockShape& block, cudaStream_t s,
+            const insight::IdsOut& ids = {});
 
   // (vx, vy, vz, age) of every particle. Blocks until done. For tests.
   std::vector<float4> state(cudaStream_t s) const;

@@ -1,0 +1,45 @@
+#pragma once
+// The "inside the kernel" views together: launch map, memory accesses,
+// reduction step by step, race lab and occupancy curve, plus the colour-by
+// choice, and the --panel names that open them.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "insight/launch_map_view.h"
+#include "insight/memory_view.h"
+#include "insight/occupancy_curve_view.h"
+#include "insight/race_view.h"
+#include "insight/reduction_view.h"
+
+namespace cv {
+struct SceneControls;
+}
+
+namespace cv::insight_ui {
+
+class InsightUi {
+ public:
+  explicit InsightUi(Backend backend) : backend_(backend) {}
+  // launch, memory, reduction, race, occupancy-curve.
+  static const std::vector<std::string>& panel_names();
+  // Opens that view; nullopt when done, else why not (not one of ours).
+  std::optional<std::string> open_panel(const std::string& name);
+  // The views that are open, and the launcher with the colour-by choice.
+  void draw(ParticleScene& scene, SceneControls& ui);
+  // A measurement a scripted run's last picture should wait for.
+  bool busy() const { return curve_.measuring(); }
+  void shutdown() { curve_.shutdown(); }
+
+ private:
+  void draw_launcher(ParticleScene& scene, SceneControls& ui);
+
+  Backend backend_;
+  LaunchMapView launch_;
+  MemoryView memory_;
+  ReductionView reduction_;
+  RaceView race_;
+  OccupancyCurveView curve_;
+};
+
+}  // namespace cv::insight_ui
