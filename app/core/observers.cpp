@@ -79,6 +79,8 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
     j["preset"] = *opt_.preset;
     j["preset_skipped"] = ctx.preset_report.skipped().size();
   }
+  // Panels that overlap, reach past the display or are narrower than their content.
+  j["layout_problems"] = ui::layout_problems();
   j["vsync"] = ctx.ui.pacing.vsync;
   j["fps_cap"] = ctx.ui.pacing.fps_cap;
   j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

@@ -6,7 +6,8 @@
 // here: parsing and writing are plain data (see preset_apply.h for the app).
 //
 //   { "version": 1, "description": "...", "scene": "fountain",
-//     "ui": {"scale": 2, "high_contrast": true, "panels_hidden": false, "paused": false},
+//     "ui": {"scale": 2, "high_contrast": true, "panels_hidden": false, "paused": false,
+//            "vsync": true, "fps_cap": 0},
 //     "scenes": {"fountain": {"variant": "lean", "count": 65536, "block": [16, 16],
 //                             "params": {"gravity": 1e-4, ...},
 //                             "camera": {"target": [0, 0.8, 0], "distance": 9,
@@ -53,6 +54,8 @@ struct Scene {
 struct Ui {
   std::optional<float> scale;
   std::optional<bool> high_contrast, panels_hidden, paused;
+  std::optional<bool> vsync;   // frame pacing (timing/frame_pacing.h)
+  std::optional<int> fps_cap;  // 0 (none) or kMinFpsCap..kMaxFpsCap
 };
 
 // The labs window's fields. For `n` and `block` a null in the file (the lab's

@@ -152,6 +152,8 @@ Preset capture(AppState& app) {
   p.ui.high_contrast = app.presentation.high_contrast;
   p.ui.panels_hidden = app.presentation.panels_hidden;
   p.ui.paused = app.ui.paused;
+  p.ui.vsync = app.ui.pacing.vsync;
+  p.ui.fps_cap = app.ui.pacing.fps_cap;
   const LabSettings ls = app.labs.settings();
   if (!ls.lab.empty()) {
     Lab l;
@@ -174,6 +176,8 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.high_contrast) app.presentation.high_contrast = *p.ui.high_contrast;
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
   if (p.ui.paused) app.ui.paused = *p.ui.paused;
+  if (p.ui.vsync) app.ui.pacing.vsync = *p.ui.vsync;
+  if (p.ui.fps_cap) app.ui.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 
   const SceneKind before = app.scenes.current_kind();
   for (const SceneInfo& info : scene_infos()) {

@@ -127,34 +127,18 @@ std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
   return std::nullopt;
 }
 
-void LabPanel::draw() {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  // Sizes grow with the UI scale (ui/presentation.h) but stay on screen.
-  const float s = ui::layout_scale();
-  const float w = std::min(680 * s, display.x - 20);
-  ImGui::SetNextWindowPos(ImVec2(display.x - std::min(560 * s, display.x - 10), display.y - 40 * s),
-                          ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(std::min(550 * s, display.x - 20), 520 * s), ui::layout_cond());
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; labs on demand
-  if (expand_) {
-    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    const float top = std::min(310 * s, display.y * 0.35f);  // below the timing plots
-    ImGui::SetNextWindowPos(ImVec2(display.x - w - 10, top), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, display.y - top - 10), ImGuiCond_Always);
-    expand_ = false;
-  } else if (collapse_) {
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
-  }
-  collapse_ = false;
-  collapsed_ = !ImGui::Begin("labs");
-  if (collapsed_) {
-    ImGui::End();
-    return;
-  }
+void LabPanel::draw(ui::Layout& layout) {
+  // A tab of the tool area (ui/layout.h): --lab and presets open or close it.
+  if (expand_) layout.open("labs");
+  if (collapse_) layout.close("labs");
+  expand_ = collapse_ = false;
+  collapsed_ = !layout.begin_tool("labs", "labs");
+  if (collapsed_) return;
+  const float s = ui::layout_scale();  // sizes grow with the UI scale (ui/presentation.h)
   const std::vector<std::string> names = lab_names();
   if (names.empty()) {
     ImGui::TextColored(ui::kDim, "no labs in this build");
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   lab_ = std::min(lab_, static_cast<int>(names.size()) - 1);
@@ -334,7 +318,7 @@ void LabPanel::draw() {
     labs::draw_sum3_grid(
         n, default_block_ ? BlockShape{16, 16, 1} : BlockShape{block_x_, block_y_, 1});
   }
-  ImGui::End();
+  layout.end_tool();
 }
 
 }  // namespace cv

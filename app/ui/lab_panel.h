@@ -9,13 +9,14 @@
 #include "common/device_info.h"
 #include "labs/lab_runner.h"
 #include "labs/lab_settings.h"
+#include "ui/layout.h"
 
 namespace cv {
 
 class LabPanel {
  public:
   explicit LabPanel(Backend backend);
-  void draw();
+  void draw(ui::Layout& layout);
   // Selects `lab` (one of lab_names()), expands the window and runs it with
   // the default options. Returns why not (unknown lab, already running).
   std::optional<std::string> open_and_run(const std::string& lab);
@@ -55,7 +56,7 @@ class LabPanel {
   bool seed_table_ = false;  // the shown results are sum3's seed table
   bool expand_ = false;      // open the window on the next draw
   bool collapse_ = false;    // collapse it on the next draw (a preset with "open": false)
-  bool collapsed_ = true;    // as last drawn
+  bool collapsed_ = true;    // as last drawn (its tab not open)
 };
 
 }  // namespace cv
