@@ -13,6 +13,10 @@
 
 namespace cv {
 
+namespace bench {
+struct Target;
+}
+
 class LabPanel {
  public:
   explicit LabPanel(Backend backend);
@@ -38,6 +42,12 @@ class LabPanel {
   static std::vector<std::string> lab_names();
 
  private:
+  // The window's parts, top to bottom (ui/lab_panel.cpp).
+  const bench::Target& draw_options(const std::vector<std::string>& names, bool busy);
+  void draw_run_controls(const bench::Target& t, bool busy);
+  void draw_results();
+  void draw_results_table(const std::vector<nlohmann::ordered_json>& rows);
+  void draw_pictures(const bench::Target& t);
   void start(std::vector<BenchOptions> jobs, bool seed_table);
   std::optional<BenchOptions> options_from_fields();  // nullopt: message set
 
