@@ -4,6 +4,7 @@
 #include <imgui_internal.h>  // the window list, for layout_problems()
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -101,13 +102,18 @@ int Layout::side_flags() const {
 void Layout::end_panel(const char* name) {
   // The content's height plus the title bar and padding: next frame's wish.
   const ImGuiStyle& st = ImGui::GetStyle();
-  wanted_h_[name] = ImGui::GetCursorPosY() - st.ItemSpacing.y + st.WindowPadding.y;
+  // Rounded up with a pixel to spare: a size that exactly fits can flip ImGui's
+  // scrollbar on and off from one frame to the next.
+  wanted_h_[name] = std::ceil(ImGui::GetCursorPosY() - st.ItemSpacing.y + st.WindowPadding.y) + 2;
 }
 
 bool Layout::begin_tool(const std::string& tool, const char* title) {
   if (open_ != tool) return false;
   place(plan_.tool);
-  if (!ImGui::Begin(title, nullptr, kFixed)) {
+  // Always a scrollbar: tools fill their width (tables, progress bars), and a
+  // scrollbar that came and went with their height would change that width
+  // from one frame to the next.
+  if (!ImGui::Begin(title, nullptr, kFixed | ImGuiWindowFlags_AlwaysVerticalScrollbar)) {
     ImGui::End();
     return false;
   }
