@@ -17,6 +17,7 @@ std::string usage_text() {
           [--variant NAME] [--size WxH] [--lab LAB] [--renderer auto|sprites|splat]
           [--panel NAMES] [--sweep NAME[:SHAPES]]
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
+          [--device N]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -36,10 +37,15 @@ std::string usage_text() {
       --fps-cap N: at most N frames per second (0: none, else 10 to 1000). The
       simulation advances in fixed 1/60 s steps, as many per frame as time passed,
       so motion looks the same at any frame rate; --frames runs one step a frame.
+      --device N computes on CUDA device N (also for bench and sweep; default: the
+      device that drives the display, else 0).
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
-          [--reps R] [--input FILE] [--backend auto|cuda|cpu]
+          [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
-          [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu]
+          [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu] [--device N]
+  cudaviz doctor      what this machine offers (driver, GPUs, code in this build, OpenGL,
+                      display, interop) and how to fix what does not work; exit 1 if the
+                      window cannot run here
   cudaviz --help
 )";
 }
@@ -118,6 +124,11 @@ BlockShape block_flag(const std::string& text, const std::string& flag = "--bloc
   return *b;
 }
 
+// --device N: the count of devices is checked when CUDA is asked (system/startup.h).
+int device_flag(const std::string& v) {
+  return static_cast<int>(parse_integer(v, "--device", 0, 1023));
+}
+
 std::string backend_flag(const std::string& v) {
   if (v != "auto" && v != "cuda" && v != "cpu")
     throw UsageError("--backend: '" + v + "' is not one of auto, cuda, cpu");
@@ -151,11 +162,16 @@ Command parse_command_line(const std::vector<std::string>& args) {
     cmd.kind = Command::Kind::Help;
     return cmd;
   }
+  if (!args.empty() && args[0] == "doctor") {
+    if (args.size() > 1) throw UsageError("doctor takes no arguments (got '" + args[1] + "')");
+    cmd.kind = Command::Kind::Doctor;
+    return cmd;
+  }
   if (!args.empty() && (args[0] == "bench" || args[0] == "sweep")) {
     const bool bench = args[0] == "bench";
     if (args.size() < 2 || args[1].rfind("--", 0) == 0)
       throw UsageError(args[0] + ": name a scene or lab, e.g. 'cudaviz " + args[0] + " fountain'");
-    std::set<std::string> known{"--variant", "--n", "--reps", "--backend"};
+    std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
     if (bench) {
       known.insert({"--block", "--input"});
     } else {
@@ -165,6 +181,8 @@ Command parse_command_line(const std::vector<std::string>& args) {
     auto n = f.get("--n");
     auto reps = f.get("--reps");
     std::string backend = backend_flag(f.get("--backend").value_or("auto"));
+    std::optional<int> device;
+    if (auto d = f.get("--device")) device = device_flag(*d);
     if (bench) {
       cmd.kind = Command::Kind::Bench;
       BenchOptions& o = cmd.bench;
@@ -175,6 +193,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
       if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
       o.input = f.get("--input");
       o.backend = backend;
+      o.device = device;
       return cmd;
     }
     cmd.kind = Command::Kind::Sweep;
@@ -185,6 +204,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
     if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
     o.csv = f.get("--csv");
     o.backend = backend;
+    o.device = device;
     auto shapes = f.get("--shapes");
     if (!shapes) throw UsageError("sweep: --shapes is required, e.g. --shapes 8x8,16x16,256x1");
     // Shapes are separated by commas; each shape uses 'x' between its dimensions.
@@ -204,7 +224,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap"},
+                "--sweep", "--vsync", "--fps-cap", "--device"},
                {"--present"});
   RunOptions& o = cmd.run;
   if (auto s = f.get("--scene")) {
@@ -242,6 +262,7 @@ Command parse_command_line(const std::vector<std::string>& args) {
   o.sweep = f.get("--sweep");  // the target and shapes are checked when the window opens
   if (auto u = f.get("--ui-scale")) o.ui_scale = parse_ui_scale(*u);
   o.present = f.get("--present").has_value();
+  if (auto d = f.get("--device")) o.device = device_flag(*d);
   if (auto r = f.get("--renderer")) {
     if (*r != "auto" && *r != "sprites" && *r != "splat")
       throw UsageError("--renderer: '" + *r + "' is not one of auto, sprites, splat");

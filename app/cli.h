@@ -48,6 +48,7 @@ struct RunOptions {
   // --fps-cap N (0 = none; see timing/frame_pacing.h for the range).
   std::optional<bool> vsync;
   std::optional<int> fps_cap;
+  std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
 };
 
 
@@ -60,6 +61,7 @@ struct BenchOptions {
   std::optional<std::string> input;
   std::string backend = "auto";
   RunControl* control = nullptr;  // not from the command line
+  std::optional<int> device;      // --device N
 };
 
 struct SweepOptions {
@@ -70,10 +72,12 @@ struct SweepOptions {
   std::optional<long long> n;
   int reps = 0;
   std::string backend = "auto";
+  std::optional<int> device;  // --device N
 };
 
 struct Command {
-  enum class Kind { Run, Bench, Sweep, Help } kind = Kind::Run;
+  // Doctor: `cudaviz doctor` (system/doctor.h), no flags.
+  enum class Kind { Run, Bench, Sweep, Help, Doctor } kind = Kind::Run;
   RunOptions run;
   BenchOptions bench;
   SweepOptions sweep;

@@ -14,6 +14,7 @@
 
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
+#include "system/startup.h"
 #include "timing/frame_pacing.h"
 
 namespace cv {
@@ -31,7 +32,7 @@ std::string window_title(const ParticleScene& scene, float fps) {
   const std::string backend =
       scene.backend() == Backend::Cuda
           ? "CUDA " + device_info().name + " (" + to_string(scene.transfer_mode()) + ")"
-          : "CPU backend";
+          : sys::cpu_backend_title();
   std::snprintf(buf, sizeof buf, "cudaviz - %s - %s - %u elements - %.0f fps", scene.name(),
                 backend.c_str(), scene.count(), fps);
   return buf;

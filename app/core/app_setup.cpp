@@ -12,6 +12,7 @@
 #include "core/observers.h"
 #include "gl/gl_check.h"
 #include "scenes/scene_factory.h"
+#include "system/startup.h"
 
 namespace cv {
 namespace {
@@ -72,7 +73,7 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),
       window_(opt.width, opt.height, "cudaviz"),
       imgui_(window_.handle(), opt.frames == 0),
-      ctx_(plan.backend),
+      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr)),  // --device, else GL's GPU
       input_(window_.handle()) {
   ctx_.gl_debug = gl_debug_requested() && enable_gl_debug_output();
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
@@ -81,13 +82,13 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   setup_panels();
   setup_presets(plan);
   setup_pacing();
-  observers_ = make_observers(opt_, plan.backend);
+  observers_ = make_observers(opt_, ctx_.backend);
 }
 
 void App::setup_scene(const LaunchPlan& plan) {
   try {
     ctx_.scenes.adopt(plan.first_scene,
-                      make_scene(plan.first_scene, plan.backend, {opt_.n, opt_.variant}));
+                      make_scene(plan.first_scene, ctx_.backend, {opt_.n, opt_.variant}));
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   } catch (const std::invalid_argument& e) {  // the count asked for cannot be allocated
@@ -100,7 +101,7 @@ void App::setup_scene(const LaunchPlan& plan) {
     slot.ui.sync_from(*slot.scene);
   }
   ctx_.ui.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
-  std::fprintf(stderr, "backend: %s | %s\n", to_string(plan.backend),
+  std::fprintf(stderr, "backend: %s | %s\n", to_string(ctx_.backend),
                slot.scene->transfer_note().c_str());
 }
 

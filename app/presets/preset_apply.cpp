@@ -11,6 +11,7 @@
 #include "scenes/fountain_scene.h"
 #include "scenes/nbody_scene.h"
 #include "scenes/pi_scene.h"
+#include "scenes/scene_memory.h"
 #include "scenes/scene_set.h"
 #include "scenes/swarm_scene.h"
 #include "swarm/swarm.h"
@@ -49,7 +50,14 @@ void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::str
   auto fail = [&](const std::string& key, const std::string& why) {
     report.invalid.push_back(path + "." + key + ": " + why);
   };
-  const unsigned count = s.count ? static_cast<unsigned>(*s.count) : scene.count();
+  unsigned count = s.count ? static_cast<unsigned>(*s.count) : scene.count();
+  // A count this GPU's free memory cannot hold is scaled down, with a note.
+  if (auto fit = s.count ? check_scene_memory(kind, scene.backend(), count, s.variant) : std::nullopt;
+      fit && !fit->fits && fit->max_count > 0) {
+    count = static_cast<unsigned>(fit->max_count);
+    report.notes.push_back(path + ".count: " + fit->message + "; scaled down to " +
+                           std::to_string(count));
+  }
   bool rebuilt = false;
   std::optional<std::string> err;
   // Variant names were checked by the parser (or by check_scene_request for

@@ -6,6 +6,7 @@
 #include "scenes/fountain_scene.h"
 #include "scenes/nbody_scene.h"
 #include "scenes/pi_scene.h"
+#include "scenes/scene_memory.h"
 #include "scenes/swarm_scene.h"
 #include "swarm/swarm.h"
 
@@ -76,6 +77,9 @@ void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& re
           "--n: " + std::to_string(*req.n) + " is outside the " + info.name + " scene's range [" +
           std::to_string(lo) + ", " + std::to_string(hi) + "]" +
           (kind == SceneKind::NBody && backend == Backend::Cpu ? " on the CPU backend" : ""));
+    // Small GPUs: refuse before allocating, naming what fits.
+    if (auto fit = check_scene_memory(kind, backend, *req.n, req.variant); fit && !fit->fits)
+      throw UsageError("--n: " + fit->message);
   }
   if (req.variant && !known_variant(kind, *req.variant)) {
     if (!*info.variants)

@@ -8,6 +8,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_report.h"
+#include "common/device_select.h"
 #include "ui/panels.h"
 
 namespace cv {
@@ -58,7 +59,10 @@ void DevicePanel::draw(ui::Layout& layout) {
   const bool busy = pending_.valid();
   if (busy) ImGui::BeginDisabled();
   if (ImGui::Button(busy ? "measuring..." : "measure"))
-    pending_ = std::async(std::launch::async, [] { return tuning::measure_copy_bandwidth(); });
+    pending_ = std::async(std::launch::async, [] {
+      bind_selected_device();  // --device: per thread
+      return tuning::measure_copy_bandwidth();
+    });
   if (busy) ImGui::EndDisabled();
   ui::tooltip(
       "cudaMemcpyAsync of 1 GiB device to device, 2 warm-ups then the median of 9, CUDA events; "

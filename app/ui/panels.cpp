@@ -9,6 +9,7 @@
 #include "timing/frame_pacing.h"
 #include "ui/notes_text.h"
 #include "ui/presentation.h"
+#include "ui/system_panel.h"
 #include "ui/timing_export.h"
 
 namespace cv {
@@ -124,6 +125,7 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   // Widgets fill the panel but leave room for the longest label beside them.
   ImGui::PushItemWidth(-(ImGui::CalcTextSize("emitter speed").x + ImGui::GetStyle().ItemInnerSpacing.x));
   backend_section(scene);
+  ui::draw_system_section();  // doctor's findings (ui/system_panel.h)
   scene_menu(kind, ui);
   notes::draw_notice(notes::scene_notice(kind), "scene notice");
   scene.build_ui(sui, ui);  // the scene's own panel: run controls, block, its section

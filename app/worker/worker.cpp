@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/device_select.h"
+
 namespace cv {
 namespace {
 double now_s() {
@@ -31,6 +33,7 @@ std::optional<std::string> Worker::start(std::vector<Job> jobs, std::function<vo
   total_ = static_cast<int>(jobs.size());
   state_ = RunState::Running;
   thread_ = std::thread([this, jobs = std::move(jobs), on_end = std::move(on_end)]() mutable {
+    bind_selected_device();  // --device: the runtime's current device is per thread
     work(std::move(jobs), on_end);
   });
   return std::nullopt;

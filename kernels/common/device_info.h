@@ -11,8 +11,16 @@ const char* to_string(Backend b);  // "cuda" / "cpu"
 
 struct DeviceInfo {
   bool available = false;
-  std::string unavailable_reason;  // e.g. "cudaGetDeviceCount: cudaErrorInsufficientDriver"
+  // Why not: e.g. "cudaGetDeviceCount: cudaErrorInsufficientDriver (no NVIDIA driver)",
+  // or, when `blocked`, the sentence that says what to do.
+  std::string unavailable_reason;
+  // A driver and GPU are there but this build cannot use them (driver too old,
+  // no code for the GPU): the app says so and runs the CPU backend; bench and
+  // sweep exit 1 with the sentence.
+  bool blocked = false;
   int ordinal = -1;
+  int device_count = 0;
+  int driver_version = 0;  // cudaDriverGetVersion: 0 when no driver is installed
   std::string name;
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
@@ -27,8 +35,9 @@ struct DeviceInfo {
   BlockLimits limits;
 };
 
-// Queries device 0 once; never throws. Clears the sticky error state on failure
-// so later calls are not poisoned.
+// The selected device (device_select.h), queried once per ordinal; never
+// throws. Clears the sticky error state on failure so later calls are not
+// poisoned. Checks that this binary has code the device can run.
 const DeviceInfo& device_info();
 
 // Picks the backend for --backend auto|cuda|cpu. Throws std::runtime_error when
@@ -38,7 +47,17 @@ Backend resolve_backend(const std::string& request);
 // The limits launches on `backend` are checked against.
 BlockLimits block_limits(Backend backend);
 
-// Device name for reports: the GPU's name, or "CPU (N threads)".
+// Device name for reports: the GPU's name, or "CPU (N threads, SIMD path)".
 std::string device_label(Backend backend);
+
+// "13.0" for 13000.
+std::string cuda_version_text(int version);
+
+// The sentences the app, bench, sweep and doctor share (pure, tested).
+// The driver is older than the build's CUDA version needs.
+std::string driver_too_old_sentence(int driver_version, int needed_version);
+// The GPU has no SASS or PTX in this binary.
+std::string no_code_sentence(int ordinal, const std::string& name, int cc_major, int cc_minor,
+                             const std::string& built_list);
 
 }  // namespace cv

@@ -3,15 +3,16 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "device_info.h"
+#include "device_select.h"
 
 namespace cv {
 namespace {
 
-std::string version_text(int v) {  // 13000 -> "13.0"
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
-DeviceReport query() {
+DeviceReport query(int dev) {
   DeviceReport d;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
@@ -24,7 +25,6 @@ DeviceReport query() {
     d.unavailable_reason = "cudaGetDeviceCount: no CUDA device";
     return d;
   }
-  const int dev = 0;
   std::string failed;
   auto attr = [&](cudaDeviceAttr a, const char* what) {
     int v = 0;
@@ -71,8 +71,8 @@ DeviceReport query() {
   d.mem_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth, "GlobalMemoryBusWidth");
   d.global_mem_bytes = static_cast<long long>(p.totalGlobalMem);
   int v = 0;
-  if (cudaDriverGetVersion(&v) == cudaSuccess) d.driver = version_text(v);
-  if (cudaRuntimeGetVersion(&v) == cudaSuccess) d.runtime = version_text(v);
+  if (cudaDriverGetVersion(&v) == cudaSuccess) d.driver = cuda_version_text(v);
+  if (cudaRuntimeGetVersion(&v) == cudaSuccess) d.runtime = cuda_version_text(v);
   cudaGetLastError();
   if (!failed.empty()) {
     d.unavailable_reason = failed;
@@ -98,8 +98,13 @@ std::string bytes_text(long long b) {
 }  // namespace
 
 const DeviceReport& device_report() {
-  static const DeviceReport d = query();
-  return d;
+  static std::mutex m;
+  static std::map<int, DeviceReport> cache;  // per ordinal; entries never move
+  const int dev = selected_device();
+  std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(dev);
+  if (it == cache.end()) it = cache.emplace(dev, query(dev)).first;
+  return it->second;
 }
 
 double peak_memory_gb_per_s(const DeviceReport& d) {

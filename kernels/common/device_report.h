@@ -38,7 +38,7 @@ struct DeviceReport {
   std::string runtime;
 };
 
-// Device 0, queried once; never throws (unavailable_reason says why not).
+// The selected device (device_select.h), queried once; never throws (unavailable_reason says why not).
 const DeviceReport& device_report();
 
 // Theoretical peak DRAM bandwidth in GB/s: 2 transfers a clock (DDR/HBM) x bus

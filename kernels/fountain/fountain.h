@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 #include "fountain/fountain_math.h"
@@ -94,12 +95,19 @@ class FountainCpu {
   const std::vector<float>& vy() const { return vy_; }
   const std::vector<float4>& state() const { return state_; }
 
+  // Instruction set of the step loop (default_simd_path() until set; tests
+  // force each one). Throws std::invalid_argument for one this CPU lacks.
+  void set_simd(SimdPath path);
+  SimdPath simd() const { return simd_; }
+
  private:
   Grid grid_;
   Variant variant_;
+  SimdPath simd_;
   std::vector<float4> vbo_;
   std::vector<float> vy_;
   std::vector<float4> state_;
+  std::vector<float> vx_;  // lean: launch_vx() per grid column, rebuilt each step
 };
 
 }  // namespace cv::fountain

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 #include "nbody/nbody_initial.h"
@@ -132,9 +133,15 @@ class NBodyCpu {
   // (vx, vy, vz, mass), velocities at the last half step.
   const std::vector<float4>& velocities() const { return vel_; }
 
+  // Instruction set of the force loop (default_simd_path() until set; tests
+  // force each one). Throws std::invalid_argument for one this CPU lacks.
+  void set_simd(SimdPath path);
+  SimdPath simd() const { return simd_; }
+
  private:
   unsigned count_;
   std::vector<float4> vbo_, vel_;
+  SimdPath simd_;
   bool synced_ = true;
   float last_dt_ = 0;
 };

@@ -6,23 +6,127 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/cpu_simd.h"
 #include "common/parallel_for.h"
 #include "nbody/nbody.h"
 
 namespace cv::nbody {
 namespace {
 
-// Targets handled together: each body j is loaded once for a group, and the
-// group's independent sums give the compiler room to vectorise across targets.
+// Targets handled together, one per SIMD lane: the inner q loop below is one
+// AVX vector (two SSE vectors) the compiler keeps in registers across j, and
+// each body j is loaded once for the group. Every target still sums the bodies
+// in order j = 0..n-1 through the shared accumulate(), like the scalar code.
 constexpr size_t kGroup = 8;
 
 bool cancelled(const std::atomic<bool>* cancel) {
   return cancel && cancel->load(std::memory_order_relaxed);
 }
 
+// G times the acceleration of the targets [first, first + kGroup) (clipped at n).
+CV_ALWAYS_INLINE void group_forces(const float4* body, size_t n, size_t first, float eps2, float G,
+                                   float4* acc) {
+  const size_t m = std::min(kGroup, n - first);
+  float xs[kGroup], ys[kGroup], zs[kGroup], ax[kGroup], ay[kGroup], az[kGroup];
+  for (size_t q = 0; q < kGroup; ++q) {  // lanes past n repeat the first target
+    const float4 b = body[first + (q < m ? q : 0)];
+    xs[q] = b.x;
+    ys[q] = b.y;
+    zs[q] = b.z;
+    ax[q] = ay[q] = az[q] = 0.f;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    const float4 b = body[j];
+    for (size_t q = 0; q < kGroup; ++q) {
+      float3 a = make_float3(ax[q], ay[q], az[q]);
+      accumulate(a, make_float3(xs[q], ys[q], zs[q]), b, eps2);
+      ax[q] = a.x;
+      ay[q] = a.y;
+      az[q] = a.z;
+    }
+  }
+  for (size_t q = 0; q < m; ++q) acc[first + q] = make_float4(G * ax[q], G * ay[q], G * az[q], 0.f);
+}
+
+struct GroupArgs {
+  const float4* body;
+  size_t n;
+  float eps2, G;
+  float4* acc;
+  const std::atomic<bool>* cancel;
+};
+
+CV_ALWAYS_INLINE void run_groups(const GroupArgs& a, size_t g0, size_t g1) {
+  for (size_t g = g0; g < g1; ++g) {
+    if (cancelled(a.cancel)) return;
+    group_forces(a.body, a.n, g * kGroup, a.eps2, a.G, a.acc);
+  }
+}
+
+// The groups [g0, g1), compiled once per SimdPath from the one source above.
+CV_TARGET_BASELINE void groups_baseline(const GroupArgs& a, size_t g0, size_t g1) {
+  run_groups(a, g0, g1);
+}
+CV_TARGET_AVX2 void groups_avx2(const GroupArgs& a, size_t g0, size_t g1) {
+  run_groups(a, g0, g1);
+}
+
+// Sum over j != i of potential_term() for the targets [first, first + kGroup)
+// (clipped at n), in double and in j order like the scalar loop. Only the j
+// inside the group can be a target itself: that stretch runs with the skip,
+// the rest without a branch, which is what lets the compiler vectorise it.
+CV_ALWAYS_INLINE void group_potential(const float4* body, size_t n, size_t first, float eps2,
+                                      double* pot) {
+  const size_t m = std::min(kGroup, n - first);
+  float xs[kGroup], ys[kGroup], zs[kGroup];
+  double ps[kGroup];
+  for (size_t q = 0; q < kGroup; ++q) {
+    const float4 b = body[first + (q < m ? q : 0)];
+    xs[q] = b.x;
+    ys[q] = b.y;
+    zs[q] = b.z;
+    ps[q] = 0.0;
+  }
+  auto add = [&](size_t j0, size_t j1) {
+    for (size_t j = j0; j < j1; ++j) {
+      const float4 b = body[j];
+      for (size_t q = 0; q < kGroup; ++q)
+        ps[q] += potential_term(make_float3(xs[q], ys[q], zs[q]), b, eps2);
+    }
+  };
+  add(0, first);
+  for (size_t j = first; j < first + m; ++j)
+    for (size_t q = 0; q < kGroup; ++q)
+      if (j != first + q) ps[q] += potential_term(make_float3(xs[q], ys[q], zs[q]), body[j], eps2);
+  add(first + m, n);
+  for (size_t q = 0; q < m; ++q) pot[first + q] = ps[q];
+}
+
+struct PotentialArgs {
+  const float4* body;
+  size_t n;
+  float eps2;
+  double* pot;
+};
+
+CV_ALWAYS_INLINE void run_potentials(const PotentialArgs& a, size_t g0, size_t g1) {
+  for (size_t g = g0; g < g1; ++g) group_potential(a.body, a.n, g * kGroup, a.eps2, a.pot);
+}
+CV_TARGET_BASELINE void potentials_baseline(const PotentialArgs& a, size_t g0, size_t g1) {
+  run_potentials(a, g0, g1);
+}
+CV_TARGET_AVX2 void potentials_avx2(const PotentialArgs& a, size_t g0, size_t g1) {
+  run_potentials(a, g0, g1);
+}
+
 }  // namespace
 
-NBodyCpu::NBodyCpu(unsigned count) : count_(count), vbo_(count), vel_(count) {}
+NBodyCpu::NBodyCpu(unsigned count)
+    : count_(count), vbo_(count), vel_(count), simd_(default_simd_path()) {}
+
+void NBodyCpu::set_simd(SimdPath path) {
+  simd_ = require_simd(path, "nbody");
+}
 
 void NBodyCpu::load(const Bodies& b) {
   if (b.pos.size() != count_ || b.vel.size() != count_)
@@ -45,27 +149,9 @@ std::vector<float4> NBodyCpu::accelerations(const Params& p,
   for (size_t i = 0; i < n; ++i) body[i] = make_float4(vbo_[i].x, vbo_[i].y, vbo_[i].z, vel_[i].w);
   std::vector<float4> out(n);
   const float eps2 = p.softening * p.softening, G = p.G;
-  const float4* bj = body.data();
-  float4* acc = out.data();
-  const size_t groups = (n + kGroup - 1) / kGroup;
-  parallel_for(groups, [&](size_t g0, size_t g1) {
-    for (size_t g = g0; g < g1; ++g) {
-      if (cancelled(cancel)) return;
-      const size_t first = g * kGroup, m = std::min(kGroup, n - first);
-      float3 x[kGroup], a[kGroup];
-      for (size_t q = 0; q < kGroup; ++q) {
-        const float4 b = bj[first + (q < m ? q : 0)];
-        x[q] = make_float3(b.x, b.y, b.z);
-        a[q] = make_float3(0.f, 0.f, 0.f);
-      }
-      for (size_t j = 0; j < n; ++j) {
-        const float4 b = bj[j];
-        for (size_t q = 0; q < kGroup; ++q) accumulate(a[q], x[q], b, eps2);
-      }
-      for (size_t q = 0; q < m; ++q)
-        acc[first + q] = make_float4(G * a[q].x, G * a[q].y, G * a[q].z, 0.f);
-    }
-  });
+  const GroupArgs args{body.data(), n, eps2, G, out.data(), cancel};
+  const auto groups = simd_ == SimdPath::Avx2 ? groups_avx2 : groups_baseline;
+  parallel_for((n + kGroup - 1) / kGroup, [&](size_t g0, size_t g1) { groups(args, g0, g1); });
   if (cancelled(cancel)) return {};
   return out;
 }
@@ -97,31 +183,23 @@ Energy NBodyCpu::energy(const Params& p) const {
   if (n == 0) return e;
   std::vector<float4> a;
   if (!synced_) a = accelerations(p);
-  const float half = 0.5f * last_dt_, eps2 = p.softening * p.softening;
-  std::vector<double> ke(n), pe(n);
-  parallel_for(n, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const float3 xi = make_float3(vbo_[i].x, vbo_[i].y, vbo_[i].z);
-      double pot = 0;
-      for (size_t j = 0; j < n; ++j) {
-        if (j == i) continue;
-        const float4 bj = make_float4(vbo_[j].x, vbo_[j].y, vbo_[j].z, vel_[j].w);
-        pot += potential_term(xi, bj, eps2);
-      }
-      float4 w = vel_[i];
-      if (!a.empty()) {
-        w.x += a[i].x * half;
-        w.y += a[i].y * half;
-        w.z += a[i].z * half;
-      }
-      const double m = w.w, vx = w.x, vy = w.y, vz = w.z;
-      ke[i] = 0.5 * m * (vx * vx + vy * vy + vz * vz);
-      pe[i] = -0.5 * static_cast<double>(p.G) * m * pot;
-    }
-  });
+  const float half = 0.5f * last_dt_;
+  std::vector<float4> body(n);
+  for (size_t i = 0; i < n; ++i) body[i] = make_float4(vbo_[i].x, vbo_[i].y, vbo_[i].z, vel_[i].w);
+  std::vector<double> pot(n);
+  const PotentialArgs args{body.data(), n, p.softening * p.softening, pot.data()};
+  const auto potentials = simd_ == SimdPath::Avx2 ? potentials_avx2 : potentials_baseline;
+  parallel_for((n + kGroup - 1) / kGroup, [&](size_t g0, size_t g1) { potentials(args, g0, g1); });
   for (size_t i = 0; i < n; ++i) {
-    e.kinetic += ke[i];
-    e.potential += pe[i];
+    float4 w = vel_[i];
+    if (!a.empty()) {
+      w.x += a[i].x * half;
+      w.y += a[i].y * half;
+      w.z += a[i].z * half;
+    }
+    const double m = w.w, vx = w.x, vy = w.y, vz = w.z;
+    e.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+    e.potential += -0.5 * static_cast<double>(p.G) * m * pot[i];
   }
   return e;
 }

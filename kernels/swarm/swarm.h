@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 #include "swarm/swarm_math.h"
@@ -96,9 +97,15 @@ class SwarmCpu {
   // (vx, vy, vz, age) of every particle.
   const std::vector<float4>& state() const { return state_; }
 
+  // Instruction set of the step loop (default_simd_path() until set; tests
+  // force each one). Throws std::invalid_argument for one this CPU lacks.
+  void set_simd(SimdPath path);
+  SimdPath simd() const { return simd_; }
+
  private:
   Grid grid_;
   Variant variant_;
+  SimdPath simd_;
   uint64_t seed_ = 1, steps_ = 0;
   std::vector<float4> vbo_, state_;
 };

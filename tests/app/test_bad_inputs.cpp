@@ -255,6 +255,10 @@ std::vector<Row> rows() {
        {"--n 9", "3 values"}},
       // Command line.
       {"cli", "unknown flag", {"--frobnicate"}, 2, {"unknown flag '--frobnicate'"}},
+      // --device: the count of devices is named (none on a machine without a driver).
+      {"cli", "--device beyond the devices", b({"--device", "7"}), 2, {"--device 7: this machine has"}},
+      {"cli", "--device not a number", {"--device", "gpu1"}, 2, {"--device: 'gpu1'", "whole number"}},
+      {"cli", "doctor with an argument", {"doctor", "--verbose"}, 2, {"doctor takes no arguments"}},
       {"cli",
        "unknown bench flag",
        {"bench", "fountain", "--shapes", "8x8"},

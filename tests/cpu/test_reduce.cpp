@@ -58,15 +58,26 @@ TEST(ReduceMath, MultipleOf3MatchesModuloEverywhereItMatters) {
   }
 }
 
-TEST(ReduceCpu, SerialAndThreadedEqualReferences) {
-  for (const auto& a : edge_inputs()) {
-    EXPECT_EQ(cpu_serial(Op::Count3, a.data(), a.size()), ref_count3(a)) << a.size();
-    EXPECT_EQ(cpu_threads(Op::Count3, a.data(), a.size()), ref_count3(a)) << a.size();
-    EXPECT_EQ(cpu_serial(Op::Sum, a.data(), a.size()), ref_sum(a)) << a.size();
-    EXPECT_EQ(cpu_threads(Op::Sum, a.data(), a.size()), ref_sum(a)) << a.size();
+TEST(ReduceCpu, SerialAndThreadedEqualReferencesOnEverySimdPath) {
+  for (cv::SimdPath path : {cv::SimdPath::Baseline, cv::SimdPath::Avx2}) {
+    if (!cv::simd_supported(path)) continue;
+    for (const auto& a : edge_inputs()) {
+      const std::string where = std::string(cv::to_string(path)) + " n=" + std::to_string(a.size());
+      EXPECT_EQ(cpu_serial(Op::Count3, a.data(), a.size(), nullptr, path), ref_count3(a)) << where;
+      EXPECT_EQ(cpu_threads(Op::Count3, a.data(), a.size(), nullptr, path), ref_count3(a)) << where;
+      EXPECT_EQ(cpu_serial(Op::Sum, a.data(), a.size(), nullptr, path), ref_sum(a)) << where;
+      EXPECT_EQ(cpu_threads(Op::Sum, a.data(), a.size(), nullptr, path), ref_sum(a)) << where;
+    }
+    const std::vector<int32_t> big((1 << 20) + 3, INT32_MAX);
+    EXPECT_EQ(cpu_threads(Op::Sum, big.data(), big.size(), nullptr, path),
+              int64_t{INT32_MAX} * big.size());
+    // Counts are kept in 32 bits per range: more hits than one range holds.
+    const std::vector<int32_t> zeros((size_t{5} << 20) + 7, 0);
+    EXPECT_EQ(cpu_serial(Op::Count3, zeros.data(), zeros.size(), nullptr, path),
+              static_cast<int64_t>(zeros.size()));
+    EXPECT_EQ(cpu_threads(Op::Count3, zeros.data(), zeros.size(), nullptr, path),
+              static_cast<int64_t>(zeros.size()));
   }
-  const std::vector<int32_t> big((1 << 20) + 3, INT32_MAX);
-  EXPECT_EQ(cpu_threads(Op::Sum, big.data(), big.size()), int64_t{INT32_MAX} * big.size());
 }
 
 TEST(ReduceCpu, MakeDataIsDeterministicAndSpread) {

@@ -21,8 +21,12 @@ using cv::sum3::count_reference;
 
 void expect_all_agree(const std::vector<int32_t>& v, const char* what) {
   const uint64_t ref = count_reference(v.data(), v.size());
-  EXPECT_EQ(count_cpu(v.data(), v.size()), ref) << what;
-  EXPECT_EQ(cv::sum3::count_cpu_serial(v.data(), v.size()), ref) << what;
+  for (cv::SimdPath path : {cv::SimdPath::Baseline, cv::SimdPath::Avx2}) {
+    if (!cv::simd_supported(path)) continue;
+    EXPECT_EQ(count_cpu(v.data(), v.size(), nullptr, path), ref) << what << " " << to_string(path);
+    EXPECT_EQ(cv::sum3::count_cpu_serial(v.data(), v.size(), nullptr, path), ref)
+        << what << " " << to_string(path);
+  }
   EXPECT_EQ(count_cpu_sorted(v.data(), v.size()), ref) << what;
 }
 

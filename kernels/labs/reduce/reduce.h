@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 
 namespace cv::reduce {
@@ -47,8 +48,11 @@ constexpr size_t kMaxElements = (size_t{1} << 32) - 1;
 // Both poll `cancel` (when given) every few million elements and return early
 // once it is set; the value returned then is meaningless and the caller, who
 // set the flag, must discard it.
-int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel = nullptr);
-int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel = nullptr);
+// path: the instruction set of the loop (tests force each one).
+int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel = nullptr,
+                   SimdPath path = default_simd_path());
+int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel = nullptr,
+                    SimdPath path = default_simd_path());
 
 // --- GPU ------------------------------------------------------------------
 // Runs the GPU variants of one lab on device data. Owns the scratch each

@@ -62,15 +62,28 @@ bool cancelled(const std::atomic<bool>* c) {
   return c && c->load(std::memory_order_relaxed);
 }
 
+// Elements a thread takes at a time: small enough that two threads share even
+// a few million elements, large enough that claiming one is noise.
+constexpr size_t kWorkChunk = size_t{1} << 18;
+
+// Accumulates in the shared map's own Acc type (a count in 32 bits, which
+// doubles the lanes a vector adds; ranges are at most kCancelStride long).
 template <class M>
-int64_t serial_range(const int32_t* a, size_t b, size_t e) {
-  int64_t total = 0;
-  for (size_t i = b; i < e; ++i) total += static_cast<int64_t>(M::map(a[i]));
-  return total;
+CV_ALWAYS_INLINE int64_t map_sum(const int32_t* a, size_t b, size_t e) {
+  typename M::Acc total = 0;
+  for (size_t i = b; i < e; ++i) total += M::map(a[i]);
+  return static_cast<int64_t>(total);
 }
 
-int64_t range(Op op, const int32_t* a, size_t b, size_t e) {
-  return op == Op::Sum ? serial_range<Sum>(a, b, e) : serial_range<Count3>(a, b, e);
+CV_TARGET_BASELINE int64_t range_baseline(Op op, const int32_t* a, size_t b, size_t e) {
+  return op == Op::Sum ? map_sum<Sum>(a, b, e) : map_sum<Count3>(a, b, e);
+}
+CV_TARGET_AVX2 int64_t range_avx2(Op op, const int32_t* a, size_t b, size_t e) {
+  return op == Op::Sum ? map_sum<Sum>(a, b, e) : map_sum<Count3>(a, b, e);
+}
+
+int64_t range(Op op, SimdPath path, const int32_t* a, size_t b, size_t e) {
+  return (path == SimdPath::Avx2 ? range_avx2 : range_baseline)(op, a, b, e);
 }
 
 uint64_t splitmix64(uint64_t x) {
@@ -82,20 +95,24 @@ uint64_t splitmix64(uint64_t x) {
 
 }  // namespace
 
-int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel) {
+int64_t cpu_serial(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel,
+                   SimdPath path) {
+  require_simd(path, "reduce");
   int64_t total = 0;
   for (size_t b = 0; b < n && !cancelled(cancel); b += kCancelStride)
-    total += range(op, a, b, std::min(n, b + kCancelStride));
+    total += range(op, path, a, b, std::min(n, b + kCancelStride));
   return total;
 }
 
-int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel) {
-  const size_t chunks = (n + kCancelStride - 1) / kCancelStride;
+int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* cancel,
+                    SimdPath path) {
+  require_simd(path, "reduce");
+  const size_t chunks = (n + kWorkChunk - 1) / kWorkChunk;
   std::atomic<int64_t> total{0};
   parallel_for(chunks, [&](size_t b, size_t e) {
     int64_t part = 0;
     for (size_t c = b; c < e && !cancelled(cancel); ++c)
-      part += range(op, a, c * kCancelStride, std::min(n, (c + 1) * kCancelStride));
+      part += range(op, path, a, c * kWorkChunk, std::min(n, (c + 1) * kWorkChunk));
     total.fetch_add(part, std::memory_order_relaxed);
   });
   return total.load();

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
 
@@ -72,8 +73,11 @@ GridUsage grid_usage(uint64_t n, const BlockShape& block);
 // --- CPU ---------------------------------------------------------------------
 // Both poll `cancel` (when given) and return early once it is set; the value
 // returned then is meaningless and must be discarded by the caller who set it.
-uint64_t count_cpu_serial(const int32_t* v, size_t n, const std::atomic<bool>* cancel = nullptr);
-uint64_t count_cpu(const int32_t* v, size_t n, const std::atomic<bool>* cancel = nullptr);
+// path: the instruction set of the brute-force loop (tests force each one).
+uint64_t count_cpu_serial(const int32_t* v, size_t n, const std::atomic<bool>* cancel = nullptr,
+                          SimdPath path = default_simd_path());
+uint64_t count_cpu(const int32_t* v, size_t n, const std::atomic<bool>* cancel = nullptr,
+                   SimdPath path = default_simd_path());
 uint64_t count_cpu_sorted(const int32_t* v, size_t n, const std::atomic<bool>* cancel = nullptr);
 // Single-threaded, loop-as-written references for tests.
 uint64_t count_reference(const int32_t* v, size_t n);

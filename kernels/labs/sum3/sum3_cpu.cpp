@@ -37,7 +37,7 @@ uint64_t striped_sum(size_t n, const std::atomic<bool>* cancel, F f) {
 }
 
 // Zero triples whose smallest index is i: the same per-pair math as the kernels.
-uint64_t brute_force_for(const int32_t* v, size_t n, size_t i) {
+CV_ALWAYS_INLINE uint64_t brute_force_impl(const int32_t* v, size_t n, size_t i) {
   uint64_t c = 0;
   for (size_t j = i + 1; j + 1 < n; ++j) {
     int32_t t;
@@ -49,20 +49,35 @@ uint64_t brute_force_for(const int32_t* v, size_t n, size_t i) {
   return c;
 }
 
+// The counting loop runs 4 (SSE2) or 8 (AVX2) comparisons an instruction.
+CV_TARGET_BASELINE uint64_t brute_force_baseline(const int32_t* v, size_t n, size_t i) {
+  return brute_force_impl(v, n, i);
+}
+CV_TARGET_AVX2 uint64_t brute_force_avx2(const int32_t* v, size_t n, size_t i) {
+  return brute_force_impl(v, n, i);
+}
+using BruteForceFn = uint64_t (*)(const int32_t*, size_t, size_t);
+BruteForceFn brute_force_for(SimdPath path) {
+  return require_simd(path, "sum3") == SimdPath::Avx2 ? brute_force_avx2 : brute_force_baseline;
+}
+
 }  // namespace
 
-uint64_t count_cpu_serial(const int32_t* v, size_t n, const std::atomic<bool>* cancel) {
+uint64_t count_cpu_serial(const int32_t* v, size_t n, const std::atomic<bool>* cancel,
+                          SimdPath path) {
+  const BruteForceFn f = brute_force_for(path);
   uint64_t c = 0;
   for (size_t i = 0; i < n; ++i) {
     if (cancelled(cancel)) break;
-    c += brute_force_for(v, n, i);
+    c += f(v, n, i);
   }
   return c;
 }
 
-uint64_t count_cpu(const int32_t* v, size_t n, const std::atomic<bool>* cancel) {
+uint64_t count_cpu(const int32_t* v, size_t n, const std::atomic<bool>* cancel, SimdPath path) {
   if (n < 3) return 0;
-  return striped_sum(n, cancel, [&](size_t i) { return brute_force_for(v, n, i); });
+  const BruteForceFn f = brute_force_for(path);
+  return striped_sum(n, cancel, [&](size_t i) { return f(v, n, i); });
 }
 
 uint64_t count_cpu_sorted(const int32_t* v, size_t n, const std::atomic<bool>* cancel) {

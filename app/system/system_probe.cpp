@@ -1,0 +1,153 @@
+#include "system/system_probe.h"
+
+#include <glad/gl.h>  // before cuda_gl_interop.h, which includes GL headers
+#include <cuda_gl_interop.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "common/cuda_arch.h"
+#include "common/device_code.h"
+#include "common/device_info.h"
+#include "common/device_select.h"
+#include "gl/gl_objects.h"
+#include "system/system_findings.h"
+
+namespace cv::sys {
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string error_text(const char* call, cudaError_t e) {
+  cudaGetLastError();
+  return std::string(call) + ": " + cudaGetErrorName(e);
+}
+
+// A buffer registered with CUDA for the interop test; unregistered on scope exit.
+class TestRegistration {
+ public:
+  explicit TestRegistration(GLuint vbo) {
+    result_ = cudaGraphicsGLRegisterBuffer(&resource_, vbo, cudaGraphicsRegisterFlagsNone);
+    if (result_ != cudaSuccess) resource_ = nullptr;
+  }
+  ~TestRegistration() {
+    if (resource_) cudaGraphicsUnregisterResource(resource_);
+  }
+  TestRegistration(const TestRegistration&) = delete;
+  TestRegistration& operator=(const TestRegistration&) = delete;
+  cudaError_t result() const { return result_; }
+
+ private:
+  cudaGraphicsResource* resource_ = nullptr;
+  cudaError_t result_ = cudaSuccess;
+};
+
+CudaDeviceFacts device_facts(int dev, bool check_code, const std::vector<ArchTarget>* built) {
+  CudaDeviceFacts d;
+  d.ordinal = dev;
+  cudaDeviceProp p{};
+  if (cudaError_t e = cudaGetDeviceProperties(&p, dev); e != cudaSuccess) {
+    d.name = "(" + error_text("cudaGetDeviceProperties", e) + ")";
+    d.predicted_code = "unknown";
+    return d;
+  }
+  d.name = p.name;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.memory_bytes = static_cast<long long>(p.totalGlobalMem);
+  const std::string list = built_architectures();
+  const CodeMatch m = built ? code_for(*built, p.major, p.minor) : CodeMatch{};
+  d.predicted_has_code = m.kind != CodeKind::None;
+  d.predicted_code = built ? describe(m, list) : "unknown (built for " + list + ")";
+  if (!check_code) return d;
+  if (cudaError_t e = cudaSetDevice(dev); e != cudaSuccess) {
+    d.code_checked = true;
+    d.code_error = error_text("cudaSetDevice", e);
+    return d;
+  }
+  const DeviceCode c = probe_device_code();
+  d.code_checked = true;
+  d.code_ok = c.ok;
+  d.code_error = c.error;
+  size_t free_b = 0, total_b = 0;
+  if (c.ok && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
+    d.free_bytes = static_cast<long long>(free_b);
+  cudaGetLastError();
+  return d;
+}
+
+}  // namespace
+
+DisplayFacts probe_display() {
+  DisplayFacts d;
+  d.display = env("DISPLAY");
+  d.wayland = env("WAYLAND_DISPLAY");
+  d.session_type = env("XDG_SESSION_TYPE");
+  d.prime_offload = env("__NV_PRIME_RENDER_OFFLOAD");
+  d.visible_devices_set = std::getenv("CUDA_VISIBLE_DEVICES") != nullptr;
+  d.visible_devices = env("CUDA_VISIBLE_DEVICES");
+  std::ifstream pv("/proc/version");
+  const std::string proc_version((std::istreambuf_iterator<char>(pv)),
+                                 std::istreambuf_iterator<char>());
+  d.wsl = is_wsl(env("WSL_DISTRO_NAME"), proc_version);
+  d.server = classify_display(d.display, d.wayland, d.session_type);
+  return d;
+}
+
+CudaFacts probe_cuda(bool check_every_device) {
+  CudaFacts c;
+  c.runtime_version = built_runtime_version();
+  c.needed_driver = c.runtime_version / 1000 * 1000;  // minor-version compatibility
+  c.built_architectures = built_architectures();
+  c.selected = selected_device();
+  if (cudaDriverGetVersion(&c.driver_version) != cudaSuccess) c.driver_version = 0;
+  cudaGetLastError();
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    c.count_error = error_text("cudaGetDeviceCount", e);
+    return c;
+  }
+  const auto built = parse_architectures(c.built_architectures);
+  for (int dev = 0; dev < count; ++dev) {
+    const bool check = check_every_device || dev == c.selected;
+    c.devices.push_back(device_facts(dev, check, built ? &*built : nullptr));
+  }
+  if (cudaSetDevice(c.selected) != cudaSuccess) cudaGetLastError();
+  return c;
+}
+
+void probe_current_gl(GlFacts& gl, bool cuda_usable) {
+  auto text = [](GLenum name) {
+    const GLubyte* s = glGetString(name);
+    return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("(null)");
+  };
+  gl.vendor = text(GL_VENDOR);
+  gl.renderer = text(GL_RENDERER);
+  gl.version = text(GL_VERSION);
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) return;  // no CUDA to ask
+  unsigned count = 0;
+  int devices[16] = {};
+  gl.gl_devices_checked = true;
+  if (cudaError_t e = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll); e != cudaSuccess)
+    gl.gl_devices_error = error_text("cudaGLGetDevices", e);
+  else
+    gl.gl_devices.assign(devices, devices + std::min<unsigned>(count, 16));
+  if (!cuda_usable) return;
+  GlBuffer vbo = make_buffer();
+  glBindBuffer(GL_ARRAY_BUFFER, vbo.get());
+  glBufferData(GL_ARRAY_BUFFER, 4096, nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  gl.interop_tried = true;
+  const TestRegistration reg(vbo.get());
+  gl.interop_ok = reg.result() == cudaSuccess;
+  if (!gl.interop_ok) gl.interop_error = error_text("cudaGraphicsGLRegisterBuffer", reg.result());
+}
+
+}  // namespace cv::sys

@@ -1,0 +1,22 @@
+#pragma once
+// Gathers the facts of system_facts.h from the environment, the CUDA runtime
+// and the current GL context. Never throws; every failure is recorded as text
+// with the call and the error name.
+#include "system/system_facts.h"
+
+namespace cv::sys {
+
+// $DISPLAY, $WAYLAND_DISPLAY, $XDG_SESSION_TYPE, WSL, CUDA_VISIBLE_DEVICES.
+DisplayFacts probe_display();
+
+// Driver and runtime versions and every CUDA device. With `check_every_device`
+// the run-time code check runs on each device (a context on each: the doctor);
+// otherwise only on the selected one (the running app). The selected device is
+// current again afterwards.
+CudaFacts probe_cuda(bool check_every_device);
+
+// Needs a current GL context: vendor/renderer/version, cudaGLGetDevices, and a
+// test buffer registered for interop when CUDA is usable.
+void probe_current_gl(GlFacts& gl, bool cuda_usable);
+
+}  // namespace cv::sys
