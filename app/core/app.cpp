@@ -141,12 +141,15 @@ void App::build_ui() {
   ctx_.presentation.begin_frame(window_.handle());  // fonts and style at the UI scale
   imgui_.new_frame();
   if (!ctx_.presentation.panels_hidden) {
-    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui);
-    draw_timing_panel(*slot.scene, ctx_.ui);
-    ctx_.labs.draw();
-    ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui);
-    ctx_.insight.draw(*slot.scene, ctx_.ui);
-    ctx_.preset_panel.draw(ctx_.presentation);
+    ui::Layout& layout = ctx_.layout;
+    layout.begin_frame();  // from the framebuffer size and the UI scale
+    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout);
+    draw_timing_panel(*slot.scene, ctx_.ui, layout);
+    ctx_.labs.draw(layout);  // the tool area's tabs: only the open one draws
+    ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui, layout);
+    ctx_.insight.draw(*slot.scene, layout);
+    ctx_.preset_panel.draw(ctx_.presentation, layout);
+    layout.draw_strip();
   }
   ctx_.presentation.draw_help();
   imgui_.render_frame();

@@ -47,6 +47,7 @@ struct Context {
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   presets::PresetPanel preset_panel;
+  ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)
   bool preset_lab = false;        // a preset started a lab run (a scripted run waits for it)
   bool gl_debug = false;          // KHR_debug output is on

@@ -14,11 +14,15 @@ namespace cv {
 
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
-  worker_busy_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy();
+  idle_frames_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy()
+                     ? 0
+                     : idle_frames_ + 1;
 }
 
 void ScriptedRun::before_present(FrameView& f) {
-  last_frame_ = f.ctx.frame + 1 >= opt_.frames && !worker_busy_;
+  // Results that arrived last frame are laid out again this frame (panels
+  // sized from their content): the picture and the layout check see them settled.
+  last_frame_ = f.ctx.frame + 1 >= opt_.frames && idle_frames_ >= 2;
   if (!last_frame_ || !opt_.screenshot) return;
   write_framebuffer_png(*opt_.screenshot, f.size.fb_w, f.size.fb_h);  // a failure ends the run (1)
   std::fprintf(stderr, "screenshot: %s\n", opt_.screenshot->c_str());
@@ -92,6 +96,8 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
     j["preset"] = *opt_.preset;
     j["preset_skipped"] = ctx.preset_report.skipped().size();
   }
+  // Panels that overlap, reach past the display or are narrower than their content.
+  j["layout_problems"] = ui::layout_problems();
   j["vsync"] = ctx.ui.pacing.vsync;
   j["fps_cap"] = ctx.ui.pacing.fps_cap;
   j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

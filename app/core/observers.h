@@ -26,7 +26,7 @@ class ScriptedRun : public FrameObserver {
 
  private:
   RunOptions opt_;
-  bool worker_busy_ = false;  // a lab or sweep was running as this frame began
+  int idle_frames_ = 0;  // frames begun in a row with no --lab run or --sweep running
   bool last_frame_ = false;
 };
 

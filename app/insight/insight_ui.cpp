@@ -30,31 +30,8 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
   return std::nullopt;
 }
 
-void InsightUi::draw_launcher(ParticleScene& scene, SceneControls& ui) {
-  const ImVec2 d = ImGui::GetIO().DisplaySize;
-  const float s = ui::layout_scale();
-  ImGui::SetNextWindowPos(
-      ImVec2(ui::panel_width(380) + 20 * s, d.y - 40 * s - 6 * (ImGui::GetFrameHeight() + 6 * s)),
-      ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(ui::panel_width(420), 0), ui::layout_cond());
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("inside the kernel")) {
-    ImGui::End();
-    return;
-  }
-  scene_ui::colour_by_row(scene, ui);
-  auto item = [](const char* label, bool open) { return ImGui::Selectable(label, open); };
-  if (item("launch map", launch_.is_open())) launch_.toggle();
-  if (item("memory accesses of a warp", memory_.is_open())) memory_.toggle();
-  if (item("reduction step by step", reduction_.is_open())) reduction_.toggle();
-  if (item("race lab", race_.is_open())) race_.toggle();
-  if (item("occupancy curve", curve_.is_open())) curve_.toggle();
-  ImGui::End();
-}
-
-void InsightUi::draw(ParticleScene& scene, SceneControls& ui) {
-  draw_launcher(scene, ui);
-  const ViewContext ctx{scene, backend_};
+void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {
+  const ViewContext ctx{scene, backend_, layout};
   launch_.draw(ctx);
   memory_.draw(ctx);
   reduction_.draw(ctx);

@@ -12,8 +12,8 @@
 #include "insight/race_view.h"
 #include "insight/reduction_view.h"
 
-namespace cv {
-struct SceneControls;
+namespace cv::ui {
+class Layout;
 }
 
 namespace cv::insight_ui {
@@ -25,15 +25,14 @@ class InsightUi {
   static const std::vector<std::string>& panel_names();
   // Opens that view; nullopt when done, else why not (not one of ours).
   std::optional<std::string> open_panel(const std::string& name);
-  // The views that are open, and the launcher with the colour-by choice.
-  void draw(ParticleScene& scene, SceneControls& ui);
+  // The open view, as a tab of the tool area (the colour-by choice is in
+  // every scene's own panel).
+  void draw(ParticleScene& scene, ui::Layout& layout);
   // A measurement a scripted run's last picture should wait for.
   bool busy() const { return curve_.measuring(); }
   void shutdown() { curve_.shutdown(); }
 
  private:
-  void draw_launcher(ParticleScene& scene, SceneControls& ui);
-
   Backend backend_;
   LaunchMapView launch_;
   MemoryView memory_;

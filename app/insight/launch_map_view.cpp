@@ -55,12 +55,12 @@ Residency scene_residency(const ParticleScene& scene, Backend backend) {
 }
 
 void LaunchMapView::draw(const ViewContext& ctx) {
-  if (!window_.begin()) return;
+  if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   const auto launch = ctx.scene.element_launch();
   if (!launch) {
     ImGui::TextWrapped("The %s scene has no per-particle kernel launch to map.", ctx.scene.name());
-    window_.end();
+    window_.end(ctx.layout);
     return;
   }
   const Residency r = scene_residency(ctx.scene, ctx.backend);
@@ -76,7 +76,7 @@ void LaunchMapView::draw(const ViewContext& ctx) {
   draw_numbers(summary_, r);
   draw_tiles(*launch, summary_);
   draw_block(*launch);
-  window_.end();
+  window_.end(ctx.layout);
 }
 
 void LaunchMapView::draw_numbers(const insight::LaunchSummary& s, const Residency& r) {

@@ -20,7 +20,6 @@ Residency scene_residency(const ParticleScene& scene, Backend backend);
 class LaunchMapView {
  public:
   void open() { window_.open(); }
-  void toggle() { window_.toggle(); }
   bool is_open() const { return window_.is_open(); }
   void draw(const ViewContext& ctx);
 
@@ -29,7 +28,7 @@ class LaunchMapView {
   void draw_tiles(const insight::ElementLaunch& l, const insight::LaunchSummary& s);
   void draw_block(const insight::ElementLaunch& l);
 
-  ViewWindow window_{"launch map", 0, 640, 700};
+  ViewWindow window_{"launch", "launch map"};
   unsigned long long selected_ = 0;
   // The summary walks every block: recomputed only when the launch changes.
   std::optional<insight::ElementLaunch> cached_launch_;

@@ -42,7 +42,7 @@ std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& sc
 }
 
 void MemoryView::draw(const ViewContext& ctx) {
-  if (!window_.begin()) return;
+  if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   ImGui::SetNextItemWidth(160 * ui::layout_scale());
   ImGui::Combo("block shape", &shape_, kShapeNames);
@@ -53,7 +53,7 @@ void MemoryView::draw(const ViewContext& ctx) {
         "The memory view draws the fountain's and the swarm's kernels (2D launches); the %s "
         "scene's kernel is not modelled. Switch to the fountain (key 1).",
         ctx.scene.name());
-    window_.end();
+    window_.end(ctx.layout);
     return;
   }
   const int warps = static_cast<int>(insight::warps_per_block(k->block_dim));
@@ -75,7 +75,7 @@ void MemoryView::draw(const ViewContext& ctx) {
   for (size_t i = 0; i < pic.requests.size(); ++i)
     draw_request(pic.requests[i], static_cast<int>(i));
   draw_measured(ctx, pic);
-  window_.end();
+  window_.end(ctx.layout);
 }
 
 // The request's touched 128-byte lines side by side (gaps between distant

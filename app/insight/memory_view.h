@@ -14,7 +14,6 @@ namespace cv::insight_ui {
 class MemoryView {
  public:
   void open() { window_.open(); }
-  void toggle() { window_.toggle(); }
   bool is_open() const { return window_.is_open(); }
   void draw(const ViewContext& ctx);
 
@@ -22,7 +21,7 @@ class MemoryView {
   void draw_request(const insight::WarpRequest& r, int index);
   void draw_measured(const ViewContext& ctx, const insight::WarpAccessPicture& pic);
 
-  ViewWindow window_{"memory accesses", 1, 680, 640};
+  ViewWindow window_{"memory", "memory accesses"};
   int shape_ = 0;  // 0: the scene's block; else one of the comparison shapes
   int warp_ = 0;
   int block_ = 0;

@@ -37,14 +37,14 @@ std::string scene_variant(const ParticleScene& scene) {
 }  // namespace
 
 void OccupancyCurveView::draw(const ViewContext& ctx) {
-  if (!window_.begin()) return;
+  if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   const auto pick = tuning::scene_kernel(ctx.scene);
   if (ctx.backend != Backend::Cuda || !device_report().available || !pick || !pick->attributes.ok) {
     needs_gpu("the occupancy curve (the device's limits and the kernel's registers)");
     if (pick && !pick->attributes.error.empty())
       ImGui::TextColored(ui::kDim, "%s", pick->attributes.error.c_str());
-    window_.end();
+    window_.end(ctx.layout);
     return;
   }
   const KernelAttributes& a = pick->attributes;
@@ -66,7 +66,7 @@ void OccupancyCurveView::draw(const ViewContext& ctx) {
     ImGui::ProgressBar(sweep_.progress(), ImVec2(-1, 0));
   }
   draw_chart(curve);
-  window_.end();
+  window_.end(ctx.layout);
 }
 
 void OccupancyCurveView::start_sweep(const ViewContext& ctx,

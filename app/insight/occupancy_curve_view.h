@@ -21,7 +21,6 @@ class OccupancyCurveView {
     auto_sweep_ = true;
   }
   bool measuring() const { return sweep_.running(); }
-  void toggle() { window_.toggle(); }
   bool is_open() const { return window_.is_open(); }
   void draw(const ViewContext& ctx);
   void shutdown() { sweep_.cancel(), sweep_.join(); }
@@ -31,7 +30,7 @@ class OccupancyCurveView {
                    bool two_d);
   void draw_chart(const std::vector<insight::CurvePoint>& curve);
 
-  ViewWindow window_{"occupancy curve", 4, 700, 560};
+  ViewWindow window_{"occupancy-curve", "occupancy curve"};
   tuning::SweepRunner sweep_;
   std::string sweep_error_, swept_for_;
   bool auto_sweep_ = false;

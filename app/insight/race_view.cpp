@@ -29,7 +29,7 @@ const char* kOrderNames =
 }  // namespace
 
 void RaceView::draw(const ViewContext& ctx) {
-  if (!window_.begin()) return;
+  if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   if (ctx.backend == Backend::Cuda) {
     const float s = ui::layout_scale();
@@ -47,7 +47,7 @@ void RaceView::draw(const ViewContext& ctx) {
     needs_gpu("the racy kernel's lost updates (thousands of threads on one counter)");
   }
   draw_timeline();
-  window_.end();
+  window_.end(ctx.layout);
 }
 
 // Runs the racy count `runs_` times and the two right variants once, on

@@ -19,7 +19,6 @@ class RaceView {
     window_.open();
     auto_run_ = true;
   }
-  void toggle() { window_.toggle(); }
   bool is_open() const { return window_.is_open(); }
   void draw(const ViewContext& ctx);
 
@@ -28,7 +27,7 @@ class RaceView {
   void draw_histogram();
   void draw_timeline();
 
-  ViewWindow window_{"race lab", 3, 660, 700};
+  ViewWindow window_{"race", "race lab"};
   int runs_ = 40;
   int log2_n_ = 20;
   bool auto_run_ = false;

@@ -34,7 +34,7 @@ ReductionView::ReductionView() = default;
 ReductionView::~ReductionView() = default;
 
 void ReductionView::draw(const ViewContext& ctx) {
-  if (!window_.begin()) return;
+  if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   controls();
   if (playing_ && ImGui::GetTime() - last_tick_ > kPlaySeconds) {
@@ -56,7 +56,7 @@ void ReductionView::draw(const ViewContext& ctx) {
     ImGui::TextColored(ui::kBad, "the kernel's values DIFFER from the CPU model of this step");
   draw_cells();
   draw_costs();
-  window_.end();
+  window_.end(ctx.layout);
 }
 
 void ReductionView::controls() {

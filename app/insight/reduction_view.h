@@ -27,7 +27,6 @@ class ReductionView {
     step_ = 2;
     stale_ = true;
   }
-  void toggle() { window_.toggle(); }
   bool is_open() const { return window_.is_open(); }
   void draw(const ViewContext& ctx);
 
@@ -37,7 +36,7 @@ class ReductionView {
   void draw_cells();
   void draw_costs();
 
-  ViewWindow window_{"reduction step by step", 2, 700, 680};
+  ViewWindow window_{"reduction", "reduction step by step"};
   int n_ = 256, variant_ = 0;
   unsigned step_ = 0;
   bool playing_ = false;

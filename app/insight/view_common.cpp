@@ -8,28 +8,6 @@
 
 namespace cv::insight_ui {
 
-bool ViewWindow::begin() {
-  if (!open_) return false;
-  if (place_) {
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float s = ui::layout_scale();
-    const float x = std::min(ui::panel_width(380) + 20 * s + slot_ * 24 * s, d.x * 0.5f);
-    const float y = 40 * s + slot_ * 24 * s;
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(
-        ImVec2(std::min(width_ * s, d.x - x - 8), std::min(height_ * s, d.y - y - 8)),
-        ImGuiCond_Always);
-    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    ImGui::SetNextWindowFocus();
-    place_ = false;
-  }
-  if (!ImGui::Begin(title_, &open_)) {
-    ImGui::End();
-    return false;
-  }
-  return true;
-}
-
 static ImU32 hsv(float h, float s, float v, float a) {
   float r, g, b;
   ImGui::ColorConvertHSVtoRGB(h, s, v, r, g, b);

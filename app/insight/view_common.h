@@ -10,6 +10,7 @@
 
 #include "common/device_info.h"
 #include "ui/presentation.h"
+#include "ui/tuning_layout.h"
 
 namespace cv {
 class ParticleScene;
@@ -21,26 +22,25 @@ namespace cv::insight_ui {
 struct ViewContext {
   ParticleScene& scene;
   Backend backend;
+  ui::Layout& layout;  // the views are tabs of the tool area
 };
 
-// A view's window: hidden until opened; opens at its slot (cascading in the
-// centre column) at the current UI scale.
+// A view's window: a tab of the tool area (ui/layout.h), so it never covers
+// the side panels or another tool; opening it closes the tab that was open.
 class ViewWindow {
  public:
-  ViewWindow(const char* title, int slot, float width, float height)
-      : title_(title), slot_(slot), width_(width), height_(height) {}
-  void open() { open_ = place_ = true; }
+  ViewWindow(const char* tool, const char* title) : tab_(tool), title_(title) {}
+  void open() { tab_.expand(), open_ = true; }
+  // Whether the tab was open at the last draw (or was asked to open since).
   bool is_open() const { return open_; }
-  void toggle() { open_ ? void(open_ = false) : open(); }
-  // ImGui::Begin for the window when open; call end() only when it returned true.
-  bool begin();
-  void end() { ImGui::End(); }
+  // Begins the window when its tab is the open one; call end() only when true.
+  bool begin(ui::Layout& layout) { return open_ = tab_.begin(layout, title_); }
+  void end(ui::Layout& layout) { layout.end_tool(); }
 
  private:
+  ui::ToolTab tab_;
   const char* title_;
-  int slot_;
-  float width_, height_;
-  bool open_ = false, place_ = false;
+  bool open_ = false;
 };
 
 // The golden-ratio hue of id (as shaders/particles.vert's launch_colour()).

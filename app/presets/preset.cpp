@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bench/bench.h"
+#include "timing/frame_pacing.h"
 #include "fountain/fountain.h"
 #include "io/atomic_file.h"
 #include "ui/lab_panel.h"
@@ -362,7 +363,9 @@ Preset parse_preset(const json& j, Report& report) {
   if (j.contains("scene"))
     if (auto s = rd.choice(j["scene"], "scene", scene_names())) p.scene = cv::parse_scene(*s);
   if (j.contains("ui") &&
-      rd.object(j["ui"], "ui", {"scale", "high_contrast", "panels_hidden", "paused", "colour_by"})) {
+      rd.object(j["ui"], "ui",
+                {"scale", "high_contrast", "panels_hidden", "paused", "vsync", "fps_cap",
+                 "colour_by"})) {
     const json& u = j["ui"];
     if (u.contains("scale"))
       if (auto s = rd.number(u["scale"], "ui.scale", kMinUiScale, kMaxUiScale))
@@ -374,6 +377,15 @@ Preset parse_preset(const json& j, Report& report) {
     if (u.contains("paused")) p.ui.paused = rd.boolean(u["paused"], "ui.paused");
     if (u.contains("colour_by"))
       p.ui.colour_by = rd.choice(u["colour_by"], "ui.colour_by", {"normal", "block", "warp", "thread", "sm"});
+    if (u.contains("vsync")) p.ui.vsync = rd.boolean(u["vsync"], "ui.vsync");
+    if (u.contains("fps_cap"))
+      if (auto c = rd.number(u["fps_cap"], "ui.fps_cap", 0, pacing::kMaxFpsCap)) {
+        const auto cap = static_cast<long long>(*c);
+        if (auto err = pacing::check_fps_cap(cap); err || cap != *c)
+          rd.invalid("ui.fps_cap", err ? *err : u["fps_cap"].dump() + " is not a whole number");
+        else
+          p.ui.fps_cap = static_cast<int>(cap);
+      }
   }
   if (j.contains("scenes")) {
     std::set<std::string> names;
@@ -440,6 +452,8 @@ nlohmann::ordered_json to_json(const Preset& p) {
   if (p.ui.panels_hidden) ui["panels_hidden"] = *p.ui.panels_hidden;
   if (p.ui.paused) ui["paused"] = *p.ui.paused;
   if (p.ui.colour_by) ui["colour_by"] = *p.ui.colour_by;
+  if (p.ui.vsync) ui["vsync"] = *p.ui.vsync;
+  if (p.ui.fps_cap) ui["fps_cap"] = *p.ui.fps_cap;
   if (!ui.empty()) j["ui"] = ui;
   nlohmann::ordered_json scenes = nlohmann::ordered_json::object();
   for (const SceneInfo& info : scene_infos()) {

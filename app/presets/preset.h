@@ -7,7 +7,7 @@
 //
 //   { "version": 1, "description": "...", "scene": "fountain",
 //     "ui": {"scale": 2, "high_contrast": true, "panels_hidden": false, "paused": false,
-//            "colour_by": "warp"},
+//            "vsync": true, "fps_cap": 0, "colour_by": "warp"},
 //     "scenes": {"fountain": {"variant": "lean", "count": 65536, "block": [16, 16],
 //                             "params": {"gravity": 1e-4, ...},
 //                             "camera": {"target": [0, 0.8, 0], "distance": 9,
@@ -55,6 +55,8 @@ struct Ui {
   std::optional<float> scale;
   std::optional<bool> high_contrast, panels_hidden, paused;
   std::optional<std::string> colour_by;  // normal, block, warp, thread, sm
+  std::optional<bool> vsync;   // frame pacing (timing/frame_pacing.h)
+  std::optional<int> fps_cap;  // 0 (none) or kMinFpsCap..kMaxFpsCap
 };
 
 // The labs window's fields. For `n` and `block` a null in the file (the lab's

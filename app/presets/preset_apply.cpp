@@ -162,6 +162,8 @@ Preset capture(AppState& app) {
   p.ui.panels_hidden = app.presentation.panels_hidden;
   p.ui.paused = app.ui.paused;
   if (app.ui.colour_by != insight::ColourBy::Normal) p.ui.colour_by = insight::to_string(app.ui.colour_by);
+  p.ui.vsync = app.ui.pacing.vsync;
+  p.ui.fps_cap = app.ui.pacing.fps_cap;
   const LabSettings ls = app.labs.settings();
   if (!ls.lab.empty()) {
     Lab l;
@@ -185,6 +187,8 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
   if (p.ui.paused) app.ui.paused = *p.ui.paused;
   if (p.ui.colour_by) app.ui.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.colour_by);
+  if (p.ui.vsync) app.ui.pacing.vsync = *p.ui.vsync;
+  if (p.ui.fps_cap) app.ui.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 
   const SceneKind before = app.scenes.current_kind();
   for (const SceneInfo& info : scene_infos()) {

@@ -116,25 +116,11 @@ void PresetPanel::sweep_failed(const std::string& why) {
   failed_ = true;
 }
 
-void PresetPanel::draw(Presentation& presentation) {
-  const float s = ui::layout_scale();
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  // Top centre, between the control and timing panels, collapsed: out of the
-  // scene's way and clear of the windows along the bottom edge.
-  const float x = ui::panel_width(380) + 20 * s;
-  ImGui::SetNextWindowPos(ImVec2(x, 10 * s), ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(std::min(ui::panel_width(420), display.x - 2 * x), 0),
-                           ui::layout_cond());
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first
-  if (expand_) {
-    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    ImGui::SetNextWindowPos(ImVec2(x, 10 * s), ImGuiCond_Always);
-    expand_ = false;
-  }
-  if (!ImGui::Begin("classroom")) {
-    ImGui::End();
-    return;
-  }
+void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
+  // A tab of the tool area (ui/layout.h); it opens to say what a load skipped.
+  if (expand_) layout.open("classroom");
+  expand_ = false;
+  if (!layout.begin_tool("classroom", "classroom")) return;
   ui::section("Presets");
   const std::vector<std::string> files = shipped_presets();
   if (!files.empty()) {
@@ -207,7 +193,7 @@ void PresetPanel::draw(Presentation& presentation) {
   }
   ui::section("Presentation");
   presentation.draw_controls();
-  ImGui::End();
+  layout.end_tool();
 }
 
 }  // namespace cv::presets

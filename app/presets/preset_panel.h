@@ -9,6 +9,7 @@
 
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
+#include "ui/layout.h"
 
 namespace cv::presets {
 
@@ -23,7 +24,7 @@ std::vector<std::string> report_lines(const std::string& path, const Report& r);
 
 class PresetPanel {
  public:
-  void draw(Presentation& presentation);
+  void draw(Presentation& presentation, ui::Layout& layout);
   // Runs a pending load or save. Returns true when a load started a lab run.
   bool service(AppState& app);
   // "fountain:1x1,2x2,..." when the user asked to run the preset's table in

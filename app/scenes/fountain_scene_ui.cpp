@@ -20,7 +20,7 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
   const char* counts[] = {"64x64", "256x256", "512x512", "1024x1024", "2048x2048", "4096x4096"};
   const int sides[] = {64, 256, 512, 1024, 2048, 4096};
   for (int i = 0; i < 6; ++i) {
-    if (i % 3) ImGui::SameLine();
+    if (i) ui::same_line_if_fits(counts[i]);
     if (ImGui::SmallButton(counts[i])) sui.count_input = sides[i] * sides[i];
   }
   int variant = scene.variant() == fountain::Variant::Lean ? 0 : 1;

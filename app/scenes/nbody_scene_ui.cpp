@@ -2,6 +2,7 @@
 // draws the shared part first).
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -19,23 +20,27 @@ namespace {
 void energy_section(NBodyScene& scene) {
   ui::section("Energy (kinetic + potential, O(N^2))");
   if (ImGui::SmallButton("measure now")) scene.request_energy();
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(150);
+  ui::same_line_if_fits("00000000 every k frames");
+  const float label =
+      ImGui::CalcTextSize("every k frames").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(
+      std::max(3 * ImGui::GetFontSize(),
+               std::min(6 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - label)));
   ImGui::SliderInt("every k frames", &scene.energy_every, 0, 120);
   ui::tooltip("0: only on demand. Off by default above 65,536 bodies: it costs about one step.");
   if (const auto& e = scene.energy()) {
-    ImGui::Text("E = %.6g  (K %.4g, U %.4g) at step %lld", e->total(), e->kinetic, e->potential,
-                scene.energy_step());
+    ImGui::TextWrapped("E = %.6g  (K %.4g, U %.4g) at step %lld", e->total(), e->kinetic,
+                       e->potential, scene.energy_step());
     if (const auto& e0 = scene.energy_at_reset()) {
       const double drift = nbody::energy_drift(*e, *e0);
-      ImGui::TextColored(std::fabs(drift) > 1e-2 ? kWarn : ui::kGood, "drift %+.3e since %s", drift,
-                         scene.energy0_step() == 0
-                             ? "reset"
-                             : ("step " + std::to_string(scene.energy0_step())).c_str());
+      ui::text_wrapped(std::fabs(drift) > 1e-2 ? kWarn : ui::kGood, "drift %+.3e since %s", drift,
+                       scene.energy0_step() == 0
+                           ? "reset"
+                           : ("step " + std::to_string(scene.energy0_step())).c_str());
     }
-    ImGui::TextColored(kDim, "measured in %.1f ms", scene.energy_ms());
+    ui::text_wrapped(kDim, "measured in %.1f ms", scene.energy_ms());
   } else {
-    ImGui::TextColored(kDim, "not measured yet");
+    ui::text_wrapped(kDim, "not measured yet");
   }
 }
 }  // namespace
@@ -58,14 +63,14 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
   const char* counts[] = {"1K", "4K", "16K", "64K", "256K", "1M"};
   const int ns[] = {1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20};
   for (int i = 0; i < 6; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) ui::same_line_if_fits(counts[i]);
     if (ImGui::SmallButton(counts[i])) sui.count_input = ns[i];
   }
   scene_ui::count_row(
       scene, sui, "bodies", [&](unsigned n) { return scene.reconfigure(n, initial); }, ic_changed);
   if (scene.backend() == Backend::Cpu)
-    ImGui::TextColored(kDim, "CPU backend: up to %u bodies (O(N^2) a step)",
-                       NBodyScene::kMaxCountCpu);
+    ui::text_wrapped(kDim, "CPU backend: up to %u bodies (O(N^2) a step)",
+                     NBodyScene::kMaxCountCpu);
   ImGui::SliderInt("steps / frame", &scene.steps_per_frame, 1, 20);
   ui::tooltip("More simulated time per frame; the kernel plot then covers all of them.");
   nbody::Params& p = scene.params();

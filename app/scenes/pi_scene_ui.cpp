@@ -27,7 +27,7 @@ void PiPointsScene::build_custom_ui(SceneUi& sui) {
   const int ns[] = {1000, 10000, 100000, 1000000, 4000000};
   bool preset = false;
   for (int i = 0; i < 5; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) ui::same_line_if_fits(counts[i]);
     if (ImGui::SmallButton(counts[i])) {
       sui.count_input = ns[i];
       preset = true;
@@ -37,11 +37,11 @@ void PiPointsScene::build_custom_ui(SceneUi& sui) {
       scene, sui, "points", [&](unsigned n) { return scene.reconfigure(n); }, released || preset);
   if (ImGui::Button("resample")) scene.resample();
   ui::tooltip("New points from the next seed.");
-  ImGui::SameLine();
-  ImGui::TextColored(kDim, "seed %llu", static_cast<unsigned long long>(scene.seed()));
+  ui::same_line_if_fits("seed 0000000000");
+  ui::text_wrapped(kDim, "seed %llu", static_cast<unsigned long long>(scene.seed()));
   if (auto e = scene.estimate()) {
-    ImGui::Text("inside the quarter circle: %llu of %u", scene.inside(), scene.count());
-    ImGui::Text("pi ~ 4 x %llu / %u = %.6f", scene.inside(), scene.count(), *e);
+    ImGui::TextWrapped("inside the quarter circle: %llu of %u", scene.inside(), scene.count());
+    ImGui::TextWrapped("pi ~ 4 x %llu / %u = %.6f", scene.inside(), scene.count(), *e);
     ImGui::PushStyleColor(ImGuiCol_Text, kDim);
     ImGui::TextWrapped("|error| %.2e (one standard deviation for this many points: %.1e)",
                        std::fabs(*e - M_PI), std::sqrt(M_PI * (4 - M_PI) / scene.count()));

@@ -46,8 +46,9 @@ void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
       sui.count_message = err ? *err + "; running " + std::to_string(scene.count()) : "";
     }
   }
-  ImGui::SameLine();
-  ImGui::Text("running %u %s", scene.count(), what);
+  const std::string running = "running " + std::to_string(scene.count()) + " " + what;
+  ui::same_line_if_fits(running.c_str());
+  ImGui::TextUnformatted(running.c_str());
   if (!sui.count_message.empty()) ui::wrapped(kWarn, sui.count_message);
 }
 
@@ -64,7 +65,7 @@ void colour_by_row(ParticleScene& scene, SceneControls& run) {
 
 void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n) {
   for (int i = 0; i < n; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) ui::same_line_if_fits(labels[i]);
     if (ImGui::SmallButton(labels[i])) sui.count_input = counts[i];
   }
 }
@@ -80,7 +81,7 @@ bool block_buttons(bool two_d, SceneUi& sui) {
     const char* names[] = {"1x1", "2x2", "8x8", "16x16", "32x8", "32x32", "256x1", "1x256"};
     const int px[] = {1, 2, 8, 16, 32, 32, 256, 1}, py[] = {1, 2, 8, 16, 8, 32, 1, 256};
     for (int i = 0; i < 8; ++i) {
-      if (i % 4) ImGui::SameLine();
+      if (i) ui::same_line_if_fits(names[i]);
       if (ImGui::SmallButton(names[i])) sui.block_x = px[i], sui.block_y = py[i], clicked = true;
     }
     return clicked;
@@ -88,22 +89,22 @@ bool block_buttons(bool two_d, SceneUi& sui) {
   sui.block_y = 1;
   const int sizes[] = {32, 64, 128, 256, 512, 1024};
   for (int i = 0; i < 6; ++i) {
-    if (i) ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d", sizes[i]);
+    if (i) ui::same_line_if_fits(label);
     if (ImGui::SmallButton(label)) sui.block_x = sizes[i], clicked = true;
   }
   return clicked;
 }
 
 void run_controls(const ParticleScene& scene, SceneControls& run) {
-  ImGui::Text("%s: step %lld", scene.name(), scene.steps());
+  ImGui::TextWrapped("%s: step %lld", scene.name(), scene.steps());
   if (ImGui::Button(run.paused ? "resume" : "pause")) run.paused = !run.paused;
   ui::tooltip("Space");
-  ImGui::SameLine();
+  ui::same_line_if_fits("step");
   if (ImGui::Button("step")) run.step_once = true;
   ui::tooltip("One simulation step while paused (S).");
-  ImGui::SameLine();
+  ui::same_line_if_fits("reset");
   if (ImGui::Button("reset")) run.reset_requested = true;
   ui::tooltip("Back to the initial state (R).");
 }
@@ -127,7 +128,8 @@ void ParticleScene::build_block_ui(SceneUi& sui) {
       sui.block_message.clear();
   }
   const BlockShape& b = block();
-  ImGui::Text("running %s = %lld threads/block", to_string(b).c_str(), b.threads());
+  ui::wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text),
+              "running " + to_string(b) + " = " + std::to_string(b.threads()) + " threads/block");
   const std::string note = grid_note();
   if (!note.empty()) ui::wrapped(kDim, note);
   if (backend() == Backend::Cpu)
@@ -162,13 +164,13 @@ void ParticleScene::build_timing_ui(float plot_height) {
     const double v = it.value().get<double>();
     const std::string& k = it.key();
     if (k == "gflops")
-      ImGui::Text("GFLOP/s: %.1f  (20 flops an interaction)", v);
+      ImGui::TextWrapped("GFLOP/s: %.1f  (20 flops an interaction)", v);
     else if (k == "gb_per_s")
-      ImGui::Text("GB/s: %.2f", v);
+      ImGui::TextWrapped("GB/s: %.2f", v);
     else {
       std::string name = k;
       if (auto p = name.find("_per_s"); p != std::string::npos) name = name.substr(0, p) + "/s";
-      ImGui::Text("%s: %s", name.c_str(), ui::si(v).c_str());
+      ImGui::TextWrapped("%s: %s", name.c_str(), ui::si(v).c_str());
     }
   }
 }

@@ -29,7 +29,7 @@ void SwarmScene::build_custom_ui(SceneUi& sui) {
       "Mouse: the target sits where the cursor meets the horizontal plane through the swarm's "
       "centre. It stays put while a mouse button is held, so dragging still orbits the camera.");
   const glm::vec3 t = scene.target();
-  ImGui::TextColored(kDim, "target (%.2f, %.2f, %.2f)", t.x, t.y, t.z);
+  ui::text_wrapped(kDim, "target (%.2f, %.2f, %.2f)", t.x, t.y, t.z);
   swarm::Params& p = scene.params();
   ImGui::SliderFloat("attraction", &p.attraction, 0.f, 1e-4f, "%.2e", ImGuiSliderFlags_Logarithmic);
   ui::tooltip(
@@ -53,7 +53,7 @@ void SwarmScene::build_custom_ui(SceneUi& sui) {
   const char* counts[] = {"16K", "64K", "256K", "1M", "4M", "16M"};
   const int ns[] = {1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24};
   for (int i = 0; i < 6; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) ui::same_line_if_fits(counts[i]);
     if (ImGui::SmallButton(counts[i])) sui.count_input = ns[i];
   }
   scene_ui::count_row(scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n); });

@@ -17,14 +17,8 @@ DevicePanel::~DevicePanel() {
   if (pending_.valid()) pending_.wait();
 }
 
-void DevicePanel::draw() {
-  window_.place();  // ui/tuning_layout.h: docked above the labs bar, or open
-  const bool open = ImGui::Begin("device");
-  window_.began(open);
-  if (!open) {
-    ImGui::End();
-    return;
-  }
+void DevicePanel::draw(ui::Layout& layout) {
+  if (!window_.begin(layout, "device")) return;  // its tab in the tool area
   const DeviceReport& d = device_report();
   if (!d.available) {
     ImGui::TextColored(ui::kWarn, "CPU backend: no CUDA device");
@@ -34,7 +28,7 @@ void DevicePanel::draw() {
         "threads); install the NVIDIA driver on a machine with a GPU for CUDA.",
         d.unavailable_reason.c_str());
     ImGui::PopStyleColor();
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   if (backend_ == Backend::Cpu)
@@ -87,7 +81,7 @@ void DevicePanel::draw() {
     ImGui::TextWrapped("%s", error_.c_str());
     ImGui::PopStyleColor();
   }
-  ImGui::End();
+  layout.end_tool();
 }
 
 }  // namespace cv

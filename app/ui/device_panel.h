@@ -19,7 +19,7 @@ class DevicePanel {
   ~DevicePanel();  // waits for a measurement in flight
   DevicePanel(const DevicePanel&) = delete;
   DevicePanel& operator=(const DevicePanel&) = delete;
-  void draw();
+  void draw(ui::Layout& layout);
   void open() { window_.expand(); }
 
  private:
@@ -27,7 +27,7 @@ class DevicePanel {
   std::future<tuning::CopyBandwidth> pending_;
   std::optional<tuning::CopyBandwidth> result_;
   std::string error_;
-  ui::TuningWindow window_{1, 470, 560};  // where it sits (ui/tuning_layout.h)
+  ui::ToolTab window_{"device"};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

@@ -49,7 +49,7 @@ void stacked_plot(const Series* s, int count, ImVec2 size) {
 
 }  // namespace
 
-void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
+void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui::Layout& layout) {
   // A frame without a step (paused, or the static pi points) simulated nothing.
   const bool stepped = scene.steps() != last_steps_;
   last_steps_ = scene.steps();
@@ -61,13 +61,7 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
   draw_.push(ui.draw_ms.latest());
   ui_.push(ui_ms_);
 
-  window_.place();  // ui/tuning_layout.h: docked above the labs bar, or open
-  const bool open = ImGui::Begin("frame breakdown");
-  window_.began(open);
-  if (!open) {
-    ImGui::End();
-    return;
-  }
+  if (!window_.begin(layout, "frame breakdown")) return;  // its tab in the tool area
   const bool cuda = scene.backend() == Backend::Cuda;
   ImGui::Text("%.0f fps  (frame %.2f ms)", ui.fps.latest(), ui.frame_ms.latest());
   const Series series[] = {
@@ -92,7 +86,7 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
       "Stacked per frame. GPU parts are CUDA events and GL timer queries read "
       "without stalling, so they lag a frame or two; GPU work may overlap the CPU.");
   ImGui::PopStyleColor();
-  ImGui::End();
+  layout.end_tool();
 }
 
 }  // namespace cv

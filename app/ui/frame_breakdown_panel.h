@@ -14,14 +14,14 @@ class FrameBreakdownPanel {
   // CPU milliseconds of the last ImGui frame (NewFrame to RenderDrawData).
   void record_ui_ms(float ms) { ui_ms_ = ms; }
   // Samples this frame's parts and draws the window.
-  void draw(const ParticleScene& scene, const UiState& ui);
+  void draw(const ParticleScene& scene, const UiState& ui, ui::Layout& layout);
   void open() { window_.expand(); }
 
  private:
   History sim_{240}, xfer_{240}, draw_{240}, ui_{240};
   long long last_steps_ = -1;
   float ui_ms_ = 0;
-  ui::TuningWindow window_{3, 380, 250};  // where it sits (ui/tuning_layout.h)
+  ui::ToolTab window_{"frames"};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

@@ -127,40 +127,30 @@ std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
   return std::nullopt;
 }
 
-void LabPanel::draw() {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  // Sizes grow with the UI scale (ui/presentation.h) but stay on screen.
-  const float s = ui::layout_scale();
-  const float w = std::min(680 * s, display.x - 20);
-  ImGui::SetNextWindowPos(ImVec2(display.x - std::min(560 * s, display.x - 10), display.y - 40 * s),
-                          ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(std::min(550 * s, display.x - 20), 520 * s), ui::layout_cond());
-  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; labs on demand
-  if (expand_) {
-    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
-    const float top = std::min(310 * s, display.y * 0.35f);  // below the timing plots
-    ImGui::SetNextWindowPos(ImVec2(display.x - w - 10, top), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, display.y - top - 10), ImGuiCond_Always);
-    expand_ = false;
-  } else if (collapse_) {
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
-  }
-  collapse_ = false;
-  collapsed_ = !ImGui::Begin("labs");
-  if (collapsed_) {
-    ImGui::End();
-    return;
-  }
+void LabPanel::draw(ui::Layout& layout) {
+  // A tab of the tool area (ui/layout.h): --lab and presets open or close it.
+  if (expand_) layout.open("labs");
+  if (collapse_) layout.close("labs");
+  expand_ = collapse_ = false;
+  collapsed_ = !layout.begin_tool("labs", "labs");
+  if (collapsed_) return;
   const std::vector<std::string> names = lab_names();
   if (names.empty()) {
     ImGui::TextColored(ui::kDim, "no labs in this build");
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   lab_ = std::min(lab_, static_cast<int>(names.size()) - 1);
   const bool busy = runner_.running();
+  const bench::Target& t = draw_options(names, busy);
+  draw_run_controls(t, busy);
+  draw_results();
+  draw_pictures(t);
+  layout.end_tool();
+}
 
-  // --- Options ------------------------------------------------------------------
+// The lab, variant, n, block, input, reps (disabled while a run is going).
+const bench::Target& LabPanel::draw_options(const std::vector<std::string>& names, bool busy) {
   if (busy) ImGui::BeginDisabled();
   std::string items;
   for (const auto& n : names) items += n + '\0';
@@ -205,7 +195,12 @@ void LabPanel::draw() {
   if (busy) ImGui::EndDisabled();
   notes::draw_notice(notes::lab_notice(t->name), "lab notice");
 
-  // --- Run / cancel -----------------------------------------------------------------
+  return *t;
+}
+
+// Run (and the sum3 seed table) or cancel, the progress bar, what went wrong.
+void LabPanel::draw_run_controls(const bench::Target& target, bool busy) {
+  const bench::Target* t = &target;
   if (!busy) {
     if (ImGui::Button("run")) {
       if (auto o = options_from_fields()) {
@@ -240,8 +235,10 @@ void LabPanel::draw() {
     ImGui::TextWrapped("error: %s", runner_.error().c_str());
     ImGui::PopStyleColor();
   }
+}
 
-  // --- Results ------------------------------------------------------------------------
+// Every variant's answer, correctness, time, throughput and ratios.
+void LabPanel::draw_results() {
   const std::vector<nlohmann::ordered_json> rows = runner_.results();
   if (!rows.empty()) {
     ImGui::TextColored(ui::kDim, "%s on %s", running_lab_.c_str(),
@@ -254,60 +251,7 @@ void LabPanel::draw() {
     }
     ui::tooltip("The rows as `cudaviz bench` prints them (JSON lines), to the clipboard.");
     if (seed_table_) labs::draw_sum3_seed_table(rows);
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
-                                  ImGuiTableFlags_ScrollY;
-    if (ImGui::BeginTable("results", 8, flags,
-                          ImVec2(0, s * std::min(40.f + 22.f * rows.size(), 260.f)))) {
-      ImGui::TableSetupScrollFreeze(1, 1);
-      // Explicit widths: fixed-fit columns of a table first shown in a collapsed window stay at
-      // zero.
-      const char* heads[] = {"variant", "backend",   "result",     "reference",
-                             "correct", "ms median", "throughput", "vs"};
-      const float widths[] = {
-          seed_table_ ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
-      for (int c = 0; c < 8; ++c)
-        ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
-      ImGui::TableHeadersRow();
-      for (const auto& r : rows) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        const std::string variant = r.value("variant", "");
-        ImGui::TextUnformatted(seed_table_
-                                   ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
-                                   : variant.c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.value("backend", "").c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.contains("reference") ? number(r["reference"]).c_str() : "-");
-        ImGui::TableNextColumn();
-        if (r.contains("correct") && r["correct"].is_boolean()) {
-          const bool ok = r["correct"].get<bool>();
-          ImGui::TextColored(ok ? ui::kGood : ui::kBad, ok ? "yes" : "NO");
-          const char* note = running_lab_ == "count3" ? labs::count3_note(variant) : "";
-          if (!ok && *note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
-        } else {
-          ImGui::TextColored(ui::kDim, "-");
-        }
-        ImGui::TableNextColumn();
-        ImGui::Text("%.4g", r.value("ms_median", 0.0));
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(throughput_of(r).c_str());
-        ImGui::TableNextColumn();
-        std::string vs;
-        if (r.contains("vs") && !seed_table_)
-          for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%s%s %.3gx", vs.empty() ? "" : ", ", it.key().c_str(),
-                          it.value().get<double>());
-            vs += buf;
-          }
-        ImGui::TextUnformatted(vs.c_str());
-      }
-      ImGui::EndTable();
-    }
+    draw_results_table(rows);
     // The race explained next to its wrong answer.
     if (running_lab_ == "count3")
       for (const auto& r : rows) {
@@ -320,8 +264,68 @@ void LabPanel::draw() {
         }
       }
   }
+}
 
-  // --- Lab-specific pictures --------------------------------------------------------------
+void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& rows) {
+  const float s = ui::layout_scale();  // sizes grow with the UI scale (ui/presentation.h)
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_ScrollY;
+  if (ImGui::BeginTable("results", 8, flags,
+                        ImVec2(0, s * std::min(40.f + 22.f * rows.size(), 260.f)))) {
+    ImGui::TableSetupScrollFreeze(1, 1);
+    // Explicit widths: fixed-fit columns of a table first shown in a collapsed window stay at
+    // zero.
+    const char* heads[] = {"variant", "backend",   "result",     "reference",
+                           "correct", "ms median", "throughput", "vs"};
+    const float widths[] = {seed_table_ ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
+    for (int c = 0; c < 8; ++c)
+      ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
+    ImGui::TableHeadersRow();
+    for (const auto& r : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const std::string variant = r.value("variant", "");
+      ImGui::TextUnformatted(seed_table_
+                                 ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
+                                 : variant.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.value("backend", "").c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.contains("reference") ? number(r["reference"]).c_str() : "-");
+      ImGui::TableNextColumn();
+      if (r.contains("correct") && r["correct"].is_boolean()) {
+        const bool ok = r["correct"].get<bool>();
+        ImGui::TextColored(ok ? ui::kGood : ui::kBad, ok ? "yes" : "NO");
+        const char* note = running_lab_ == "count3" ? labs::count3_note(variant) : "";
+        if (!ok && *note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+      } else {
+        ImGui::TextColored(ui::kDim, "-");
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4g", r.value("ms_median", 0.0));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(throughput_of(r).c_str());
+      ImGui::TableNextColumn();
+      std::string vs;
+      if (r.contains("vs") && !seed_table_)
+        for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%s%s %.3gx", vs.empty() ? "" : ", ", it.key().c_str(),
+                        it.value().get<double>());
+          vs += buf;
+        }
+      ImGui::TextUnformatted(vs.c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+// Pictures of a lab's launch (sum3's thread grid).
+void LabPanel::draw_pictures(const bench::Target& target) {
+  const bench::Target* t = &target;
   if (t->name == "sum3" && ImGui::CollapsingHeader("thread grid (naive, hoisted, shared)",
                                                    ImGuiTreeNodeFlags_DefaultOpen)) {
     long long n = 2000;  // the lab's default
@@ -334,7 +338,6 @@ void LabPanel::draw() {
     labs::draw_sum3_grid(
         n, default_block_ ? BlockShape{16, 16, 1} : BlockShape{block_x_, block_y_, 1});
   }
-  ImGui::End();
 }
 
 }  // namespace cv

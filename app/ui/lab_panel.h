@@ -9,13 +9,18 @@
 #include "common/device_info.h"
 #include "labs/lab_runner.h"
 #include "labs/lab_settings.h"
+#include "ui/layout.h"
 
 namespace cv {
+
+namespace bench {
+struct Target;
+}
 
 class LabPanel {
  public:
   explicit LabPanel(Backend backend);
-  void draw();
+  void draw(ui::Layout& layout);
   // Selects `lab` (one of lab_names()), expands the window and runs it with
   // the default options. Returns why not (unknown lab, already running).
   std::optional<std::string> open_and_run(const std::string& lab);
@@ -37,6 +42,12 @@ class LabPanel {
   static std::vector<std::string> lab_names();
 
  private:
+  // The window's parts, top to bottom (ui/lab_panel.cpp).
+  const bench::Target& draw_options(const std::vector<std::string>& names, bool busy);
+  void draw_run_controls(const bench::Target& t, bool busy);
+  void draw_results();
+  void draw_results_table(const std::vector<nlohmann::ordered_json>& rows);
+  void draw_pictures(const bench::Target& t);
   void start(std::vector<BenchOptions> jobs, bool seed_table);
   std::optional<BenchOptions> options_from_fields();  // nullopt: message set
 
@@ -55,7 +66,7 @@ class LabPanel {
   bool seed_table_ = false;  // the shown results are sum3's seed table
   bool expand_ = false;      // open the window on the next draw
   bool collapse_ = false;    // collapse it on the next draw (a preset with "open": false)
-  bool collapsed_ = true;    // as last drawn
+  bool collapsed_ = true;    // as last drawn (its tab not open)
 };
 
 }  // namespace cv

@@ -107,14 +107,8 @@ void occupancy_section(const tuning::KernelPick& k, const CudaAnswer& cross) {
 
 }  // namespace
 
-void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui) {
-  window_.place();  // ui/tuning_layout.h: docked above the labs bar, or open
-  const bool open = ImGui::Begin("occupancy");
-  window_.began(open);
-  if (!open) {
-    ImGui::End();
-    return;
-  }
+void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout) {
+  if (!window_.begin(layout, "occupancy")) return;  // its tab in the tool area
   if (backend_ == Backend::Cpu || !device_report().available) {
     ImGui::TextColored(ui::kWarn, "not applicable (CPU backend)");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
@@ -124,7 +118,7 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui) {
         device_report().available ? "(--backend cpu was chosen; a CUDA device is present.)"
                                   : device_report().unavailable_reason.c_str());
     ImGui::PopStyleColor();
-    ImGui::End();
+    layout.end_tool();
     return;
   }
 
@@ -164,12 +158,12 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui) {
   }
   if (!pick) {
     ImGui::TextColored(ui::kDim, "%s", why.c_str());
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   if (!pick->attributes.ok) {
     ImGui::TextColored(ui::kBad, "%s", pick->attributes.error.c_str());
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   // The runtime's answer changes only with the kernel and the block size.
@@ -212,7 +206,7 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui) {
       "(its registers and shared memory per block size). Highest occupancy is not always "
       "fastest: compare with a sweep.");
   if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
-  ImGui::End();
+  layout.end_tool();
 }
 
 }  // namespace cv

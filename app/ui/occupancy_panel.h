@@ -16,7 +16,7 @@ namespace cv {
 class OccupancyPanel {
  public:
   explicit OccupancyPanel(Backend backend) : backend_(backend) {}
-  void draw(ParticleScene& scene, SceneUi& sui);
+  void draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout);
   void open() { window_.expand(); }
 
  private:
@@ -27,7 +27,7 @@ class OccupancyPanel {
   std::string message_;
   std::string cross_key_;  // kernel and threads the cached runtime answer is for
   CudaAnswer cross_;
-  ui::TuningWindow window_{0, 500, 600};  // where it sits (ui/tuning_layout.h)
+  ui::ToolTab window_{"occupancy"};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

@@ -19,16 +19,19 @@ using ui::kDim;
 using ui::kWarn;
 
 void backend_section(const ParticleScene& scene) {
+  // Wrapped: the device line must read in full at any width and UI scale.
   if (scene.backend() == Backend::Cuda) {
     const DeviceInfo& d = device_info();
-    ImGui::Text("CUDA: %s (sm_%d%d, %d SMs)", d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count);
+    char line[256];
+    std::snprintf(line, sizeof line, "CUDA: %s (sm_%d%d, %d SMs)", d.name.c_str(), d.cc_major,
+                  d.cc_minor, d.sm_count);
+    ui::wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text), line);
   } else {
     ImGui::TextColored(kWarn, "CPU backend");
-    ImGui::TextColored(kDim, "%s",
-                       device_info().available ? "chosen with --backend cpu"
-                                               : device_info().unavailable_reason.c_str());
+    ui::wrapped(kDim, device_info().available ? "chosen with --backend cpu"
+                                              : device_info().unavailable_reason);
   }
-  ImGui::TextColored(kDim, "%s", scene.transfer_note().c_str());
+  ui::wrapped(kDim, scene.transfer_note());
 }
 
 void scene_menu(SceneKind kind, UiState& ui) {
@@ -92,7 +95,7 @@ void pacing_section(UiState& ui) {
   ui::section("Frame pacing");
   ImGui::Checkbox("vsync", &ui.pacing.vsync);
   ui::tooltip("Wait for the display's refresh: no tearing, at most the display's rate.");
-  ImGui::SameLine();
+  ui::same_line_if_fits("00000 fps cap");
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00000").x + ImGui::GetStyle().FramePadding.x * 2);
   if (ImGui::InputInt("fps cap", &ui.fps_cap_input, 0, 0,
                       ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -105,7 +108,7 @@ void pacing_section(UiState& ui) {
     }
   }
   ui::tooltip("At most this many frames per second (Enter applies); 0: no cap.");
-  ImGui::TextColored(ui::kDim, "simulation: %d step(s) of 1/60 s this frame", ui.sim_steps);
+  ui::wrapped(ui::kDim, "simulation: " + std::to_string(ui.sim_steps) + " step(s) of 1/60 s this frame");
   ui::tooltip(
       "The simulation advances in fixed steps, as many per frame as time passed, so motion\n"
       "looks the same on a fast and a slow GPU. Scripted runs (--frames) run one a frame.");
@@ -115,11 +118,12 @@ void pacing_section(UiState& ui) {
 }
 }  // namespace
 
-void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui) {
-  const float s = ui::layout_scale();  // presentation.h: panels grow with the UI scale
-  ImGui::SetNextWindowPos(ImVec2(10 * s, 10 * s), ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(ui::panel_width(380), 0), ui::layout_cond());
-  ImGui::Begin("cudaviz");
+void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui,
+                        ui::Layout& layout) {
+  layout.place_control();
+  ImGui::Begin("cudaviz", nullptr, layout.side_flags());
+  // Widgets fill the panel but leave room for the longest label beside them.
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("emitter speed").x + ImGui::GetStyle().ItemInnerSpacing.x));
   backend_section(scene);
   ui::draw_system_section();  // doctor's findings (ui/system_panel.h)
   scene_menu(kind, ui);
@@ -128,7 +132,7 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   ui::section("View");
   if (ImGui::Button("camera")) ui.camera_reset_requested = true;
   ui::tooltip("Back to the scene's default view (C).");
-  ImGui::SameLine();
+  ui::same_line_if_fits("screenshot");
   if (ImGui::Button("screenshot")) ui.screenshot_requested = true;
   ui::tooltip("P: writes cudaviz-<time>.png in the current directory.");
   renderer_section(ui);
@@ -143,16 +147,17 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
       ui.paused = false;
     }
   }
+  ImGui::PopItemWidth();
+  layout.end_panel("control");
   ImGui::End();
 }
 
-void draw_timing_panel(ParticleScene& scene, UiState& ui) {
+void draw_timing_panel(ParticleScene& scene, UiState& ui, ui::Layout& layout) {
   const float s = ui::layout_scale();
-  ImGui::SetNextWindowPos(
-      ImVec2(ImGui::GetIO().DisplaySize.x - ui::panel_width(380) - 10 * s, 10 * s),
-      ui::layout_cond());
-  ImGui::SetNextWindowSize(ImVec2(ui::panel_width(380), 0), ui::layout_cond());
-  ImGui::Begin("timing");
+  layout.place_timing();
+  ImGui::Begin("timing", nullptr, layout.side_flags());
+  // Plots leave room for their longest label, at any width and scale.
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("map+step+unmap").x + ImGui::GetStyle().ItemInnerSpacing.x));
   char label[96];
   auto plot = [&](const char* name, const History& h, const char* unit) {
     std::snprintf(label, sizeof label, "%.3f %s", h.latest(), unit);
@@ -165,6 +170,8 @@ void draw_timing_panel(ParticleScene& scene, UiState& ui) {
   plot("draw (GPU)", ui.draw_ms, "ms");
   if (ui.splat_active) plot("splat (GPU)", ui.splat_ms, "ms");
   draw_timing_export(scene, ui);  // the plots' data as CSV
+  ImGui::PopItemWidth();
+  layout.end_panel("timing");
   ImGui::End();
 }
 

@@ -10,6 +10,7 @@
 #include "scenes/scene_ui.h"
 #include "scenes/scene_factory.h"
 #include "timing/frame_pacing.h"
+#include "ui/layout.h"
 #include "timing/frame_timers.h"
 #include "widgets/widgets.h"
 
@@ -51,7 +52,9 @@ constexpr unsigned kSplatAutoCount = 2u << 20;
 const char* to_string(UiState::Renderer r);
 std::optional<UiState::Renderer> parse_renderer(const std::string& s);
 
-void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui);
-void draw_timing_panel(ParticleScene& scene, UiState& ui);
+// The side panels, where the layout puts them (ui/layout.h).
+void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui,
+                        ui::Layout& layout);
+void draw_timing_panel(ParticleScene& scene, UiState& ui, ui::Layout& layout);
 
 }  // namespace cv

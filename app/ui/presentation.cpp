@@ -16,7 +16,6 @@ namespace {
 
 // Set by begin_frame for the frame's panels (one ImGui context per process).
 float g_layout_scale = 1.f;
-bool g_relayout = false;
 
 // Black panels, white text and borders, yellow for what can be grabbed or is
 // selected: legible on a washed-out projector where the dark theme's greys
@@ -136,11 +135,8 @@ void Presentation::begin_frame(GLFWwindow* window) {
   glfwGetWindowContentScale(window, &xs, &ys);
   content_scale_ = std::clamp(std::max(xs, ys), 0.5f, 4.f);
   const float scale = effective_scale();
-  g_relayout = false;
   if (scale != applied_scale_ || high_contrast != applied_contrast_) {
-    // A change after the first frame re-places the panels for the new size;
-    // the first frame keeps the layout saved in imgui.ini.
-    g_relayout = applied_scale_ != 0.f && scale != applied_scale_;
+    // The layout (ui/layout.h) follows on the same frame: it reads the font size.
     rebuild_fonts_and_style(scale);
     applied_scale_ = scale;
     applied_contrast_ = high_contrast;
@@ -212,13 +208,6 @@ void Presentation::draw_controls() {
 namespace ui {
 float layout_scale() {
   return g_layout_scale;
-}
-ImGuiCond layout_cond() {
-  return g_relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-}
-float panel_width(float base) {
-  const float display = ImGui::GetIO().DisplaySize.x;
-  return std::min(base * g_layout_scale, std::max(base, 0.3f * display));
 }
 }  // namespace ui
 

@@ -52,16 +52,9 @@ struct Presentation {
 };
 
 namespace ui {
-// For the panels' default positions and sizes: multiply pixel sizes by
-// layout_scale(), and pass layout_cond() so that a scale change moves and
-// resizes the windows once (ImGuiCond_FirstUseEver otherwise, which keeps
-// the layout the user saved).
+// The UI scale in effect (fonts and style); sizes in pixels at scale 1 times
+// this. Where panels go is ui/layout.h's job.
 float layout_scale();
-ImGuiCond layout_cond();
-// A side panel's default width: `base` pixels times the scale, but at most
-// 30% of the window (never below `base`), so large text still leaves the
-// scene visible between the panels.
-float panel_width(float base);
 }  // namespace ui
 
 }  // namespace cv

@@ -76,18 +76,12 @@ std::optional<std::string> SweepPanel::start(const std::string& target, const st
   return err;
 }
 
-void SweepPanel::draw() {
-  window_.place();  // ui/tuning_layout.h: docked above the labs bar, or open
-  const bool open = ImGui::Begin("block-shape sweep");
-  window_.began(open);
-  if (!open) {
-    ImGui::End();
-    return;
-  }
+void SweepPanel::draw(ui::Layout& layout) {
+  if (!window_.begin(layout, "block-shape sweep")) return;  // its tab in the tool area
   const std::vector<std::string> names = target_names();
   if (names.empty()) {
     ImGui::TextColored(ui::kDim, "no scenes or labs in this build");
-    ImGui::End();
+    layout.end_tool();
     return;
   }
   target_ = std::clamp(target_, 0, static_cast<int>(names.size()) - 1);
@@ -140,7 +134,7 @@ void SweepPanel::draw() {
     ImGui::PopStyleColor();
   }
   draw_results();
-  ImGui::End();
+  layout.end_tool();
 }
 
 void SweepPanel::draw_results() {

@@ -15,7 +15,7 @@ namespace cv {
 class SweepPanel {
  public:
   explicit SweepPanel(Backend backend);
-  void draw();
+  void draw(ui::Layout& layout);
   void open() { window_.expand(); }
   // Selects `target`, sets the shapes (empty: the defaults) and starts the
   // sweep with its default variant. Returns why not.
@@ -40,7 +40,7 @@ class SweepPanel {
   std::string csv_message_;
   bool csv_ok_ = false;
   tuning::SweepRunner runner_;
-  ui::TuningWindow window_{2, 620, 0, true};  // where it sits (ui/tuning_layout.h)
+  ui::ToolTab window_{"sweep"};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

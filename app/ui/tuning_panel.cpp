@@ -32,13 +32,12 @@ std::optional<std::string> TuningUi::start_sweep(const std::string& spec) {
   return sweep_.start(target, shapes);
 }
 
-void TuningUi::draw(ParticleScene& scene, SceneUi& sui, const UiState& ui) {
-  // In slot order (ui/tuning_layout.h): opened together, each lower window is
-  // in front of the one above it, and every title bar stays visible.
-  occupancy_.draw(scene, sui);
-  device_.draw();
-  sweep_.draw();
-  frames_.draw(scene, ui);
+void TuningUi::draw(ParticleScene& scene, SceneUi& sui, const UiState& ui, ui::Layout& layout) {
+  // Tabs of the tool area: only the open one draws (ui/layout.h).
+  occupancy_.draw(scene, sui, layout);
+  device_.draw(layout);
+  sweep_.draw(layout);
+  frames_.draw(scene, ui, layout);
 }
 
 }  // namespace cv

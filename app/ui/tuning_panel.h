@@ -24,7 +24,7 @@ class TuningUi {
   // sweep (the target's default variant). Returns why not.
   std::optional<std::string> start_sweep(const std::string& spec);
 
-  void draw(ParticleScene& scene, SceneUi& sui, const UiState& ui);
+  void draw(ParticleScene& scene, SceneUi& sui, const UiState& ui, ui::Layout& layout);
   void record_ui_ms(float ms) { frames_.record_ui_ms(ms); }
   bool sweep_running() const { return sweep_.running(); }
   const tuning::SweepRunner& sweep() const { return sweep_.runner(); }

@@ -1,6 +1,7 @@
 #include "widgets/widgets.h"
 
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace cv::ui {
@@ -13,7 +14,7 @@ const ImVec4 kBad(1.f, 0.35f, 0.3f, 1.f);
 void section(const char* title) {
   ImGui::Spacing();
   ImGui::Separator();
-  ImGui::TextColored(kDim, "%s", title);
+  text_wrapped(kDim, "%s", title);
 }
 
 void tooltip(const char* text) {
@@ -32,6 +33,22 @@ std::string si(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.3g%s", v, units[u]);
   return buf;
+}
+
+void same_line_if_fits(const char* next) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(next, nullptr, true).x + 2 * st.FramePadding.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+}
+
+void text_wrapped(const ImVec4& colour, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrappedV(fmt, args);
+  ImGui::PopStyleColor();
+  va_end(args);
 }
 
 void wrapped(const ImVec4& colour, const std::string& text) {

@@ -98,3 +98,25 @@ TEST(FramePacing, VsyncAndFpsCapFlags) {
   EXPECT_NE(usage_error({"--fps-cap", "fast"}).find("'fast' is not a whole number"),
             std::string::npos);
 }
+
+#include "presets/preset.h"
+
+TEST(FramePacing, PresetsCarryVsyncAndFpsCap) {
+  cv::presets::Report r;
+  const auto p = cv::presets::parse_preset(
+      nlohmann::json::parse(R"({"version":1,"ui":{"vsync":false,"fps_cap":30}})"), r);
+  EXPECT_TRUE(r.clean());
+  EXPECT_EQ(p.ui.vsync, false);
+  EXPECT_EQ(p.ui.fps_cap, 30);
+  const auto j = cv::presets::to_json(p);
+  EXPECT_EQ(j["ui"]["fps_cap"], 30);
+  EXPECT_EQ(j["ui"]["vsync"], false);
+  // A cap below the range is refused by name, with the limits, and not applied.
+  cv::presets::Report bad;
+  const auto q =
+      cv::presets::parse_preset(nlohmann::json::parse(R"({"version":1,"ui":{"fps_cap":5}})"), bad);
+  ASSERT_EQ(bad.invalid.size(), 1u);
+  EXPECT_NE(bad.invalid[0].find("ui.fps_cap: fps cap 5 is out of range: 0 (off) or 10..1000"),
+            std::string::npos);
+  EXPECT_FALSE(q.ui.fps_cap.has_value());
+}

@@ -1,0 +1,185 @@
+#include "ui/layout.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // the window list, for layout_problems()
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace cv::ui {
+
+bool Rect::overlaps(const Rect& o) const {
+  const float eps = 0.5f;  // touching edges are not an overlap
+  return x + w > o.x + eps && o.x + o.w > x + eps && y + h > o.y + eps && o.y + o.h > y + eps;
+}
+
+LayoutPlan plan_layout(const LayoutInput& in) {
+  const float m = in.margin;
+  const float half = std::max(0.f, (in.width - 3 * m) / 2);
+  LayoutPlan p;
+  p.strip = {m, in.height - m - in.strip_h, in.width - 2 * m, in.strip_h};
+  float bottom = p.strip.y - m;  // what the columns and the tool may use, top to here
+  if (in.tool_open) {
+    const float room = std::max(0.f, (bottom - m) / 2);
+    const float h = in.tool_wanted_h > 0 ? std::min(in.tool_wanted_h, room) : room;
+    p.tool = {m, bottom - h, in.width - 2 * m, h};
+    bottom = p.tool.y - m;
+  }
+  const float column_h = std::max(0.f, bottom - m);
+  auto fit = [&](float wanted) { return wanted > 0 ? std::min(wanted, column_h) : column_h; };
+  const float left_w = std::min(28 * in.font, half), right_w = std::min(24 * in.font, half);
+  p.control = {m, m, left_w, fit(in.control_wanted_h)};
+  p.timing = {in.width - m - right_w, m, right_w, fit(in.timing_wanted_h)};
+  return p;
+}
+
+const std::vector<std::string>& Layout::tool_names() {
+  static const std::vector<std::string> names{
+      "classroom", "labs",   "occupancy", "device", "sweep",
+      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve"};
+  return names;
+}
+
+namespace {
+constexpr int kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                       ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+
+void place(const Rect& r) {
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+}
+
+float tab_width(const std::string& name) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return ImGui::CalcTextSize(name.c_str()).x + 2 * st.FramePadding.x;
+}
+}  // namespace
+
+// Tabs flow left to right and wrap to a new row where the strip ends.
+std::vector<std::vector<int>> Layout::strip_rows(float width) const {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float inner = width - 2 * st.WindowPadding.x;
+  std::vector<std::vector<int>> rows(1);
+  float x = 0;
+  for (int i = 0; i < static_cast<int>(tool_names().size()); ++i) {
+    const float w = tab_width(tool_names()[i]);
+    if (!rows.back().empty() && x + st.ItemSpacing.x + w > inner) rows.emplace_back(), x = 0;
+    x += (rows.back().empty() ? 0 : st.ItemSpacing.x) + w;
+    rows.back().push_back(i);
+  }
+  return rows;
+}
+
+void Layout::begin_frame() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  LayoutInput in;
+  in.width = io.DisplaySize.x;
+  in.height = io.DisplaySize.y;
+  in.font = ImGui::GetFontSize();
+  in.margin = std::max(4.f, 0.6f * in.font);
+  const float rows = static_cast<float>(strip_rows(in.width - 2 * in.margin).size());
+  in.strip_h =
+      rows * ImGui::GetFrameHeight() + (rows - 1) * st.ItemSpacing.y + 2 * st.WindowPadding.y;
+  in.tool_open = !open_.empty();
+  in.tool_wanted_h = open_.empty() ? 0 : wanted_h_[open_];
+  in.control_wanted_h = wanted_h_["control"];
+  in.timing_wanted_h = wanted_h_["timing"];
+  plan_ = plan_layout(in);
+}
+
+void Layout::place_control() const {
+  place(plan_.control);
+}
+void Layout::place_timing() const {
+  place(plan_.timing);
+}
+int Layout::side_flags() const {
+  return kFixed;
+}
+
+void Layout::end_panel(const char* name) {
+  // The content's height plus the title bar and padding: next frame's wish.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // Rounded up with a pixel to spare: a size that exactly fits can flip ImGui's
+  // scrollbar on and off from one frame to the next.
+  wanted_h_[name] = std::ceil(ImGui::GetCursorPosY() - st.ItemSpacing.y + st.WindowPadding.y) + 2;
+}
+
+bool Layout::begin_tool(const std::string& tool, const char* title) {
+  if (open_ != tool) return false;
+  place(plan_.tool);
+  // Always a scrollbar: tools fill their width (tables, progress bars), and a
+  // scrollbar that came and went with their height would change that width
+  // from one frame to the next.
+  if (!ImGui::Begin(title, nullptr, kFixed | ImGuiWindowFlags_AlwaysVerticalScrollbar)) {
+    ImGui::End();
+    return false;
+  }
+  return true;
+}
+
+void Layout::end_tool() {
+  end_panel(open_.c_str());
+  ImGui::End();
+}
+
+void Layout::draw_strip() {
+  place(plan_.strip);
+  ImGui::Begin("tools", nullptr,
+               kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  for (const auto& row : strip_rows(plan_.strip.w)) {
+    for (size_t k = 0; k < row.size(); ++k) {
+      const std::string& name = tool_names()[row[k]];
+      if (k) ImGui::SameLine();
+      const bool on = open_ == name;
+      if (on)
+        ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::Button(name.c_str())) open_ = on ? "" : name;
+      if (on) ImGui::PopStyleColor();
+    }
+  }
+  ImGui::End();
+}
+
+std::vector<std::string> layout_problems() {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImVec2 display = g.IO.DisplaySize;
+  struct Panel {
+    std::string name;
+    Rect r;
+  };
+  std::vector<Panel> panels;
+  std::vector<std::string> out;
+  char buf[256];
+  for (ImGuiWindow* w : g.Windows) {
+    if (!w->WasActive || w->Hidden ||
+        (w->Flags &
+         (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+      continue;
+    if (std::strncmp(w->Name, "Debug##", 7) == 0) continue;  // ImGui's implicit window, empty
+    const Rect r{w->Pos.x, w->Pos.y, w->Size.x, w->Size.y};
+    if (r.x < -0.5f || r.y < -0.5f || r.x + r.w > display.x + 0.5f ||
+        r.y + r.h > display.y + 0.5f) {
+      std::snprintf(buf, sizeof buf, "'%s' reaches past the display", w->Name);
+      out.push_back(buf);
+    }
+    const float inner = w->Size.x - 2 * w->WindowPadding.x - w->ScrollbarSizes.x;
+    if (w->ContentSize.x > inner + 0.5f) {
+      std::snprintf(buf, sizeof buf, "'%s' content %.0f px wide in %.0f px", w->Name,
+                    w->ContentSize.x, inner);
+      out.push_back(buf);
+    }
+    for (const Panel& p : panels)
+      if (p.r.overlaps(r)) {
+        std::snprintf(buf, sizeof buf, "'%s' overlaps '%s'", w->Name, p.name.c_str());
+        out.push_back(buf);
+      }
+    panels.push_back({w->Name, r});
+  }
+  return out;
+}
+
+}  // namespace cv::ui

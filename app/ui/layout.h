@@ -1,0 +1,80 @@
+#pragma once
+// The window layout, computed every frame from the framebuffer size and the
+// UI scale (ImGui 1.86 has no docking): the scene panel down the left side,
+// the plots down the right, and one tool area along the bottom whose tabs
+// (classroom, labs, occupancy, device, sweep, frames) open one at a time
+// above the tab strip. Panels are as tall as their content (measured the
+// frame before) and never taller than the room left; they never overlap.
+// To add a tool: add its name to kTools and call begin_tool/end_tool around
+// its contents.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cv::ui {
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;
+  bool overlaps(const Rect& o) const;
+};
+
+// What the plan needs to know, all in pixels.
+struct LayoutInput {
+  float width = 0, height = 0;  // the display
+  float font = 13;              // the font size at the current UI scale
+  float margin = 8;
+  float strip_h = 0;  // the tab strip's height (its rows of tabs)
+  bool tool_open = false;
+  float tool_wanted_h = 0;  // content heights from the frame before (0: unknown)
+  float control_wanted_h = 0, timing_wanted_h = 0;
+};
+
+struct LayoutPlan {
+  Rect control, timing, strip, tool;
+};
+
+// Pure: side columns of about 28 and 24 font sizes (at most half the room
+// each), the strip at the bottom, the open tool above it (at most half the
+// height), the columns in what is left.
+LayoutPlan plan_layout(const LayoutInput& in);
+
+class Layout {
+ public:
+  static const std::vector<std::string>& tool_names();
+
+  // After ImGui::NewFrame: this frame's rectangles.
+  void begin_frame();
+  // Before the side panels' Begin: their place (and no moving or resizing).
+  void place_control() const;
+  void place_timing() const;
+  int side_flags() const;
+  // Before a panel's End: its content height, for the next frame's size.
+  void end_panel(const char* name);
+
+  // The tool area: opening one closes the other; open("") closes all.
+  void open(const std::string& tool) { open_ = tool; }
+  void close(const std::string& tool) {
+    if (open_ == tool) open_.clear();
+  }
+  bool is_open(const std::string& tool) const { return open_ == tool; }
+  const std::string& open_tool() const { return open_; }
+  // Begins the tool's window (titled `title`) when it is the open one; then
+  // draw its contents and call end_tool(). False: nothing to draw, no End.
+  bool begin_tool(const std::string& tool, const char* title);
+  void end_tool();
+  // The strip of tabs along the bottom.
+  void draw_strip();
+
+ private:
+  std::vector<std::vector<int>> strip_rows(float width) const;
+
+  std::string open_;
+  std::map<std::string, float> wanted_h_;
+  LayoutPlan plan_;
+};
+
+// After ImGui::Render: every visible panel that overlaps another, reaches
+// past the display, or has content wider than itself, one line each.
+std::vector<std::string> layout_problems();
+
+}  // namespace cv::ui

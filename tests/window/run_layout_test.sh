@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Usage: run_layout_test.sh CUDAVIZ
+# The layout never overlaps or clips: at three window sizes and two UI scales
+# (plus presentation mode and a tool tab open) the app renders a few frames and
+# its --frames summary lists "layout_problems" (ui/layout.h: panels that overlap,
+# reach past the display, or hold content wider than themselves): it must be empty.
+set -euo pipefail
+app=$1
+command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
+fail=0
+check() {
+  local summary
+  summary=$(xvfb-run -a -s "-screen 0 3840x2160x24" "$app" --backend cpu --frames 4 "$@")
+  local problems
+  problems=$(grep -o '"layout_problems":\[[^]]*\]' <<<"$summary" || true)
+  if [[ $problems != '"layout_problems":[]' ]]; then
+    echo "FAIL $*: ${problems:-no layout_problems in the summary}"
+    fail=1
+  else
+    echo "ok   $*"
+  fi
+}
+for size in 1280x720 1920x1080 3840x2160; do
+  for scale in 1 3; do
+    for scene in fountain nbody; do
+      check --size "$size" --ui-scale "$scale" --scene "$scene" --n 4096
+    done
+  done
+done
+check --size 1920x1080 --present --scene swarm --n 4096                    # presentation mode
+check --size 1920x1080 --ui-scale 2 --scene pi --n 4096 --lab count3      # the labs tab open
+check --size 1280x800 --scene fountain --n 4096 --panel occupancy         # a tuning tab open
+exit $fail
