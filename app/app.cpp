@@ -499,6 +499,8 @@ int run_app(const RunOptions& opt) {
         j["interop_ms"] = scene.interop_ms.median();
         j["map_ms"] = scene.map_ms.median();
         j["unmap_ms"] = scene.unmap_ms.median();
+        j["sync_wait_ms"] = scene.sync_wait_ms.median();  // external path: CPU waits
+        j["transfer_reason"] = scene.transfer_reason();
         j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
       }
       j["draw_ms"] = ui.draw_ms.median();
@@ -506,6 +508,7 @@ int run_app(const RunOptions& opt) {
       if (ui.splat_active) {
         j["splat_ms"] = ui.splat_ms.median();
         j["splat_map_ms"] = ui.splat_map_ms.median();
+        j["splat_transfer"] = to_string(splat->transfer_mode());
         j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
         j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
       }
