@@ -405,6 +405,7 @@ int run_app(const RunOptions& opt) {
           // Outside the draw timer: GL waits here for the splat's unmap.
           for (float ms : splat->poll_upload_times()) ui.splat_upload_ms.push(ms);
           splat->upload();
+          ui.splat_sync_wait_ms.push(splat->take_sync_wait_ms());
         } catch (const std::exception& e) {
           cudaGetLastError();
           ui.splat_active = false;
@@ -509,6 +510,7 @@ int run_app(const RunOptions& opt) {
         j["splat_ms"] = ui.splat_ms.median();
         j["splat_map_ms"] = ui.splat_map_ms.median();
         j["splat_transfer"] = to_string(splat->transfer_mode());
+        j["splat_sync_wait_ms"] = ui.splat_sync_wait_ms.median();
         j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
         j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
       }

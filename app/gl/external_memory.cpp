@@ -14,7 +14,8 @@ template <typename Fn>
 void load_entry(const char* symbol, Fn& fn) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
+  const cudaError_t e =
+      cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
   if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
     cudaGetLastError();
     throw ExternalMemoryError(std::string("driver entry point ") + symbol + " unavailable (" +

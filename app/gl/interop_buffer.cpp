@@ -11,10 +11,14 @@ namespace cv {
 
 const char* to_string(TransferMode m) {
   switch (m) {
-    case TransferMode::External: return "external memory";
-    case TransferMode::Interop: return "interop";
-    case TransferMode::CopyFallback: return "copy fallback";
-    default: return "host upload";
+    case TransferMode::External:
+      return "external memory";
+    case TransferMode::Interop:
+      return "interop";
+    case TransferMode::CopyFallback:
+      return "copy fallback";
+    default:
+      return "host upload";
   }
 }
 
@@ -31,8 +35,7 @@ GlBuffer allocate_vbo(size_t bytes) {
 
 }  // namespace
 
-InteropBuffer::InteropBuffer(size_t bytes, Backend backend, InteropPath start,
-                             bool double_buffer)
+InteropBuffer::InteropBuffer(size_t bytes, Backend backend, InteropPath start, bool double_buffer)
     : bytes_(bytes) {
   if (backend == Backend::Cpu) {
     vbo_[0] = allocate_vbo(bytes);

@@ -47,6 +47,9 @@ class SplatRenderer {
   // The same frames' parts: the two maps (with any wait for GL) and the splat kernels.
   std::vector<float> poll_map_times() { return map_timer_.poll(); }
   std::vector<float> poll_kernel_times() { return kernel_timer_.poll(); }
+  // External path: CPU ms waited for the splat before GL's upload (and for GL
+  // before CUDA rewrote an image) since the last call.
+  float take_sync_wait_ms() { return image_ ? image_->take_sync_wait_ms() : 0.f; }
 
   BlockShape block{256, 1, 1};
   float gain = 0.25f;

@@ -151,8 +151,8 @@ class ParticleScene {
   std::optional<CudaTimerRing> kernel_timer_, step_timer_, map_timer_, unmap_timer_;
   std::vector<float> map_pending_;  // map times whose unmap has not completed yet
   long long steps_ = 0;
-  InteropConfig interop_;  // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY
-  bool gl_finish_ = false;      // CUDAVIZ_GL_FINISH=1
+  InteropConfig interop_;   // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY
+  bool gl_finish_ = false;  // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
 };

@@ -49,9 +49,12 @@ void stacked_plot(const Series* s, int count, ImVec2 size) {
 
 const char* transfer_label(TransferMode m) {
   switch (m) {
-    case TransferMode::External: return "interop: external, no map";
-    case TransferMode::Interop: return "interop: map/unmap (GPU)";
-    default: return "interop: copy (GPU)";
+    case TransferMode::External:
+      return "interop: external, no map";
+    case TransferMode::Interop:
+      return "interop: map/unmap (GPU)";
+    default:
+      return "interop: copy (GPU)";
   }
 }
 
@@ -80,8 +83,7 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui) {
   ImGui::Text("%.0f fps  (frame %.2f ms)", ui.fps.latest(), ui.frame_ms.latest());
   const Series series[] = {
       {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
-      {&xfer_,
-       cuda ? transfer_label(scene.transfer_mode()) : "upload (CPU)",
+      {&xfer_, cuda ? transfer_label(scene.transfer_mode()) : "upload (CPU)",
        IM_COL32(250, 180, 60, 255)},
       {&draw_, "draw (GL timer)", IM_COL32(120, 220, 120, 255)},
       {&ui_, "UI (CPU)", IM_COL32(220, 110, 220, 255)},

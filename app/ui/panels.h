@@ -46,6 +46,7 @@ struct UiState {
 
   History fps{240}, frame_ms{240}, draw_ms{240}, splat_ms{240};
   History splat_map_ms{240}, splat_kernel_ms{240};  // parts of splat_ms
+  History splat_sync_wait_ms{240};                   // external path: CPU waits
   History splat_upload_ms{240};                     // GL: image PBO -> texture
 };
 

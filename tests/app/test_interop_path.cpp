@@ -63,9 +63,9 @@ TEST(InteropChoice, ExternalFailureFallsBackToMapWithReason) {
 }
 
 TEST(InteropChoice, BothFailingEndInCopyWithBothReasons) {
-  const cv::InteropChoice c = cv::choose_interop_path(
-      InteropPath::External, "cuMemCreate failed: CUDA_ERROR_NOT_SUPPORTED",
-      "cudaGraphicsGLRegisterBuffer: cudaErrorUnknown");
+  const cv::InteropChoice c =
+      cv::choose_interop_path(InteropPath::External, "cuMemCreate failed: CUDA_ERROR_NOT_SUPPORTED",
+                              "cudaGraphicsGLRegisterBuffer: cudaErrorUnknown");
   EXPECT_EQ(c.path, InteropPath::Copy);
   EXPECT_EQ(c.reason,
             "external memory: cuMemCreate failed: CUDA_ERROR_NOT_SUPPORTED; "

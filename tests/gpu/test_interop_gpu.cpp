@@ -129,7 +129,8 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
     for (size_t k = 1; k < std::size(paths); ++k) {
       const auto y = read_back(paths[k].buf);
       ASSERT_EQ(x.size(), y.size());
-      EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0) << to_string(v) << " " << paths[k].name;
+      EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0)
+          << to_string(v) << " " << paths[k].name;
     }
     // Not trivially equal: the buffers hold live, moving particles.
     std::vector<float4> f(n);
