@@ -62,6 +62,8 @@ std::string InteropBuffer::try_external(size_t bytes, bool double_buffer) {
   try {
     int device = 0;
     CV_CUDA(cudaGetDevice(&device));
+    // The driver calls below need the runtime's primary context current.
+    CV_CUDA(cudaFree(nullptr));
     const std::string mismatch = gl_cuda_device_mismatch(device);
     if (!mismatch.empty()) return mismatch;
     const CudaVmmApi api = CudaVmmApi::load();
