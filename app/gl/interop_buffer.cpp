@@ -105,8 +105,6 @@ std::string InteropBuffer::try_map(bool double_buffer) {
 InteropBuffer::~InteropBuffer() {
   for (cudaGraphicsResource* r : resource_)
     if (r) cudaGraphicsUnregisterResource(r);
-  for (GLsync f : fence_)
-    if (f) glDeleteSync(f);
 }
 
 GLuint InteropBuffer::vbo() const {
@@ -192,11 +190,10 @@ void InteropBuffer::close(cudaStream_t stream, Access access, bool advance) {
 
 // Waits (CPU) until GL has finished the work fenced on buffer k.
 void InteropBuffer::wait_fence(int k) {
-  if (!fence_[k]) return;
+  if (!fence_[k].get()) return;
   const auto t0 = std::chrono::steady_clock::now();
-  const GLenum r = glClientWaitSync(fence_[k], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
-  glDeleteSync(fence_[k]);
-  fence_[k] = nullptr;
+  const GLenum r = glClientWaitSync(fence_[k].get(), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+  fence_[k].reset();
   sync_wait_ms_ +=
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (r == GL_WAIT_FAILED || r == GL_TIMEOUT_EXPIRED)
@@ -209,8 +206,7 @@ InteropBuffer::Mapping InteropBuffer::map_external(cudaStream_t stream, Access a
   CV_CUDA(cudaStreamWaitEvent(stream, written_[front_]->get(), 0));
   if (access == Access::ReadWrite) {
     // In place: GL may still read this buffer; wait for all GL work so far.
-    if (fence_[front_]) glDeleteSync(fence_[front_]);
-    fence_[front_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    fence_[front_].set();
     wait_fence(front_);
   }
   void* ptr = ext_[front_]->memory.get();
@@ -223,8 +219,7 @@ InteropBuffer::Mapping InteropBuffer::map_next_external(cudaStream_t stream) {
   // GL's reads of the front so far (this frame's draw of it is still to come,
   // but it is the source now, only read by CUDA): fenced now, waited for when
   // it is handed out to write next frame.
-  if (fence_[front_]) glDeleteSync(fence_[front_]);
-  fence_[front_] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  fence_[front_].set();
   check_gl("glFenceSync(external buffer)");
   CV_CUDA(cudaStreamWaitEvent(stream, written_[front_]->get(), 0));
   return Mapping(this, ext_[back]->memory.get(), ext_[front_]->memory.get(), stream,

@@ -130,7 +130,7 @@ class InteropBuffer {
   std::unique_ptr<ExternalBuffer> ext_[2];
   std::optional<CudaEvent> written_[2];  // recorded when CUDA's write closed
   mutable bool gl_must_wait_[2] = {false, false};
-  GLsync fence_[2] = {nullptr, nullptr};  // GL's reads before CUDA's next write
+  GlFence fence_[2];  // GL's reads before CUDA's next write
   mutable float sync_wait_ms_ = 0.f;
   GlBuffer vbo_[2];
   int front_ = 0;
