@@ -10,11 +10,11 @@
 #   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
 #   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
 #   there); tiles: those builds benched against each other (CUDAVIZ_NBODY_TILE);
-#   interop: windowed fountain frames with one vertex buffer and with the ping-pong
-#   pair (CUDAVIZ_INTEROP) and the copy fallback; sandiag: racecheck of the fountain
-#   1x1 test at the sanitizer size, and at the old one with SANDIAG_OLD=1 (the
-#   abnormal end of issue 14: racecheck's host memory, OOM-killed); ncu: stall
-#   reasons and pipe use of the n-body fast builds (NCU_TILES).
+#   interop: windowed fountain frames on the external-memory path and the map path
+#   (CUDAVIZ_INTEROP), single buffers, the copy path, Mesa's fallback, the buffer test;
+#   sandiag: racecheck of the fountain 1x1 test at the sanitizer size, and at the old
+#   one with SANDIAG_OLD=1 (the abnormal end of issue 14: racecheck's host memory,
+#   OOM-killed); ncu: stall reasons and pipe use of the n-body fast builds (NCU_TILES).
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -101,26 +101,34 @@ if [[ $what == *ncu* ]]; then
   done
 fi
 if [[ $what == *interop* ]]; then
-  say "interop: one vertex buffer vs the ping-pong pair (NVIDIA GLX), then the copy fallback"
+  say "interop: external memory (no map) vs the registered map, then single buffers, copy, Mesa"
+  irun() {  # irun NAME ENV... -- ARGS...: one windowed run, its stderr head and JSON line
+    local name=$1; shift; local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    echo "\$ ${envs[*]} cudaviz --frames 300 $*" | tee -a "$log"
+    env "${envs[@]}" timeout 120 $B/cudaviz --frames 300 "$@" --screenshot "$OUT/interop_$name.png" \
+      2>&1 | grep -E '^(backend:|cudaviz:|\{)' | tee -a "$log" "$OUT/interop.jsonl"
+  }
   for n in 65536 16777216; do
-    for mode in single double; do
-      echo "\$ CUDAVIZ_INTEROP=$mode cudaviz --frames 300 --n $n" | tee -a "$log"
-      CUDAVIZ_INTEROP=$mode timeout 120 $B/cudaviz --frames 300 --n $n \
-        --screenshot "$OUT/interop_${mode}_$n.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
-    done
+    for mode in external map; do irun "${mode}_$n" CUDAVIZ_INTEROP=$mode -- --n $n; done
   done
-  # Diagnostics: GL finished before each step (does the map wait for GL's earlier
-  # work?), and the 16M frame with the fountain's fastest block shape.
-  for args in "65536 single 1" "65536 double 1" "16777216 double 1" "16777216 double 0 --block 32,8"; do
-    set -- $args
-    echo "\$ CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 cudaviz --frames 300 --n $1 ${*:4}" | tee -a "$log"
-    CUDAVIZ_INTEROP=$2 CUDAVIZ_GL_FINISH=$3 timeout 120 $B/cudaviz --frames 300 --n "$1" "${@:4}" \
-      --screenshot "$OUT/interop_$2_finish$3_$1.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
-  done
-  echo "\$ CUDAVIZ_FORCE_COPY=1 cudaviz --frames 100 --n 65536" | tee -a "$log"
-  CUDAVIZ_FORCE_COPY=1 timeout 120 $B/cudaviz --frames 100 --n 65536 \
-    --screenshot "$OUT/interop_copy_65536.png" 2>&1 | tail -n 2 | tee -a "$log" "$OUT/interop.jsonl"
-  CUDAVIZ_EXPECT_INTEROP=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 | tail -n 8 | tee -a "$log"
+  irun external_single_65536 CUDAVIZ_INTEROP=external,single -- --n 65536
+  irun external_single_16777216 CUDAVIZ_INTEROP=external,single -- --n 16777216
+  irun external_32x8_16777216 CUDAVIZ_INTEROP=external -- --n 16777216 --block 32,8
+  irun copy_65536 CUDAVIZ_INTEROP=copy -- --n 65536
+  # Mesa's GLX (another device than CUDA's): external must fall back, saying why.
+  irun mesa_external_65536 -u __GLX_VENDOR_LIBRARY_NAME CUDAVIZ_INTEROP=external -- --n 65536
+  # One line a run: the path, the interop cost beyond the kernel, the GPU frame.
+  python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    if not line.startswith("{"): continue
+    j = json.loads(line); g = lambda k: j.get(k, float("nan"))
+    print("%-15s n %-8d bufs %s kernel %.3f interop %.3f map %.3f sync_wait %.3f splat_map %.3f gpu_frame %.3f | %s" % (
+        j.get("transfer"), j["particles"], j.get("vertex_buffers"), g("kernel_ms"), g("interop_ms"),
+        g("map_ms"), g("sync_wait_ms"), g("splat_map_ms"), g("gpu_frame_ms"), j.get("transfer_reason", "")))
+' "$OUT/interop.jsonl" | tee -a "$log"
+  CUDAVIZ_EXPECT_INTEROP=1 CUDAVIZ_EXPECT_EXTERNAL=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 \
+    | tail -n 24 | tee -a "$log"
 fi
 sandiag() {
   # The fountain 1x1 test under racecheck at the old size (CUDAVIZ_SANITIZER_RUN=0)

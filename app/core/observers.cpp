@@ -40,6 +40,8 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
     j["interop_ms"] = scene.interop_ms.median();
     j["map_ms"] = scene.map_ms.median();
     j["unmap_ms"] = scene.unmap_ms.median();
+    j["sync_wait_ms"] = scene.sync_wait_ms.median();  // external path: CPU waits
+    j["transfer_reason"] = scene.transfer_reason();
     j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
   }
   j["draw_ms"] = ui.draw_ms.median();
@@ -48,6 +50,8 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
   if (ui.splat_active) {
     j["splat_ms"] = ui.splat_ms.median();
     j["splat_map_ms"] = ui.splat_map_ms.median();
+    j["splat_transfer"] = ui.splat_transfer;
+    j["splat_sync_wait_ms"] = ui.splat_sync_wait_ms.median();
     j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
     j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
   }

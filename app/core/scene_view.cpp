@@ -51,6 +51,8 @@ bool SceneView::splat(ParticleScene& scene, UiState& ui, const glm::mat4& view_p
     // Outside the draw timer: GL waits here for the splat's unmap.
     for (float ms : splat_->poll_upload_times()) ui.splat_upload_ms.push(ms);
     splat_->upload();
+    ui.splat_sync_wait_ms.push(splat_->take_sync_wait_ms());
+    ui.splat_transfer = to_string(splat_->transfer_mode());
     return true;
   } catch (const std::exception& e) {
     cudaGetLastError();

@@ -40,6 +40,36 @@ using GlVertexArray = GlName<gl_delete::vertex_array>;
 using GlProgram = GlName<gl_delete::program>;
 using GlQuery = GlName<gl_delete::query>;
 
+// A GL fence sync object (glFenceSync), deleted with the owner.
+class GlFence {
+ public:
+  GlFence() = default;
+  ~GlFence() { reset(); }
+  GlFence(GlFence&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
+  GlFence& operator=(GlFence&& o) noexcept {
+    if (this != &o) {
+      reset();
+      s_ = std::exchange(o.s_, nullptr);
+    }
+    return *this;
+  }
+  GlFence(const GlFence&) = delete;
+  GlFence& operator=(const GlFence&) = delete;
+  // Fences all GL commands issued so far (replacing any earlier fence).
+  void set() {
+    reset();
+    s_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  }
+  void reset() {
+    if (s_) glDeleteSync(s_);
+    s_ = nullptr;
+  }
+  GLsync get() const { return s_; }
+
+ private:
+  GLsync s_ = nullptr;
+};
+
 inline GlBuffer make_buffer() {
   GLuint id = 0;
   glGenBuffers(1, &id);

@@ -2,6 +2,8 @@
 
 #include <cuda_gl_interop.h>
 
+#include <chrono>
+
 #include "common/cuda_check.h"
 #include "gl/gl_check.h"
 
@@ -9,9 +11,14 @@ namespace cv {
 
 const char* to_string(TransferMode m) {
   switch (m) {
-    case TransferMode::Interop: return "interop";
-    case TransferMode::CopyFallback: return "copy fallback";
-    default: return "host upload";
+    case TransferMode::External:
+      return "external memory";
+    case TransferMode::Interop:
+      return "interop";
+    case TransferMode::CopyFallback:
+      return "copy fallback";
+    default:
+      return "host upload";
   }
 }
 
@@ -28,42 +35,88 @@ GlBuffer allocate_vbo(size_t bytes) {
 
 }  // namespace
 
-InteropBuffer::InteropBuffer(size_t bytes, Backend backend, bool force_copy, bool double_buffer)
+InteropBuffer::InteropBuffer(size_t bytes, Backend backend, InteropPath start, bool double_buffer)
     : bytes_(bytes) {
-  vbo_[0] = allocate_vbo(bytes);
-  if (backend == Backend::Cpu) return;
-
-  if (force_copy) {
-    fallback_reason_ = "copy path forced";
-  } else {
-    cudaError_t e =
-        cudaGraphicsGLRegisterBuffer(&resource_[0], vbo_[0].get(), cudaGraphicsRegisterFlagsNone);
-    if (e == cudaSuccess) {
-      mode_ = TransferMode::Interop;
-      if (double_buffer) {
-        vbo_[1] = allocate_vbo(bytes);
-        e = cudaGraphicsGLRegisterBuffer(&resource_[1], vbo_[1].get(),
-                                         cudaGraphicsRegisterFlagsNone);
-        if (e != cudaSuccess) {
-          resource_[1] = nullptr;
-          cudaGraphicsUnregisterResource(resource_[0]);
-          throw CudaError("cudaGraphicsGLRegisterBuffer(second vertex buffer)", e);
-        }
-      }
-      return;
-    }
-    resource_[0] = nullptr;
-    cudaGetLastError();  // registration failures are sticky until read
-    fallback_reason_ = std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorName(e);
+  if (backend == Backend::Cpu) {
+    vbo_[0] = allocate_vbo(bytes);
+    return;
   }
+  std::string external_error, map_error;
+  if (start == InteropPath::External) {
+    external_error = try_external(bytes, double_buffer);
+    if (external_error.empty()) return;
+  }
+  vbo_[0] = allocate_vbo(bytes);
+  if (start != InteropPath::Copy) map_error = try_map(double_buffer);
+  const InteropChoice choice = choose_interop_path(start, external_error, map_error);
+  fallback_reason_ = choice.reason;
+  if (choice.path == InteropPath::Map) return;
   mode_ = TransferMode::CopyFallback;
   staging_ = DeviceBuffer<unsigned char>(bytes);
   pinned_ = PinnedBuffer<unsigned char>(bytes);
 }
 
+std::string InteropBuffer::try_external(size_t bytes, bool double_buffer) {
+  if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd)
+    return "GL_EXT_memory_object_fd not supported by this GL";
+  try {
+    int device = 0;
+    CV_CUDA(cudaGetDevice(&device));
+    // The driver calls below need the runtime's primary context current.
+    CV_CUDA(cudaFree(nullptr));
+    const std::string mismatch = gl_cuda_device_mismatch(device);
+    if (!mismatch.empty()) return mismatch;
+    const CudaVmmApi api = CudaVmmApi::load();
+    for (int k = 0; k < (double_buffer ? 2 : 1); ++k) {
+      ext_[k] = std::make_unique<ExternalBuffer>(api, device, bytes);
+      written_[k].emplace(cudaEventDisableTiming);
+    }
+    mode_ = TransferMode::External;
+    return "";
+  } catch (const std::exception& e) {
+    for (auto& x : ext_) x.reset();
+    for (auto& w : written_) w.reset();
+    cudaGetLastError();  // sticky errors must not reach the next path
+    return e.what();
+  }
+}
+
+std::string InteropBuffer::try_map(bool double_buffer) {
+  cudaError_t e =
+      cudaGraphicsGLRegisterBuffer(&resource_[0], vbo_[0].get(), cudaGraphicsRegisterFlagsNone);
+  if (e != cudaSuccess) {
+    resource_[0] = nullptr;
+    cudaGetLastError();  // registration failures are sticky until read
+    return std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorName(e);
+  }
+  mode_ = TransferMode::Interop;
+  if (double_buffer) {
+    vbo_[1] = allocate_vbo(bytes_);
+    e = cudaGraphicsGLRegisterBuffer(&resource_[1], vbo_[1].get(), cudaGraphicsRegisterFlagsNone);
+    if (e != cudaSuccess) {
+      resource_[1] = nullptr;
+      cudaGraphicsUnregisterResource(resource_[0]);
+      throw CudaError("cudaGraphicsGLRegisterBuffer(second vertex buffer)", e);
+    }
+  }
+  return "";
+}
+
 InteropBuffer::~InteropBuffer() {
   for (cudaGraphicsResource* r : resource_)
     if (r) cudaGraphicsUnregisterResource(r);
+}
+
+GLuint InteropBuffer::vbo() const {
+  if (!ext_[front_]) return vbo_[front_].get();
+  if (gl_must_wait_[front_]) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CV_CUDA(cudaEventSynchronize(written_[front_]->get()));
+    sync_wait_ms_ +=
+        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    gl_must_wait_[front_] = false;
+  }
+  return ext_[front_]->buffer.get();
 }
 
 // Map flags are a promise to the driver: read-only lets it skip writing back,
@@ -86,6 +139,7 @@ InteropBuffer::Mapping InteropBuffer::map(cudaStream_t stream, Access access) {
     throw std::logic_error("InteropBuffer::map on the CPU backend");
   if (mode_ == TransferMode::CopyFallback)
     return Mapping(this, staging_.get(), staging_.get(), stream, access, false);
+  if (mode_ == TransferMode::External) return map_external(stream, access);
   set_map_flags(
       front_, access == Access::ReadOnly ? cudaGraphicsMapFlagsReadOnly : cudaGraphicsMapFlagsNone);
   CV_CUDA(cudaGraphicsMapResources(1, &resource_[front_], stream));
@@ -100,6 +154,7 @@ InteropBuffer::Mapping InteropBuffer::map(cudaStream_t stream, Access access) {
 
 InteropBuffer::Mapping InteropBuffer::map_next(cudaStream_t stream) {
   if (!double_buffered()) return map(stream);
+  if (mode_ == TransferMode::External) return map_next_external(stream);
   const int back = 1 - front_;
   set_map_flags(front_, cudaGraphicsMapFlagsReadOnly);
   set_map_flags(back, cudaGraphicsMapFlagsWriteDiscard);
@@ -115,6 +170,7 @@ InteropBuffer::Mapping InteropBuffer::map_next(cudaStream_t stream) {
 }
 
 void InteropBuffer::close(cudaStream_t stream, Access access, bool advance) {
+  if (mode_ == TransferMode::External) return close_external(stream, access, advance);
   if (mode_ == TransferMode::Interop) {
     if (advance) {
       cudaGraphicsResource* both[2] = {resource_[front_], resource_[1 - front_]};
@@ -130,6 +186,52 @@ void InteropBuffer::close(cudaStream_t stream, Access access, bool advance) {
   CV_CUDA(cudaMemcpyAsync(pinned_.get(), staging_.get(), bytes_, cudaMemcpyDeviceToHost, stream));
   CV_CUDA(cudaStreamSynchronize(stream));
   upload(pinned_.get(), bytes_);
+}
+
+// Waits (CPU) until GL has finished the work fenced on buffer k.
+void InteropBuffer::wait_fence(int k) {
+  if (!fence_[k].get()) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const GLenum r = glClientWaitSync(fence_[k].get(), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+  fence_[k].reset();
+  sync_wait_ms_ +=
+      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (r == GL_WAIT_FAILED || r == GL_TIMEOUT_EXPIRED)
+    throw GlError(std::string("glClientWaitSync(before CUDA writes a GL buffer): ") +
+                  (r == GL_WAIT_FAILED ? "GL_WAIT_FAILED" : "not signalled after 1 s"));
+}
+
+InteropBuffer::Mapping InteropBuffer::map_external(cudaStream_t stream, Access access) {
+  // Readers on another stream than the last writer's must wait for it.
+  CV_CUDA(cudaStreamWaitEvent(stream, written_[front_]->get(), 0));
+  if (access == Access::ReadWrite) {
+    // In place: GL may still read this buffer; wait for all GL work so far.
+    fence_[front_].set();
+    wait_fence(front_);
+  }
+  void* ptr = ext_[front_]->memory.get();
+  return Mapping(this, ptr, ptr, stream, access, false);
+}
+
+InteropBuffer::Mapping InteropBuffer::map_next_external(cudaStream_t stream) {
+  const int back = 1 - front_;
+  wait_fence(back);  // GL's reads of `back`, fenced one frame ago
+  // GL's reads of the front so far (this frame's draw of it is still to come,
+  // but it is the source now, only read by CUDA): fenced now, waited for when
+  // it is handed out to write next frame.
+  fence_[front_].set();
+  check_gl("glFenceSync(external buffer)");
+  CV_CUDA(cudaStreamWaitEvent(stream, written_[front_]->get(), 0));
+  return Mapping(this, ext_[back]->memory.get(), ext_[front_]->memory.get(), stream,
+                 Access::ReadWrite, true);
+}
+
+void InteropBuffer::close_external(cudaStream_t stream, Access access, bool advance) {
+  if (access == Access::ReadOnly) return;
+  const int written = advance ? 1 - front_ : front_;
+  written_[written]->record(stream);
+  gl_must_wait_[written] = true;
+  if (advance) front_ = written;
 }
 
 void InteropBuffer::upload(const void* host, size_t bytes) {

@@ -1,50 +1,76 @@
 #pragma once
-// A GL vertex buffer that simulations write into each frame.
+// A GL vertex (or pixel) buffer that CUDA kernels write into each frame.
+// Three paths behind one interface, chosen once at construction down the
+// chain in interop_path.h, the reason for each step down in fallback_reason():
 //
-// With CUDA, the VBO is registered once (cudaGraphicsGLRegisterBuffer) and each
+// External (no per-frame map): CUDA allocates exportable memory (cuMemCreate)
+// and GL imports it once as the buffer's storage (external_memory.h). map()
+// and map_next() only hand out device pointers; ordering is explicit, since
+// CUDA cannot export a semaphore for GL to wait on:
+//  - GL after CUDA: closing a write records an event on the stream; vbo(),
+//    the name GL is about to read, first waits for it on the CPU
+//    (cudaEventSynchronize; by draw time the kernel is normally done).
+//  - CUDA after GL: map_next() fences GL (glFenceSync) before the buffer it
+//    reads becomes the one written next frame, and waits for the fence set a
+//    frame earlier on the buffer it hands out to write (glClientWaitSync):
+//    that fence follows the previous frame's draw of it, so it has normally
+//    signalled. A single buffer written in place by map() waits for all GL
+//    work so far (a fence set and waited at once).
+//  - CUDA readers on another stream wait for the last write (cudaStreamWaitEvent).
+//  CPU time spent in these waits accumulates in take_sync_wait_ms().
+//
+// Map: the VBO is registered once (cudaGraphicsGLRegisterBuffer) and each
 // frame opens a Mapping: map, hand the device pointer to kernels, unmap before
-// drawing. When registration fails (GL runs on another device, e.g. Mesa under
-// Xvfb while CUDA sees a GPU) the buffer falls back to a device staging buffer
-// that is copied device -> host -> glBufferSubData when the mapping closes.
+// drawing (on NVIDIA GLX each map costs ~0.3 ms of CPU time, GPU idle).
+// Copy: a device staging buffer copied device -> host -> glBufferSubData when
+// the mapping closes (GL on another device, e.g. Mesa under Xvfb).
 // On the CPU backend the caller uploads host data directly.
 //
-// Double-buffered (ping-pong, as NVIDIA's nbody sample): two VBOs registered
-// once; map_next() maps the front read-only and the back write-discard, the
-// kernel reads one and writes the other, and closing swaps them, so CUDA never
-// writes a buffer GL may still be drawing from the previous frame and the map
-// has no GL draw to wait for. vbo() is always the front (the latest frame).
+// Double-buffered (ping-pong, as NVIDIA's nbody sample): two buffers;
+// map_next() hands out the front to read and the back to write (write-discard
+// when mapped), and closing swaps them, so CUDA never writes a buffer GL may
+// still be drawing from the previous frame. vbo() is always the front.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "common/cuda_resources.h"
 #include "common/device_info.h"
+#include "gl/external_memory.h"
 #include "gl/gl_objects.h"
+#include "gl/interop_path.h"
 
 struct cudaGraphicsResource;
 
 namespace cv {
 
-enum class TransferMode { Interop, CopyFallback, HostUpload };
-const char* to_string(TransferMode m);  // "interop", "copy fallback", "host upload"
+enum class TransferMode { External, Interop, CopyFallback, HostUpload };
+// "external memory", "interop", "copy fallback", "host upload"
+const char* to_string(TransferMode m);
 
 class InteropBuffer {
  public:
-  // Allocates `bytes` of VBO (and, where needed, staging memory). force_copy
-  // skips registration (tests compare both paths). Throws GlError/CudaError on
+  // Allocates `bytes` of VBO (and, where needed, staging memory), trying the
+  // paths from `start` down (tests compare them). Throws GlError/CudaError on
   // allocation failure, leaving nothing behind.
-  // double_buffer: two VBOs in interop mode (map_next()); ignored otherwise.
-  InteropBuffer(size_t bytes, Backend backend, bool force_copy = false, bool double_buffer = false);
+  // double_buffer: two buffers on the external and map paths (map_next()).
+  InteropBuffer(size_t bytes, Backend backend, InteropPath start = InteropPath::External,
+                bool double_buffer = false);
   ~InteropBuffer();
   InteropBuffer(const InteropBuffer&) = delete;
   InteropBuffer& operator=(const InteropBuffer&) = delete;
 
-  GLuint vbo() const { return vbo_[front_].get(); }
-  bool double_buffered() const { return resource_[1] != nullptr; }
+  // The front buffer's GL name, to be read by GL now: on the external path
+  // this first waits (CPU) until CUDA's last write to it has finished.
+  GLuint vbo() const;
+  bool double_buffered() const { return resource_[1] != nullptr || ext_[1] != nullptr; }
   size_t bytes() const { return bytes_; }
   TransferMode mode() const { return mode_; }
-  // Why registration failed ("" with real interop).
+  // Why better paths were skipped ("" when the first one tried works).
   const std::string& fallback_reason() const { return fallback_reason_; }
 
   // ReadOnly scopes promise not to write: in copy-fallback mode their close
@@ -86,12 +112,26 @@ class InteropBuffer {
 
   // HostUpload: copies `bytes` from host memory into the VBO.
   void upload(const void* host, size_t bytes);
+  // External path: CPU ms spent waiting for CUDA or GL since the last call.
+  float take_sync_wait_ms() { return std::exchange(sync_wait_ms_, 0.f); }
 
  private:
+  std::string try_external(size_t bytes, bool double_buffer);  // "" on success
+  std::string try_map(bool double_buffer);                     // "" on success
   void close(cudaStream_t stream, Access access, bool advance);
+  void close_external(cudaStream_t stream, Access access, bool advance);
+  Mapping map_external(cudaStream_t stream, Access access);
+  Mapping map_next_external(cudaStream_t stream);
+  void wait_fence(int k);
   void set_map_flags(int k, unsigned flags);
   void* mapped_pointer(int k);
 
+  // External path: the imported memory and its GL buffers (vbo_ stays empty).
+  std::unique_ptr<ExternalBuffer> ext_[2];
+  std::optional<CudaEvent> written_[2];  // recorded when CUDA's write closed
+  mutable bool gl_must_wait_[2] = {false, false};
+  GlFence fence_[2];  // GL's reads before CUDA's next write
+  mutable float sync_wait_ms_ = 0.f;
   GlBuffer vbo_[2];
   int front_ = 0;
   size_t bytes_ = 0;

@@ -1,6 +1,5 @@
 #include "render/splat_renderer.h"
 
-#include <cstdlib>
 #include <string>
 
 #include "embedded_shaders.h"
@@ -12,8 +11,7 @@ namespace cv {
 SplatRenderer::SplatRenderer()
     : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)),
       vao_(make_vertex_array()) {
-  const char* mode = std::getenv("CUDAVIZ_INTEROP");
-  double_image_ = !(mode && std::string(mode) == "single");
+  interop_ = interop_config_from_env();
   glGenTextures(1, &texture_);
   check_gl("glGenTextures(splat)");
 }
@@ -25,8 +23,8 @@ SplatRenderer::~SplatRenderer() {
 void SplatRenderer::resize(int width, int height, Backend backend) {
   if (width == width_ && height == height_ && image_) return;
   image_.reset();  // release before allocating the new size
-  image_ = std::make_unique<InteropBuffer>(static_cast<size_t>(width) * height * 4, backend, false,
-                                           double_image_);
+  image_ = std::make_unique<InteropBuffer>(static_cast<size_t>(width) * height * 4, backend,
+                                           interop_.start, !interop_.single);
   glBindTexture(GL_TEXTURE_2D, texture_);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);

@@ -5,7 +5,9 @@
 // Each frame: map the particle VBO read-only and the image PBO, splat, unmap,
 // then upload PBO -> texture (GPU-side) and composite with additive blending.
 // CUDA backends only; the image goes through the same InteropBuffer (with its
-// copy fallback) as the particles.
+// fallback chain) as the particles: on the external-memory path the "maps"
+// only hand out pointers, the splatter reads the scene's buffer and writes the
+// image PBO's memory directly.
 #include <cuda_runtime_api.h>
 
 #include <glm/glm.hpp>
@@ -45,6 +47,9 @@ class SplatRenderer {
   // The same frames' parts: the two maps (with any wait for GL) and the splat kernels.
   std::vector<float> poll_map_times() { return map_timer_.poll(); }
   std::vector<float> poll_kernel_times() { return kernel_timer_.poll(); }
+  // External path: CPU ms waited for the splat before GL's upload (and for GL
+  // before CUDA rewrote an image) since the last call.
+  float take_sync_wait_ms() { return image_ ? image_->take_sync_wait_ms() : 0.f; }
 
   BlockShape block{256, 1, 1};
   float gain = 0.25f;
@@ -54,9 +59,9 @@ class SplatRenderer {
 
   splat::Splatter splatter_;
   // width*height RGBA8, used as a pixel-unpack buffer; double-buffered unless
-  // CUDAVIZ_INTEROP=single, so CUDA never waits for GL's upload of the last one.
+  // CUDAVIZ_INTEROP has single, so CUDA never waits for GL's upload of the last one.
   std::unique_ptr<InteropBuffer> image_;
-  bool double_image_ = true;
+  InteropConfig interop_;
   GLuint texture_ = 0;
   GlProgram program_;
   GlVertexArray vao_;

@@ -15,16 +15,9 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
     map_timer_.emplace();
     unmap_timer_.emplace();
   }
-  // CUDAVIZ_FORCE_COPY=1 exercises the copy fallback on machines with interop.
-  const char* force = std::getenv("CUDAVIZ_FORCE_COPY");
-  force_copy_ = force && *force && *force != '0';
-  // CUDAVIZ_INTEROP=single|double: one vertex buffer mapped in place, or the
-  // ping-pong pair (default) for scenes that support it.
-  const char* mode = std::getenv("CUDAVIZ_INTEROP");
-  const std::string m = mode ? mode : "";
-  if (!m.empty() && m != "single" && m != "double")
-    throw std::invalid_argument("CUDAVIZ_INTEROP=" + m + ": expected single or double");
-  single_buffer_ = m == "single";
+  // CUDAVIZ_INTEROP=external|map|copy[,single|double] picks where the transfer
+  // chain starts and the buffer count; CUDAVIZ_FORCE_COPY=1 starts it at copy.
+  interop_ = interop_config_from_env();
   // CUDAVIZ_GL_FINISH=1 (a diagnostic): glFinish before each step, so the map
   // finds GL idle; a map time that drops with it was a wait for GL's earlier
   // work, not a cost of mapping.
@@ -33,8 +26,8 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
 }
 
 std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
-  return std::make_unique<InteropBuffer>(bytes, backend_, force_copy_,
-                                         ping_pong() && !single_buffer_);
+  return std::make_unique<InteropBuffer>(bytes, backend_, interop_.start,
+                                         ping_pong() && !interop_.single);
 }
 
 void ParticleScene::simulate_gpu_from(const float4*, float4*, cudaStream_t, const BlockShape&) {
@@ -67,8 +60,11 @@ std::optional<std::string> ParticleScene::set_block(const BlockShape& b) {
 std::string ParticleScene::transfer_note() const {
   if (backend_ == Backend::Cpu) return "CPU backend: host upload";
   if (!buffer_) return "";
-  if (buffer_->mode() == TransferMode::Interop) return "interop: mapped VBO";
-  return "interop: copy fallback (" + buffer_->fallback_reason() + ")";
+  const std::string why =
+      buffer_->fallback_reason().empty() ? "" : " (" + buffer_->fallback_reason() + ")";
+  if (buffer_->mode() == TransferMode::External) return "interop: external memory, no map";
+  if (buffer_->mode() == TransferMode::Interop) return "interop: mapped VBO" + why;
+  return "interop: copy fallback" + why;
 }
 
 nlohmann::ordered_json ParticleScene::throughput() const {
@@ -95,6 +91,8 @@ void ParticleScene::step() {
       map_timer_->end(s);
       ids_out_ = {ids ? static_cast<uint32_t*>(ids->device_ptr()) : nullptr,
                   static_cast<int>(colour_by_)};
+      // CPU waits of the external path: last frame's draw, this frame's fence.
+      sync_wait_ms.push(buffer_->take_sync_wait_ms());
       kernel_timer_->begin(s);
       float4* out = static_cast<float4*>(mapping.device_ptr());
       if (pair)

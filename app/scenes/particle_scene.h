@@ -117,6 +117,8 @@ class ParticleScene {
     return buffer_ ? buffer_->mode() : TransferMode::HostUpload;
   }
   std::string transfer_note() const;
+  // Why better transfer paths were skipped ("" when none was).
+  std::string transfer_reason() const { return buffer_ ? buffer_->fallback_reason() : ""; }
   GLuint vbo() const { return buffer_ ? buffer_->vbo() : 0; }
   // For renderers that read the vertex buffer through CUDA (the splatter).
   InteropBuffer* vertex_buffer() { return buffer_.get(); }
@@ -128,6 +130,9 @@ class ParticleScene {
   // the buffer) plus the unmap (or the copy fallback's copy), per frame.
   History interop_ms{240};
   History map_ms{240}, unmap_ms{240};
+  // External path: CPU ms per frame waiting for CUDA (before GL reads) or for
+  // GL (before CUDA writes); not GPU time, reported on its own.
+  History sync_wait_ms{240};
   // Whether this scene's vertex buffer is double-buffered (CUDAVIZ_INTEROP).
   bool double_buffered() const { return buffer_ && buffer_->double_buffered(); }
   long long steps() const { return steps_; }
@@ -137,7 +142,7 @@ class ParticleScene {
   virtual void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) = 0;
   // Scenes whose kernel can read one buffer and write another (every byte of
   // it) return true and implement simulate_gpu_from: their vertex buffer is
-  // then double-buffered unless CUDAVIZ_INTEROP=single.
+  // then double-buffered unless CUDAVIZ_INTEROP contains single.
   virtual bool ping_pong() const { return false; }
   virtual void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
                                  const BlockShape& b);
@@ -185,9 +190,8 @@ class ParticleScene {
   std::optional<CudaTimerRing> kernel_timer_, step_timer_, map_timer_, unmap_timer_;
   std::vector<float> map_pending_;  // map times whose unmap has not completed yet
   long long steps_ = 0;
-  bool force_copy_ = false;
-  bool single_buffer_ = false;  // CUDAVIZ_INTEROP=single
-  bool gl_finish_ = false;      // CUDAVIZ_GL_FINISH=1
+  InteropConfig interop_;   // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY
+  bool gl_finish_ = false;  // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not
 

@@ -47,6 +47,17 @@ void stacked_plot(const Series* s, int count, ImVec2 size) {
   ImGui::Dummy(size);
 }
 
+const char* transfer_label(TransferMode m) {
+  switch (m) {
+    case TransferMode::External:
+      return "interop: external, no map";
+    case TransferMode::Interop:
+      return "interop: map/unmap (GPU)";
+    default:
+      return "interop: copy (GPU)";
+  }
+}
+
 }  // namespace
 
 void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui::Layout& layout) {
@@ -66,10 +77,7 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui
   ImGui::Text("%.0f fps  (frame %.2f ms)", ui.fps.latest(), ui.frame_ms.latest());
   const Series series[] = {
       {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
-      {&xfer_,
-       cuda ? (scene.transfer_mode() == TransferMode::Interop ? "interop: map/unmap (GPU)"
-                                                              : "interop: copy (GPU)")
-            : "upload (CPU)",
+      {&xfer_, cuda ? transfer_label(scene.transfer_mode()) : "upload (CPU)",
        IM_COL32(250, 180, 60, 255)},
       {&draw_, "draw (GL timer)", IM_COL32(120, 220, 120, 255)},
       {&ui_, "UI (CPU)", IM_COL32(220, 110, 220, 255)},
@@ -81,6 +89,9 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui
     ImGui::SameLine();
     ImGui::Text("%-24s %.3f ms (median %.3f)", s.name, s.h->latest(), s.h->median());
   }
+  if (scene.transfer_mode() == TransferMode::External)
+    ImGui::Text("%-24s %.3f ms (median %.3f)", "sync wait (CPU, not stacked)",
+                scene.sync_wait_ms.latest(), scene.sync_wait_ms.median());
   ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
   ImGui::TextWrapped(
       "Stacked per frame. GPU parts are CUDA events and GL timer queries read "

@@ -43,7 +43,9 @@ struct UiState : SceneControls {
 
   History fps{240}, frame_ms{240}, draw_ms{240}, splat_ms{240};
   History splat_map_ms{240}, splat_kernel_ms{240};  // parts of splat_ms
+  History splat_sync_wait_ms{240};                   // external path: CPU waits
   History splat_upload_ms{240};                     // GL: image PBO -> texture
+  std::string splat_transfer;                        // how the splat image reaches GL
 };
 
 // From this many particles on, Auto draws with the splatter: on the H100 GL

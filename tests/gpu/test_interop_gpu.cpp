@@ -1,12 +1,16 @@
-// The two CUDA transfer paths of InteropBuffer (mapped VBO and the copy
-// fallback) must leave identical contents in the GL buffer. Needs a GPU and a
-// display (Xvfb with NVIDIA GLX on the lent machine); skips otherwise.
+// The CUDA transfer paths of InteropBuffer (external memory, mapped VBO and
+// the copy fallback; one buffer and the ping-pong pair) must leave identical
+// contents in the GL buffer. Needs a GPU and a display (Xvfb with NVIDIA GLX
+// on the lent machine); skips otherwise. CUDAVIZ_EXPECT_INTEROP=1 fails the
+// test when the map path falls back; CUDAVIZ_EXPECT_EXTERNAL=1 when the
+// external path does (each prints its reason either way).
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "common/cuda_resources.h"
@@ -56,57 +60,82 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
   const int steps = san ? 30 : 120;
   for (Variant v : all_variants()) {
     const unsigned n = san ? 5003 : 50021;
-    cv::InteropBuffer direct(vbo_bytes(v, n), cv::Backend::Cuda, false);
-    cv::InteropBuffer copy(vbo_bytes(v, n), cv::Backend::Cuda, true);
-    // Ping-pong pair: reads the front, writes the back, swaps at unmap.
-    cv::InteropBuffer pair(vbo_bytes(v, n), cv::Backend::Cuda, false, true);
-    std::printf("%s: direct path = %s (%s), pair double-buffered: %d\n", to_string(v),
-                cv::to_string(direct.mode()), direct.fallback_reason().c_str(),
-                pair.double_buffered());
-    EXPECT_EQ(copy.mode(), cv::TransferMode::CopyFallback);
-    EXPECT_FALSE(copy.double_buffered());
-    EXPECT_EQ(pair.double_buffered(), pair.mode() == cv::TransferMode::Interop);
+    struct Path {
+      const char* name;
+      cv::InteropBuffer buf;
+      FountainGpu sim;
+      FrameClock clock{4};
+    };
+    const size_t bytes = vbo_bytes(v, n);
+    using cv::InteropPath;
+    Path paths[] = {
+        {"copy", cv::InteropBuffer(bytes, cv::Backend::Cuda, InteropPath::Copy), FountainGpu(n, v)},
+        {"map", cv::InteropBuffer(bytes, cv::Backend::Cuda, InteropPath::Map), FountainGpu(n, v)},
+        {"map pair", cv::InteropBuffer(bytes, cv::Backend::Cuda, InteropPath::Map, true),
+         FountainGpu(n, v)},
+        {"external", cv::InteropBuffer(bytes, cv::Backend::Cuda, InteropPath::External),
+         FountainGpu(n, v)},
+        {"external pair", cv::InteropBuffer(bytes, cv::Backend::Cuda, InteropPath::External, true),
+         FountainGpu(n, v)},
+    };
+    for (const Path& q : paths)
+      std::printf("%s: %s -> %s (%s), buffers %d\n", to_string(v), q.name,
+                  cv::to_string(q.buf.mode()), q.buf.fallback_reason().c_str(),
+                  q.buf.double_buffered() ? 2 : 1);
+    EXPECT_EQ(paths[0].buf.mode(), cv::TransferMode::CopyFallback);
+    EXPECT_FALSE(paths[0].buf.double_buffered());
+    EXPECT_NE(paths[1].buf.mode(), cv::TransferMode::External) << "map must not try external";
+    // Pairs stay pairs on whichever path they end (the copy path has one buffer).
+    for (int k : {2, 4})
+      EXPECT_EQ(paths[k].buf.double_buffered(),
+                paths[k].buf.mode() != cv::TransferMode::CopyFallback)
+          << paths[k].name;
+    EXPECT_FALSE(paths[3].buf.double_buffered());
     if (std::getenv("CUDAVIZ_EXPECT_INTEROP")) {
-      EXPECT_EQ(direct.mode(), cv::TransferMode::Interop);
-      EXPECT_TRUE(pair.double_buffered());
+      EXPECT_EQ(paths[1].buf.mode(), cv::TransferMode::Interop);
+      EXPECT_TRUE(paths[2].buf.double_buffered());
+    }
+    if (std::getenv("CUDAVIZ_EXPECT_EXTERNAL")) {
+      EXPECT_EQ(paths[3].buf.mode(), cv::TransferMode::External);
+      EXPECT_EQ(paths[4].buf.mode(), cv::TransferMode::External);
     }
 
     cv::CudaStream stream;
-    FountainGpu a(n, v), b(n, v), d(n, v);
     Params p;
     if (san) p.max_age /= 4;
-    {
-      auto m = direct.map(stream.get());
-      a.reset(static_cast<float4*>(m.device_ptr()), p, 3, stream.get());
+    for (Path& q : paths) {
+      auto m = q.buf.map(stream.get());
+      q.sim.reset(static_cast<float4*>(m.device_ptr()), p, 3, stream.get());
       m.unmap();
-      auto c = copy.map(stream.get());
-      b.reset(static_cast<float4*>(c.device_ptr()), p, 3, stream.get());
-      c.unmap();
-      auto e = pair.map(stream.get());
-      d.reset(static_cast<float4*>(e.device_ptr()), p, 3, stream.get());
-      e.unmap();
     }
-    FrameClock ca(4), cb(4), cd(4);
     for (int i = 0; i < steps; ++i) {
-      auto m = direct.map(stream.get());
-      a.step(static_cast<float4*>(m.device_ptr()), ca.next(p), p, {16, 16, 1}, stream.get());
-      m.unmap();
-      auto c = copy.map(stream.get());
-      b.step(static_cast<float4*>(c.device_ptr()), cb.next(p), p, {16, 16, 1}, stream.get());
-      c.unmap();
-      const GLuint before = pair.vbo();
-      auto e = pair.map_next(stream.get());
-      d.step_from(static_cast<const float4*>(e.source_ptr()), static_cast<float4*>(e.device_ptr()),
-                  cd.next(p), p, {7, 13, 1}, stream.get());
-      e.unmap();
-      if (pair.double_buffered()) ASSERT_NE(pair.vbo(), before) << "the pair did not swap";
+      for (Path& q : paths) {
+        if (!q.buf.double_buffered()) {
+          auto m = q.buf.map(stream.get());
+          q.sim.step(static_cast<float4*>(m.device_ptr()), q.clock.next(p), p, {16, 16, 1},
+                     stream.get());
+          m.unmap();
+          continue;
+        }
+        // Ping-pong: reads the front, writes the back, swaps at unmap.
+        const GLuint before = q.buf.vbo();
+        auto e = q.buf.map_next(stream.get());
+        q.sim.step_from(static_cast<const float4*>(e.source_ptr()),
+                        static_cast<float4*>(e.device_ptr()), q.clock.next(p), p, {7, 13, 1},
+                        stream.get());
+        e.unmap();
+        ASSERT_NE(q.buf.vbo(), before) << q.name << ": the pair did not swap";
+      }
     }
-    CV_CUDA(cudaStreamSynchronize(stream.get()));
-    const auto x = read_back(direct), y = read_back(copy), z = read_back(pair);
-    ASSERT_EQ(x.size(), y.size());
-    EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0) << to_string(v);
-    ASSERT_EQ(x.size(), z.size());
-    EXPECT_EQ(std::memcmp(x.data(), z.data(), x.size()), 0) << to_string(v) << " ping-pong";
+    // No stream synchronisation here: vbo() must order GL after CUDA by itself
+    // (external path), the map and copy paths complete at unmap.
+    const auto x = read_back(paths[0].buf);
+    for (size_t k = 1; k < std::size(paths); ++k) {
+      const auto y = read_back(paths[k].buf);
+      ASSERT_EQ(x.size(), y.size());
+      EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0)
+          << to_string(v) << " " << paths[k].name;
+    }
     // Not trivially equal: the buffers hold live, moving particles.
     std::vector<float4> f(n);
     std::memcpy(f.data(), x.data(), n * sizeof(float4));

@@ -1,0 +1,93 @@
+#pragma once
+// CUDA-allocated device memory that GL imports once (GL_EXT_memory_object_fd),
+// so kernels write a GL buffer's storage directly with no per-frame map.
+//
+// CudaExportableMemory: cuMemCreate (POSIX fd handle requested) +
+// cuMemAddressReserve + cuMemMap + cuMemSetAccess, size rounded up to the
+// allocation granularity. The driver API is reached through
+// cudaGetDriverEntryPointByVersion, not linked: the app must start on machines
+// with no driver (libcuda absent), and nothing of it runs before the runtime
+// found a device. GlImportedBuffer: the GL memory object imported from the
+// exported fd (GL owns the fd after a successful import) and a buffer whose
+// storage is that memory object. ExternalBuffer holds both, GL first so GL's
+// names go before the CUDA memory they alias.
+//
+// There is no synchronisation here: the owner (InteropBuffer) orders CUDA's
+// writes and GL's reads explicitly (see interop_buffer.h).
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "gl/gl_objects.h"
+
+namespace cv {
+
+// Why the external path cannot be used; InteropBuffer falls back on it.
+class ExternalMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The driver entry points this path needs (throws ExternalMemoryError).
+struct CudaVmmApi {
+  PFN_cuGetErrorName_v6000 get_error_name = nullptr;
+  PFN_cuMemGetAllocationGranularity_v10020 granularity = nullptr;
+  PFN_cuMemCreate_v10020 create = nullptr;
+  PFN_cuMemRelease_v10020 release = nullptr;
+  PFN_cuMemAddressReserve_v10020 reserve = nullptr;
+  PFN_cuMemAddressFree_v10020 address_free = nullptr;
+  PFN_cuMemMap_v10020 map = nullptr;
+  PFN_cuMemUnmap_v10020 unmap = nullptr;
+  PFN_cuMemSetAccess_v10020 set_access = nullptr;
+  PFN_cuMemExportToShareableHandle_v10020 export_handle = nullptr;
+  static CudaVmmApi load();
+  void check(CUresult r, const char* call) const;  // throws ExternalMemoryError
+};
+
+class CudaExportableMemory {
+ public:
+  CudaExportableMemory(const CudaVmmApi& api, int device, size_t bytes);
+  ~CudaExportableMemory();
+  CudaExportableMemory(const CudaExportableMemory&) = delete;
+  CudaExportableMemory& operator=(const CudaExportableMemory&) = delete;
+  void* get() const { return reinterpret_cast<void*>(ptr_); }
+  size_t size() const { return size_; }  // the rounded-up allocation size
+  int export_fd() const;                 // a new fd; the caller owns it
+
+ private:
+  void release();
+  CudaVmmApi api_;
+  CUmemGenericAllocationHandle handle_ = 0;
+  CUdeviceptr ptr_ = 0;
+  size_t size_ = 0;
+  bool mapped_ = false;
+};
+
+class GlMemoryObject {
+ public:
+  // Imports `size` bytes from `fd`; on success GL owns the fd, on failure it
+  // is closed here. Throws ExternalMemoryError.
+  GlMemoryObject(int fd, size_t size);
+  ~GlMemoryObject();
+  GlMemoryObject(const GlMemoryObject&) = delete;
+  GlMemoryObject& operator=(const GlMemoryObject&) = delete;
+  GLuint get() const { return id_; }
+
+ private:
+  GLuint id_ = 0;
+};
+
+// "" when GL's device (GL_DEVICE_UUID_EXT) is CUDA's `device`, else why not.
+std::string gl_cuda_device_mismatch(int device);
+
+struct ExternalBuffer {
+  ExternalBuffer(const CudaVmmApi& api, int device, size_t bytes);
+  CudaExportableMemory memory;  // declared first: destroyed last
+  GlMemoryObject object;
+  GlBuffer buffer;
+};
+
+}  // namespace cv
