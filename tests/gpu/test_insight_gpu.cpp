@@ -35,6 +35,9 @@ void check_ids(const ElementLaunch& l, Step&& step) {
   DeviceBuffer<uint32_t> ids(l.count);
   for (ColourBy mode : {ColourBy::Block, ColourBy::Warp, ColourBy::Thread}) {
     CV_CUDA(cudaMemset(ids.get(), 0xff, ids.bytes()));
+    // The memset runs on the legacy stream, the kernel on a non-blocking one:
+    // without this wait the sentinel could land after the kernel's ids.
+    CV_CUDA(cudaDeviceSynchronize());
     step(IdsOut{ids.get(), static_cast<int>(mode)});
     const auto got = download(ids);
     for (unsigned long long i = 0; i < l.count; ++i)
