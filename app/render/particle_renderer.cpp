@@ -60,9 +60,15 @@ void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& sty
   }
   glEnable(GL_PROGRAM_POINT_SIZE);
   glEnable(GL_BLEND);
-  glBlendFunc(GL_SRC_ALPHA, GL_ONE);  // additive glow: dense jets brighten
+  // Additive glow: dense jets brighten. Coloured by launch, the picture is of
+  // ids, not density: nearest particle wins (over-blend, depth written), so a
+  // dense core shows its blocks' colours instead of washing out to white.
+  if (by_launch)
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  else
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE);
   glEnable(GL_DEPTH_TEST);  // the table hides what falls below it
-  glDepthMask(GL_FALSE);
+  glDepthMask(by_launch ? GL_TRUE : GL_FALSE);
   glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(count));
   glDepthMask(GL_TRUE);
   glDisable(GL_DEPTH_TEST);

@@ -161,7 +161,7 @@ ParticleStyle ParticleScene::styled() const {
       ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t)) {
     st.colour_by = static_cast<int>(ids_mode_);
     st.id_vbo = ids_->vbo();
-    st.opacity *= 0.6f;  // additive sprites: keep dense regions from washing out to white
+    st.opacity = 1.f;  // drawn over, not added (particle_renderer): each sprite shows its id
   }
   return st;
 }
