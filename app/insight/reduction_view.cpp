@@ -160,9 +160,10 @@ void ReductionView::draw_cells() {
     }
   }
   ImGui::Dummy(ImVec2(avail + 60 * ui::layout_scale(), ((p + 31) / 32) * ch + 4));
-  ImGui::TextColored(
-      ui::kDim, "one row per warp; orange: the step's adds; brighter: a larger share of the sum");
-  ImGui::Text("sum of the %d elements: %lld; thread 0 holds %d", n_, total, values_[0]);
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);  // wrapped: long at presentation scale
+  ImGui::TextWrapped("one row per warp; orange: the step's adds; brighter: a larger share of the sum");
+  ImGui::PopStyleColor();
+  ImGui::TextWrapped("sum of the %d elements: %lld; thread 0 holds %d", n_, total, values_[0]);
 }
 
 void ReductionView::draw_costs() {
@@ -170,7 +171,7 @@ void ReductionView::draw_costs() {
   const auto v = static_cast<insight::TreeVariant>(variant_);
   if (step_ > 0) {
     const auto st = insight::tree_step_stats(v, step_ - 1, p);
-    ImGui::Text(
+    ImGui::TextWrapped(
         "step %u: %u threads add, %u warps busy, %u divergent, %u bank conflicts (%u shared "
         "accesses)",
         step_, st.active_threads, st.active_warps, st.divergent_warps, st.bank_conflicts,
