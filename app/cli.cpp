@@ -150,8 +150,7 @@ float parse_ui_scale(const std::string& text) {
   const double v = std::strtod(s, &end);
   if (end == s || *end != '\0' || errno == ERANGE || !std::isfinite(v))
     throw UsageError("--ui-scale: '" + text + "' is not a number, e.g. 2 or 1.5");
-  if (v < 1.0 || v > 4.0)
-    throw UsageError("--ui-scale: " + text + " is out of range [1, 4]");
+  if (v < 1.0 || v > 4.0) throw UsageError("--ui-scale: " + text + " is out of range [1, 4]");
   return static_cast<float>(v);
 }
 
@@ -160,80 +159,107 @@ constexpr long long kMaxCount = (1ll << 31) - 1;
 // bench/sweep: each target checks its own limit (pi takes up to 2^50 samples).
 constexpr long long kMaxBenchCount = 1ll << 50;
 
-}  // namespace
+// Splits a comma-separated list; an empty item stays (the caller's check names it).
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    items.push_back(list.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
 
-Command parse_command_line(const std::vector<std::string>& args) {
+// Shapes are separated by commas; each shape uses 'x' between its dimensions.
+void parse_shapes(const std::string& shapes, SweepOptions& o) {
+  for (const std::string& one : split_commas(shapes))
+    o.shapes.push_back(
+        block_flag(one, "--shapes '" + shapes + "' shape " + std::to_string(o.shapes.size() + 1)));
+}
+
+// The flags bench and sweep share, read in the order the errors must surface.
+struct SharedBenchFlags {
+  std::optional<std::string> n, reps;
+  std::string backend;
+  std::optional<int> device;
+};
+
+SharedBenchFlags read_shared_bench_flags(FlagReader& f) {
+  SharedBenchFlags s;
+  s.n = f.get("--n");
+  s.reps = f.get("--reps");
+  s.backend = backend_flag(f.get("--backend").value_or("auto"));
+  if (auto d = f.get("--device")) s.device = device_flag(*d);
+  return s;
+}
+
+Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
+                    const SharedBenchFlags& s) {
   Command cmd;
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
-    if (args.size() > 1) throw UsageError("--help takes no further arguments");
-    cmd.kind = Command::Kind::Help;
-    return cmd;
-  }
-  if (!args.empty() && args[0] == "doctor") {
-    if (args.size() > 1) throw UsageError("doctor takes no arguments (got '" + args[1] + "')");
-    cmd.kind = Command::Kind::Doctor;
-    return cmd;
-  }
-  if (!args.empty() && (args[0] == "bench" || args[0] == "sweep")) {
-    const bool bench = args[0] == "bench";
-    if (args.size() < 2 || args[1].rfind("--", 0) == 0)
-      throw UsageError(args[0] + ": name a scene or lab, e.g. 'cudaviz " + args[0] + " fountain'");
-    std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
-    if (bench) {
-      known.insert({"--block", "--input"});
-    } else {
-      known.insert({"--shapes", "--csv"});
-    }
-    FlagReader f(args, 2, known);
-    auto n = f.get("--n");
-    auto reps = f.get("--reps");
-    std::string backend = backend_flag(f.get("--backend").value_or("auto"));
-    std::optional<int> device;
-    if (auto d = f.get("--device")) device = device_flag(*d);
-    if (bench) {
-      cmd.kind = Command::Kind::Bench;
-      BenchOptions& o = cmd.bench;
-      o.target = args[1];
-      o.variant = f.get("--variant").value_or("all");
-      if (n) o.n = parse_integer(*n, "--n", 1, kMaxBenchCount);
-      if (auto b = f.get("--block")) o.block = block_flag(*b);
-      if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
-      o.input = f.get("--input");
-      o.backend = backend;
-      o.device = device;
-      return cmd;
-    }
-    cmd.kind = Command::Kind::Sweep;
-    SweepOptions& o = cmd.sweep;
-    o.target = args[1];
-    o.variant = f.get("--variant").value_or("");
-    if (n) o.n = parse_integer(*n, "--n", 1, kMaxBenchCount);
-    if (reps) o.reps = static_cast<int>(parse_integer(*reps, "--reps", 1, 100000));
-    o.csv = f.get("--csv");
-    o.backend = backend;
-    o.device = device;
-    auto shapes = f.get("--shapes");
-    if (!shapes) throw UsageError("sweep: --shapes is required, e.g. --shapes 8x8,16x16,256x1");
-    // Shapes are separated by commas; each shape uses 'x' between its dimensions.
-    size_t start = 0;
-    while (start <= shapes->size()) {
-      size_t comma = shapes->find(',', start);
-      std::string one =
-          shapes->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      o.shapes.push_back(
-          block_flag(one, "--shapes '" + *shapes + "' shape " + std::to_string(o.shapes.size() + 1)));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    return cmd;
-  }
+  cmd.kind = Command::Kind::Bench;
+  BenchOptions& o = cmd.bench;
+  o.target = args[1];
+  o.variant = f.get("--variant").value_or("all");
+  if (s.n) o.n = parse_integer(*s.n, "--n", 1, kMaxBenchCount);
+  if (auto b = f.get("--block")) o.block = block_flag(*b);
+  if (s.reps) o.reps = static_cast<int>(parse_integer(*s.reps, "--reps", 1, 100000));
+  o.input = f.get("--input");
+  o.backend = s.backend;
+  o.device = s.device;
+  return cmd;
+}
 
-  FlagReader f(args, 0,
-               {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
-                "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by"},
-               {"--present"});
-  RunOptions& o = cmd.run;
+Command parse_sweep(const std::vector<std::string>& args, FlagReader& f,
+                    const SharedBenchFlags& s) {
+  Command cmd;
+  cmd.kind = Command::Kind::Sweep;
+  SweepOptions& o = cmd.sweep;
+  o.target = args[1];
+  o.variant = f.get("--variant").value_or("");
+  if (s.n) o.n = parse_integer(*s.n, "--n", 1, kMaxBenchCount);
+  if (s.reps) o.reps = static_cast<int>(parse_integer(*s.reps, "--reps", 1, 100000));
+  o.csv = f.get("--csv");
+  o.backend = s.backend;
+  o.device = s.device;
+  auto shapes = f.get("--shapes");
+  if (!shapes) throw UsageError("sweep: --shapes is required, e.g. --shapes 8x8,16x16,256x1");
+  parse_shapes(*shapes, o);
+  return cmd;
+}
+
+Command parse_bench_or_sweep(const std::vector<std::string>& args) {
+  const bool bench = args[0] == "bench";
+  if (args.size() < 2 || args[1].rfind("--", 0) == 0)
+    throw UsageError(args[0] + ": name a scene or lab, e.g. 'cudaviz " + args[0] + " fountain'");
+  std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
+  if (bench) {
+    known.insert({"--block", "--input"});
+  } else {
+    known.insert({"--shapes", "--csv"});
+  }
+  FlagReader f(args, 2, known);
+  const SharedBenchFlags s = read_shared_bench_flags(f);
+  return bench ? parse_bench(args, f, s) : parse_sweep(args, f, s);
+}
+
+// Comma-separated; the names are the tuning windows (ui/tuning_panel.h).
+void parse_panels(const std::string& list, RunOptions& o) {
+  static const std::set<std::string> names{"occupancy", "device", "sweep",
+                                           "frames",    "launch", "memory",
+                                           "reduction", "race",   "occupancy-curve"};
+  for (const std::string& one : split_commas(list)) {
+    if (!names.count(one))
+      throw UsageError("--panel: '" + one +
+                       "' is not one of occupancy, device, sweep, frames, launch, memory, "
+                       "reduction, race, occupancy-curve");
+    o.panels.push_back(one);
+  }
+}
+
+// --scene, --backend, --preset, --frames, --soak, --screenshot, --n, --block, --variant, --lab.
+void parse_run_workload(FlagReader& f, RunOptions& o) {
   if (auto s = f.get("--scene")) {
     if (*s != "fountain" && *s != "swarm" && *s != "nbody" && *s != "pi")
       throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody, pi");
@@ -253,24 +279,11 @@ Command parse_command_line(const std::vector<std::string>& args) {
   if (auto b = f.get("--block")) o.block = block_flag(*b);
   o.variant = f.get("--variant");
   o.lab = f.get("--lab");
-  if (auto p = f.get("--panel")) {
-    // Comma-separated; the names are the tuning windows (ui/tuning_panel.h).
-    size_t start = 0;
-    while (start <= p->size()) {
-      const size_t comma = p->find(',', start);
-      const std::string one = p->substr(start, comma == std::string::npos ? comma : comma - start);
-      static const std::set<std::string> names{"occupancy", "device", "sweep", "frames",
-                                               "launch", "memory", "reduction", "race",
-                                               "occupancy-curve"};
-      if (!names.count(one))
-        throw UsageError("--panel: '" + one +
-                         "' is not one of occupancy, device, sweep, frames, launch, memory, "
-                         "reduction, race, occupancy-curve");
-      o.panels.push_back(one);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-  }
+}
+
+// --panel, --colour-by, --sweep, --ui-scale, --present, --device, --renderer.
+void parse_run_view(FlagReader& f, RunOptions& o) {
+  if (auto p = f.get("--panel")) parse_panels(*p, o);
   if (auto c = f.get("--colour-by")) {
     if (!insight::parse_colour_by(*c))
       throw UsageError("--colour-by: '" + *c + "' is not one of " + insight::kColourByNames);
@@ -285,6 +298,10 @@ Command parse_command_line(const std::vector<std::string>& args) {
       throw UsageError("--renderer: '" + *r + "' is not one of auto, sprites, splat");
     o.renderer = *r;
   }
+}
+
+// --vsync, --fps-cap, --size.
+void parse_run_window(FlagReader& f, RunOptions& o) {
   if (auto v = f.get("--vsync")) {
     if (*v != "on" && *v != "off") throw UsageError("--vsync: '" + *v + "' is not one of on, off");
     o.vsync = *v == "on";
@@ -300,7 +317,38 @@ Command parse_command_line(const std::vector<std::string>& args) {
     o.width = static_cast<int>(parse_integer(sz->substr(0, x), "--size width", 64, 16384));
     o.height = static_cast<int>(parse_integer(sz->substr(x + 1), "--size height", 64, 16384));
   }
+}
+
+Command parse_run(const std::vector<std::string>& args) {
+  FlagReader f(args, 0,
+               {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
+                "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
+                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by"},
+               {"--present"});
+  Command cmd;
+  parse_run_workload(f, cmd.run);
+  parse_run_view(f, cmd.run);
+  parse_run_window(f, cmd.run);
   return cmd;
+}
+
+}  // namespace
+
+Command parse_command_line(const std::vector<std::string>& args) {
+  Command cmd;
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
+    if (args.size() > 1) throw UsageError("--help takes no further arguments");
+    cmd.kind = Command::Kind::Help;
+    return cmd;
+  }
+  if (!args.empty() && args[0] == "doctor") {
+    if (args.size() > 1) throw UsageError("doctor takes no arguments (got '" + args[1] + "')");
+    cmd.kind = Command::Kind::Doctor;
+    return cmd;
+  }
+  if (!args.empty() && (args[0] == "bench" || args[0] == "sweep"))
+    return parse_bench_or_sweep(args);
+  return parse_run(args);
 }
 
 }  // namespace cv

@@ -39,13 +39,7 @@ Rows load_rows(const BenchOptions& opt) {
   return make_rows(file.values, file.offsets);
 }
 
-std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  const Rows rows = load_rows(opt);
-  const int threshold = kDefaultThreshold;
-  const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
-  if (auto e = validate(block, block_limits(backend)))
-    throw std::invalid_argument("--block: " + *e);
-
+std::vector<Variant> choose_variants(const BenchOptions& opt, Backend backend) {
   std::vector<Variant> chosen;
   for (Variant v : all_variants()) {
     if (!selected(opt.variant, to_string(v))) continue;
@@ -56,71 +50,104 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     }
     chosen.push_back(v);
   }
+  return chosen;
+}
+
+// What every variant's run shares: the rows, the reference, the GPU state.
+struct CorelatedRun {
+  const BenchOptions& opt;
+  const Rows& rows;
+  int threshold;
+  BlockShape block;
+  const std::atomic<bool>* cancel;
+  double steps;
+  uint64_t reference;
+  std::optional<CorelatedGpu> gpu;
+  std::optional<CudaStream> stream;
+};
+
+// One timed run that leaves its count in `result`.
+std::function<double()> gpu_once(CorelatedRun& r, Variant v, uint64_t& result) {
+  if (!r.gpu) {
+    r.gpu.emplace(r.rows);
+    r.stream.emplace();
+  }
+  return [&r, &result, v] {
+    const double ms = time_cuda([&](cudaStream_t st) { r.gpu->run(v, r.threshold, r.block, st); },
+                                0, 1, r.stream->get())
+                          .median_ms;
+    result = r.gpu->result(r.stream->get());
+    return ms;
+  };
+}
+
+std::function<double()> cpu_once(CorelatedRun& r, uint64_t& result) {
+  return [&r, &result] {
+    const double ms =
+        time_host([&] { result = count_cpu(r.rows, r.threshold, r.cancel); }, 0, 1).median_ms;
+    // A cancelled count is discarded here (progress is the caller's to report).
+    if (r.opt.control && r.opt.control->cancel) throw Cancelled();
+    return ms;
+  };
+}
+
+void fill_fields(Measurement& m, const CorelatedRun& r, Variant v, uint64_t first_result,
+                 bool stable) {
+  const double pairs = static_cast<double>(pair_count(r.rows.rows()));
+  const double s = m.stats.median_ms * 1e-3;
+  m.fields["pairs_per_s"] = s > 0 ? pairs / s : 0.0;
+  m.fields["threshold"] = r.threshold;
+  if (v == Variant::Fast) m.fields["method"] = r.gpu->fast_uses_bitsets() ? "bitset" : "merge";
+  m.fields["ids"] = r.rows.ids.size();
+  m.fields["result"] = first_result;
+  m.fields["reference"] = r.reference;
+  // Every repetition must agree, not only the first.
+  m.fields["correct"] = first_result == r.reference && stable;
+}
+
+Measurement measure_variant(CorelatedRun& r, Variant v, double step0) {
+  const BenchOptions& opt = r.opt;
+  Measurement m;
+  m.variant = to_string(v);
+  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+  m.n = static_cast<long long>(r.rows.rows());
+  m.block = r.block;
+  uint64_t result = 0;
+  const std::function<double()> once = is_gpu(v) ? gpu_once(r, v, result) : cpu_once(r, result);
+  const double first = once();  // warm-up; its answer is checked below
+  const uint64_t first_result = result;
+  const int reps =
+      opt.reps ? opt.reps : static_cast<int>(std::clamp(1000.0 / std::max(first, 1e-3), 1.0, 20.0));
+  std::vector<double> ms;
+  bool stable = true;
+  for (int i = 0; i < reps; ++i) {
+    check_cancel(opt, static_cast<float>((step0 + double(i) / reps) / r.steps));
+    ms.push_back(once());
+    stable = stable && result == first_result;
+  }
+  m.stats = summarize(ms);
+  fill_fields(m, r, v, first_result, stable);
+  return m;
+}
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const Rows rows = load_rows(opt);
+  const int threshold = kDefaultThreshold;
+  const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  const std::vector<Variant> chosen = choose_variants(opt, backend);
   const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
   const double steps = static_cast<double>(chosen.size()) + 1;
-  const double pairs = static_cast<double>(pair_count(rows.rows()));
 
   const uint64_t reference = count_cpu(rows, threshold, cancel);
   check_cancel(opt, static_cast<float>(1 / steps));
 
-  std::optional<CorelatedGpu> gpu;
-  std::optional<CudaStream> stream;
+  CorelatedRun r{opt, rows, threshold, block, cancel, steps, reference, {}, {}};
   std::vector<Measurement> out;
-  for (size_t vi = 0; vi < chosen.size(); ++vi) {
-    const Variant v = chosen[vi];
-    const double step0 = static_cast<double>(vi + 1);
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-    m.n = static_cast<long long>(rows.rows());
-    m.block = block;
-    uint64_t result = 0;
-    std::function<double()> once;
-    if (is_gpu(v)) {
-      if (!gpu) {
-        gpu.emplace(rows);
-        stream.emplace();
-      }
-      once = [&] {
-        const double ms = time_cuda([&](cudaStream_t st) { gpu->run(v, threshold, block, st); }, 0,
-                                    1, stream->get())
-                              .median_ms;
-        result = gpu->result(stream->get());
-        return ms;
-      };
-    } else {
-      once = [&] {
-        const double ms =
-            time_host([&] { result = count_cpu(rows, threshold, cancel); }, 0, 1).median_ms;
-        // A cancelled count is discarded here (progress is the caller's to report).
-        if (opt.control && opt.control->cancel) throw Cancelled();
-        return ms;
-      };
-    }
-    const double first = once();  // warm-up; its answer is checked below
-    const uint64_t first_result = result;
-    const int reps = opt.reps
-                         ? opt.reps
-                         : static_cast<int>(std::clamp(1000.0 / std::max(first, 1e-3), 1.0, 20.0));
-    std::vector<double> ms;
-    bool stable = true;
-    for (int r = 0; r < reps; ++r) {
-      check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
-      ms.push_back(once());
-      stable = stable && result == first_result;
-    }
-    m.stats = summarize(ms);
-    const double s = m.stats.median_ms * 1e-3;
-    m.fields["pairs_per_s"] = s > 0 ? pairs / s : 0.0;
-    m.fields["threshold"] = threshold;
-    if (v == Variant::Fast) m.fields["method"] = gpu->fast_uses_bitsets() ? "bitset" : "merge";
-    m.fields["ids"] = rows.ids.size();
-    m.fields["result"] = first_result;
-    m.fields["reference"] = reference;
-    // Every repetition must agree, not only the first.
-    m.fields["correct"] = first_result == reference && stable;
-    out.push_back(std::move(m));
-  }
+  for (size_t vi = 0; vi < chosen.size(); ++vi)
+    out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));
   check_cancel(opt, 1.f);
   return out;
 }

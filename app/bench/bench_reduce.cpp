@@ -20,15 +20,7 @@ constexpr uint64_t kDataSeed = 1;
 constexpr long long kDefaultN = 1ll << 24;
 constexpr long long kMaxN = 1ll << 30;  // 4 GiB of int32 on the device
 
-std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data =
-      lab_data(opt, op == Op::Sum ? "reduce" : "count3", kDefaultN, kMaxN,
-               [](size_t n) { return make_data(n, kDataSeed); });
-  const size_t n = data.size();
-  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
-  if (auto e = validate(block, block_limits(backend)))
-    throw std::invalid_argument("--block: " + *e);
-
+std::vector<Variant> choose_variants(Op op, const BenchOptions& opt, Backend backend) {
   std::vector<Variant> chosen;
   for (Variant v : all_variants()) {
     if (!selected(opt.variant, to_string(v))) continue;
@@ -39,74 +31,105 @@ std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend
     }
     chosen.push_back(v);
   }
+  return chosen;
+}
+
+// What every variant's run shares: the data, the reference, the device state.
+struct ReduceRun {
+  Op op;
+  const BenchOptions& opt;
+  const std::vector<int32_t>& data;
+  size_t n;
+  BlockShape block;
+  const std::atomic<bool>* cancel;
+  double steps;
+  int64_t reference;
+  std::optional<CudaStream> stream;
+  std::optional<DeviceBuffer<int32_t>> d_in;
+  std::optional<ReduceGpu> gpu;
+};
+
+// One timed run that leaves its answer in `result`.
+std::function<double()> gpu_once(ReduceRun& r, Variant v, int64_t& result) {
+  if (!r.gpu) {
+    r.stream.emplace();
+    r.d_in.emplace(r.n);
+    if (r.n)
+      CV_CUDA(cudaMemcpyAsync(r.d_in->get(), r.data.data(), r.n * sizeof(int32_t),
+                              cudaMemcpyHostToDevice, r.stream->get()));
+    r.gpu.emplace(r.op, std::max<size_t>(r.n, 1));
+  }
+  const cudaStream_t s = r.stream->get();
+  return [&r, &result, v, s] {
+    const double ms =
+        time_cuda([&](cudaStream_t st) { r.gpu->run(v, r.d_in->get(), r.n, r.block, st); }, 0, 1, s)
+            .median_ms;
+    result = r.gpu->result(s);
+    return ms;
+  };
+}
+
+std::function<double()> cpu_once(ReduceRun& r, Variant v, int64_t& result) {
+  return [&r, &result, v] {
+    return time_host(
+               [&] {
+                 result = v == Variant::CpuSerial ? cpu_serial(r.op, r.data.data(), r.n, r.cancel)
+                                                  : cpu_threads(r.op, r.data.data(), r.n, r.cancel);
+               },
+               0, 1)
+        .median_ms;
+  };
+}
+
+Measurement measure_variant(ReduceRun& r, Variant v, double step0) {
+  check_cancel(r.opt, static_cast<float>(step0 / r.steps));
+  Measurement m;
+  m.variant = to_string(v);
+  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+  m.n = static_cast<long long>(r.n);
+  m.block = r.block;
+  int64_t result = 0;
+  const std::function<double()> once = is_gpu(v) ? gpu_once(r, v, result) : cpu_once(r, v, result);
+  std::vector<double> ms{once()};  // warm-up and a first answer
+  bool correct = result == r.reference;
+  const int64_t first = result;
+  const int reps = auto_reps(r.opt, ms[0], 50);
+  ms.clear();
+  for (int i = 0; i < reps; ++i) {
+    check_cancel(r.opt, static_cast<float>((step0 + double(i) / reps) / r.steps));
+    ms.push_back(once());
+    correct = correct && result == r.reference;
+  }
+  check_cancel(r.opt, static_cast<float>((step0 + 1) / r.steps));
+  m.stats = summarize(ms);
+  m.fields["gb_per_s"] =
+      static_cast<double>(r.n) * sizeof(int32_t) / (m.stats.median_ms * 1e-3) * 1e-9;
+  m.fields["result"] = first;  // racy: the first wrong answer; the others vary from run to run
+  m.fields["reference"] = r.reference;
+  m.fields["correct"] = correct;
+  return m;
+}
+
+std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend) {
+  const std::vector<int32_t> data =
+      lab_data(opt, op == Op::Sum ? "reduce" : "count3", kDefaultN, kMaxN,
+               [](size_t n) { return make_data(n, kDataSeed); });
+  const size_t n = data.size();
+  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  const std::vector<Variant> chosen = choose_variants(op, opt, backend);
   const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
   const double steps = static_cast<double>(chosen.size()) + 1;
 
   const int64_t reference = cpu_threads(op, data.data(), n, cancel);
   check_cancel(opt, static_cast<float>(1 / steps));
 
-  std::optional<CudaStream> stream;
-  std::optional<DeviceBuffer<int32_t>> d_in;
-  std::optional<ReduceGpu> gpu;
+  ReduceRun r{op, opt, data, n, block, cancel, steps, reference, {}, {}, {}};
   std::vector<Measurement> out;
-  for (size_t vi = 0; vi < chosen.size(); ++vi) {
-    const Variant v = chosen[vi];
-    const double step0 = static_cast<double>(vi + 1);
-    check_cancel(opt, static_cast<float>(step0 / steps));
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-    m.n = static_cast<long long>(n);
-    m.block = block;
-    int64_t result = 0;
-    std::function<double()> once;
-    if (is_gpu(v)) {
-      if (!gpu) {
-        stream.emplace();
-        d_in.emplace(n);
-        if (n)
-          CV_CUDA(cudaMemcpyAsync(d_in->get(), data.data(), n * sizeof(int32_t),
-                                  cudaMemcpyHostToDevice, stream->get()));
-        gpu.emplace(op, std::max<size_t>(n, 1));
-      }
-      const cudaStream_t s = stream->get();
-      once = [&, v, s] {
-        const double ms =
-            time_cuda([&](cudaStream_t st) { gpu->run(v, d_in->get(), n, block, st); }, 0, 1, s)
-                .median_ms;
-        result = gpu->result(s);
-        return ms;
-      };
-    } else {
-      once = [&, v] {
-        return time_host(
-                   [&] {
-                     result = v == Variant::CpuSerial ? cpu_serial(op, data.data(), n, cancel)
-                                                      : cpu_threads(op, data.data(), n, cancel);
-                   },
-                   0, 1)
-            .median_ms;
-      };
-    }
-    std::vector<double> ms{once()};  // warm-up and a first answer
-    bool correct = result == reference;
-    const int64_t first = result;
-    const int reps = auto_reps(opt, ms[0], 50);
-    ms.clear();
-    for (int r = 0; r < reps; ++r) {
-      check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
-      ms.push_back(once());
-      correct = correct && result == reference;
-    }
-    check_cancel(opt, static_cast<float>((step0 + 1) / steps));
-    m.stats = summarize(ms);
-    m.fields["gb_per_s"] =
-        static_cast<double>(n) * sizeof(int32_t) / (m.stats.median_ms * 1e-3) * 1e-9;
-    m.fields["result"] = first;  // racy: the first wrong answer; the others vary from run to run
-    m.fields["reference"] = reference;
-    m.fields["correct"] = correct;
-    out.push_back(std::move(m));
-  }
+  for (size_t vi = 0; vi < chosen.size(); ++vi)
+    out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));
   return out;
 }
 

@@ -22,14 +22,7 @@ constexpr uint64_t kDataSeed = 2;
 constexpr long long kDefaultN = 1ll << 24;
 constexpr long long kMaxN = 1ll << 30;
 
-std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data = lab_data(
-      opt, "reverse", kDefaultN, kMaxN, [](size_t n) { return reduce::make_data(n, kDataSeed); });
-  const size_t n = data.size();
-  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
-  if (auto e = validate(block, block_limits(backend)))
-    throw std::invalid_argument("--block: " + *e);
-
+std::vector<Variant> choose_variants(const BenchOptions& opt, Backend backend) {
   std::vector<Variant> chosen;
   for (Variant v : all_variants()) {
     if (!selected(opt.variant, to_string(v))) continue;
@@ -40,80 +33,119 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     }
     chosen.push_back(v);
   }
+  return chosen;
+}
+
+// What every variant's run shares: the data, the CPU answer, the device buffers.
+struct ReverseRun {
+  const BenchOptions& opt;
+  const std::vector<int32_t>& data;
+  const std::vector<int32_t>& expected;
+  size_t n;
+  BlockShape block;
+  double steps;
+  std::optional<CudaStream> stream;
+  std::optional<DeviceBuffer<int32_t>> d_in, d_out;
+  std::vector<int32_t> host_out;
+};
+
+std::function<double()> gpu_once(ReverseRun& r, Variant v) {
+  if (!r.stream) {
+    r.stream.emplace();
+    r.d_in.emplace(r.n);
+    r.d_out.emplace(r.n);
+    if (r.n)
+      CV_CUDA(cudaMemcpyAsync(r.d_in->get(), r.data.data(), r.n * 4, cudaMemcpyHostToDevice,
+                              r.stream->get()));
+  }
+  const cudaStream_t s = r.stream->get();
+  if (r.n)
+    CV_CUDA(
+        cudaMemsetAsync(r.d_out->get(), 0xff, r.n * 4, s));  // no stale answer from another variant
+  return [&r, v, s] {
+    return time_cuda(
+               [&](cudaStream_t st) {
+                 run_gpu(v, r.d_in->get(), r.d_out->get(), r.n, r.block, st);
+               },
+               0, 1, s)
+        .median_ms;
+  };
+}
+
+std::function<double()> cpu_once(ReverseRun& r, Variant v) {
+  std::fill(r.host_out.begin(), r.host_out.end(), -1);
+  return [&r, v] {
+    return time_host(
+               [&] {
+                 (v == Variant::CpuSerial ? reverse_cpu : reverse_cpu_threads)(
+                     r.data.data(), r.host_out.data(), r.n);
+               },
+               0, 1)
+        .median_ms;
+  };
+}
+
+std::vector<double> time_variant(ReverseRun& r, Variant v, double step0) {
+  const std::function<double()> once = is_gpu(v) ? gpu_once(r, v) : cpu_once(r, v);
+  std::vector<double> ms{once()};
+  const int reps = auto_reps(r.opt, ms[0], 50);
+  ms.clear();
+  for (int i = 0; i < reps; ++i) {
+    check_cancel(r.opt, static_cast<float>((step0 + double(i) / reps) / r.steps));
+    ms.push_back(once());
+  }
+  return ms;
+}
+
+// Elements that differ from the CPU reversal (copy: from the input).
+size_t count_wrong(ReverseRun& r, Variant v) {
+  if (is_gpu(v) && r.n) {
+    CV_CUDA(cudaMemcpyAsync(r.host_out.data(), r.d_out->get(), r.n * 4, cudaMemcpyDeviceToHost,
+                            r.stream->get()));
+    r.stream->synchronize();
+  }
+  const std::vector<int32_t>& want = v == Variant::Copy ? r.data : r.expected;
+  size_t wrong = 0;
+  for (size_t i = 0; i < r.n; ++i) wrong += r.host_out[i] != want[i];
+  return wrong;
+}
+
+Measurement measure_variant(ReverseRun& r, Variant v, double step0) {
+  check_cancel(r.opt, static_cast<float>(step0 / r.steps));
+  Measurement m;
+  m.variant = to_string(v);
+  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+  m.n = static_cast<long long>(r.n);
+  m.block = r.block;
+  const std::vector<double> ms = time_variant(r, v, step0);
+  const size_t wrong = count_wrong(r, v);
+  m.stats = summarize(ms);
+  m.fields["gb_per_s"] = static_cast<double>(r.n) * 8 / (m.stats.median_ms * 1e-3) * 1e-9;
+  m.fields["result"] = wrong;  // elements that differ from the CPU reversal (copy: from the input)
+  m.fields["reference"] = 0;
+  m.fields["correct"] = wrong == 0;
+  return m;
+}
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const std::vector<int32_t> data = lab_data(
+      opt, "reverse", kDefaultN, kMaxN, [](size_t n) { return reduce::make_data(n, kDataSeed); });
+  const size_t n = data.size();
+  const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  const std::vector<Variant> chosen = choose_variants(opt, backend);
   const double steps = static_cast<double>(chosen.size()) + 1;
   check_cancel(opt, 0.f);  // making the data took a while at large n
   std::vector<int32_t> expected(n);
   reverse_cpu_threads(data.data(), expected.data(), n);
   check_cancel(opt, static_cast<float>(1 / steps));
 
-  std::optional<CudaStream> stream;
-  std::optional<DeviceBuffer<int32_t>> d_in, d_out;
-  std::vector<int32_t> host_out(n);
+  ReverseRun r{opt, data, expected, n, block, steps, {}, {}, {}, std::vector<int32_t>(n)};
   std::vector<Measurement> out;
-  for (size_t vi = 0; vi < chosen.size(); ++vi) {
-    const Variant v = chosen[vi];
-    const double step0 = static_cast<double>(vi + 1);
-    check_cancel(opt, static_cast<float>(step0 / steps));
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-    m.n = static_cast<long long>(n);
-    m.block = block;
-    std::function<double()> once;
-    if (is_gpu(v)) {
-      if (!stream) {
-        stream.emplace();
-        d_in.emplace(n);
-        d_out.emplace(n);
-        if (n)
-          CV_CUDA(cudaMemcpyAsync(d_in->get(), data.data(), n * 4, cudaMemcpyHostToDevice,
-                                  stream->get()));
-      }
-      const cudaStream_t s = stream->get();
-      if (n)
-        CV_CUDA(
-            cudaMemsetAsync(d_out->get(), 0xff, n * 4, s));  // no stale answer from another variant
-      once = [&, v, s] {
-        return time_cuda(
-                   [&](cudaStream_t st) { run_gpu(v, d_in->get(), d_out->get(), n, block, st); }, 0,
-                   1, s)
-            .median_ms;
-      };
-    } else {
-      std::fill(host_out.begin(), host_out.end(), -1);
-      once = [&, v] {
-        return time_host(
-                   [&] {
-                     (v == Variant::CpuSerial ? reverse_cpu : reverse_cpu_threads)(
-                         data.data(), host_out.data(), n);
-                   },
-                   0, 1)
-            .median_ms;
-      };
-    }
-    std::vector<double> ms{once()};
-    const int reps = auto_reps(opt, ms[0], 50);
-    ms.clear();
-    for (int r = 0; r < reps; ++r) {
-      check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
-      ms.push_back(once());
-    }
-    if (is_gpu(v) && n) {
-      CV_CUDA(cudaMemcpyAsync(host_out.data(), d_out->get(), n * 4, cudaMemcpyDeviceToHost,
-                              stream->get()));
-      stream->synchronize();
-    }
-    const std::vector<int32_t>& want = v == Variant::Copy ? data : expected;
-    size_t wrong = 0;
-    for (size_t i = 0; i < n; ++i) wrong += host_out[i] != want[i];
-    m.stats = summarize(ms);
-    m.fields["gb_per_s"] = static_cast<double>(n) * 8 / (m.stats.median_ms * 1e-3) * 1e-9;
-    m.fields["result"] =
-        wrong;  // elements that differ from the CPU reversal (copy: from the input)
-    m.fields["reference"] = 0;
-    m.fields["correct"] = wrong == 0;
-    out.push_back(std::move(m));
-  }
+  for (size_t vi = 0; vi < chosen.size(); ++vi)
+    out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));
   return out;
 }
 

@@ -16,6 +16,24 @@ namespace {
 
 constexpr long long kMaxParticles = 1ll << 28;
 
+// The app's default camera over a w x h image.
+splat::View default_view(const fountain::Params& params, int w, int h) {
+  const glm::mat4 vp = OrbitCamera{}.view_proj(static_cast<float>(w) / h);
+  splat::View v{};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = vp[c][r];
+  const glm::vec4 eye = glm::inverse(vp) * glm::vec4(0.f, 0.f, 1.f, 0.f);
+  v.eye[0] = eye.x / eye.w;
+  v.eye[1] = eye.y / eye.w;
+  v.eye[2] = eye.z / eye.w;
+  v.table_radius = params.table_radius;
+  v.scalar_scale = 1.f / params.max_age;
+  v.hide_below = fountain::kHiddenY * 0.5f;
+  v.width = w;
+  v.height = h;
+  return v;
+}
+
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   // Checked before the narrowing below: --n goes up to 2^50 for pi.
   if (opt.n && *opt.n > kMaxParticles)
@@ -33,19 +51,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const fountain::Params params;
   fountain::FrameClock clock(7);
 
-  const glm::mat4 vp = OrbitCamera{}.view_proj(static_cast<float>(w) / h);
-  splat::View v{};
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = vp[c][r];
-  const glm::vec4 eye = glm::inverse(vp) * glm::vec4(0.f, 0.f, 1.f, 0.f);
-  v.eye[0] = eye.x / eye.w;
-  v.eye[1] = eye.y / eye.w;
-  v.eye[2] = eye.z / eye.w;
-  v.table_radius = params.table_radius;
-  v.scalar_scale = 1.f / params.max_age;
-  v.hide_below = fountain::kHiddenY * 0.5f;
-  v.width = w;
-  v.height = h;
+  const splat::View v = default_view(params, w, h);
 
   Measurement m;
   m.variant = variant;

@@ -40,14 +40,7 @@ double all_budget_triples(Variant v) {
   }
 }
 
-std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  const std::vector<int32_t> data =
-      lab_data(opt, "sum3", kDefaultN, kMaxN, [](size_t n) { return make_data(n); });
-  const size_t n = data.size();
-  const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
-  if (auto e = validate(block, block_limits(backend)))
-    throw std::invalid_argument("--block: " + *e);
-
+std::vector<Variant> choose_variants(const BenchOptions& opt, Backend backend, size_t n) {
   std::vector<Variant> chosen;
   for (Variant v : all_variants()) {
     if (!selected(opt.variant, to_string(v))) continue;
@@ -58,98 +51,137 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (opt.variant == "all" && triples_of(n) > all_budget_triples(v)) continue;
     chosen.push_back(v);
   }
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
-  const double steps = static_cast<double>(chosen.size()) + 1;
+  return chosen;
+}
 
-  // The reference, and the brute-force CPU count when that runs too.
+// What every variant's run shares: the data, the reference counts, the GPU state.
+struct Sum3Run {
+  const BenchOptions& opt;
+  const std::vector<int32_t>& data;
+  size_t n;
+  BlockShape block;
+  const std::atomic<bool>* cancel;
+  double steps;
   std::optional<uint64_t> reference;
-  if (static_cast<long long>(n) <= kReferenceMaxN) {
-    reference = count_cpu_sorted(data.data(), n, cancel);
-    check_cancel(opt, 1 / static_cast<float>(steps));
-  }
   std::optional<uint64_t> brute_cpu;
-
   std::optional<Sum3Gpu> gpu;
   std::optional<CudaStream> stream;
-  std::vector<Measurement> out;
-  for (size_t vi = 0; vi < chosen.size(); ++vi) {
-    const Variant v = chosen[vi];
-    const double step0 = static_cast<double>(vi + 1);
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-    m.n = static_cast<long long>(n);
-    m.block = block;
-    uint64_t result = 0;
-    std::vector<double> ms;
-    if (is_gpu(v)) {
-      if (!gpu) {
-        gpu.emplace(data.data(), n);
-        stream.emplace();
-      }
-      const cudaStream_t s = stream->get();
-      auto once = [&] {
-        return time_cuda([&](cudaStream_t st) { gpu->run(v, block, st); }, 0, 1, s).median_ms;
-      };
-      ms.push_back(once());  // warm-up and the answer
-      result = gpu->result(s);
-      const int reps = auto_reps(opt, ms[0], 20);
-      ms.clear();
-      for (int r = 0; r < reps; ++r) {
-        check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
-        ms.push_back(once());
-      }
-    } else {
-      auto once = [&] {
-        const auto t = time_host(
-            [&] {
-              result = v == Variant::Cpu         ? count_cpu(data.data(), n, cancel)
-                       : v == Variant::CpuSerial ? count_cpu_serial(data.data(), n, cancel)
-                                                 : count_cpu_sorted(data.data(), n, cancel);
-            },
-            0, 1);
-        // A cancelled count is discarded here (progress is the caller's to report).
-        if (opt.control && opt.control->cancel) throw Cancelled();
-        return t.median_ms;
-      };
-      const double first = once();
-      const int reps = opt.reps ? opt.reps : (first > 1000 ? 1 : auto_reps(opt, first, 20));
-      if (opt.reps == 0 && first > 1000) {
-        ms.push_back(first);  // a long CPU run is not repeated by default
-      } else {
-        for (int r = 0; r < reps; ++r) {
-          check_cancel(opt, static_cast<float>((step0 + double(r) / reps) / steps));
-          ms.push_back(once());
-        }
-      }
-      if (v == Variant::Cpu || v == Variant::CpuSerial) brute_cpu = result;
-    }
-    m.stats = summarize(ms);
-    const double s = m.stats.median_ms * 1e-3;
-    m.fields["algorithm"] = is_brute_force(v) ? "brute_force" : "sorted";
-    m.fields["triples_per_s"] = s > 0 ? triples_of(n) / s : 0.0;
-    if (v == Variant::Naive || v == Variant::Hoisted || v == Variant::Shared) {
-      const GridUsage g = grid_usage(n, block);
-      m.fields["threads_launched"] = g.threads;
-      m.fields["threads_working"] = g.working;
-      m.fields["idle_blocks"] = g.idle_blocks;
-    }
-    m.fields["result"] = result;
-    // cpu_sorted is the reference itself: check it against the brute force instead.
-    std::optional<uint64_t> ref = reference;
-    if (v == Variant::CpuSorted) {
-      ref = brute_cpu;
-      if (!ref && triples_of(n) <= 2e9) ref = count_cpu(data.data(), n, cancel);
-    }
-    if (ref) {
-      m.fields["reference"] = *ref;
-      m.fields["correct"] = result == *ref;
-    } else {
-      m.fields["reference"] = nullptr;
-      m.fields["correct"] = nullptr;
-    }
-    out.push_back(std::move(m));
+};
+
+std::vector<double> time_gpu_variant(Sum3Run& r, Variant v, double step0, uint64_t& result) {
+  if (!r.gpu) {
+    r.gpu.emplace(r.data.data(), r.n);
+    r.stream.emplace();
   }
+  const cudaStream_t s = r.stream->get();
+  auto once = [&] {
+    return time_cuda([&](cudaStream_t st) { r.gpu->run(v, r.block, st); }, 0, 1, s).median_ms;
+  };
+  std::vector<double> ms;
+  ms.push_back(once());  // warm-up and the answer
+  result = r.gpu->result(s);
+  const int reps = auto_reps(r.opt, ms[0], 20);
+  ms.clear();
+  for (int i = 0; i < reps; ++i) {
+    check_cancel(r.opt, static_cast<float>((step0 + double(i) / reps) / r.steps));
+    ms.push_back(once());
+  }
+  return ms;
+}
+
+std::vector<double> time_cpu_variant(Sum3Run& r, Variant v, double step0, uint64_t& result) {
+  const BenchOptions& opt = r.opt;
+  auto once = [&] {
+    const auto t = time_host(
+        [&] {
+          result = v == Variant::Cpu         ? count_cpu(r.data.data(), r.n, r.cancel)
+                   : v == Variant::CpuSerial ? count_cpu_serial(r.data.data(), r.n, r.cancel)
+                                             : count_cpu_sorted(r.data.data(), r.n, r.cancel);
+        },
+        0, 1);
+    // A cancelled count is discarded here (progress is the caller's to report).
+    if (opt.control && opt.control->cancel) throw Cancelled();
+    return t.median_ms;
+  };
+  std::vector<double> ms;
+  const double first = once();
+  const int reps = opt.reps ? opt.reps : (first > 1000 ? 1 : auto_reps(opt, first, 20));
+  if (opt.reps == 0 && first > 1000) {
+    ms.push_back(first);  // a long CPU run is not repeated by default
+  } else {
+    for (int i = 0; i < reps; ++i) {
+      check_cancel(opt, static_cast<float>((step0 + double(i) / reps) / r.steps));
+      ms.push_back(once());
+    }
+  }
+  if (v == Variant::Cpu || v == Variant::CpuSerial) r.brute_cpu = result;
+  return ms;
+}
+
+// cpu_sorted is the reference itself: check it against the brute force instead.
+std::optional<uint64_t> reference_for(const Sum3Run& r, Variant v) {
+  std::optional<uint64_t> ref = r.reference;
+  if (v == Variant::CpuSorted) {
+    ref = r.brute_cpu;
+    if (!ref && triples_of(r.n) <= 2e9) ref = count_cpu(r.data.data(), r.n, r.cancel);
+  }
+  return ref;
+}
+
+void fill_fields(Measurement& m, const Sum3Run& r, Variant v, uint64_t result) {
+  const double s = m.stats.median_ms * 1e-3;
+  m.fields["algorithm"] = is_brute_force(v) ? "brute_force" : "sorted";
+  m.fields["triples_per_s"] = s > 0 ? triples_of(r.n) / s : 0.0;
+  if (v == Variant::Naive || v == Variant::Hoisted || v == Variant::Shared) {
+    const GridUsage g = grid_usage(r.n, r.block);
+    m.fields["threads_launched"] = g.threads;
+    m.fields["threads_working"] = g.working;
+    m.fields["idle_blocks"] = g.idle_blocks;
+  }
+  m.fields["result"] = result;
+  if (auto ref = reference_for(r, v)) {
+    m.fields["reference"] = *ref;
+    m.fields["correct"] = result == *ref;
+  } else {
+    m.fields["reference"] = nullptr;
+    m.fields["correct"] = nullptr;
+  }
+}
+
+Measurement measure_variant(Sum3Run& r, Variant v, double step0) {
+  Measurement m;
+  m.variant = to_string(v);
+  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
+  m.n = static_cast<long long>(r.n);
+  m.block = r.block;
+  uint64_t result = 0;
+  const std::vector<double> ms =
+      is_gpu(v) ? time_gpu_variant(r, v, step0, result) : time_cpu_variant(r, v, step0, result);
+  m.stats = summarize(ms);
+  fill_fields(m, r, v, result);
+  return m;
+}
+
+std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  const std::vector<int32_t> data =
+      lab_data(opt, "sum3", kDefaultN, kMaxN, [](size_t n) { return make_data(n); });
+  const size_t n = data.size();
+  const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
+
+  const std::vector<Variant> chosen = choose_variants(opt, backend, n);
+  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
+  Sum3Run r{opt, data, n, block, cancel, static_cast<double>(chosen.size()) + 1, {}, {}, {}, {}};
+
+  // The reference, and the brute-force CPU count when that runs too.
+  if (static_cast<long long>(n) <= kReferenceMaxN) {
+    r.reference = count_cpu_sorted(data.data(), n, cancel);
+    check_cancel(opt, 1 / static_cast<float>(r.steps));
+  }
+  std::vector<Measurement> out;
+  for (size_t vi = 0; vi < chosen.size(); ++vi)
+    out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));
   check_cancel(opt, 1.f);
   return out;
 }

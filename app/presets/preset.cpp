@@ -362,10 +362,9 @@ Preset parse_preset(const json& j, Report& report) {
     if (auto d = rd.string(j["description"], "description")) p.description = *d;
   if (j.contains("scene"))
     if (auto s = rd.choice(j["scene"], "scene", scene_names())) p.scene = cv::parse_scene(*s);
-  if (j.contains("ui") &&
-      rd.object(j["ui"], "ui",
-                {"scale", "high_contrast", "panels_hidden", "paused", "vsync", "fps_cap",
-                 "colour_by"})) {
+  if (j.contains("ui") && rd.object(j["ui"], "ui",
+                                    {"scale", "high_contrast", "panels_hidden", "paused", "vsync",
+                                     "fps_cap", "colour_by"})) {
     const json& u = j["ui"];
     if (u.contains("scale"))
       if (auto s = rd.number(u["scale"], "ui.scale", kMinUiScale, kMaxUiScale))
@@ -376,7 +375,8 @@ Preset parse_preset(const json& j, Report& report) {
       p.ui.panels_hidden = rd.boolean(u["panels_hidden"], "ui.panels_hidden");
     if (u.contains("paused")) p.ui.paused = rd.boolean(u["paused"], "ui.paused");
     if (u.contains("colour_by"))
-      p.ui.colour_by = rd.choice(u["colour_by"], "ui.colour_by", {"normal", "block", "warp", "thread", "sm"});
+      p.ui.colour_by =
+          rd.choice(u["colour_by"], "ui.colour_by", {"normal", "block", "warp", "thread", "sm"});
     if (u.contains("vsync")) p.ui.vsync = rd.boolean(u["vsync"], "ui.vsync");
     if (u.contains("fps_cap"))
       if (auto c = rd.number(u["fps_cap"], "ui.fps_cap", 0, pacing::kMaxFpsCap)) {
@@ -438,6 +438,78 @@ nlohmann::ordered_json block_json(const BlockShape& b) {
   return {b.x, b.y};
 }
 
+nlohmann::ordered_json ui_json(const Ui& u) {
+  nlohmann::ordered_json ui = nlohmann::ordered_json::object();
+  if (u.scale) ui["scale"] = tidy(*u.scale);
+  if (u.high_contrast) ui["high_contrast"] = *u.high_contrast;
+  if (u.panels_hidden) ui["panels_hidden"] = *u.panels_hidden;
+  if (u.paused) ui["paused"] = *u.paused;
+  if (u.colour_by) ui["colour_by"] = *u.colour_by;
+  if (u.vsync) ui["vsync"] = *u.vsync;
+  if (u.fps_cap) ui["fps_cap"] = *u.fps_cap;
+  return ui;
+}
+
+// In the table's order, typed as the table says, so files read naturally.
+nlohmann::ordered_json params_json(const Scene& s, SceneKind kind) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const Knob& k : knob_table(kind)) {
+    auto it = s.params.find(k.key);
+    if (it == s.params.end()) continue;
+    if (std::holds_alternative<bool*>(k.ptr))
+      params[k.key] = it->second != 0.0;
+    else if (std::holds_alternative<int*>(k.ptr))
+      params[k.key] = static_cast<long long>(it->second);
+    else
+      params[k.key] = tidy(static_cast<float>(it->second));
+  }
+  return params;
+}
+
+nlohmann::ordered_json camera_json(const Camera& cam) {
+  nlohmann::ordered_json c = nlohmann::ordered_json::object();
+  if (const auto& t = cam.target) c["target"] = {tidy(t->x), tidy(t->y), tidy(t->z)};
+  if (cam.distance) c["distance"] = tidy(*cam.distance);
+  if (cam.yaw) c["yaw"] = tidy(*cam.yaw);
+  if (cam.pitch) c["pitch"] = tidy(*cam.pitch);
+  return c;
+}
+
+nlohmann::ordered_json scene_json(const Scene& s, SceneKind kind) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  if (s.variant) o["variant"] = *s.variant;
+  if (s.initial) o["initial"] = *s.initial;
+  if (s.count) o["count"] = *s.count;
+  if (s.block) o["block"] = block_json(*s.block);
+  if (!s.params.empty()) o["params"] = params_json(s, kind);
+  if (s.camera) o["camera"] = camera_json(*s.camera);
+  return o;
+}
+
+nlohmann::ordered_json lab_json(const Lab& l) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  if (l.name) o["name"] = *l.name;
+  if (l.variant) o["variant"] = *l.variant;
+  if (l.n) o["n"] = *l.n ? nlohmann::ordered_json(**l.n) : nlohmann::ordered_json(nullptr);
+  if (l.block) o["block"] = *l.block ? block_json(**l.block) : nlohmann::ordered_json(nullptr);
+  if (l.input) o["input"] = *l.input;
+  if (l.reps) o["reps"] = *l.reps;
+  if (l.cpu_backend) o["cpu_backend"] = *l.cpu_backend;
+  if (l.open) o["open"] = *l.open;
+  if (l.run) o["run"] = *l.run;
+  return o;
+}
+
+nlohmann::ordered_json sweep_json(const Sweep& sw) {
+  nlohmann::ordered_json o;
+  o["target"] = sw.target;
+  if (sw.variant) o["variant"] = *sw.variant;
+  if (sw.n) o["n"] = *sw.n;
+  o["shapes"] = nlohmann::ordered_json::array();
+  for (const BlockShape& b : sw.shapes) o["shapes"].push_back(to_string(b));
+  return o;
+}
+
 }  // namespace
 
 nlohmann::ordered_json to_json(const Preset& p) {
@@ -446,73 +518,15 @@ nlohmann::ordered_json to_json(const Preset& p) {
   j["app"] = "cudaviz";
   if (!p.description.empty()) j["description"] = p.description;
   if (p.scene) j["scene"] = scene_info(*p.scene).name;
-  nlohmann::ordered_json ui = nlohmann::ordered_json::object();
-  if (p.ui.scale) ui["scale"] = tidy(*p.ui.scale);
-  if (p.ui.high_contrast) ui["high_contrast"] = *p.ui.high_contrast;
-  if (p.ui.panels_hidden) ui["panels_hidden"] = *p.ui.panels_hidden;
-  if (p.ui.paused) ui["paused"] = *p.ui.paused;
-  if (p.ui.colour_by) ui["colour_by"] = *p.ui.colour_by;
-  if (p.ui.vsync) ui["vsync"] = *p.ui.vsync;
-  if (p.ui.fps_cap) ui["fps_cap"] = *p.ui.fps_cap;
+  const nlohmann::ordered_json ui = ui_json(p.ui);
   if (!ui.empty()) j["ui"] = ui;
   nlohmann::ordered_json scenes = nlohmann::ordered_json::object();
   for (const SceneInfo& info : scene_infos()) {
-    const auto& s = p.scene_of(info.kind);
-    if (!s) continue;
-    nlohmann::ordered_json o = nlohmann::ordered_json::object();
-    if (s->variant) o["variant"] = *s->variant;
-    if (s->initial) o["initial"] = *s->initial;
-    if (s->count) o["count"] = *s->count;
-    if (s->block) o["block"] = block_json(*s->block);
-    if (!s->params.empty()) {
-      nlohmann::ordered_json params = nlohmann::ordered_json::object();
-      // In the table's order, typed as the table says, so files read naturally.
-      for (const Knob& k : knob_table(info.kind)) {
-        auto it = s->params.find(k.key);
-        if (it == s->params.end()) continue;
-        if (std::holds_alternative<bool*>(k.ptr))
-          params[k.key] = it->second != 0.0;
-        else if (std::holds_alternative<int*>(k.ptr))
-          params[k.key] = static_cast<long long>(it->second);
-        else
-          params[k.key] = tidy(static_cast<float>(it->second));
-      }
-      o["params"] = params;
-    }
-    if (s->camera) {
-      nlohmann::ordered_json c = nlohmann::ordered_json::object();
-      if (const auto& t = s->camera->target) c["target"] = {tidy(t->x), tidy(t->y), tidy(t->z)};
-      if (s->camera->distance) c["distance"] = tidy(*s->camera->distance);
-      if (s->camera->yaw) c["yaw"] = tidy(*s->camera->yaw);
-      if (s->camera->pitch) c["pitch"] = tidy(*s->camera->pitch);
-      o["camera"] = c;
-    }
-    scenes[info.name] = o;
+    if (const auto& s = p.scene_of(info.kind)) scenes[info.name] = scene_json(*s, info.kind);
   }
   if (!scenes.empty()) j["scenes"] = scenes;
-  if (p.lab) {
-    const Lab& l = *p.lab;
-    nlohmann::ordered_json o = nlohmann::ordered_json::object();
-    if (l.name) o["name"] = *l.name;
-    if (l.variant) o["variant"] = *l.variant;
-    if (l.n) o["n"] = *l.n ? nlohmann::ordered_json(**l.n) : nlohmann::ordered_json(nullptr);
-    if (l.block) o["block"] = *l.block ? block_json(**l.block) : nlohmann::ordered_json(nullptr);
-    if (l.input) o["input"] = *l.input;
-    if (l.reps) o["reps"] = *l.reps;
-    if (l.cpu_backend) o["cpu_backend"] = *l.cpu_backend;
-    if (l.open) o["open"] = *l.open;
-    if (l.run) o["run"] = *l.run;
-    j["lab"] = o;
-  }
-  if (p.sweep) {
-    nlohmann::ordered_json o;
-    o["target"] = p.sweep->target;
-    if (p.sweep->variant) o["variant"] = *p.sweep->variant;
-    if (p.sweep->n) o["n"] = *p.sweep->n;
-    o["shapes"] = nlohmann::ordered_json::array();
-    for (const BlockShape& b : p.sweep->shapes) o["shapes"].push_back(to_string(b));
-    j["sweep"] = o;
-  }
+  if (p.lab) j["lab"] = lab_json(*p.lab);
+  if (p.sweep) j["sweep"] = sweep_json(*p.sweep);
   return j;
 }
 

@@ -43,82 +43,101 @@ Scene capture_scene(SceneSlot& slot, SceneKind kind) {
   return s;
 }
 
-// Count and variant (and n-body's initial condition) rebuild the buffers;
-// everything else is set in place.
-void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::string& path,
-                 Report& report) {
-  ParticleScene& scene = *slot.scene;
-  auto fail = [&](const std::string& key, const std::string& why) {
+// Where a scene's problems go: "<path>.<key>: <why>" in the report.
+struct SceneErrors {
+  const Scene& s;
+  const std::string& path;
+  Report& report;
+  void fail(const std::string& key, const std::string& why) const {
     report.invalid.push_back(path + "." + key + ": " + why);
-  };
+  }
+  // Variant names were checked by the parser (or by check_scene_request for
+  // --variant); a name that still does not parse is reported, not dereferenced.
+  void bad_variant() const { fail("variant", "'" + *s.variant + "' is not a variant here"); }
+};
+
+// A count this GPU's free memory cannot hold is scaled down, with a note.
+unsigned fitted_count(const Scene& s, ParticleScene& scene, SceneKind kind, const std::string& path,
+                      Report& report) {
   unsigned count = s.count ? static_cast<unsigned>(*s.count) : scene.count();
-  // A count this GPU's free memory cannot hold is scaled down, with a note.
-  if (auto fit = s.count ? check_scene_memory(kind, scene.backend(), count, s.variant) : std::nullopt;
+  if (auto fit =
+          s.count ? check_scene_memory(kind, scene.backend(), count, s.variant) : std::nullopt;
       fit && !fit->fits && fit->max_count > 0) {
     count = static_cast<unsigned>(fit->max_count);
     report.notes.push_back(path + ".count: " + fit->message + "; scaled down to " +
                            std::to_string(count));
   }
-  bool rebuilt = false;
-  std::optional<std::string> err;
-  // Variant names were checked by the parser (or by check_scene_request for
-  // --variant); a name that still does not parse is reported, not dereferenced.
-  auto bad_variant = [&] { fail("variant", "'" + *s.variant + "' is not a variant here"); };
-  try {
-    if (auto* f = dynamic_cast<FountainScene*>(&scene)) {
-      auto v = f->variant();
-      if (s.variant) {
-        if (auto pv = fountain::parse_variant(*s.variant))
-          v = *pv;
-        else
-          bad_variant();
-      }
-      if (count != f->count() || v != f->variant()) {
-        err = f->reconfigure(count, v);
-        rebuilt = !err;
-      }
-    } else if (auto* w = dynamic_cast<SwarmScene*>(&scene)) {
-      if (s.variant) {
-        auto v = swarm::parse_variant(*s.variant);
-        if (!v)
-          bad_variant();
-        else if (*v != w->variant())
-          w->set_variant(*v);  // loads its defaults; params follow
-      }
-      if (count != w->count()) {
-        err = w->reconfigure(count);
-        rebuilt = !err;
-      }
-    } else if (auto* n = dynamic_cast<NBodyScene*>(&scene)) {
-      if (s.variant) {
-        if (auto v = nbody::parse_variant(*s.variant))
-          n->variant = *v;
-        else
-          bad_variant();
-      }
-      auto ic = n->initial();
-      if (s.initial)
-        if (auto pi = nbody::parse_initial(*s.initial)) ic = *pi;
-      if (count != n->count() || ic != n->initial()) {
-        err = n->reconfigure(count, ic);  // checks the backend's limit and names it
-        rebuilt = !err;
-      }
-    } else if (auto* p = dynamic_cast<PiPointsScene*>(&scene)) {
-      if (count != p->count()) {
-        err = p->reconfigure(count);
-        rebuilt = !err;
-      }
-    }
-  } catch (const std::exception& e) {
-    cudaGetLastError();  // an out-of-memory error must not stick to the next call
-    err = std::string(e.what());
-  }
-  if (err) fail(s.count ? "count" : "variant", *err + "; keeping " + std::to_string(scene.count()));
+  return count;
+}
 
-  if (s.block) {
-    BlockShape b = *s.block;
-    if (auto e = scene.set_block(b)) fail("block", *e + "; keeping " + to_string(scene.block()));
+std::optional<std::string> rebuild_fountain(FountainScene& f, const SceneErrors& e, unsigned count,
+                                            bool& rebuilt) {
+  auto v = f.variant();
+  if (e.s.variant) {
+    if (auto pv = fountain::parse_variant(*e.s.variant))
+      v = *pv;
+    else
+      e.bad_variant();
   }
+  if (count == f.count() && v == f.variant()) return std::nullopt;
+  auto err = f.reconfigure(count, v);
+  rebuilt = !err;
+  return err;
+}
+
+std::optional<std::string> rebuild_swarm(SwarmScene& w, const SceneErrors& e, unsigned count,
+                                         bool& rebuilt) {
+  if (e.s.variant) {
+    auto v = swarm::parse_variant(*e.s.variant);
+    if (!v)
+      e.bad_variant();
+    else if (*v != w.variant())
+      w.set_variant(*v);  // loads its defaults; params follow
+  }
+  if (count == w.count()) return std::nullopt;
+  auto err = w.reconfigure(count);
+  rebuilt = !err;
+  return err;
+}
+
+std::optional<std::string> rebuild_nbody(NBodyScene& n, const SceneErrors& e, unsigned count,
+                                         bool& rebuilt) {
+  if (e.s.variant) {
+    if (auto v = nbody::parse_variant(*e.s.variant))
+      n.variant = *v;
+    else
+      e.bad_variant();
+  }
+  auto ic = n.initial();
+  if (e.s.initial)
+    if (auto pi = nbody::parse_initial(*e.s.initial)) ic = *pi;
+  if (count == n.count() && ic == n.initial()) return std::nullopt;
+  auto err = n.reconfigure(count, ic);  // checks the backend's limit and names it
+  rebuilt = !err;
+  return err;
+}
+
+// Count and variant (and n-body's initial condition) rebuild the buffers.
+std::optional<std::string> rebuild_scene(ParticleScene& scene, const SceneErrors& e, unsigned count,
+                                         bool& rebuilt) {
+  try {
+    if (auto* f = dynamic_cast<FountainScene*>(&scene))
+      return rebuild_fountain(*f, e, count, rebuilt);
+    if (auto* w = dynamic_cast<SwarmScene*>(&scene)) return rebuild_swarm(*w, e, count, rebuilt);
+    if (auto* n = dynamic_cast<NBodyScene*>(&scene)) return rebuild_nbody(*n, e, count, rebuilt);
+    if (auto* p = dynamic_cast<PiPointsScene*>(&scene); p && count != p->count()) {
+      auto err = p->reconfigure(count);
+      rebuilt = !err;
+      return err;
+    }
+  } catch (const std::exception& ex) {
+    cudaGetLastError();  // an out-of-memory error must not stick to the next call
+    return std::string(ex.what());
+  }
+  return std::nullopt;
+}
+
+void apply_knobs(const Scene& s, ParticleScene& scene, SceneKind kind) {
   for (const Knob& k : knobs_of(scene, kind)) {
     auto it = s.params.find(k.key);
     if (it == s.params.end()) continue;
@@ -126,18 +145,39 @@ void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::str
     if (auto* i = std::get_if<int*>(&k.ptr)) **i = static_cast<int>(std::lround(it->second));
     if (auto* b = std::get_if<bool*>(&k.ptr)) **b = it->second != 0.0;
   }
-  // A rebuilt n-body scene refits its view first; the preset's camera comes after.
+}
+
+// A rebuilt n-body scene refits its view first; the preset's camera comes after.
+void apply_camera(const Scene& s, ParticleScene& scene, OrbitCamera& c) {
   if (scene.take_camera_refit()) {
     const auto home = scene.camera_home();
-    slot.camera.set_home(home.target, home.distance, home.yaw, home.pitch);
+    c.set_home(home.target, home.distance, home.yaw, home.pitch);
   }
-  if (s.camera) {
-    OrbitCamera& c = slot.camera;
-    if (s.camera->target) c.target = *s.camera->target;
-    if (s.camera->distance) c.distance = *s.camera->distance;
-    if (s.camera->yaw) c.yaw = *s.camera->yaw;
-    if (s.camera->pitch) c.pitch = *s.camera->pitch;
+  if (!s.camera) return;
+  if (s.camera->target) c.target = *s.camera->target;
+  if (s.camera->distance) c.distance = *s.camera->distance;
+  if (s.camera->yaw) c.yaw = *s.camera->yaw;
+  if (s.camera->pitch) c.pitch = *s.camera->pitch;
+}
+
+// Count and variant (and n-body's initial condition) rebuild the buffers;
+// everything else is set in place.
+void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::string& path,
+                 Report& report) {
+  ParticleScene& scene = *slot.scene;
+  const SceneErrors errors{s, path, report};
+  const unsigned count = fitted_count(s, scene, kind, path, report);
+  bool rebuilt = false;
+  if (auto err = rebuild_scene(scene, errors, count, rebuilt))
+    errors.fail(s.count ? "count" : "variant", *err + "; keeping " + std::to_string(scene.count()));
+
+  if (s.block) {
+    BlockShape b = *s.block;
+    if (auto e = scene.set_block(b))
+      errors.fail("block", *e + "; keeping " + to_string(scene.block()));
   }
+  apply_knobs(s, scene, kind);
+  apply_camera(s, scene, slot.camera);
   // The simulation starts over with the preset's parameters, as it would after R.
   if (!rebuilt) scene.reset();
   slot.ui.sync_from(scene);
@@ -161,7 +201,8 @@ Preset capture(AppState& app) {
   p.ui.high_contrast = app.presentation.high_contrast;
   p.ui.panels_hidden = app.presentation.panels_hidden;
   p.ui.paused = app.ui.paused;
-  if (app.ui.colour_by != insight::ColourBy::Normal) p.ui.colour_by = insight::to_string(app.ui.colour_by);
+  if (app.ui.colour_by != insight::ColourBy::Normal)
+    p.ui.colour_by = insight::to_string(app.ui.colour_by);
   p.ui.vsync = app.ui.pacing.vsync;
   p.ui.fps_cap = app.ui.pacing.fps_cap;
   const LabSettings ls = app.labs.settings();
@@ -186,7 +227,8 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.high_contrast) app.presentation.high_contrast = *p.ui.high_contrast;
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
   if (p.ui.paused) app.ui.paused = *p.ui.paused;
-  if (p.ui.colour_by) app.ui.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.colour_by);
+  if (p.ui.colour_by)
+    app.ui.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.colour_by);
   if (p.ui.vsync) app.ui.pacing.vsync = *p.ui.vsync;
   if (p.ui.fps_cap) app.ui.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 

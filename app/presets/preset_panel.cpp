@@ -116,12 +116,8 @@ void PresetPanel::sweep_failed(const std::string& why) {
   failed_ = true;
 }
 
-void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
-  // A tab of the tool area (ui/layout.h); it opens to say what a load skipped.
-  if (expand_) layout.open("classroom");
-  expand_ = false;
-  if (!layout.begin_tool("classroom", "classroom")) return;
-  ui::section("Presets");
+// The shipped presets: a list and its load button.
+void PresetPanel::draw_shipped() {
   const std::vector<std::string> files = shipped_presets();
   if (!files.empty()) {
     shipped_ = std::clamp(shipped_, 0, static_cast<int>(files.size()) - 1);
@@ -137,6 +133,10 @@ void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
     ImGui::SameLine();
     if (ImGui::Button("load##shipped")) load_request_ = files[shipped_];
   }
+}
+
+// A file of your own: its path, save and load, and the description saved with it.
+void PresetPanel::draw_file_row() {
   const ImGuiStyle& st = ImGui::GetStyle();
   ImGui::SetNextItemWidth(
       -(ImGui::CalcTextSize("saveload").x + 4 * st.FramePadding.x + 2 * st.ItemSpacing.x));
@@ -160,6 +160,10 @@ void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
   ImGui::InputTextWithHint("##description", "description (saved with the preset)", description_,
                            sizeof description_);
   ui::tooltip("The preset's description: saved with it, shown when loaded.");
+}
+
+// What the last save or load said, and what it skipped.
+void PresetPanel::draw_status() {
   if (!message_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, failed_ ? ui::kBad : ui::kGood);
     ImGui::TextWrapped("%s", message_.c_str());
@@ -174,23 +178,38 @@ void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
     ImGui::PopStyleColor();
   }
   ImGui::PopTextWrapPos();
-  if (sweep_ && !sweep_->shapes.empty()) {
-    ui::section("The table of this preset");
-    std::string shapes;
-    for (const auto& b : sweep_->shapes) shapes += (shapes.empty() ? "" : " ") + to_string(b);
-    ImGui::TextWrapped("block shapes: %s", shapes.c_str());
-    if (ImGui::SmallButton("run in the sweep window")) {
-      std::string spec = sweep_->target + ":";
-      for (size_t i = 0; i < sweep_->shapes.size(); ++i)
-        spec += (i ? "," : "") + to_string(sweep_->shapes[i]);
-      sweep_request_ = spec;
-    }
-    ui::tooltip("Runs these shapes in the sweep window, with the target's default variant.");
-    ImGui::SameLine();
-    const std::string cmd = sweep_command(*sweep_);
-    if (ImGui::SmallButton("copy sweep command")) ImGui::SetClipboardText(cmd.c_str());
-    ui::tooltip(cmd.c_str());
+}
+
+// A preset with a sweep table offers to run it.
+void PresetPanel::draw_sweep_table() {
+  if (!sweep_ || sweep_->shapes.empty()) return;
+  ui::section("The table of this preset");
+  std::string shapes;
+  for (const auto& b : sweep_->shapes) shapes += (shapes.empty() ? "" : " ") + to_string(b);
+  ImGui::TextWrapped("block shapes: %s", shapes.c_str());
+  if (ImGui::SmallButton("run in the sweep window")) {
+    std::string spec = sweep_->target + ":";
+    for (size_t i = 0; i < sweep_->shapes.size(); ++i)
+      spec += (i ? "," : "") + to_string(sweep_->shapes[i]);
+    sweep_request_ = spec;
   }
+  ui::tooltip("Runs these shapes in the sweep window, with the target's default variant.");
+  ImGui::SameLine();
+  const std::string cmd = sweep_command(*sweep_);
+  if (ImGui::SmallButton("copy sweep command")) ImGui::SetClipboardText(cmd.c_str());
+  ui::tooltip(cmd.c_str());
+}
+
+void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
+  // A tab of the tool area (ui/layout.h); it opens to say what a load skipped.
+  if (expand_) layout.open("classroom");
+  expand_ = false;
+  if (!layout.begin_tool("classroom", "classroom")) return;
+  ui::section("Presets");
+  draw_shipped();
+  draw_file_row();
+  draw_status();
+  draw_sweep_table();
   ui::section("Presentation");
   presentation.draw_controls();
   layout.end_tool();

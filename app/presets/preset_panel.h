@@ -35,6 +35,10 @@ class PresetPanel {
   void loaded(const std::string& path, const Preset& p, const Report& r);
 
  private:
+  void draw_shipped();
+  void draw_file_row();
+  void draw_status();
+  void draw_sweep_table();
   void load(const std::string& path, AppState& app);
   void save(const std::string& path, AppState& app);
 

@@ -17,35 +17,36 @@ DevicePanel::~DevicePanel() {
   if (pending_.valid()) pending_.wait();
 }
 
-void DevicePanel::draw(ui::Layout& layout) {
-  if (!window_.begin(layout, "device")) return;  // its tab in the tool area
-  const DeviceReport& d = device_report();
-  if (!d.available) {
-    ImGui::TextColored(ui::kWarn, "CPU backend: no CUDA device");
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
-    ImGui::TextWrapped(
-        "%s. The scenes and labs run their CPU twins (the same per-element code on "
-        "threads); install the NVIDIA driver on a machine with a GPU for CUDA.",
-        d.unavailable_reason.c_str());
-    ImGui::PopStyleColor();
-    layout.end_tool();
-    return;
-  }
-  if (backend_ == Backend::Cpu)
-    ImGui::TextColored(ui::kWarn, "CPU backend (--backend cpu): this device is present but unused");
-  if (ImGui::BeginTable("device", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, 190.f);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, 260.f);
-    for (const auto& [label, value] : device_rows(d)) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ui::kDim, "%s", label.c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(value.c_str());
-    }
-    ImGui::EndTable();
-  }
+namespace {
 
+void no_device_note(const DeviceReport& d) {
+  ImGui::TextColored(ui::kWarn, "CPU backend: no CUDA device");
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
+  ImGui::TextWrapped(
+      "%s. The scenes and labs run their CPU twins (the same per-element code on "
+      "threads); install the NVIDIA driver on a machine with a GPU for CUDA.",
+      d.unavailable_reason.c_str());
+  ImGui::PopStyleColor();
+}
+
+void properties_table(const DeviceReport& d) {
+  if (!ImGui::BeginTable("device", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthFixed, 190.f);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, 260.f);
+  for (const auto& [label, value] : device_rows(d)) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ui::kDim, "%s", label.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(value.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void DevicePanel::bandwidth_section(const DeviceReport& d) {
   ui::section("Copy bandwidth (measured)");
   if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     try {
@@ -81,6 +82,21 @@ void DevicePanel::draw(ui::Layout& layout) {
     ImGui::TextWrapped("%s", error_.c_str());
     ImGui::PopStyleColor();
   }
+}
+
+void DevicePanel::draw(ui::Layout& layout) {
+  if (!window_.begin(layout, "device")) return;  // its tab in the tool area
+  const DeviceReport& d = device_report();
+  if (!d.available) {
+    no_device_note(d);
+    layout.end_tool();
+    return;
+  }
+  if (backend_ == Backend::Cpu)
+    ImGui::TextColored(ui::kWarn, "CPU backend (--backend cpu): this device is present but unused");
+  properties_table(d);
+
+  bandwidth_section(d);
   layout.end_tool();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/device_info.h"
+#include "common/device_report.h"
 #include "tuning/copy_bandwidth.h"
 #include "ui/tuning_layout.h"
 
@@ -23,6 +24,7 @@ class DevicePanel {
   void open() { window_.expand(); }
 
  private:
+  void bandwidth_section(const DeviceReport& d);
   Backend backend_;
   std::future<tuning::CopyBandwidth> pending_;
   std::optional<tuning::CopyBandwidth> result_;

@@ -36,21 +36,17 @@ void attributes_section(const tuning::KernelPick& k) {
               a.binary_version, a.ptx_version);
 }
 
-void occupancy_section(const tuning::KernelPick& k, const CudaAnswer& cross) {
-  const DeviceReport& d = device_report();
-  const OccupancyDevice dev = to_occupancy_device(d);
+KernelUsage usage_of(const tuning::KernelPick& k) {
   const KernelAttributes& a = k.attributes;
-  const int threads = static_cast<int>(k.block.threads());
   KernelUsage use;
   use.regs_per_thread = a.regs_per_thread;
   use.static_shared = a.static_shared_bytes;
-  use.dynamic_shared = a.dynamic_shared.bytes(threads);
+  use.dynamic_shared = a.dynamic_shared.bytes(static_cast<int>(k.block.threads()));
   use.max_threads_per_block = a.max_threads_per_block;
-  const Occupancy o = occupancy_model(dev, use, threads);
+  return use;
+}
 
-  ui::section("Occupancy of this block shape");
-  ImGui::Text("block %s = %d threads = %d warps", to_string(k.block).c_str(), threads,
-              o.warps_per_block);
+void occupancy_bar(const Occupancy& o) {
   if (o.blocks_per_sm == 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
     ImGui::TextWrapped("cannot launch: %s", o.refusal.c_str());
@@ -63,36 +59,44 @@ void occupancy_section(const tuning::KernelPick& k, const CudaAnswer& cross) {
     ImGui::Text("%d blocks / SM, %d active warps / SM", o.blocks_per_sm, o.active_warps);
     ImGui::TextColored(ui::kWarn, "limited by %s", limiter_names(o.limiters).c_str());
   }
-  if (ImGui::BeginTable("limits", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("resource", ImGuiTableColumnFlags_WidthFixed, 150.f);
-    ImGui::TableSetupColumn("allows", ImGuiTableColumnFlags_WidthFixed, 90.f);
-    ImGui::TableSetupColumn("because", ImGuiTableColumnFlags_WidthFixed, 230.f);
-    ImGui::TableHeadersRow();
-    char why[128];
-    auto row = [&](const char* name, int blocks, unsigned bit, const char* because) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      const bool limiting = (o.limiters & bit) && o.blocks_per_sm > 0;
-      if (limiting)
-        ImGui::TextColored(ui::kWarn, "%s", name);
-      else
-        ImGui::TextUnformatted(name);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(limit_text(blocks).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ui::kDim, "%s", because);
-    };
-    std::snprintf(why, sizeof why, "%d warps per SM / %d a block", o.max_warps, o.warps_per_block);
-    row("threads (warp slots)", o.by_warps, kLimitWarps, why);
-    std::snprintf(why, sizeof why, "%d per SM / %lld a block", dev.regs_per_sm, o.regs_per_block);
-    row("registers", o.by_registers, kLimitRegisters, why);
-    std::snprintf(why, sizeof why, "%lld B per SM / %lld B a block", dev.shared_per_sm,
-                  o.shared_per_block);
-    row("shared memory", o.by_shared, kLimitShared, why);
-    std::snprintf(why, sizeof why, "at most %d resident blocks per SM", dev.max_blocks_per_sm);
-    row("blocks per SM", o.by_blocks, kLimitBlocks, why);
-    ImGui::EndTable();
-  }
+}
+
+void limit_row(const Occupancy& o, const char* name, int blocks, unsigned bit,
+               const char* because) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  const bool limiting = (o.limiters & bit) && o.blocks_per_sm > 0;
+  if (limiting)
+    ImGui::TextColored(ui::kWarn, "%s", name);
+  else
+    ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(limit_text(blocks).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextColored(ui::kDim, "%s", because);
+}
+
+void limits_table(const Occupancy& o, const OccupancyDevice& dev) {
+  if (!ImGui::BeginTable("limits", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("resource", ImGuiTableColumnFlags_WidthFixed, 150.f);
+  ImGui::TableSetupColumn("allows", ImGuiTableColumnFlags_WidthFixed, 90.f);
+  ImGui::TableSetupColumn("because", ImGuiTableColumnFlags_WidthFixed, 230.f);
+  ImGui::TableHeadersRow();
+  char why[128];
+  std::snprintf(why, sizeof why, "%d warps per SM / %d a block", o.max_warps, o.warps_per_block);
+  limit_row(o, "threads (warp slots)", o.by_warps, kLimitWarps, why);
+  std::snprintf(why, sizeof why, "%d per SM / %lld a block", dev.regs_per_sm, o.regs_per_block);
+  limit_row(o, "registers", o.by_registers, kLimitRegisters, why);
+  std::snprintf(why, sizeof why, "%lld B per SM / %lld B a block", dev.shared_per_sm,
+                o.shared_per_block);
+  limit_row(o, "shared memory", o.by_shared, kLimitShared, why);
+  std::snprintf(why, sizeof why, "at most %d resident blocks per SM", dev.max_blocks_per_sm);
+  limit_row(o, "blocks per SM", o.by_blocks, kLimitBlocks, why);
+  ImGui::EndTable();
+}
+
+void cross_check_line(const CudaAnswer& cross, const Occupancy& o) {
   if (cross.ok) {
     const bool agree = cross.value == o.blocks_per_sm;
     ImGui::TextColored(agree ? ui::kGood : ui::kBad,
@@ -101,61 +105,120 @@ void occupancy_section(const tuning::KernelPick& k, const CudaAnswer& cross) {
   } else if (!cross.error.empty()) {
     ImGui::TextColored(ui::kBad, "%s", cross.error.c_str());
   }
+}
+
+void occupancy_section(const tuning::KernelPick& k, const CudaAnswer& cross) {
+  const DeviceReport& d = device_report();
+  const OccupancyDevice dev = to_occupancy_device(d);
+  const int threads = static_cast<int>(k.block.threads());
+  const Occupancy o = occupancy_model(dev, usage_of(k), threads);
+
+  ui::section("Occupancy of this block shape");
+  ImGui::Text("block %s = %d threads = %d warps", to_string(k.block).c_str(), threads,
+              o.warps_per_block);
+  occupancy_bar(o);
+  limits_table(o, dev);
+  cross_check_line(cross, o);
   ImGui::TextColored(ui::kDim, "x %d SMs = %d resident blocks on the device", d.sm_count,
                      o.blocks_per_sm * d.sm_count);
 }
 
+void cpu_backend_note() {
+  ImGui::TextColored(ui::kWarn, "not applicable (CPU backend)");
+  ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
+  ImGui::TextWrapped(
+      "Registers, shared memory, warps and occupancy describe a kernel on a GPU's "
+      "multiprocessors. The CPU backend runs the same per-element code on threads. %s",
+      device_report().available ? "(--backend cpu was chosen; a CUDA device is present.)"
+                                : device_report().unavailable_reason.c_str());
+  ImGui::PopStyleColor();
+}
+
 }  // namespace
+
+std::optional<tuning::KernelPick> OccupancyPanel::pick_lab_kernel(std::string& why) {
+  const std::vector<std::string> labs = LabPanel::lab_names();
+  if (labs.empty()) {
+    why = "no labs in this build";
+    return std::nullopt;
+  }
+  lab_ = std::clamp(lab_, 0, static_cast<int>(labs.size()) - 1);
+  std::string items;
+  for (const auto& n : labs) items += n + '\0';
+  if (ImGui::Combo("lab", &lab_, items.c_str())) variant_ = 0;
+  const bench::Target* t = bench::find_target(labs[lab_]);
+  std::string vitems;
+  for (const auto& v : t->variants) vitems += v + '\0';
+  variant_ = std::clamp(variant_, 0, static_cast<int>(t->variants.size()) - 1);
+  ImGui::Combo("variant", &variant_, vitems.c_str());
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputInt("block x", &lab_block_x_);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputInt("block y", &lab_block_y_);
+  lab_block_x_ = std::clamp(lab_block_x_, 1, 1024);
+  lab_block_y_ = std::clamp(lab_block_y_, 1, 1024);
+  ui::tooltip("The shape to evaluate; run it from the labs window or `cudaviz bench --block`.");
+  return tuning::lab_kernel(t->name, t->variants[variant_],
+                            BlockShape{lab_block_x_, lab_block_y_, 1}, &why);
+}
+
+std::optional<tuning::KernelPick> OccupancyPanel::pick_kernel(ParticleScene& scene,
+                                                              std::string& why) {
+  ImGui::RadioButton("scene kernel", &source_, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("lab kernel", &source_, 1);
+  if (source_ != 0) return pick_lab_kernel(why);
+  std::optional<tuning::KernelPick> pick = tuning::scene_kernel(scene);
+  if (!pick) why = std::string("the ") + scene.name() + " scene has no kernel of ours";
+  return pick;
+}
+
+void OccupancyPanel::suggest(const tuning::KernelPick& pick, ParticleScene& scene, SceneUi& sui) {
+  const CudaAnswer s = cuda_suggest_block_threads(pick.attributes);
+  if (!s.ok) {
+    message_ = s.error;
+    return;
+  }
+  const BlockShape b = shape_for_threads(s.value, pick.two_dimensional);
+  message_ = "cudaOccupancyMaxPotentialBlockSize: " + std::to_string(s.value) + " threads -> " +
+             to_string(b);
+  if (source_ == 0) {
+    if (auto err = scene.set_block(b)) {
+      message_ += "; refused: " + *err;
+    } else {
+      sui.block_x = b.x;
+      sui.block_y = b.y;
+      sui.block_message.clear();
+      message_ += ", applied";
+    }
+  } else {
+    lab_block_x_ = b.x;
+    lab_block_y_ = b.y;
+    message_ += " (set here; use it in the labs window)";
+  }
+}
+
+void OccupancyPanel::suggestion_section(const tuning::KernelPick& pick, ParticleScene& scene,
+                                        SceneUi& sui) {
+  ui::section("Suggestion");
+  if (ImGui::Button("suggest")) suggest(pick, scene, sui);
+  ui::tooltip(
+      "Asks the CUDA runtime for the block size with the highest occupancy for this kernel "
+      "(its registers and shared memory per block size). Highest occupancy is not always "
+      "fastest: compare with a sweep.");
+  if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
+}
 
 void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout) {
   if (!window_.begin(layout, "occupancy")) return;  // its tab in the tool area
   if (backend_ == Backend::Cpu || !device_report().available) {
-    ImGui::TextColored(ui::kWarn, "not applicable (CPU backend)");
-    ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
-    ImGui::TextWrapped(
-        "Registers, shared memory, warps and occupancy describe a kernel on a GPU's "
-        "multiprocessors. The CPU backend runs the same per-element code on threads. %s",
-        device_report().available ? "(--backend cpu was chosen; a CUDA device is present.)"
-                                  : device_report().unavailable_reason.c_str());
-    ImGui::PopStyleColor();
+    cpu_backend_note();
     layout.end_tool();
     return;
   }
-
-  ImGui::RadioButton("scene kernel", &source_, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("lab kernel", &source_, 1);
-  std::optional<tuning::KernelPick> pick;
   std::string why;
-  if (source_ == 0) {
-    pick = tuning::scene_kernel(scene);
-    if (!pick) why = std::string("the ") + scene.name() + " scene has no kernel of ours";
-  } else {
-    const std::vector<std::string> labs = LabPanel::lab_names();
-    if (labs.empty()) {
-      why = "no labs in this build";
-    } else {
-      lab_ = std::clamp(lab_, 0, static_cast<int>(labs.size()) - 1);
-      std::string items;
-      for (const auto& n : labs) items += n + '\0';
-      if (ImGui::Combo("lab", &lab_, items.c_str())) variant_ = 0;
-      const bench::Target* t = bench::find_target(labs[lab_]);
-      std::string vitems;
-      for (const auto& v : t->variants) vitems += v + '\0';
-      variant_ = std::clamp(variant_, 0, static_cast<int>(t->variants.size()) - 1);
-      ImGui::Combo("variant", &variant_, vitems.c_str());
-      ImGui::SetNextItemWidth(120);
-      ImGui::InputInt("block x", &lab_block_x_);
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(120);
-      ImGui::InputInt("block y", &lab_block_y_);
-      lab_block_x_ = std::clamp(lab_block_x_, 1, 1024);
-      lab_block_y_ = std::clamp(lab_block_y_, 1, 1024);
-      ui::tooltip("The shape to evaluate; run it from the labs window or `cudaviz bench --block`.");
-      pick = tuning::lab_kernel(t->name, t->variants[variant_],
-                                BlockShape{lab_block_x_, lab_block_y_, 1}, &why);
-    }
-  }
+  const std::optional<tuning::KernelPick> pick = pick_kernel(scene, why);
   if (!pick) {
     ImGui::TextColored(ui::kDim, "%s", why.c_str());
     layout.end_tool();
@@ -175,37 +238,7 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
   }
   attributes_section(*pick);
   occupancy_section(*pick, cross_);
-
-  ui::section("Suggestion");
-  if (ImGui::Button("suggest")) {
-    const CudaAnswer s = cuda_suggest_block_threads(pick->attributes);
-    if (!s.ok) {
-      message_ = s.error;
-    } else {
-      const BlockShape b = shape_for_threads(s.value, pick->two_dimensional);
-      message_ = "cudaOccupancyMaxPotentialBlockSize: " + std::to_string(s.value) + " threads -> " +
-                 to_string(b);
-      if (source_ == 0) {
-        if (auto err = scene.set_block(b)) {
-          message_ += "; refused: " + *err;
-        } else {
-          sui.block_x = b.x;
-          sui.block_y = b.y;
-          sui.block_message.clear();
-          message_ += ", applied";
-        }
-      } else {
-        lab_block_x_ = b.x;
-        lab_block_y_ = b.y;
-        message_ += " (set here; use it in the labs window)";
-      }
-    }
-  }
-  ui::tooltip(
-      "Asks the CUDA runtime for the block size with the highest occupancy for this kernel "
-      "(its registers and shared memory per block size). Highest occupancy is not always "
-      "fastest: compare with a sweep.");
-  if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
+  suggestion_section(*pick, scene, sui);
   layout.end_tool();
 }
 

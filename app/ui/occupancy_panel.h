@@ -4,11 +4,13 @@
 // occupancy of the current block shape and which resource limits it (the model
 // in kernels/common/occupancy.h, cross-checked with the CUDA runtime), and a
 // "suggest" button (cudaOccupancyMaxPotentialBlockSize) that applies its shape.
+#include <optional>
 #include <string>
 
 #include "common/device_info.h"
 #include "common/occupancy_cuda.h"
 #include "ui/panels.h"
+#include "tuning/kernel_catalog.h"
 #include "ui/tuning_layout.h"
 
 namespace cv {
@@ -20,6 +22,11 @@ class OccupancyPanel {
   void open() { window_.expand(); }
 
  private:
+  std::optional<tuning::KernelPick> pick_kernel(ParticleScene& scene, std::string& why);
+  std::optional<tuning::KernelPick> pick_lab_kernel(std::string& why);
+  void suggest(const tuning::KernelPick& pick, ParticleScene& scene, SceneUi& sui);
+  void suggestion_section(const tuning::KernelPick& pick, ParticleScene& scene, SceneUi& sui);
+
   Backend backend_;
   int source_ = 0;  // 0: the scene's kernel, 1: a lab's
   int lab_ = 0, variant_ = 0;

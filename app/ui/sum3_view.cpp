@@ -26,6 +26,35 @@ unsigned long long sum3_working_in_block(unsigned long long i0, unsigned long lo
   return w;
 }
 
+namespace {
+
+// A cell's colour: per thread, working / idle / outside n; per block, shaded by
+// the share of its threads that work.
+ImU32 cell_colour(bool per_thread, unsigned long long c, unsigned long long r, long long n,
+                  const BlockShape& block) {
+  const ImU32 work = IM_COL32(90, 220, 120, 255), idle = IM_COL32(70, 75, 90, 255),
+              none = IM_COL32(40, 40, 48, 255);
+  auto working = [&](unsigned long long i, unsigned long long j) {
+    return i < j && j + 1 < static_cast<unsigned long long>(n);
+  };
+  if (per_thread)
+    return working(c, r)
+               ? work
+               : (c < static_cast<unsigned long long>(n) && r < static_cast<unsigned long long>(n)
+                      ? idle
+                      : none);
+  const unsigned long long i0 = c * block.x, j0 = r * block.y;
+  const unsigned long long w =
+      sum3_working_in_block(i0, j0, block.x, block.y, static_cast<unsigned long long>(n));
+  const float share = static_cast<float>(w) / static_cast<float>(block.threads());
+  return share == 0.f
+             ? idle
+             : IM_COL32(static_cast<int>(70 + 20 * share), static_cast<int>(75 + 145 * share),
+                        static_cast<int>(90 + 30 * share), 255);
+}
+
+}  // namespace
+
 void draw_sum3_grid(long long n, const BlockShape& block) {
   if (n < 3) {
     ImGui::TextColored(ui::kDim, "n < 3: no triples, nothing to launch");
@@ -55,32 +84,11 @@ void draw_sum3_grid(long long n, const BlockShape& block) {
                            rows = per_thread ? rows_threads : g.grid_y;
   const unsigned long long longest = std::max(cols, rows);
   const float cell = side / static_cast<float>(longest);
-  const ImU32 work = IM_COL32(90, 220, 120, 255), idle = IM_COL32(70, 75, 90, 255),
-              none = IM_COL32(40, 40, 48, 255);
-  auto working = [&](unsigned long long i, unsigned long long j) {
-    return i < j && j + 1 < static_cast<unsigned long long>(n);
-  };
   const unsigned long long max_cells = 160;  // beyond that, sample every k-th cell
   const unsigned long long step = std::max(1ull, longest / max_cells);
   for (unsigned long long r = 0; r < rows; r += step)
     for (unsigned long long c = 0; c < cols; c += step) {
-      ImU32 colour;
-      if (per_thread) {
-        colour = working(c, r) ? work
-                               : (c < static_cast<unsigned long long>(n) &&
-                                          r < static_cast<unsigned long long>(n)
-                                      ? idle
-                                      : none);
-      } else {
-        const unsigned long long i0 = c * block.x, j0 = r * block.y;
-        const unsigned long long w =
-            sum3_working_in_block(i0, j0, block.x, block.y, static_cast<unsigned long long>(n));
-        const float share = static_cast<float>(w) / static_cast<float>(block.threads());
-        colour = share == 0.f ? idle
-                              : IM_COL32(static_cast<int>(70 + 20 * share),
-                                         static_cast<int>(75 + 145 * share),
-                                         static_cast<int>(90 + 30 * share), 255);
-      }
+      const ImU32 colour = cell_colour(per_thread, c, r, n, block);
       const ImVec2 a(origin.x + r * cell, origin.y + c * cell);  // row i, column j
       const float sz = std::max(cell * static_cast<float>(step) - (cell > 4 ? 1.f : 0.f), 1.f);
       dl->AddRectFilled(a, ImVec2(a.x + sz, a.y + sz), colour);

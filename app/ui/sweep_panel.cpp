@@ -137,76 +137,90 @@ void SweepPanel::draw(ui::Layout& layout) {
   layout.end_tool();
 }
 
-void SweepPanel::draw_results() {
-  const std::vector<tuning::SweepRow> rows = runner_.rows();
-  if (rows.empty()) return;
-  const tuning::SweepPlan& plan = runner_.plan();
+namespace {
+
+void plan_header(const tuning::SweepPlan& plan) {
   ImGui::TextColored(ui::kDim, "%s %s on %s", plan.target ? plan.target->name.c_str() : "?",
                      plan.variant.c_str(), device_label(plan.backend).c_str());
   if (!plan.note.empty()) ImGui::TextColored(ui::kDim, "%s", plan.note.c_str());
   if (plan.backend == Backend::Cpu)
     ImGui::TextColored(ui::kDim, "CPU backend: the block shape does not change the CPU work");
+}
 
-  // The chart: kernel ms per shape in sweep order; a refused shape is an empty slot.
-  std::vector<float> ms;
+// The slowest shape's ms (the chart's scale) and the fastest shape's index (-1: none ran).
+struct RowExtremes {
   float worst = 0;
   int best = -1;
+};
+
+// The chart: kernel ms per shape in sweep order; a refused shape is an empty slot.
+RowExtremes ms_chart(const std::vector<tuning::SweepRow>& rows) {
+  std::vector<float> ms;
+  RowExtremes x;
   for (size_t i = 0; i < rows.size(); ++i) {
     ms.push_back(rows[i].ok ? static_cast<float>(rows[i].ms_median) : 0.f);
-    worst = std::max(worst, ms.back());
-    if (rows[i].ok && (best < 0 || rows[i].ms_median < rows[best].ms_median))
-      best = static_cast<int>(i);
+    x.worst = std::max(x.worst, ms.back());
+    if (rows[i].ok && (x.best < 0 || rows[i].ms_median < rows[x.best].ms_median))
+      x.best = static_cast<int>(i);
   }
   char overlay[96] = "";
-  if (best >= 0)
+  if (x.best >= 0)
     std::snprintf(overlay, sizeof overlay, "ms per shape; best %s: %.4g ms",
-                  to_string(rows[best].shape).c_str(), rows[best].ms_median);
+                  to_string(rows[x.best].shape).c_str(), rows[x.best].ms_median);
   ImGui::PlotHistogram("##ms", ms.data(), static_cast<int>(ms.size()), 0, overlay, 0.f,
-                       worst * 1.1f + 1e-6f, ImVec2(ImGui::GetContentRegionAvail().x, 110));
+                       x.worst * 1.1f + 1e-6f, ImVec2(ImGui::GetContentRegionAvail().x, 110));
+  return x;
+}
 
+void sweep_row(const tuning::SweepRow& r, bool is_best, float worst) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(to_string(r.shape).c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%lld", r.shape.threads());
+  if (!r.ok) {
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ui::kBad, "refused");
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ui::kBad, "%s", r.error.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str());
+    return;
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4g", r.ms_median);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4g", r.ms_min);
+  ImGui::TableNextColumn();
+  char label[32];
+  std::snprintf(label, sizeof label, "%.4g ms", r.ms_median);
+  if (is_best) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ui::kGood);
+  ImGui::ProgressBar(worst > 0 ? static_cast<float>(r.ms_median) / worst : 0.f, ImVec2(-1, 0),
+                     label);
+  if (is_best) ImGui::PopStyleColor();
+}
+
+void rows_table(const std::vector<tuning::SweepRow>& rows, const RowExtremes& x) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-  if (ImGui::BeginTable("sweep rows", 5, flags,
-                        ImVec2(0, std::min(34.f + 22.f * rows.size(), 300.f)))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    const char* heads[] = {"shape", "threads", "ms median", "ms min",
-                           "kernel ms (bar) / why refused"};
-    const float widths[] = {70.f, 55.f, 75.f, 75.f, 300.f};
-    for (int c = 0; c < 5; ++c)
-      ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
-    ImGui::TableHeadersRow();
-    for (size_t i = 0; i < rows.size(); ++i) {
-      const tuning::SweepRow& r = rows[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(to_string(r.shape).c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", r.shape.threads());
-      if (!r.ok) {
-        ImGui::TableNextColumn();
-        ImGui::TextColored(ui::kBad, "refused");
-        ImGui::TableNextColumn();
-        ImGui::TableNextColumn();
-        ImGui::TextColored(ui::kBad, "%s", r.error.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str());
-        continue;
-      }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4g", r.ms_median);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.4g", r.ms_min);
-      ImGui::TableNextColumn();
-      char label[32];
-      std::snprintf(label, sizeof label, "%.4g ms", r.ms_median);
-      const bool is_best = static_cast<int>(i) == best;
-      if (is_best) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ui::kGood);
-      ImGui::ProgressBar(worst > 0 ? static_cast<float>(r.ms_median) / worst : 0.f, ImVec2(-1, 0),
-                         label);
-      if (is_best) ImGui::PopStyleColor();
-    }
-    ImGui::EndTable();
-  }
+  if (!ImGui::BeginTable("sweep rows", 5, flags,
+                         ImVec2(0, std::min(34.f + 22.f * rows.size(), 300.f))))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  const char* heads[] = {"shape", "threads", "ms median", "ms min",
+                         "kernel ms (bar) / why refused"};
+  const float widths[] = {70.f, 55.f, 75.f, 75.f, 300.f};
+  for (int c = 0; c < 5; ++c)
+    ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c]);
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < rows.size(); ++i)
+    sweep_row(rows[i], static_cast<int>(i) == x.best, x.worst);
+  ImGui::EndTable();
+}
 
+}  // namespace
+
+void SweepPanel::csv_export(const std::vector<tuning::SweepRow>& rows) {
   ImGui::InputText("CSV path", csv_path_, sizeof csv_path_);
   ImGui::SameLine();
   const bool busy = runner_.running();
@@ -226,6 +240,15 @@ void SweepPanel::draw_results() {
       "name and renamed, so the file is never half-written.");
   if (!csv_message_.empty())
     ImGui::TextColored(csv_ok_ ? ui::kGood : ui::kBad, "%s", csv_message_.c_str());
+}
+
+void SweepPanel::draw_results() {
+  const std::vector<tuning::SweepRow> rows = runner_.rows();
+  if (rows.empty()) return;
+  plan_header(runner_.plan());
+  const RowExtremes x = ms_chart(rows);
+  rows_table(rows, x);
+  csv_export(rows);
 }
 
 }  // namespace cv

@@ -27,6 +27,7 @@ class SweepPanel {
  private:
   std::optional<std::string> start_from_fields();
   void draw_results();
+  void csv_export(const std::vector<tuning::SweepRow>& rows);
 
   Backend backend_;
   bool use_cpu_ = false;  // sweep on the CPU backend while the app uses CUDA
