@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.h"
@@ -41,6 +42,18 @@ struct Measurement {
   // true}.
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
 };
+
+// A measurement's identity: the variant, where it ran, its size and block
+// (the timing and fields are filled in by the target).
+inline Measurement make_measurement(std::string variant, Backend backend, long long n,
+                                    BlockShape block) {
+  Measurement m;
+  m.variant = std::move(variant);
+  m.backend = backend;
+  m.n = n;
+  m.block = block;
+  return m;
+}
 
 using BenchFn = std::function<std::vector<Measurement>(const BenchOptions&, Backend)>;
 

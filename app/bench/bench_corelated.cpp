@@ -107,11 +107,8 @@ void fill_fields(Measurement& m, const CorelatedRun& r, Variant v, uint64_t firs
 
 Measurement measure_variant(CorelatedRun& r, Variant v, double step0) {
   const BenchOptions& opt = r.opt;
-  Measurement m;
-  m.variant = to_string(v);
-  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-  m.n = static_cast<long long>(r.rows.rows());
-  m.block = r.block;
+  Measurement m = make_measurement(to_string(v), is_gpu(v) ? Backend::Cuda : Backend::Cpu,
+                                   static_cast<long long>(r.rows.rows()), r.block);
   uint64_t result = 0;
   const std::function<double()> once = is_gpu(v) ? gpu_once(r, v, result) : cpu_once(r, result);
   const double first = once();  // warm-up; its answer is checked below

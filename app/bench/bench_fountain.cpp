@@ -19,29 +19,28 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const unsigned n = static_cast<unsigned>(opt.n.value_or(256 * 256));
   const BlockShape block = opt.block.value_or(BlockShape{16, 16, 1});
   if (backend == Backend::Cuda) {
-    if (auto e = validate(block, block_limits(backend))) throw std::invalid_argument("--block: " + *e);
+    if (auto e = validate(block, block_limits(backend)))
+      throw std::invalid_argument("--block: " + *e);
   }
   const Params params;
   std::vector<Measurement> out;
   for (Variant v : all_variants()) {
     if (!selected(opt.variant, to_string(v))) continue;
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = backend;
-    m.n = n;
-    m.block = block;
+    Measurement m = make_measurement(to_string(v), backend, n, block);
     FrameClock clock(7);
     if (backend == Backend::Cuda) {
       CudaStream stream;
       DeviceBuffer<float4> vbo(vbo_bytes(v, n) / sizeof(float4));
       FountainGpu sim(n, v);
       sim.reset(vbo.get(), params, 42, stream.get());
-      m.stats = time_cuda([&](cudaStream_t s) { sim.step(vbo.get(), clock.next(params), params, block, s); },
-                          20, opt.reps ? opt.reps : 200, stream.get());
+      m.stats = time_cuda(
+          [&](cudaStream_t s) { sim.step(vbo.get(), clock.next(params), params, block, s); }, 20,
+          opt.reps ? opt.reps : 200, stream.get());
     } else {
       FountainCpu sim(n, v);
       sim.reset(params, 42);
-      m.stats = time_host([&] { sim.step(clock.next(params), params); }, 2, opt.reps ? opt.reps : 20);
+      m.stats =
+          time_host([&] { sim.step(clock.next(params), params); }, 2, opt.reps ? opt.reps : 20);
     }
     const double s = m.stats.median_ms * 1e-3;
     m.fields["particles_per_s"] = n / s;

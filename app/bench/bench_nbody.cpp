@@ -30,11 +30,7 @@ int default_reps(long long n, bool cpu) {
 Measurement run_cpu(const BenchOptions& opt, long long n, const BlockShape& block,
                     const nbody::Params& params) {
   using namespace nbody;
-  Measurement m;
-  m.variant = "cpu";
-  m.backend = Backend::Cpu;
-  m.n = n;
-  m.block = block;
+  Measurement m = make_measurement("cpu", Backend::Cpu, n, block);
   NBodyCpu sim(static_cast<unsigned>(n));
   sim.reset(Initial::Galaxies, params, 42);
   const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
@@ -78,11 +74,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     const Variant v = variants[k];
     if (!selected(opt.variant, to_string(v))) continue;
     check_cancel(opt, static_cast<float>(k) / static_cast<float>(variants.size() + 1));
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = backend;
-    m.n = n;
-    m.block = block;
+    Measurement m = make_measurement(to_string(v), backend, n, block);
     CudaStream stream;
     DeviceBuffer<float4> vbo(static_cast<size_t>(n));
     NBodyGpu sim(static_cast<unsigned>(n));

@@ -98,11 +98,9 @@ void fill_fields(Measurement& m, Variant v, uint64_t hits, uint64_t n) {
 Measurement measure_variant(PiRun& r, Variant v, size_t vi) {
   const BenchOptions& opt = r.opt;
   check_cancel(opt, static_cast<float>(vi / r.steps));
-  Measurement m;
-  m.variant = to_string(v);
-  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-  m.n = static_cast<long long>(r.n);
-  m.block = is_gpu(v) ? effective_block(v, r.block) : r.block;
+  Measurement m = make_measurement(to_string(v), is_gpu(v) ? Backend::Cuda : Backend::Cpu,
+                                   static_cast<long long>(r.n),
+                                   is_gpu(v) ? effective_block(v, r.block) : r.block);
   uint64_t hits = 0;
   const std::function<double()> once = is_gpu(v) ? gpu_once(r, v, hits) : cpu_once(r, v, hits);
   std::vector<double> ms{once()};  // warm-up and the answer

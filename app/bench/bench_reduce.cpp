@@ -83,11 +83,8 @@ std::function<double()> cpu_once(ReduceRun& r, Variant v, int64_t& result) {
 
 Measurement measure_variant(ReduceRun& r, Variant v, double step0) {
   check_cancel(r.opt, static_cast<float>(step0 / r.steps));
-  Measurement m;
-  m.variant = to_string(v);
-  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-  m.n = static_cast<long long>(r.n);
-  m.block = r.block;
+  Measurement m = make_measurement(to_string(v), is_gpu(v) ? Backend::Cuda : Backend::Cpu,
+                                   static_cast<long long>(r.n), r.block);
   int64_t result = 0;
   const std::function<double()> once = is_gpu(v) ? gpu_once(r, v, result) : cpu_once(r, v, result);
   std::vector<double> ms{once()};  // warm-up and a first answer

@@ -112,11 +112,8 @@ size_t count_wrong(ReverseRun& r, Variant v) {
 
 Measurement measure_variant(ReverseRun& r, Variant v, double step0) {
   check_cancel(r.opt, static_cast<float>(step0 / r.steps));
-  Measurement m;
-  m.variant = to_string(v);
-  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-  m.n = static_cast<long long>(r.n);
-  m.block = r.block;
+  Measurement m = make_measurement(to_string(v), is_gpu(v) ? Backend::Cuda : Backend::Cpu,
+                                   static_cast<long long>(r.n), r.block);
   const std::vector<double> ms = time_variant(r, v, step0);
   const size_t wrong = count_wrong(r, v);
   m.stats = summarize(ms);

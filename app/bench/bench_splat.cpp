@@ -41,7 +41,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                      std::to_string(kMaxParticles) + "]");
   const unsigned n = static_cast<unsigned>(opt.n.value_or(1 << 24));
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
-  if (auto e = validate(block, block_limits(backend))) throw std::invalid_argument("--block: " + *e);
+  if (auto e = validate(block, block_limits(backend)))
+    throw std::invalid_argument("--block: " + *e);
   const char* variant = backend == Backend::Cuda ? "cuda" : "cpu";
   std::vector<Measurement> out;
   if (!selected(opt.variant, variant)) return out;
@@ -53,21 +54,19 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
 
   const splat::View v = default_view(params, w, h);
 
-  Measurement m;
-  m.variant = variant;
-  m.backend = backend;
-  m.n = n;
-  m.block = block;
+  Measurement m = make_measurement(variant, backend, n, block);
   if (backend == Backend::Cuda) {
     CudaStream stream;
     DeviceBuffer<float4> vbo(fountain::vbo_bytes(fountain::Variant::Lean, n) / sizeof(float4));
     DeviceBuffer<uchar4> image(static_cast<size_t>(w) * h);
     fountain::FountainGpu sim(n, fountain::Variant::Lean);
     sim.reset(vbo.get(), params, 42, stream.get());
-    for (int i = 0; i < settle; ++i) sim.step(vbo.get(), clock.next(params), params, BlockShape{16, 16, 1}, stream.get());
+    for (int i = 0; i < settle; ++i)
+      sim.step(vbo.get(), clock.next(params), params, BlockShape{16, 16, 1}, stream.get());
     splat::Splatter sp;
-    m.stats = time_cuda([&](cudaStream_t s) { sp.render(vbo.get(), n, v, splat::Style{}, image.get(), block, s); },
-                        10, opt.reps ? opt.reps : 100, stream.get());
+    m.stats = time_cuda(
+        [&](cudaStream_t s) { sp.render(vbo.get(), n, v, splat::Style{}, image.get(), block, s); },
+        10, opt.reps ? opt.reps : 100, stream.get());
   } else {
     // The serial CPU twin (a test oracle, not a renderer): for comparison only.
     fountain::FountainCpu sim(n, fountain::Variant::Lean);

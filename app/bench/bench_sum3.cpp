@@ -149,11 +149,8 @@ void fill_fields(Measurement& m, const Sum3Run& r, Variant v, uint64_t result) {
 }
 
 Measurement measure_variant(Sum3Run& r, Variant v, double step0) {
-  Measurement m;
-  m.variant = to_string(v);
-  m.backend = is_gpu(v) ? Backend::Cuda : Backend::Cpu;
-  m.n = static_cast<long long>(r.n);
-  m.block = r.block;
+  Measurement m = make_measurement(to_string(v), is_gpu(v) ? Backend::Cuda : Backend::Cpu,
+                                   static_cast<long long>(r.n), r.block);
   uint64_t result = 0;
   const std::vector<double> ms =
       is_gpu(v) ? time_gpu_variant(r, v, step0, result) : time_cpu_variant(r, v, step0, result);

@@ -28,11 +28,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (!selected(opt.variant, to_string(v))) continue;
     check_cancel(opt, static_cast<float>(k) / static_cast<float>(variants.size()));
     const Params params = default_params(v);
-    Measurement m;
-    m.variant = to_string(v);
-    m.backend = backend;
-    m.n = n;
-    m.block = block;
+    Measurement m = make_measurement(to_string(v), backend, n, block);
     uint64_t frame = 0;
     if (on_cpu) {
       SwarmCpu sim(static_cast<unsigned>(n), v);
