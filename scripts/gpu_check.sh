@@ -42,9 +42,12 @@ if [[ $what == *bench* ]]; then
 fi
 if [[ $what == *sass* ]]; then
   say "SASS of the n-body fast builds (sm_90): instructions per interaction"
-  ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc -cubin -arch=sm_90 -O3 --expt-relaxed-constexpr -std=c++17 \
-    -Ikernels kernels/nbody/nbody.cu -o /tmp/nbody90.cubin 2>&1 | tail -n 5 | tee -a "$log"
-  ${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump -sass /tmp/nbody90.cubin > /tmp/nbody90.sass
+  : > /tmp/nbody90.sass
+  for f in nbody nbody_pairs; do
+    ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc -cubin -arch=sm_90 -O3 --expt-relaxed-constexpr -std=c++17 \
+      -Ikernels kernels/nbody/$f.cu -o /tmp/$f.cubin 2>&1 | tail -n 5 | tee -a "$log"
+    ${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump -sass /tmp/$f.cubin >> /tmp/nbody90.sass
+  done
   python3 scripts/sass_count.py /tmp/nbody90.sass --dump /tmp/sass | tee -a "$log"
   (cd /tmp && tar cf "$OUT/sass.tar" sass)
 fi
@@ -85,13 +88,13 @@ if [[ $what == *ncu* ]]; then
   for tb in ${NCU_TILES:-k8u4:256 k16u4:256}; do
     # Sections (always valid) with their details, then named metrics (one bad
     # name would fail that call alone).
-    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:"forces_(fast|pairs)" -c 1 \
       --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
       --section Occupancy --print-details all \
       $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
       > "$OUT/ncu_${tb%%:*}.txt" 2>&1
     echo "-- $tb sections: exit $?" | tee -a "$log"
-    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:forces_fast -c 1 \
+    CUDAVIZ_NBODY_TILE=${tb%%:*} timeout 180 ncu --clock-control none -k regex:"forces_(fast|pairs)" -c 1 \
       --metrics "$m" $B/cudaviz bench nbody --variant fast --n 131072 --block "${tb##*:}" --reps 1 \
       > "$OUT/ncu_${tb%%:*}_metrics.txt" 2>&1
     echo "-- $tb metrics: exit $?" | tee -a "$log"

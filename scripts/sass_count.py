@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Instructions per interaction of the n-body fast kernel's inner loop.
+"""Instructions per interaction of the n-body fast kernels' inner loops.
 
 Reads `cuobjdump -sass` output (stdin or a file), finds in each forces_fast
 build the backward branch whose loop body holds the most MUFU.RSQ (one per
 interaction), and prints the body's instruction count over that MUFU count,
-with the mix of opcodes. Usage:
+with the mix of opcodes. In the pairs builds (forces_pairs) one MUFU.RSQ
+serves a pair, two interactions, and the loop measured is the two-way one
+(the loop that passes reactions along with SHFL). Usage:
   cuobjdump -sass nbody.cubin | python3 scripts/sass_count.py [--dump DIR]
 """
 import collections
@@ -29,7 +31,7 @@ def opcode(ins):
     return words[0].split(".")[0]
 
 
-def inner_loop(instrs):
+def inner_loop(instrs, need=None):
     index = {a: i for i, (a, _) in enumerate(instrs)}
     best = None
     for i, (addr, ins) in enumerate(instrs):
@@ -41,6 +43,12 @@ def inner_loop(instrs):
         target = int(t.group(1), 16)
         if target < addr and target in index:
             body = instrs[index[target]:i + 1]
+            mufu = sum(opcode(x) == "MUFU" for _, x in body)
+            if need:  # the innermost loop that holds `need` and MUFU
+                if mufu and any(opcode(x) == need for _, x in body) and (
+                        best is None or len(body) < len(best[1])):
+                    best = (mufu, body)
+                continue
             mufu = sum(opcode(x) == "MUFU" for _, x in body)
             if mufu and (best is None or mufu > best[0] or (mufu == best[0] and len(body) < len(best[1]))):
                 best = (mufu, body)
@@ -57,22 +65,29 @@ def main():
     for func in re.split(r"\n\s*Function : ", text)[1:]:
         name = func.split("\n")[0].strip()
         m = re.search(r"forces_fastILi(\d+)ELi(\d+)ELi(\d+)", name)
-        if not m:
+        pairs = re.search(r"forces_pairsILi(\d+)ELi(\d+)ELi(\d+)", name)
+        if pairs:
+            k, threads, unroll = map(int, pairs.groups())
+            label, per, best = f"pairs{k}u{unroll} (max {threads} threads)", 2, inner_loop(
+                instructions(func), need="SHFL")
+        elif m:
+            k, threads, unroll = map(int, m.groups())
+            label, per, best = f"k{k}u{unroll} (max {threads} threads)", 1, inner_loop(
+                instructions(func))
+        else:
             continue
-        k, threads, unroll = map(int, m.groups())
-        best = inner_loop(instructions(func))
-        label = f"k{k}u{unroll} (max {threads} threads)"
         if not best:
             print(f"{label}: no inner loop found")
             continue
         mufu, body = best
         mix = collections.Counter(opcode(x) for _, x in body)
-        print(f"{label}: {len(body)} instructions for {mufu} interactions = "
-              f"{len(body) / mufu:.3f} per interaction; " +
+        what = "pairs" if per == 2 else "interactions"
+        print(f"{label}: {len(body)} instructions for {mufu} {what} = "
+              f"{len(body) / (mufu * per):.3f} per interaction; " +
               " ".join(f"{op} {c}" for op, c in mix.most_common()))
         if dump:
             os.makedirs(dump, exist_ok=True)
-            with open(os.path.join(dump, f"k{k}u{unroll}_{threads}.sass"), "w") as f:
+            with open(os.path.join(dump, f"{label.split()[0]}_{threads}.sass"), "w") as f:
                 f.write("\n".join(f"/*{a:04x}*/ {x}" for a, x in body) + "\n")
 
 

@@ -1,14 +1,17 @@
 // CUDA kernels of the n-body scene: three force kernels with the same
 // per-interaction math (nbody_math.h), a gather of the VBO positions into a
-// padded snapshot, a finish kernel that sums j-slices and integrates, and the
-// energy on demand (double sums).
+// padded snapshot, a finish kernel that gathers the force sums and integrates,
+// and the energy on demand (double sums). The fast variant's pairs kernels are
+// in nbody_pairs.cu.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "common/launch.h"
 #include "insight/launch_ids.cuh"
+#include "nbody/fast_build.h"
 #include "nbody/nbody.h"
 
 namespace cv::nbody {
@@ -119,17 +122,6 @@ __global__ void __launch_bounds__(MaxThreads)
   }
 }
 
-// The builds of the fast kernel: K targets a thread, the largest block it
-// launches with (its register budget: 65536 / MaxThreads, at most 255) and the
-// unroll of the tile loop. Which one runs is the tile plan (fast_build()).
-struct FastBuild {
-  const char* name;
-  unsigned bodies, max_threads, unroll;
-  const void* kernel;  // for attributes and occupancy
-  void (*launch)(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,
-                 float4* acc, unsigned n, unsigned tiles, float eps2);
-};
-
 template <int K, int MaxThreads, int Unroll>
 void launch_fast(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,
                  float4* acc, unsigned n, unsigned tiles, float eps2) {
@@ -145,48 +137,81 @@ FastBuild fast_build_of(const char* name) {
           MaxThreads,
           Unroll,
           reinterpret_cast<const void*>(&forces_fast<K, MaxThreads, Unroll>),
-          &launch_fast<K, MaxThreads, Unroll>};
+          &launch_fast<K, MaxThreads, Unroll>,
+          nullptr};
 }
 
-// Candidates measured against each other with CUDAVIZ_NBODY_TILE (docs/performance.md).
+// Candidates measured against each other with CUDAVIZ_NBODY_TILE
+// (docs/performance.md): the pairs builds (nbody_pairs.cu), then the one-way
+// builds: K targets a thread, the largest block it launches with (its register
+// budget: 65536 / MaxThreads, at most 255) and the unroll of the tile loop.
 const std::vector<FastBuild>& fast_builds() {
-  static const std::vector<FastBuild> builds = {
-      fast_build_of<8, 512, 4>("k8u4"),
-      fast_build_of<4, 1024, 4>("k4u4"),
-      fast_build_of<16, 256, 2>("k16u2"),
-      fast_build_of<16, 256, 4>("k16u4"),
-      fast_build_of<12, 256, 4>("k12u4"),
-      fast_build_of<8, 256, 8>("k8u8"),
-      // More resident warps, fewer targets (ncu on k8u4: 82% of issue slots
-      // used with ~3 warps a scheduler, the rest lost to dispatch stalls):
-      // 64 registers (32 warps an SM), and a cap of 85 through the 768-thread
-      // bound (3 blocks of 256: 24 warps).
-      fast_build_of<4, 1024, 8>("k4u8"),
-      fast_build_of<6, 768, 4>("k6u4"),
-  };
+  static const std::vector<FastBuild> builds = [] {
+    std::vector<FastBuild> b = pairs_builds();
+    for (const FastBuild& one_way : {
+             fast_build_of<8, 512, 4>("k8u4"),
+             fast_build_of<4, 1024, 4>("k4u4"),
+             fast_build_of<16, 256, 2>("k16u2"),
+             fast_build_of<16, 256, 4>("k16u4"),
+             fast_build_of<12, 256, 4>("k12u4"),
+             fast_build_of<8, 256, 8>("k8u8"),
+             // More resident warps, fewer targets (ncu on k8u4: 82% of issue
+             // slots used with ~3 warps a scheduler, the rest lost to dispatch
+             // stalls): 64 registers (32 warps an SM), and a cap of 85 through
+             // the 768-thread bound (3 blocks of 256: 24 warps).
+             fast_build_of<4, 1024, 8>("k4u8"),
+             fast_build_of<6, 768, 4>("k6u4"),
+         })
+      b.push_back(one_way);
+    return b;
+  }();
   return builds;
 }
 
-// Sums the slices of body i in slice order; then either stores G a (for
-// accelerations() and the energy) or kicks and drifts it and writes the VBO
-// (x, y, z, |v|) and the velocity (vx, vy, vz, m).
+}  // namespace
+
+// Where the force kernels leave each body's acceleration (without G): float
+// partials, one per j-slice, summed in slice order; or (pairs builds) x, y, z
+// planes of 64-bit fixed-point sums.
+struct ForceSums {
+  const float4* sliced = nullptr;
+  unsigned slices = 1;
+  const unsigned long long* fixed = nullptr;
+  size_t stride = 0;
+  float inv_scale = 0.f;
+
+  __device__ float3 at(unsigned i, unsigned n) const {
+    if (fixed)
+      return make_float3(__ll2float_rn(static_cast<long long>(fixed[i])) * inv_scale,
+                         __ll2float_rn(static_cast<long long>(fixed[stride + i])) * inv_scale,
+                         __ll2float_rn(static_cast<long long>(fixed[2 * stride + i])) * inv_scale);
+    float3 a = xyz(sliced[i]);
+    for (unsigned s = 1; s < slices; ++s) {
+      const float4 p = sliced[static_cast<size_t>(s) * n + i];
+      a.x += p.x;
+      a.y += p.y;
+      a.z += p.z;
+    }
+    return a;
+  }
+};
+
+namespace {
+
+// Gathers body i's acceleration from the force kernel's sums; then either
+// stores G a in `out` (for accelerations() and the energy) or kicks and drifts
+// it and writes the VBO (x, y, z, |v|) and the velocity (vx, vy, vz, m).
 template <bool Integrate>
-__global__ void finish_kernel(const float4* __restrict__ bodies, float4* __restrict__ acc,
-                              float4* __restrict__ vel, float4* __restrict__ vbo, unsigned n,
-                              unsigned slices, float G, float kick, float dt,
+__global__ void finish_kernel(const float4* __restrict__ bodies, ForceSums sums,
+                              float4* out, float4* __restrict__ vel,
+                              float4* __restrict__ vbo, unsigned n, float G, float kick, float dt,
                               insight::IdsOut ids = {}) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   insight::write_launch_id(ids, i);
-  float3 a = xyz(acc[i]);
-  for (unsigned s = 1; s < slices; ++s) {
-    const float4 p = acc[static_cast<size_t>(s) * n + i];
-    a.x += p.x;
-    a.y += p.y;
-    a.z += p.z;
-  }
+  const float3 a = sums.at(i, n);
   if (!Integrate) {
-    acc[i] = make_float4(G * a.x, G * a.y, G * a.z, 0.f);
+    out[i] = make_float4(G * a.x, G * a.y, G * a.z, 0.f);
     return;
   }
   const float4 b = bodies[i], w = vel[i];
@@ -269,6 +294,8 @@ void NBodyGpu::load(float4* vbo, const Bodies& b, cudaStream_t s) {
     CV_CUDA(cudaMemcpyAsync(vel_.get(), b.vel.data(), vel_.bytes(), cudaMemcpyHostToDevice, s));
     CV_CUDA(cudaStreamSynchronize(s));  // the caller's vectors may go away after we return
   }
+  mass_sum_ = 0;
+  for (const float4& v : b.vel) mass_sum_ += std::fabs(static_cast<double>(v.w));
   synced_ = true;
   last_dt_ = 0;
 }
@@ -286,9 +313,6 @@ void NBodyGpu::gather(const float4* vbo, unsigned threads, cudaStream_t s) {
 
 namespace {
 
-size_t fast_shared(const BlockShape& b) {
-  return static_cast<size_t>(b.threads()) * sizeof(float4);
-}
 
 void require_fast_block(const BlockShape& b) {
   if (b.threads() % 32 != 0)
@@ -307,29 +331,43 @@ const FastBuild* find_build(const std::string& name) {
   return nullptr;
 }
 
+size_t build_shared(const FastBuild& b, unsigned nt) {
+  return b.pairs() ? pairs_shape(nt, b.bodies).shared_bytes()
+                   : static_cast<size_t>(nt) * sizeof(float4);
+}
+
+// Blocks of this build the device holds at once (0 where the block cannot run).
+unsigned resident_blocks(const FastBuild& b, unsigned nt) {
+  int per_sm = 0;
+  CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b.kernel, static_cast<int>(nt),
+                                                        build_shared(b, nt)));
+  return static_cast<unsigned>(std::max(per_sm, 0) * std::max(device_info().sm_count, 0));
+}
+
 // Builds in order of preference where no build is named; the plan takes the
 // first that this device runs with the block and that keeps kPlanMinWarps
-// warps resident per SM. Measured on the H100 (docs/performance.md): k8u4 at
-// 16 warps an SM beats k8u8 (same), k12u4 (-15%) and the 16-target builds,
-// whose ~182 registers leave 8 warps an SM (-35%) in spite of fewer
-// instructions an interaction (13.125 against 13.25).
-constexpr const char* kPlanOrder[] = {"k8u4", "k4u4"};
+// warps resident per SM. Measured on the H100 (docs/performance.md): the pairs
+// builds do two interactions in ~17.7 instructions where the one-way ones do
+// one in 13.25 (1.39-1.44x faster at 32K-1M bodies); pairs4 (64 registers, up
+// to 32 warps an SM, smaller sets so finer pieces) beats pairs8 at every size,
+// by 11% at 32,768. Of the one-way builds k8u4 beats k8u8 (same), k12u4 (-15%)
+// and the 16-target builds, whose ~182 registers leave 8 warps an SM (-35%).
+constexpr const char* kPlanOrder[] = {"pairs4", "pairs8", "k8u4", "k4u4"};
 constexpr int kPlanMinWarps = 16;
 
 const char* planned_build(unsigned nt) {
-  const size_t shared = static_cast<size_t>(nt) * sizeof(float4);
   for (const char* name : kPlanOrder) {
     const FastBuild* b = find_build(name);
     if (nt > b->max_threads) continue;
     int per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b->kernel, static_cast<int>(nt),
-                                                      shared) != cudaSuccess) {
+                                                      build_shared(*b, nt)) != cudaSuccess) {
       cudaGetLastError();  // no device: the first build that fits the block
       return name;
     }
     if (per_sm * static_cast<int>(nt) / 32 >= kPlanMinWarps) return name;
   }
-  return nt <= 512 ? "k8u4" : "k4u4";
+  return "pairs4";
 }
 
 // The tile plan: the named build (set_fast_tile, else CUDAVIZ_NBODY_TILE), or
@@ -407,46 +445,91 @@ void NBodyGpu::set_fast_tile(const std::string& tile) {
 }
 
 unsigned NBodyGpu::fast_slices(const BlockShape& block) const {
-  require_valid(block, static_cast<long long>(fast_shared(block)));
   require_fast_block(block);
   const FastBuild& b = fast_build(block, fast_tile_);
   const unsigned nt = static_cast<unsigned>(block.threads());
+  require_valid(block, static_cast<long long>(build_shared(b, nt)));
   if (count_ == 0) return 1;
-  int per_sm = 0;
-  CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b.kernel, static_cast<int>(nt),
-                                                        fast_shared(block)));
-  const unsigned resident =
-      static_cast<unsigned>(std::max(per_sm, 0) * std::max(device_info().sm_count, 0));
+  const unsigned resident = resident_blocks(b, nt);
+  if (b.pairs()) return plan_pairs(count_, pairs_shape(nt, b.bodies), resident).max_pieces;
   const unsigned i_blocks = ceil_div(count_, static_cast<unsigned long long>(b.bodies) * nt);
   const unsigned tiles = ceil_div(count_, nt);
   return choose_slices(i_blocks, tiles, resident);
 }
 
-unsigned NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s) {
+namespace {
+
+// Fixed-point units a unit of acceleration (without G): no sum of pulls
+// exceeds kMaxPull * mass_sum / eps2 (nbody_math.h), which lands at 2^61,
+// a quarter of the int64 range. Capped so that the scale stays a float.
+double fixed_scale(double mass_sum, float eps2) {
+  const double bound = kMaxPull * mass_sum / eps2;
+  if (!(bound > 0) || !std::isfinite(bound)) return 1.0;
+  return std::min(std::ldexp(1.0, 61) / bound, std::ldexp(1.0, 100));
+}
+
+}  // namespace
+
+ForceSums NBodyGpu::fast_pairs(const FastBuild& b, const Params& p, const BlockShape& block,
+                               cudaStream_t s) {
+  const unsigned nt = static_cast<unsigned>(block.threads());
+  const unsigned resident = resident_blocks(b, nt);
+  if (pairs_key_ != PairsKey{count_, nt, b.name, resident}) {
+    pairs_plan_ = plan_pairs(count_, pairs_shape(nt, b.bodies), resident);
+    pairs_items_ = DeviceBuffer<uint4>(pairs_plan_.items.size());  // cudaFree waits for pending work
+    CV_CUDA(cudaMemcpy(pairs_items_.get(), pairs_plan_.items.data(), pairs_items_.bytes(),
+                       cudaMemcpyHostToDevice));
+    pairs_key_ = {count_, nt, b.name, resident};
+  }
+  const size_t stride = static_cast<size_t>(count_) + kPad;  // >= pairs_plan_.padded()
+  if (fixed_.size() < 3 * stride) fixed_ = DeviceBuffer<unsigned long long>(3 * stride);
+  CV_CUDA(cudaMemsetAsync(fixed_.get(), 0, fixed_.bytes(), s));
+  const float eps2 = p.softening * p.softening;
+  const double scale = fixed_scale(mass_sum_, eps2);
+  const PairsShape& shape = pairs_plan_.shape;
+  b.launch_pairs(to_dim3(block), s,
+                 PairsArgs{bodies_.get(), pairs_items_.get(),
+                           static_cast<unsigned>(pairs_plan_.items.size()), fixed_.get(), stride,
+                           shape.chunks, shape.shared_bytes(), eps2, static_cast<float>(scale)});
+  cuda_check_launch("nbody forces_pairs<<<>>>");
+  ForceSums sums;
+  sums.fixed = fixed_.get();
+  sums.stride = stride;
+  sums.inv_scale = static_cast<float>(1.0 / scale);
+  return sums;
+}
+
+ForceSums NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s) {
   const unsigned nt = static_cast<unsigned>(block.threads());
   const float eps2 = p.softening * p.softening;
   const dim3 threads = to_dim3(block);
+  ForceSums sums;
+  sums.sliced = acc_.get();
   switch (v) {
     case Variant::Seed:
       forces_seed<<<ceil_div(count_, nt), threads, 0, s>>>(bodies_.get(), acc_.get(), count_, eps2);
       cuda_check_launch("nbody forces_seed<<<>>>");
-      return 1;
+      return sums;
     case Variant::Tiled:
       forces_tiled<<<ceil_div(count_, nt), threads, nt * sizeof(float4), s>>>(
           bodies_.get(), acc_.get(), count_, eps2);
       cuda_check_launch("nbody forces_tiled<<<>>>");
-      return 1;
+      return sums;
     case Variant::Fast: {
+      const FastBuild& b = fast_build(block, fast_tile_);
+      require_valid(block, static_cast<long long>(build_shared(b, nt)));
+      if (b.pairs()) return fast_pairs(b, p, block, s);
       const unsigned slices = fast_slices(block);
       const size_t need = static_cast<size_t>(slices) * count_;
       if (acc_.size() < need) acc_ = DeviceBuffer<float4>(need);  // cudaFree waits for pending work
-      const FastBuild& b = fast_build(block, fast_tile_);
       const dim3 grid(ceil_div(count_, static_cast<unsigned long long>(b.bodies) * nt), slices, 1);
       const unsigned tiles = ceil_div(count_, nt);
-      b.launch(grid, threads, fast_shared(block), s, bodies_.get(), acc_.get(), count_, tiles,
+      b.launch(grid, threads, build_shared(b, nt), s, bodies_.get(), acc_.get(), count_, tiles,
                eps2);
       cuda_check_launch("nbody forces_fast<<<>>>");
-      return slices;
+      sums.sliced = acc_.get();
+      sums.slices = slices;
+      return sums;
     }
   }
   throw std::invalid_argument("nbody: unknown variant");
@@ -471,10 +554,10 @@ void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& b
   if (count_ == 0) return;
   const unsigned nt = static_cast<unsigned>(block.threads());
   gather(vbo, nt, s);
-  const unsigned slices = forces(v, p, block, s);
+  const ForceSums sums = forces(v, p, block, s);
   const float kick = p.G * (synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt));
-  finish_kernel<true><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), acc_.get(), vel_.get(),
-                                                          vbo, count_, slices, p.G, kick, p.dt, ids);
+  finish_kernel<true><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), sums, nullptr, vel_.get(),
+                                                          vbo, count_, p.G, kick, p.dt, ids);
   cuda_check_launch("nbody finish_kernel<<<>>>");
   synced_ = false;
   last_dt_ = p.dt;
@@ -487,9 +570,10 @@ std::vector<float4> NBodyGpu::accelerations(const float4* vbo, const Params& p, 
   if (count_ == 0) return out;
   const unsigned nt = static_cast<unsigned>(block.threads());
   gather(vbo, nt, s);
-  const unsigned slices = forces(v, p, block, s);
-  finish_kernel<false><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), acc_.get(), vel_.get(),
-                                                           nullptr, count_, slices, p.G, 0.f, 0.f);
+  const ForceSums sums = forces(v, p, block, s);
+  finish_kernel<false><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), sums, acc_.get(),
+                                                           vel_.get(), nullptr, count_, p.G, 0.f,
+                                                           0.f);
   cuda_check_launch("nbody finish_kernel<<<>>>");
   CV_CUDA(cudaMemcpyAsync(out.data(), acc_.get(), out.size() * sizeof(float4),
                           cudaMemcpyDeviceToHost, s));
@@ -509,9 +593,9 @@ Energy NBodyGpu::energy(const float4* vbo, const Params& p, const BlockShape& bl
   const float4* acc = nullptr;
   if (!synced_) {  // velocities are half a step behind: bring them to the positions' time
     // The fastest force kernel this block shape allows.
-    const unsigned slices = forces(nt % 32 == 0 ? Variant::Fast : Variant::Tiled, p, block, s);
+    const ForceSums sums = forces(nt % 32 == 0 ? Variant::Fast : Variant::Tiled, p, block, s);
     finish_kernel<false><<<ceil_div(count_, nt), nt, 0, s>>>(
-        bodies_.get(), acc_.get(), vel_.get(), nullptr, count_, slices, p.G, 0.f, 0.f);
+        bodies_.get(), sums, acc_.get(), vel_.get(), nullptr, count_, p.G, 0.f, 0.f);
     cuda_check_launch("nbody finish_kernel<<<>>>");
     acc = acc_.get();
   }

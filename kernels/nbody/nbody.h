@@ -10,11 +10,13 @@
 //           naive kernel).
 //   tiled - one body per thread, bodies staged through shared memory one
 //           block-sized tile at a time (the GPU Gems 3 scheme).
-//   fast  - eight bodies per thread (four in blocks over 512 threads) sharing
-//           each shared-memory load, tiles prefetched into registers, and the
-//           j-range split across blocks when N is too small to fill the GPU
-//           (partial forces summed afterwards in a fixed order). Needs a block
-//           of a multiple of 32 threads.
+//   fast  - each pair of bodies evaluated once and applied to both (Newton's
+//           third law), eight bodies a thread (four in blocks over 512
+//           threads), the triangle of pairs cut into pieces that fill the
+//           GPU, sums in 64-bit fixed point (reproducible run to run); the
+//           one-way builds of earlier rounds stay selectable by name
+//           (set_fast_tile, CUDAVIZ_NBODY_TILE). Needs a block of a multiple
+//           of 32 threads.
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
 
@@ -31,6 +33,7 @@
 #include "common/kernel_attributes.h"
 #include "nbody/nbody_initial.h"
 #include "nbody/nbody_math.h"
+#include "nbody/nbody_pairs_plan.h"
 
 namespace cv::nbody {
 
@@ -39,11 +42,11 @@ const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 
-// Bodies the fast kernel gives each thread in blocks of up to 512 threads by
-// default; fast_bodies_per_thread() is exact for any block and tile build.
-constexpr unsigned kFastBodiesPerThread = 8;
-// The fast kernel's tile builds ("k8u4": 8 targets a thread, tile loop unrolled
-// by 4, ...). tile "" follows CUDAVIZ_NBODY_TILE, then the default plan.
+// The fast kernel's builds: "pairs4" (the default plan on every block: each
+// pair once, 4 bodies a lane), "pairs8", ..., and the one-way builds of earlier
+// rounds ("k8u4": 8 targets a thread, tile loop unrolled by 4, ...). tile ""
+// follows CUDAVIZ_NBODY_TILE, then the default plan; fast_bodies_per_thread()
+// is exact for any block and build.
 std::vector<std::string> fast_tile_names();
 unsigned fast_tile_max_threads(const std::string& tile);
 unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile = "");
@@ -74,6 +77,9 @@ struct Momentum {
   double x = 0, y = 0, z = 0;
 };
 Momentum momentum(const std::vector<float4>& vel);
+
+struct FastBuild;
+struct ForceSums;
 
 class NBodyGpu {
  public:
@@ -114,12 +120,29 @@ class NBodyGpu {
 
  private:
   void gather(const float4* vbo, unsigned threads, cudaStream_t s);
-  unsigned forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s);
+  ForceSums forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s);
+  ForceSums fast_pairs(const FastBuild& b, const Params& p, const BlockShape& block,
+                       cudaStream_t s);
 
   unsigned count_;
   DeviceBuffer<float4> bodies_;  // x, y, z, mass: a snapshot of the VBO positions
   DeviceBuffer<float4> vel_;     // vx, vy, vz, mass
   DeviceBuffer<float4> acc_;     // partial accelerations, slices x count
+  // The pairs builds: fixed-point sums (x, y, z planes) and the work list,
+  // planned again when the count, block, build or residency changes.
+  DeviceBuffer<unsigned long long> fixed_;
+  DeviceBuffer<uint4> pairs_items_;
+  PairsPlan pairs_plan_;
+  struct PairsKey {
+    unsigned count = 0, threads = 0;
+    std::string build;
+    unsigned resident = 0;
+    bool operator!=(const PairsKey& o) const {
+      return count != o.count || threads != o.threads || build != o.build ||
+             resident != o.resident;
+    }
+  } pairs_key_;
+  double mass_sum_ = 0;  // sum of |m|: the fixed-point bound
   bool synced_ = true;           // velocities at the same time as positions (after reset)
   float last_dt_ = 0;
   std::string fast_tile_;  // "" : CUDAVIZ_NBODY_TILE or the plan

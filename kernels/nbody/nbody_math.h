@@ -37,31 +37,57 @@ CV_HD float inv_sqrt(float x) {
 #endif
 }
 
+// bj - xi: the separation both bodies of a pair see (with opposite signs).
+CV_HD float3 separation(const float3& xi, const float4& bj) {
+  return {bj.x - xi.x, bj.y - xi.y, bj.z - xi.z};
+}
+
+// 1 / (r^2 + eps^2)^(3/2) for the separation d. r^2 + eps^2 is written so that
+// it contracts into three FMAs on the GPU.
+CV_HD float inv_cube(const float3& d, float eps2) {
+  const float inv = inv_sqrt(d.z * d.z + (d.y * d.y + (d.x * d.x + eps2)));
+  return inv * inv * inv;
+}
+
+// The largest |d| / (|d|^2 + eps^2)^(3/2) over all d: 2 / (3 sqrt 3) / eps^2,
+// at |d| = eps / sqrt 2. So no sum of pulls on a body exceeds
+// kMaxPull * (sum of |m|) / eps^2, the bound the fixed-point sums rely on.
+constexpr double kMaxPull = 0.38490017945975050;
+
 // Adds the acceleration (without the factor G) that body bj = (x, y, z, mass)
 // exerts on a body at xi. eps2 = softening^2 > 0, so bj == xi adds exactly 0
 // and no branch is needed for the self-interaction.
-// Operand order matters on the GPU: r^2 + eps^2 is written so that it
-// contracts into three FMAs, giving 3 add + 3 fma + rsqrt + 3 mul + 3 fma:
-// 13 instructions an interaction.
+// 3 add + 3 fma + rsqrt + 3 mul + 3 fma: 13 instructions an interaction.
 CV_HD void accumulate(float3& a, const float3& xi, const float4& bj, float eps2) {
-  const float dx = bj.x - xi.x;
-  const float dy = bj.y - xi.y;
-  const float dz = bj.z - xi.z;
-  const float d2 = dz * dz + (dy * dy + (dx * dx + eps2));
-  const float inv = inv_sqrt(d2);
-  const float s = bj.w * inv * inv * inv;
-  a.x += dx * s;
-  a.y += dy * s;
-  a.z += dz * s;
+  const float3 d = separation(xi, bj);
+  const float s = bj.w * inv_cube(d, eps2);
+  a.x += d.x * s;
+  a.y += d.y * s;
+  a.z += d.z * s;
+}
+
+// Both halves of a pair at once (Newton's third law): body i, of mass mi at
+// xi, gains mj w d and body j loses mi w d, with one w = inv_cube(d) for the
+// two. aj_lost collects the mi w d terms; the caller subtracts them from j.
+// 3 add + 3 fma + rsqrt + 4 mul + 6 fma: 17 instructions for two interactions.
+CV_HD void accumulate_pair(float3& ai, float3& aj_lost, const float3& xi, float mi,
+                           const float4& bj, float eps2) {
+  const float3 d = separation(xi, bj);
+  const float w = inv_cube(d, eps2);
+  const float si = bj.w * w, sj = mi * w;
+  ai.x += d.x * si;
+  ai.y += d.y * si;
+  ai.z += d.z * si;
+  aj_lost.x += d.x * sj;
+  aj_lost.y += d.y * sj;
+  aj_lost.z += d.z * sj;
 }
 
 // m_j / sqrt(r^2 + eps^2): body j's contribution to the (negated, G-less)
 // potential at xi. The caller skips j == i.
 CV_HD float potential_term(const float3& xi, const float4& bj, float eps2) {
-  const float dx = bj.x - xi.x;
-  const float dy = bj.y - xi.y;
-  const float dz = bj.z - xi.z;
-  return bj.w * inv_sqrt(dz * dz + (dy * dy + (dx * dx + eps2)));
+  const float3 d = separation(xi, bj);
+  return bj.w * inv_sqrt(d.z * d.z + (d.y * d.y + (d.x * d.x + eps2)));
 }
 
 // Leapfrog with velocities stored at half steps: v(n+1/2) = v(n-1/2) + a(n) kick,

@@ -131,9 +131,13 @@ TEST(NBodySlices, FillsTheResidentSlots) {
 }
 
 TEST(NBodySlices, FastBodiesPerThreadFollowsTheBlock) {
-  EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{256, 1, 1}), kFastBodiesPerThread);
-  EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{32, 16, 1}), kFastBodiesPerThread);
+  // Without a device the plan takes the first build that fits the block: pairs4.
+  EXPECT_EQ(fast_tile_for(cv::BlockShape{256, 1, 1}), "pairs4");
+  EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{256, 1, 1}), 4u);
   EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{1024, 1, 1}), 4u);  // the 64-register build
+  EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{32, 16, 1}, "pairs8"), 8u);
+  EXPECT_EQ(fast_bodies_per_thread(cv::BlockShape{256, 1, 1}, "k8u4"), 8u);
+  EXPECT_THROW(fast_tile_for(cv::BlockShape{1024, 1, 1}, "pairs8"), std::invalid_argument);
 }
 
 TEST(NBodyEnergy, DriftIsRelativeToStart) {

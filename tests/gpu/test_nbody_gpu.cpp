@@ -224,3 +224,34 @@ TEST(NBodyGpu, RejectsBadBlocks) {
     EXPECT_NE(std::string(e.what()).find("multiple of 32"), std::string::npos) << e.what();
   }
 }
+
+// The pairs builds sum in fixed point, so the order in which blocks finish
+// cannot change a bit of the result; and each pair's two halves cancel, so the
+// total force sum_i m_i a_i is zero to rounding.
+TEST(NBodyGpu, PairsBuildsAreReproducibleAndConserveMomentum) {
+  CV_REQUIRE_GPU();
+  Params p;
+  const unsigned n = sanitizer_run() ? 300 : 20011;
+  DeviceBuffer<float4> vbo(n);
+  NBodyGpu gpu(n);
+  gpu.reset(vbo.get(), Initial::Galaxies, p, 8, nullptr);
+  const std::vector<float4> vel = gpu.velocities(nullptr);
+  for (const char* tile : {"pairs8", "pairs4"}) {
+    gpu.set_fast_tile(tile);
+    const BlockShape b{256, 1, 1};
+    const std::vector<float4> a1 = gpu.accelerations(vbo.get(), p, Variant::Fast, b, nullptr);
+    const std::vector<float4> a2 = gpu.accelerations(vbo.get(), p, Variant::Fast, b, nullptr);
+    double fx = 0, fy = 0, fz = 0, scale = 0;
+    size_t differ = 0;
+    for (size_t i = 0; i < n; ++i) {
+      differ += a1[i].x != a2[i].x || a1[i].y != a2[i].y || a1[i].z != a2[i].z;
+      const double m = vel[i].w;
+      fx += m * a1[i].x;
+      fy += m * a1[i].y;
+      fz += m * a1[i].z;
+      scale += m * std::sqrt(a1[i].x * a1[i].x + a1[i].y * a1[i].y + a1[i].z * a1[i].z);
+    }
+    EXPECT_EQ(differ, 0u) << tile;
+    EXPECT_LT(std::sqrt(fx * fx + fy * fy + fz * fz), 1e-5 * scale) << tile;
+  }
+}
