@@ -6,7 +6,6 @@
 // What differs between machines (free memory, the CUDA devices) is checked
 // here against this machine and printed as a placeholder, so that the
 // document is the same wherever the test runs.
-#include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
@@ -168,17 +167,10 @@ std::string check_free_host_memory(const std::string& gib) {
   return "";
 }
 
-// `--device 7` on this machine: exactly what device_flag_error says for the
-// devices CUDA counts here (none, and why, on a machine without a driver).
+// `--device 7` on this machine: exactly the message for the devices CUDA
+// counts here (none, and why, on a machine without a driver).
 std::string check_device_count(const std::string& text) {
-  int count = 0;
-  std::string why;
-  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    why = std::string("cudaGetDeviceCount: ") + cudaGetErrorName(e);
-    cudaGetLastError();
-    count = 0;
-  }
-  const std::string want = cv::sys::device_flag_error(7, count, why).value_or("(accepted)");
+  const std::string want = cv::sys::device_flag_error_here(7).value_or("(accepted)");
   return want == "--device 7: this machine has " + text ? "" : "expected '" + want + "'";
 }
 
