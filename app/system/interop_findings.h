@@ -14,8 +14,8 @@ namespace cv::sys {
 // The path the app takes with these facts (choose_interop_path).
 InteropPath interop_path(const InteropFacts& i);
 
-// Appends the interop findings (nothing when the chain was not probed and
-// CUDAVIZ_INTEROP is unset).
+// Appends the interop findings; when the chain was not probed (no CUDA),
+// only a CUDAVIZ_INTEROP the app cannot parse.
 void interop_findings(const Facts& f, std::vector<Finding>& out);
 
 }  // namespace cv::sys
