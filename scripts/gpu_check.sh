@@ -5,7 +5,7 @@
 # kit in .gl/ (it also provides libglfw, so it is sourced first). Logs and
 # screenshots go to $OUT.
 #   scripts/gpu_check.sh [tests] [bench] [sanitize] [bsan] [soak] [window] [extra]
-#                        [sass] [tiles] [interop] [sandiag] [ncu]
+#                        [sass] [tiles] [interop] [sandiag] [ncu] [doctor]
 #   (default: tests bench sanitize window). sanitize: compute-sanitizer's four tools
 #   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
 #   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
@@ -14,7 +14,9 @@
 #   (CUDAVIZ_INTEROP), single buffers, the copy path, Mesa's fallback, the buffer test;
 #   sandiag: racecheck of the fountain 1x1 test at the sanitizer size, and at the old
 #   one with SANDIAG_OLD=1 (the abnormal end of issue 14: racecheck's host memory,
-#   OOM-killed); ncu: stall reasons and pipe use of the n-body fast builds (NCU_TILES).
+#   OOM-killed); ncu: stall reasons and pipe use of the n-body fast builds (NCU_TILES);
+#   doctor: `cudaviz doctor`'s interop probe on NVIDIA GLX (external memory), with
+#   CUDAVIZ_INTEROP=map|copy|fast, and on Mesa's GLX (external -> map -> copy), PASS/FAIL.
 # BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
 # list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
 set -uo pipefail
@@ -132,6 +134,38 @@ for line in open(sys.argv[1]):
 ' "$OUT/interop.jsonl" | tee -a "$log"
   CUDAVIZ_EXPECT_INTEROP=1 CUDAVIZ_EXPECT_EXTERNAL=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 \
     | tail -n 24 | tee -a "$log"
+fi
+if [[ $what == *doctor* ]]; then
+  # `cudaviz doctor` walks the app's own chain (external memory -> map -> copy)
+  # with a test buffer: each run's report must hold its lines in this order.
+  say "doctor: the interop path it finds (NVIDIA GLX, CUDAVIZ_INTEROP starts, Mesa's GLX)"
+  doctor_case() {  # doctor_case NAME EXIT ENV... -- PATTERN...: PASS when all match in order
+    local name=$1 want=$2 envs=() rc at=0 n p ok=PASS; shift 2
+    while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+    env "${envs[@]}" timeout 60 $B/cudaviz doctor > "$OUT/doctor_$name.txt" 2>&1
+    rc=$?; [[ $rc == "$want" ]] || ok="FAIL (exit $rc, expected $want)"
+    for p in "$@"; do
+      n=$(grep -nE -- "$p" "$OUT/doctor_$name.txt" | head -n 1 | cut -d: -f1)
+      if [[ -z $n || $n -le $at ]]; then ok="FAIL (missing or out of order: $p)"; break; fi
+      at=$n
+    done
+    echo "$ok doctor $name (${envs[*]})" | tee -a "$log"
+    grep -E '^\[[a-z ]+\] interop|^verdict' "$OUT/doctor_$name.txt" | tee -a "$log"
+  }
+  doctor_case nvidia 0 -- '^\[ok\] interop: the app uses external memory' \
+    '^verdict: cudaviz runs here: CUDA with interop \(external memory'
+  doctor_case nvidia_map 0 CUDAVIZ_INTEROP=map -- \
+    '^\[note\] interop: CUDAVIZ_INTEROP=map: the chain starts at map' \
+    '^\[ok\] interop: the app uses the map path' '^verdict: .*\(mapped VBO\)'
+  doctor_case nvidia_copy 0 CUDAVIZ_INTEROP=copy -- \
+    '^\[note\] interop: the app uses the copy path .*forced by CUDAVIZ_INTEROP=copy'
+  doctor_case nvidia_bad 1 CUDAVIZ_INTEROP=fast -- "^\[cannot run\] interop: CUDAVIZ_INTEROP: 'fast'" \
+    '^verdict: cudaviz cannot start here'
+  doctor_case mesa 0 -u __GLX_VENDOR_LIBRARY_NAME -- \
+    '^\[note\] interop: external memory failed: .*\(GL: llvmpipe' \
+    '^\[note\] interop: map failed: cudaGraphicsGLRegisterBuffer: cudaErrorUnknown' \
+    '^\[problem\] interop: the app uses the copy path' '^verdict: .*copy path'
+  (cd "$OUT" && tar cf doctor.tar doctor_*.txt && rm -f doctor_*.txt)
 fi
 sandiag() {
   # The fountain 1x1 test under racecheck at the old size (CUDAVIZ_SANITIZER_RUN=0)

@@ -41,14 +41,13 @@ InteropBuffer::InteropBuffer(size_t bytes, Backend backend, InteropPath start, b
     vbo_[0] = allocate_vbo(bytes);
     return;
   }
-  std::string external_error, map_error;
   if (start == InteropPath::External) {
-    external_error = try_external(bytes, double_buffer);
-    if (external_error.empty()) return;
+    external_error_ = try_external(bytes, double_buffer);
+    if (external_error_.empty()) return;
   }
   vbo_[0] = allocate_vbo(bytes);
-  if (start != InteropPath::Copy) map_error = try_map(double_buffer);
-  const InteropChoice choice = choose_interop_path(start, external_error, map_error);
+  if (start != InteropPath::Copy) map_error_ = try_map(double_buffer);
+  const InteropChoice choice = choose_interop_path(start, external_error_, map_error_);
   fallback_reason_ = choice.reason;
   if (choice.path == InteropPath::Map) return;
   mode_ = TransferMode::CopyFallback;

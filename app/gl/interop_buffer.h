@@ -72,6 +72,10 @@ class InteropBuffer {
   TransferMode mode() const { return mode_; }
   // Why better paths were skipped ("" when the first one tried works).
   const std::string& fallback_reason() const { return fallback_reason_; }
+  // Each path's own failure ("" when it worked or was not tried), for
+  // `cudaviz doctor`, which lists them in the chain's order.
+  const std::string& external_error() const { return external_error_; }
+  const std::string& map_error() const { return map_error_; }
 
   // ReadOnly scopes promise not to write: in copy-fallback mode their close
   // skips the device -> host -> GL upload (nothing changed).
@@ -137,6 +141,7 @@ class InteropBuffer {
   size_t bytes_ = 0;
   TransferMode mode_ = TransferMode::HostUpload;
   std::string fallback_reason_;
+  std::string external_error_, map_error_;
   cudaGraphicsResource* resource_[2] = {nullptr, nullptr};
   unsigned map_flags_[2] = {0, 0};       // cudaGraphicsMapFlags last set on each
   DeviceBuffer<unsigned char> staging_;  // copy fallback: the data lives here

@@ -70,9 +70,12 @@ std::string format_report(const Facts& f, const std::vector<Finding>& found) {
   }
   const RunMode mode = run_mode(f);
   s += "\n";
-  s += mode == RunMode::Cannot
-           ? "verdict: cudaviz cannot open its window here (exit 1)\n"
-           : "verdict: cudaviz runs here: " + std::string(describe(mode)) + "\n";
+  if (mode != RunMode::Cannot)
+    s += "verdict: cudaviz runs here: " + std::string(describe(mode)) + "\n";
+  else if (f.gl.context)  // the window opens, but a setting stops the app
+    s += "verdict: cudaviz cannot start here: see the 'cannot run' finding (exit 1)\n";
+  else
+    s += "verdict: cudaviz cannot open its window here (exit 1)\n";
   return s;
 }
 

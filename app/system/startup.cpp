@@ -18,8 +18,7 @@ std::optional<std::string> device_flag_error(int requested, int count, const std
          "; CUDA_VISIBLE_DEVICES applies)";
 }
 
-void apply_device_flag(std::optional<int> requested) {
-  if (!requested) return;
+std::optional<std::string> device_flag_error_here(int requested) {
   int count = 0;
   std::string why;
   if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
@@ -27,7 +26,12 @@ void apply_device_flag(std::optional<int> requested) {
     cudaGetLastError();
     count = 0;
   }
-  if (auto err = device_flag_error(*requested, count, why)) throw UsageError(*err);
+  return device_flag_error(requested, count, why);
+}
+
+void apply_device_flag(std::optional<int> requested) {
+  if (!requested) return;
+  if (auto err = device_flag_error_here(*requested)) throw UsageError(*err);
   select_device(*requested);
   set_device_chosen_by_user(true);
 }

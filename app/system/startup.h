@@ -15,6 +15,9 @@ namespace cv::sys {
 // nullopt when N is one of them. `why` says why there are none.
 std::optional<std::string> device_flag_error(int requested, int count, const std::string& why);
 
+// device_flag_error for the devices CUDA counts on this machine.
+std::optional<std::string> device_flag_error_here(int requested);
+
 // --device N: checks N against the devices CUDA sees (CUDA_VISIBLE_DEVICES
 // applies) and selects it; throws UsageError naming the count otherwise.
 void apply_device_flag(std::optional<int> requested);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gl/interop_path.h"
+
 namespace cv::sys {
 
 enum class DisplayServer { None, X11, Wayland, XWayland };
@@ -43,6 +45,21 @@ struct CudaFacts {
   int selected = 0;  // the device the app computes on
 };
 
+// The CUDA -> GL transfer path the app's vertex buffers take (interop_path.h):
+// a test buffer built by the app's own InteropBuffer down the same chain,
+// external memory -> map -> copy, and why each path tried failed.
+struct InteropFacts {
+  // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY: where the chain starts, buffer count.
+  std::string setting;       // e.g. "CUDAVIZ_INTEROP=map,single"; "" when unset
+  std::string config_error;  // the setting does not parse (the app refuses to start)
+  InteropPath start = InteropPath::External;
+  bool single = false;
+  bool tried = false;          // CUDA usable and a GL context: the test buffer was built
+  std::string external_error;  // "" when it worked or was not tried
+  std::string map_error;       // likewise
+  std::string error;           // the test buffer could not be made at all
+};
+
 struct GlFacts {
   bool tried = false;    // a display existed, so a context was attempted
   bool context = false;  // an OpenGL 4.1 core context was created
@@ -52,10 +69,7 @@ struct GlFacts {
   bool gl_devices_checked = false;
   std::vector<int> gl_devices;
   std::string gl_devices_error;
-  // A test buffer registered with cudaGraphicsGLRegisterBuffer.
-  bool interop_tried = false;
-  bool interop_ok = false;
-  std::string interop_error;
+  InteropFacts interop;
 };
 
 struct Facts {

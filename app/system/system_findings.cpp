@@ -5,6 +5,7 @@
 
 #include "common/cuda_arch.h"
 #include "common/device_info.h"
+#include "system/interop_findings.h"
 
 namespace cv::sys {
 
@@ -137,12 +138,11 @@ void gl_findings(const Facts& f, std::vector<Finding>& out) {
   const bool cuda = cuda_usable(f.cuda);
   if (cuda && !f.display.wsl && non_nvidia_gl(g)) {
     if (software_gl(g))
-      out.push_back(
-          {Level::Warn, "OpenGL",
-           "OpenGL is a software renderer (" + g.renderer +
-               ", e.g. Xvfb or a remote desktop) while CUDA has a GPU: frames are copied "
-               "through the host",
-           "run on the desktop the NVIDIA GPU drives (not over Xvfb/VNC) for the mapped-VBO path"});
+      out.push_back({Level::Warn, "OpenGL",
+                     "OpenGL is a software renderer (" + g.renderer +
+                         ", e.g. Xvfb or a remote desktop) while CUDA has a GPU: frames are copied "
+                         "through the host",
+                     "run on the desktop the NVIDIA GPU drives (not over Xvfb/VNC) for interop"});
     else
       out.push_back({Level::Warn, "OpenGL",
                      "OpenGL runs on " + g.renderer +
@@ -174,25 +174,6 @@ void gl_findings(const Facts& f, std::vector<Finding>& out) {
   }
 }
 
-void interop_findings(const Facts& f, std::vector<Finding>& out) {
-  const GlFacts& g = f.gl;
-  if (!g.interop_tried) return;
-  if (g.interop_ok) {
-    out.push_back({Level::Ok, "interop",
-                   "a test buffer registered with CUDA (cudaGraphicsGLRegisterBuffer): the "
-                   "particles are written straight into the VBO",
-                   ""});
-    return;
-  }
-  std::string fix = "nothing breaks: the copy path is used (slower at millions of particles)";
-  if (f.display.wsl)
-    fix += "; WSL2 does not support interop";
-  else if (non_nvidia_gl(g))
-    fix += "; to fix, run GL on the NVIDIA GPU: " + std::string(kPrimeOffloadLine);
-  out.push_back(
-      {Level::Warn, "interop", "registering a test buffer failed: " + g.interop_error, fix});
-}
-
 }  // namespace
 
 const char* to_string(Level l) {
@@ -210,6 +191,8 @@ const char* to_string(Level l) {
 
 const char* describe(RunMode m) {
   switch (m) {
+    case RunMode::CudaExternal:
+      return "CUDA with interop (external memory: GL draws CUDA's buffers, no map per frame)";
     case RunMode::CudaInterop:
       return "CUDA with interop (mapped VBO)";
     case RunMode::CudaCopy:
@@ -263,9 +246,18 @@ bool non_nvidia_gl(const GlFacts& g) {
 
 RunMode run_mode(const Facts& f) {
   const bool window = f.gl.tried && f.gl.context;
-  if (!window) return RunMode::Cannot;
+  if (!window || !f.gl.interop.config_error.empty()) return RunMode::Cannot;
   if (!cuda_usable(f.cuda)) return RunMode::Cpu;
-  return f.gl.interop_ok ? RunMode::CudaInterop : RunMode::CudaCopy;
+  const InteropFacts& i = f.gl.interop;
+  if (!i.tried || !i.error.empty()) return RunMode::CudaCopy;
+  switch (interop_path(i)) {
+    case InteropPath::External:
+      return RunMode::CudaExternal;
+    case InteropPath::Map:
+      return RunMode::CudaInterop;
+    default:
+      return RunMode::CudaCopy;
+  }
 }
 
 std::vector<Finding> findings(const Facts& f) {

@@ -20,7 +20,8 @@ struct Finding {
 };
 
 // How the app would run here, best first.
-enum class RunMode { CudaInterop, CudaCopy, Cpu, Cannot };
+// CudaInterop is the registered-buffer map path.
+enum class RunMode { CudaExternal, CudaInterop, CudaCopy, Cpu, Cannot };
 const char* describe(RunMode m);
 
 // The display server from $DISPLAY, $WAYLAND_DISPLAY and $XDG_SESSION_TYPE,

@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 #include "common/cuda_arch.h"
 #include "common/device_code.h"
 #include "common/device_info.h"
 #include "common/device_select.h"
-#include "gl/gl_objects.h"
+#include "gl/interop_buffer.h"
+#include "gl/interop_path.h"
 #include "system/system_findings.h"
 
 namespace cv::sys {
@@ -29,24 +31,34 @@ std::string error_text(const char* call, cudaError_t e) {
   return std::string(call) + ": " + cudaGetErrorName(e);
 }
 
-// A buffer registered with CUDA for the interop test; unregistered on scope exit.
-class TestRegistration {
- public:
-  explicit TestRegistration(GLuint vbo) {
-    result_ = cudaGraphicsGLRegisterBuffer(&resource_, vbo, cudaGraphicsRegisterFlagsNone);
-    if (result_ != cudaSuccess) resource_ = nullptr;
+// CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY, read as the app reads them.
+void probe_interop_setting(InteropFacts& i) {
+  for (const char* name : {"CUDAVIZ_INTEROP", "CUDAVIZ_FORCE_COPY"})
+    if (std::getenv(name))
+      i.setting += (i.setting.empty() ? "" : " ") + std::string(name) + "=" + env(name);
+  try {
+    const InteropConfig c = interop_config_from_env();
+    i.start = c.start;
+    i.single = c.single;
+  } catch (const std::invalid_argument& e) {
+    i.config_error = e.what();
   }
-  ~TestRegistration() {
-    if (resource_) cudaGraphicsUnregisterResource(resource_);
-  }
-  TestRegistration(const TestRegistration&) = delete;
-  TestRegistration& operator=(const TestRegistration&) = delete;
-  cudaError_t result() const { return result_; }
+}
 
- private:
-  cudaGraphicsResource* resource_ = nullptr;
-  cudaError_t result_ = cudaSuccess;
-};
+// The app's own InteropBuffer, built as a ping-pong scene builds its vertex
+// buffers, walks the chain; what each path said is kept.
+void probe_interop_path(InteropFacts& i) {
+  constexpr size_t kTestBytes = 4096;
+  i.tried = true;
+  try {
+    const InteropBuffer buf(kTestBytes, Backend::Cuda, i.start, !i.single);
+    i.external_error = buf.external_error();
+    i.map_error = buf.map_error();
+  } catch (const std::exception& e) {
+    cudaGetLastError();
+    i.error = e.what();
+  }
+}
 
 CudaDeviceFacts device_facts(int dev, bool check_code, const std::vector<ArchTarget>* built) {
   CudaDeviceFacts d;
@@ -130,6 +142,7 @@ void probe_current_gl(GlFacts& gl, bool cuda_usable) {
   gl.vendor = text(GL_VENDOR);
   gl.renderer = text(GL_RENDERER);
   gl.version = text(GL_VERSION);
+  probe_interop_setting(gl.interop);
   int driver = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) return;  // no CUDA to ask
   unsigned count = 0;
@@ -139,15 +152,7 @@ void probe_current_gl(GlFacts& gl, bool cuda_usable) {
     gl.gl_devices_error = error_text("cudaGLGetDevices", e);
   else
     gl.gl_devices.assign(devices, devices + std::min<unsigned>(count, 16));
-  if (!cuda_usable) return;
-  GlBuffer vbo = make_buffer();
-  glBindBuffer(GL_ARRAY_BUFFER, vbo.get());
-  glBufferData(GL_ARRAY_BUFFER, 4096, nullptr, GL_DYNAMIC_DRAW);
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
-  gl.interop_tried = true;
-  const TestRegistration reg(vbo.get());
-  gl.interop_ok = reg.result() == cudaSuccess;
-  if (!gl.interop_ok) gl.interop_error = error_text("cudaGraphicsGLRegisterBuffer", reg.result());
+  if (cuda_usable && gl.interop.config_error.empty()) probe_interop_path(gl.interop);
 }
 
 }  // namespace cv::sys

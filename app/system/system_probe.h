@@ -15,8 +15,9 @@ DisplayFacts probe_display();
 // current again afterwards.
 CudaFacts probe_cuda(bool check_every_device);
 
-// Needs a current GL context: vendor/renderer/version, cudaGLGetDevices, and a
-// test buffer registered for interop when CUDA is usable.
+// Needs a current GL context: vendor/renderer/version, CUDAVIZ_INTEROP,
+// cudaGLGetDevices, and, when CUDA is usable, a test vertex buffer built by the
+// app's InteropBuffer down its path chain (what each path said is kept).
 void probe_current_gl(GlFacts& gl, bool cuda_usable);
 
 }  // namespace cv::sys

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli.h"
+#include "fake_machines.h"
 #include "common/device_info.h"
 #include "scenes/scene_memory.h"
 #include "system/doctor.h"
@@ -12,56 +13,13 @@
 
 using namespace cv;
 using namespace cv::sys;
-
-namespace {
-
-// A desktop with a working NVIDIA GPU driving an X11 display.
-Facts healthy() {
-  Facts f;
-  f.display.server = DisplayServer::X11;
-  f.display.display = ":0";
-  f.cuda.driver_version = 13000;
-  f.cuda.runtime_version = 13000;
-  f.cuda.needed_driver = 13000;
-  f.cuda.built_architectures = "86-real;75-virtual";
-  CudaDeviceFacts d;
-  d.ordinal = 0;
-  d.name = "NVIDIA GeForce RTX 3060";
-  d.cc_major = 8;
-  d.cc_minor = 6;
-  d.memory_bytes = 12ll << 30;
-  d.predicted_code = "sm_86 SASS";
-  d.predicted_has_code = d.code_checked = d.code_ok = true;
-  f.cuda.devices.push_back(d);
-  f.gl.tried = f.gl.context = true;
-  f.gl.vendor = "NVIDIA Corporation";
-  f.gl.renderer = "NVIDIA GeForce RTX 3060/PCIe/SSE2";
-  f.gl.version = "4.6.0 NVIDIA 580.65.06";
-  f.gl.gl_devices_checked = true;
-  f.gl.gl_devices = {0};
-  f.gl.interop_tried = f.gl.interop_ok = true;
-  return f;
-}
-
-const Finding* find(const std::vector<Finding>& v, const std::string& topic, Level level) {
-  for (const Finding& f : v)
-    if (f.topic == topic && f.level == level) return &f;
-  return nullptr;
-}
-
-int problems(const std::vector<Finding>& v) {
-  int n = 0;
-  for (const Finding& f : v) n += f.level == Level::Warn || f.level == Level::Error;
-  return n;
-}
-
-}  // namespace
+using namespace cv::sys::fake;
 
 TEST(Doctor, HealthyDesktopHasNoProblems) {
   const Facts f = healthy();
   const auto found = findings(f);
   EXPECT_EQ(problems(found), 0);
-  EXPECT_EQ(run_mode(f), RunMode::CudaInterop);
+  EXPECT_EQ(run_mode(f), RunMode::CudaExternal);
   EXPECT_EQ(exit_code(f), 0);
   EXPECT_NE(find(found, "interop", Level::Ok), nullptr);
   EXPECT_NE(find(found, "GL device", Level::Ok), nullptr);
@@ -73,8 +31,8 @@ TEST(Doctor, HybridLaptopGetsThePrimeLine) {
   f.gl.renderer = "Mesa Intel(R) UHD Graphics 620 (KBL GT2)";
   f.gl.gl_devices.clear();
   f.gl.gl_devices_error = "cudaGLGetDevices: cudaErrorNoDevice";
-  f.gl.interop_ok = false;
-  f.gl.interop_error = "cudaGraphicsGLRegisterBuffer: cudaErrorUnknown";
+  f.gl.interop.external_error = "GL's device UUID (1 device(s)) is not CUDA device 0";
+  f.gl.interop.map_error = "cudaGraphicsGLRegisterBuffer: cudaErrorUnknown";
   const auto found = findings(f);
   const Finding* gl = find(found, "OpenGL", Level::Warn);
   ASSERT_NE(gl, nullptr);
@@ -82,8 +40,9 @@ TEST(Doctor, HybridLaptopGetsThePrimeLine) {
             std::string::npos);
   const Finding* interop = find(found, "interop", Level::Warn);
   ASSERT_NE(interop, nullptr);
-  EXPECT_NE(interop->text.find("cudaErrorUnknown"), std::string::npos);
+  EXPECT_NE(interop->text.find("copy path"), std::string::npos);
   EXPECT_NE(interop->fix.find("copy path"), std::string::npos);
+  EXPECT_NE(interop->fix.find("__NV_PRIME_RENDER_OFFLOAD=1"), std::string::npos);
   EXPECT_EQ(run_mode(f), RunMode::CudaCopy);
   EXPECT_EQ(exit_code(f), 0);
 }
@@ -92,7 +51,8 @@ TEST(Doctor, SoftwareGlIsNotCalledHybrid) {
   Facts f = healthy();
   f.gl.vendor = "Mesa/X.org";
   f.gl.renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
-  f.gl.interop_ok = false;
+  f.gl.interop.external_error = "GL's device UUID (1 device(s)) is not CUDA device 0";
+  f.gl.interop.map_error = "cudaGraphicsGLRegisterBuffer: cudaErrorUnknown";
   const auto found1 = findings(f);
   const Finding* gl = find(found1, "OpenGL", Level::Warn);
   ASSERT_NE(gl, nullptr);
@@ -134,8 +94,8 @@ TEST(Doctor, Wsl2UsesTheCopyPath) {
   f.display.wsl = true;
   f.gl.vendor = "Microsoft Corporation";
   f.gl.renderer = "D3D12 (NVIDIA GeForce RTX 3060)";
-  f.gl.interop_ok = false;
-  f.gl.interop_error = "cudaGraphicsGLRegisterBuffer: cudaErrorOperatingSystem";
+  f.gl.interop.external_error = "GL_EXT_memory_object_fd not supported by this GL";
+  f.gl.interop.map_error = "cudaGraphicsGLRegisterBuffer: cudaErrorOperatingSystem";
   const auto found = findings(f);
   const Finding* wsl = find(found, "WSL2", Level::Info);
   ASSERT_NE(wsl, nullptr);
@@ -150,7 +110,7 @@ TEST(Doctor, Wsl2UsesTheCopyPath) {
 TEST(Doctor, OldDriverNamesTheVersionNeeded) {
   Facts f = healthy();
   f.cuda.driver_version = 12040;
-  f.gl.interop_tried = f.gl.interop_ok = false;
+  f.gl.interop.tried = false;
   const auto found = findings(f);
   const Finding* drv = find(found, "driver", Level::Warn);
   ASSERT_NE(drv, nullptr);
@@ -192,7 +152,7 @@ TEST(Doctor, NoDriverRunsTheCpuBackend) {
   f.cuda.count_error = "cudaGetDeviceCount: cudaErrorInsufficientDriver";
   f.gl.vendor = "Mesa/X.org";
   f.gl.renderer = "llvmpipe";
-  f.gl.gl_devices_checked = f.gl.interop_tried = f.gl.interop_ok = false;
+  f.gl.gl_devices_checked = f.gl.interop.tried = false;
   const auto found = findings(f);
   EXPECT_NE(find(found, "driver", Level::Info), nullptr);
   EXPECT_EQ(problems(found), 0);  // a machine without an NVIDIA GPU is not a problem
