@@ -84,9 +84,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                         n >= 524288 ? 1 : 3, reps, stream.get());
     fill(m, static_cast<double>(n));
     if (v == Variant::Fast) {
-      m.fields["bodies_per_thread"] = fast_bodies_per_thread(block);
-      m.fields["tile"] = fast_tile_for(block);
-      m.fields["slices"] = sim.fast_slices(block);
+      const NBodyGpu::FastLaunch l = sim.fast_launch(block);
+      m.fields["bodies_per_thread"] = l.per_thread;
+      m.fields["tile"] = l.build;
+      m.fields["pairs"] = l.pairs;  // each pair evaluated once, applied to both bodies
+      m.fields["blocks"] = l.blocks;
+      m.fields["slices"] = l.slices;
     }
     out.push_back(std::move(m));
   }

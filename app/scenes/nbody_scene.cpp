@@ -143,6 +143,14 @@ void NBodyScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) 
   for (int i = 0; i < last_steps_per_frame_; ++i) gpu_->step(vbo, params_, variant, b, s, ids_out_);
 }
 
+void NBodyScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+                                   const BlockShape& b) {
+  // The first step reads the other buffer, the rest continue in vbo.
+  last_steps_per_frame_ = std::max(1, steps_per_frame);
+  for (int i = 0; i < last_steps_per_frame_; ++i)
+    gpu_->step_from(i == 0 ? source : vbo, vbo, params_, variant, b, s, ids_out_);
+}
+
 void NBodyScene::simulate_cpu() {
   last_steps_per_frame_ = std::max(1, steps_per_frame);
   for (int i = 0; i < last_steps_per_frame_; ++i) cpu_->step(params_);
@@ -185,6 +193,19 @@ std::optional<insight::ElementLaunch> NBodyScene::element_launch() const {
 
 std::string NBodyScene::grid_note() const {
   const long long threads = block_.threads();
+  if (variant == Variant::Fast && gpu_ && threads % 32 == 0) {
+    try {  // asks the device for occupancy; a bad shape is reported by the step instead
+      const nbody::NBodyGpu::FastLaunch l = gpu_->fast_launch(block_);
+      const std::string each = std::to_string(l.per_thread) + " bodies a thread";
+      if (l.pairs)
+        return std::to_string(l.blocks) + " blocks, each pair once: sets of " +
+               std::to_string(l.set_bodies) + " bodies (" + each + ") against the tiles after them";
+      return std::to_string(l.blocks) + " blocks along the bodies, " + each + ", " +
+             std::to_string(l.slices) + " j-slices";
+    } catch (const std::exception&) {
+      cudaGetLastError();
+    }
+  }
   const unsigned per_thread = variant == Variant::Fast ? nbody::fast_bodies_per_thread(block_) : 1;
   const long long blocks =
       (count_ + static_cast<long long>(per_thread) * threads - 1) / (per_thread * threads);
@@ -193,13 +214,6 @@ std::string NBodyScene::grid_note() const {
   if (variant == Variant::Fast) {
     s += ", " + std::to_string(per_thread) + " bodies a thread";
     if (threads % 32) return s + "; fast needs a multiple of 32 threads";
-    if (gpu_) {
-      try {  // asks the device for occupancy; a bad shape is reported by the step instead
-        s += ", " + std::to_string(gpu_->fast_slices(block_)) + " j-slices";
-      } catch (const std::exception&) {
-        cudaGetLastError();
-      }
-    }
   }
   return s;
 }

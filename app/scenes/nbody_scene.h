@@ -61,6 +61,9 @@ class NBodyScene : public ParticleScene {
 
  protected:
   void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  bool ping_pong() const override { return true; }
+  void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+                         const BlockShape& b) override;
   void simulate_cpu() override;
   const void* cpu_vertices() const override;
   size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }

@@ -87,6 +87,11 @@ void SwarmScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) 
   gpu_->step(vbo, next_target(), params_, b, s, ids_out_);
 }
 
+void SwarmScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+                                   const BlockShape& b) {
+  gpu_->step_from(source, vbo, next_target(), params_, b, s, ids_out_);
+}
+
 void SwarmScene::simulate_cpu() {
   cpu_->step(next_target(), params_);
 }

@@ -444,17 +444,28 @@ void NBodyGpu::set_fast_tile(const std::string& tile) {
   fast_tile_ = tile;
 }
 
-unsigned NBodyGpu::fast_slices(const BlockShape& block) const {
+NBodyGpu::FastLaunch NBodyGpu::fast_launch(const BlockShape& block) const {
   require_fast_block(block);
   const FastBuild& b = fast_build(block, fast_tile_);
   const unsigned nt = static_cast<unsigned>(block.threads());
   require_valid(block, static_cast<long long>(build_shared(b, nt)));
-  if (count_ == 0) return 1;
+  FastLaunch l;
+  l.build = b.name;
+  l.pairs = b.pairs();
+  l.per_thread = b.bodies;
+  l.set_bodies = b.bodies * nt;
+  if (count_ == 0) return l;
   const unsigned resident = resident_blocks(b, nt);
-  if (b.pairs()) return plan_pairs(count_, pairs_shape(nt, b.bodies), resident).max_pieces;
+  if (b.pairs()) {
+    const PairsPlan plan = plan_pairs(count_, pairs_shape(nt, b.bodies), resident);
+    l.blocks = static_cast<unsigned>(plan.items.size());
+    l.slices = plan.max_pieces;
+    return l;
+  }
   const unsigned i_blocks = ceil_div(count_, static_cast<unsigned long long>(b.bodies) * nt);
-  const unsigned tiles = ceil_div(count_, nt);
-  return choose_slices(i_blocks, tiles, resident);
+  l.slices = choose_slices(i_blocks, ceil_div(count_, nt), resident);
+  l.blocks = i_blocks * l.slices;
+  return l;
 }
 
 namespace {
@@ -550,10 +561,15 @@ void require_block(Variant v, const BlockShape& block) {
 
 void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& block,
                     cudaStream_t s, const insight::IdsOut& ids) {
+  step_from(vbo, vbo, p, v, block, s, ids);
+}
+
+void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Variant v,
+                         const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids) {
   require_block(v, block);
   if (count_ == 0) return;
   const unsigned nt = static_cast<unsigned>(block.threads());
-  gather(vbo, nt, s);
+  gather(source, nt, s);  // the snapshot: vbo may be source, the finish kernel reads only it
   const ForceSums sums = forces(v, p, block, s);
   const float kick = p.G * (synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt));
   finish_kernel<true><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), sums, nullptr, vel_.get(),

@@ -98,6 +98,10 @@ class NBodyGpu {
   // `ids` (optional): the integrating kernel also writes who computed each body.
   void step(float4* vbo, const Params& p, Variant v, const BlockShape& block, cudaStream_t s,
             const insight::IdsOut& ids = {});
+  // The same step reading the positions from `source` (another buffer of the
+  // same layout, or vbo itself) and writing every body of vbo.
+  void step_from(const float4* source, float4* vbo, const Params& p, Variant v,
+                 const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids = {});
 
   // Kinetic + potential energy of the state in the VBO (O(N^2), on demand),
   // summed in double. Velocities are brought to the same time as the positions
@@ -111,8 +115,17 @@ class NBodyGpu {
   // (vx, vy, vz, mass), velocities at the last half step. Blocks until done.
   std::vector<float4> velocities(cudaStream_t s) const;
 
-  // j-slices the fast variant uses with this block shape on this device.
-  unsigned fast_slices(const BlockShape& block) const;
+  // How the fast variant launches with this block shape on this device.
+  struct FastLaunch {
+    std::string build;        // fast_tile_names() entry
+    bool pairs = false;       // each pair once (pairs builds) or one way
+    unsigned per_thread = 1;  // bodies a thread (a lane) owns
+    unsigned set_bodies = 0;  // bodies a block owns
+    unsigned blocks = 0;      // blocks of the force launch
+    unsigned slices = 1;      // one-way: j-slices; pairs: the most pieces of one set's range
+  };
+  FastLaunch fast_launch(const BlockShape& block) const;
+  unsigned fast_slices(const BlockShape& block) const { return fast_launch(block).slices; }
   // The fast variant's tile build (one of fast_tile_names(); "" or "auto": the
   // plan). Throws std::invalid_argument for an unknown name.
   void set_fast_tile(const std::string& tile);

@@ -8,8 +8,9 @@ namespace cv::swarm {
 namespace {
 
 // x threads walk a row of the particle grid; y and z threads together walk rows,
-// so any block shape covers every particle exactly once.
-__global__ void step_kernel(float4* __restrict__ vbo, float4* __restrict__ state, Grid g,
+// so any block shape covers every particle exactly once. `in` may be vbo itself
+// (a thread reads only its own element), so no __restrict__ on either.
+__global__ void step_kernel(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
                             float3 target, uint32_t key, Variant v, Params p,
                             insight::IdsOut ids) {
   const insight::Xy xy = insight::rows_yz_xy(insight::dim3u(blockIdx), insight::dim3u(threadIdx),
@@ -19,7 +20,7 @@ __global__ void step_kernel(float4* __restrict__ vbo, float4* __restrict__ state
   const unsigned i = gy * g.width + gx;
   if (i >= g.count) return;
   insight::write_launch_id(ids, i);
-  const float4 q = vbo[i], st = state[i];
+  const float4 q = in[i], st = state[i];
   Particle s{q.x, q.y, q.z, st.x, st.y, st.z, st.w};
   step(s, target, key, i, v, p);
   vbo[i] = make_float4(s.x, s.y, s.z, age01(s.age, p));
@@ -48,13 +49,19 @@ void SwarmGpu::reset(float4* vbo, const Params& p, uint64_t seed, cudaStream_t s
 
 void SwarmGpu::step(float4* vbo, float3 target, const Params& p, const BlockShape& block,
                     cudaStream_t s, const insight::IdsOut& ids) {
+  step_from(vbo, vbo, target, p, block, s, ids);
+}
+
+void SwarmGpu::step_from(const float4* source, float4* vbo, float3 target, const Params& p,
+                         const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids) {
   require_valid(block);
   const uint32_t key = step_key(seed_, steps_);
   ++steps_;
   if (grid_.count == 0) return;
   const dim3 grid(ceil_div(grid_.width, block.x),
                   ceil_div(grid_.height, static_cast<unsigned long long>(block.y) * block.z), 1);
-  step_kernel<<<grid, to_dim3(block), 0, s>>>(vbo, state_.get(), grid_, target, key, variant_, p, ids);
+  step_kernel<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, target, key,
+                                               variant_, p, ids);
   cuda_check_launch("swarm step_kernel<<<>>>");
 }
 

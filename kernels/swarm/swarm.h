@@ -72,6 +72,10 @@ class SwarmGpu {
   // `ids` (optional): each thread also writes who computed its particle.
   void step(float4* vbo, float3 target, const Params& p, const BlockShape& block, cudaStream_t s,
             const insight::IdsOut& ids = {});
+  // The same step reading the previous frame from `source` (another buffer of
+  // the same layout, or vbo itself) and writing every particle of vbo.
+  void step_from(const float4* source, float4* vbo, float3 target, const Params& p,
+                 const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids = {});
 
   // (vx, vy, vz, age) of every particle. Blocks until done. For tests.
   std::vector<float4> state(cudaStream_t s) const;

@@ -3,6 +3,7 @@
 #include <vector_functions.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "common/cuda_resources.h"
@@ -83,4 +84,27 @@ TEST(SwarmGpu, RejectsBadBlocks) {
                std::invalid_argument);
   EXPECT_THROW(gpu.step(vbo.get(), make_float3(0, 0, 0), Params{}, BlockShape{32, 32, 2}, nullptr),
                std::invalid_argument);
+}
+
+// The double-buffered path (read one buffer, write the other, as the scene
+// does with a pair of vertex buffers) gives the same bytes as stepping in place.
+TEST(SwarmGpu, PingPongEqualsInPlace) {
+  CV_REQUIRE_GPU();
+  const unsigned n = sanitizer_run() ? 1001 : 10007;
+  for (Variant v : all_variants()) {
+    const Params p = default_params(v);
+    SwarmGpu in_place(n, v), pp(n, v);
+    DeviceBuffer<float4> vbo(n), ping(n), pong(n);
+    in_place.reset(vbo.get(), p, 3, nullptr);
+    pp.reset(ping.get(), p, 3, nullptr);
+    const int steps = 41;
+    for (int k = 0; k < steps; ++k) {
+      const float3 t = path_target(k);
+      in_place.step(vbo.get(), t, p, BlockShape{16, 16, 1}, nullptr);
+      pp.step_from(k % 2 ? pong.get() : ping.get(), k % 2 ? ping.get() : pong.get(), t, p,
+                   BlockShape{16, 16, 1}, nullptr);
+    }
+    const std::vector<float4> a = download(vbo), b = download(steps % 2 ? pong : ping);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float4)), 0) << to_string(v);
+  }
 }
