@@ -21,6 +21,10 @@ NBodyScene::NBodyScene(Backend backend, unsigned count, Variant v, Initial initi
 std::optional<std::string> NBodyScene::check_block(const BlockShape& b) const {
   if (b.y != 1 || b.z != 1)
     return "the n-body kernels use 1D blocks: give x only (" + to_string(b) + " has y or z > 1)";
+  if (!fast_build.empty() && b.threads() > nbody::fast_tile_max_threads(fast_build))
+    return "the fast build " + fast_build + " runs blocks of at most " +
+           std::to_string(nbody::fast_tile_max_threads(fast_build)) + " threads, not " +
+           std::to_string(b.threads()) + " (choose auto or another build first)";
   return std::nullopt;
 }
 
@@ -139,6 +143,7 @@ void NBodyScene::measure_energy() {
 }
 
 void NBodyScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
+  if (gpu_->fast_tile() != fast_build) gpu_->set_fast_tile(fast_build);
   last_steps_per_frame_ = std::max(1, steps_per_frame);
   for (int i = 0; i < last_steps_per_frame_; ++i) gpu_->step(vbo, params_, variant, b, s, ids_out_);
 }
@@ -146,6 +151,7 @@ void NBodyScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) 
 void NBodyScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
                                    const BlockShape& b) {
   // The first step reads the other buffer, the rest continue in vbo.
+  if (gpu_->fast_tile() != fast_build) gpu_->set_fast_tile(fast_build);
   last_steps_per_frame_ = std::max(1, steps_per_frame);
   for (int i = 0; i < last_steps_per_frame_; ++i)
     gpu_->step_from(i == 0 ? source : vbo, vbo, params_, variant, b, s, ids_out_);

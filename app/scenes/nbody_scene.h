@@ -39,6 +39,9 @@ class NBodyScene : public ParticleScene {
   std::optional<std::string> reconfigure(unsigned count, nbody::Initial initial);
 
   nbody::Variant variant = nbody::Variant::Fast;  // applies from the next step
+  // The fast variant's build ("" : the plan; else a fast_tile_names() entry
+  // that runs the current block), from the next step.
+  std::string fast_build;
   nbody::Initial initial() const { return initial_; }
   nbody::Params& params() { return params_; }
   int steps_per_frame = 1;

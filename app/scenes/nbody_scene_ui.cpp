@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "scenes/nbody_scene.h"
 #include "scenes/scene_ui.h"
@@ -16,6 +17,31 @@ using ui::kDim;
 using ui::kWarn;
 
 namespace {
+// The fast variant's build: the plan, or one named build that runs this block,
+// so a class can set "each pair once" beside the one-way kernels live.
+void fast_build_combo(NBodyScene& scene) {
+  const long long threads = scene.block().threads();
+  std::vector<std::string> names = {""};
+  for (const std::string& n : nbody::fast_tile_names())
+    if (threads <= nbody::fast_tile_max_threads(n)) names.push_back(n);
+  std::string plan;
+  try {
+    plan = nbody::fast_tile_for(scene.block());
+  } catch (const std::exception&) {
+    plan = "none for this block";
+  }
+  const auto label = [&](const std::string& n) { return n.empty() ? "auto (" + plan + ")" : n; };
+  if (ImGui::BeginCombo("fast build", label(scene.fast_build).c_str())) {
+    for (const std::string& n : names)
+      if (ImGui::Selectable(label(n).c_str(), n == scene.fast_build)) scene.fast_build = n;
+    ImGui::EndCombo();
+  }
+  ui::tooltip(
+      "pairs*: each pair of bodies computed once and applied to both (Newton's third law), "
+      "sums in fixed point. k*: one way, K bodies a thread against each shared-memory tile. "
+      "Only builds that run this block are listed; compare interactions/s live.");
+}
+
 // The energy readout: measured on demand or every k frames, drift since reset.
 void energy_section(NBodyScene& scene) {
   ui::section("Energy (kinetic + potential, O(N^2))");
@@ -53,8 +79,10 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
     scene.variant = static_cast<nbody::Variant>(variant);
   ui::tooltip(
       "seed: every thread reads every body from global memory. tiled: a block stages bodies "
-      "through shared memory a tile at a time (GPU Gems 3). fast: several bodies a thread and "
-      "the j-range split across blocks when N is small. Same physics; switches live.");
+      "through shared memory a tile at a time (GPU Gems 3). fast: each pair of bodies once, "
+      "applied to both, the pairs spread over the whole GPU. Same physics; switches live.");
+  if (scene.variant == nbody::Variant::Fast && scene.backend() == Backend::Cuda)
+    fast_build_combo(scene);
   int ic = static_cast<int>(scene.initial());
   const bool ic_changed =
       ImGui::Combo("initial", &ic, "uniform sphere\0rotating disk\0two galaxies\0");

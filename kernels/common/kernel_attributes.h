@@ -12,7 +12,12 @@ namespace cv {
 struct DynamicShared {
   long long per_thread = 0;
   long long fixed = 0;
-  long long bytes(long long threads) const { return per_thread * threads + fixed; }
+  // Kernels whose shared memory is not linear in the block (the n-body pairs
+  // kernels): the exact bytes for a block of `threads`, used instead.
+  long long (*of_threads)(long long threads) = nullptr;
+  long long bytes(long long threads) const {
+    return of_threads ? of_threads(threads) : per_thread * threads + fixed;
+  }
 };
 
 struct KernelAttributes {

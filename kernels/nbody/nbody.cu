@@ -411,6 +411,17 @@ unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile
   return fast_build(block, tile).bodies;
 }
 
+namespace {
+
+// Shared memory of a pairs build for a block of `threads` (0 where it cannot run).
+template <unsigned K>
+long long pairs_shared_of(long long threads) {
+  if (threads <= 0 || threads % 32 != 0 || threads > 1024) return 0;
+  return pairs_shape(static_cast<unsigned>(threads), K).shared_bytes();
+}
+
+}  // namespace
+
 KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
   const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
   switch (v) {
@@ -425,10 +436,20 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
   }
   try {
     const FastBuild& b = fast_build(block, "");
+    if (!b.pairs()) {
+      KernelAttributes a =
+          query_kernel_attributes(b.kernel, std::string("nbody forces_fast ") + b.name, tile);
+      a.note = "tile build " + std::string(b.name) + ": " + std::to_string(b.bodies) +
+               " bodies a thread, blocks of up to " + std::to_string(b.max_threads) + " threads";
+      return a;
+    }
+    DynamicShared shared;
+    shared.of_threads = b.bodies == 8 ? &pairs_shared_of<8> : &pairs_shared_of<4>;
     KernelAttributes a =
-        query_kernel_attributes(b.kernel, std::string("nbody forces_fast ") + b.name, tile);
-    a.note = "tile build " + std::string(b.name) + ": " + std::to_string(b.bodies) +
-             " bodies a thread, blocks of up to " + std::to_string(b.max_threads) + " threads";
+        query_kernel_attributes(b.kernel, std::string("nbody forces_pairs ") + b.name, shared);
+    a.note = "pairs build " + std::string(b.name) + ": each pair once, " +
+             std::to_string(b.bodies) + " bodies a lane, blocks of up to " +
+             std::to_string(b.max_threads) + " threads";
     return a;
   } catch (const std::exception& e) {
     KernelAttributes a;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/kernel_attributes.h"
 #include "nbody/nbody_pairs_plan.h"
 
 using namespace cv::nbody;
@@ -87,4 +88,15 @@ TEST(NBodyPairsPlan, PiecesFillTheDeviceAndCostliestGoFirst) {
     EXPECT_GE(cost(p.items[i - 1]), cost(p.items[i])) << i;
   }
   EXPECT_TRUE(plan_pairs(0, pairs_shape(256, 8), 264).items.empty());
+}
+
+// The occupancy panel asks a kernel's dynamic shared memory for the block it
+// runs; the pairs kernels' bytes are not linear in the block.
+TEST(NBodyPairsPlan, SharedMemoryForTheBlockIsExact) {
+  cv::DynamicShared linear{16, 0};
+  EXPECT_EQ(linear.bytes(256), 4096);
+  cv::DynamicShared exact;
+  exact.of_threads = [](long long t) { return static_cast<long long>(pairs_shape(t, 4).shared_bytes()); };
+  EXPECT_EQ(exact.bytes(256), pairs_shape(256, 4).shared_bytes());
+  EXPECT_NE(exact.bytes(256) * 2, exact.bytes(512));  // not linear: chunks follow the warps
 }
