@@ -42,6 +42,13 @@ CV_HD float3 separation(const float3& xi, const float4& bj) {
   return {bj.x - xi.x, bj.y - xi.y, bj.z - xi.z};
 }
 
+// a += d s (one FMA a component).
+CV_HD void add_scaled(float3& a, const float3& d, float s) {
+  a.x += d.x * s;
+  a.y += d.y * s;
+  a.z += d.z * s;
+}
+
 // 1 / (r^2 + eps^2)^(3/2) for the separation d. r^2 + eps^2 is written so that
 // it contracts into three FMAs on the GPU.
 CV_HD float inv_cube(const float3& d, float eps2) {
@@ -60,10 +67,7 @@ constexpr double kMaxPull = 0.38490017945975050;
 // 3 add + 3 fma + rsqrt + 3 mul + 3 fma: 13 instructions an interaction.
 CV_HD void accumulate(float3& a, const float3& xi, const float4& bj, float eps2) {
   const float3 d = separation(xi, bj);
-  const float s = bj.w * inv_cube(d, eps2);
-  a.x += d.x * s;
-  a.y += d.y * s;
-  a.z += d.z * s;
+  add_scaled(a, d, bj.w * inv_cube(d, eps2));
 }
 
 // Both halves of a pair at once (Newton's third law): body i, of mass mi at
@@ -74,13 +78,8 @@ CV_HD void accumulate_pair(float3& ai, float3& aj_lost, const float3& xi, float 
                            const float4& bj, float eps2) {
   const float3 d = separation(xi, bj);
   const float w = inv_cube(d, eps2);
-  const float si = bj.w * w, sj = mi * w;
-  ai.x += d.x * si;
-  ai.y += d.y * si;
-  ai.z += d.z * si;
-  aj_lost.x += d.x * sj;
-  aj_lost.y += d.y * sj;
-  aj_lost.z += d.z * sj;
+  add_scaled(ai, d, bj.w * w);
+  add_scaled(aj_lost, d, mi * w);
 }
 
 // m_j / sqrt(r^2 + eps^2): body j's contribution to the (negated, G-less)
@@ -94,12 +93,8 @@ CV_HD float potential_term(const float3& xi, const float4& bj, float eps2) {
 // x(n+1) = x(n) + v(n+1/2) dt. kick is G dt/2 on the first step after a reset
 // (velocities are then synchronous) and G (dt_prev + dt)/2 afterwards.
 CV_HD void kick_drift(float3& x, float3& v, const float3& a, float kick, float dt) {
-  v.x += a.x * kick;
-  v.y += a.y * kick;
-  v.z += a.z * kick;
-  x.x += v.x * dt;
-  x.y += v.y * dt;
-  x.z += v.z * dt;
+  add_scaled(v, a, kick);
+  add_scaled(x, v, dt);
 }
 
 // The colour parameter the shader maps through its palette.
