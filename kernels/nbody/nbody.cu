@@ -509,8 +509,12 @@ ForceSums NBodyGpu::fast_pairs(const FastBuild& b, const Params& p, const BlockS
   if (pairs_key_ != PairsKey{count_, nt, b.name, resident}) {
     pairs_plan_ = plan_pairs(count_, pairs_shape(nt, b.bodies), resident);
     pairs_items_ = DeviceBuffer<uint4>(pairs_plan_.items.size());  // cudaFree waits for pending work
-    CV_CUDA(cudaMemcpy(pairs_items_.get(), pairs_plan_.items.data(), pairs_items_.bytes(),
-                       cudaMemcpyHostToDevice));
+    // On the launch's stream: a plain cudaMemcpy from pageable memory may return
+    // before its DMA lands, and as legacy-stream work it is not ordered before
+    // the kernel on a non-blocking stream (the scenes' streams are), which could
+    // then read a fresh, unwritten work list. pairs_plan_ keeps the host copy.
+    CV_CUDA(cudaMemcpyAsync(pairs_items_.get(), pairs_plan_.items.data(), pairs_items_.bytes(),
+                            cudaMemcpyHostToDevice, s));
     pairs_key_ = {count_, nt, b.name, resident};
   }
   const size_t stride = static_cast<size_t>(count_) + kPad;  // >= pairs_plan_.padded()

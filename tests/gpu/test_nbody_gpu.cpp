@@ -278,3 +278,47 @@ TEST(NBodyGpu, PingPongEqualsInPlace) {
   const std::vector<float4> va = in_place.velocities(nullptr), vb = pp.velocities(nullptr);
   EXPECT_EQ(std::memcmp(va.data(), vb.data(), va.size() * sizeof(float4)), 0);
 }
+
+// The app steps on non-blocking streams (CudaStream). A fresh simulation's
+// first pairs launch needs its work list uploaded first; that upload must be
+// ordered on the launch's stream: a legacy-stream cudaMemcpy from pageable
+// memory may return before its DMA lands and is not ordered before a kernel on
+// a non-blocking stream. Copy engines kept busy by large copies on other
+// streams (as other processes did in the soak that faulted) delay that DMA, so
+// an unordered upload is likely read before it lands; the list's memory is
+// zeroed and freed first, so a kernel that reads it early (likely the same
+// block again) computes zeros instead of wandering off.
+TEST(NBodyGpu, FirstPairsLaunchOnANonBlockingStreamSeesItsWorkList) {
+  CV_REQUIRE_GPU();
+  if (sanitizer_run()) GTEST_SKIP() << "a timing test: the sanitizer serialises every copy";
+  Params p;
+  p.G = 0.8f;
+  const unsigned n = 16384;
+  const BlockShape block{256, 1, 1};
+  NBodyCpu cpu(n);
+  cpu.reset(Initial::Galaxies, p, 17);
+  const std::vector<float4> ref = cpu.accelerations(p);
+  const size_t busy_bytes = size_t{256} << 20;
+  PinnedBuffer<unsigned char> host(busy_bytes);
+  DeviceBuffer<unsigned char> dev(busy_bytes);
+  std::memset(host.get(), 1, busy_bytes);
+  for (int trial = 0; trial < 3; ++trial) {
+    CudaStream s, busy[4];  // a copy on each of several streams: more copy engines kept busy
+    DeviceBuffer<float4> vbo(n);
+    NBodyGpu gpu(n);
+    gpu.set_fast_tile("pairs4");
+    gpu.reset(vbo.get(), Initial::Galaxies, p, 17, s.get());
+    {
+      DeviceBuffer<uint4> seed(gpu.fast_launch(block).blocks);
+      CV_CUDA(cudaMemset(seed.get(), 0, seed.bytes()));
+      CV_CUDA(cudaDeviceSynchronize());
+    }
+    const size_t part = busy_bytes / 4;
+    for (int k = 0; k < 4; ++k)
+      CV_CUDA(cudaMemcpyAsync(dev.get() + k * part, host.get() + k * part, part,
+                              cudaMemcpyHostToDevice, busy[k].get()));
+    const std::vector<float4> got = gpu.accelerations(vbo.get(), p, Variant::Fast, block, s.get());
+    CV_CUDA(cudaDeviceSynchronize());
+    EXPECT_LT(rel_l2(got, ref), 1e-4) << "trial " << trial;
+  }
+}
