@@ -60,9 +60,12 @@ void RaceView::run_gpu() {
     const std::vector<int32_t> host = reduce::make_data(n, 3);
     right_ = reduce::cpu_threads(reduce::Op::Count3, host.data(), n);
     DeviceBuffer<int32_t> d(n);
-    CV_CUDA(cudaMemcpy(d.get(), host.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
-    reduce::ReduceGpu gpu(reduce::Op::Count3, n);
     CudaStream stream;
+    // On the kernels' stream: a plain cudaMemcpy may return before its DMA
+    // lands and is not ordered before work on a non-blocking stream.
+    CV_CUDA(cudaMemcpyAsync(d.get(), host.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice,
+                            stream.get()));
+    reduce::ReduceGpu gpu(reduce::Op::Count3, n);
     const BlockShape block{256, 1, 1};
     for (int r = 0; r < runs_; ++r) {
       gpu.run(reduce::Variant::Racy, d.get(), n, block, stream.get());
