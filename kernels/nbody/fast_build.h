@@ -1,11 +1,21 @@
 #pragma once
-// The builds of the fast variant, for nbody.cu: the one-way kernels there, and
-// the pairs kernels of nbody_pairs.cu. CUDA host code only.
+// The builds of the fast variant: the pairs kernels (nbody_pairs.cu) and the
+// one-way kernels (nbody_one_way.cu), and the plan that picks one. Host code.
 #include <cuda_runtime.h>
 
+#include <string>
 #include <vector>
 
+#include "common/block_shape.h"
+#include "common/kernel_attributes.h"
+
 namespace cv::nbody {
+
+// The body snapshot holds count + kBodyPad bodies, the tail zero-mass at the
+// origin, so tile loads and targets past N never need a bounds check: a
+// zero-mass body adds exactly 0 (its distance is at least eps). It covers the
+// widest set or target block of any build (K x max threads <= 4096).
+constexpr unsigned kBodyPad = 6144;
 
 // Arguments of a pairs launch (see nbody_pairs_plan.h for the items).
 struct PairsArgs {
@@ -31,7 +41,19 @@ struct FastBuild {
   bool pairs() const { return launch_pairs != nullptr; }
 };
 
-// The pairs builds (nbody_pairs.cu).
+// The pairs builds (nbody_pairs.cu) and the one-way builds (nbody_one_way.cu).
 std::vector<FastBuild> pairs_builds();
+std::vector<FastBuild> one_way_builds();
+
+// nbody_fast_builds.cpp: the build named (nullptr if none), its shared memory
+// for a block of nt threads, how many blocks of it the device holds at once,
+// the build a block runs (tile: a name, "" or "auto" for CUDAVIZ_NBODY_TILE then
+// the plan; std::invalid_argument for an unknown name or a block too large),
+// and a pairs build's shared memory as a function of the block.
+const FastBuild* find_build(const std::string& name);
+size_t build_shared(const FastBuild& b, unsigned nt);
+unsigned resident_blocks(const FastBuild& b, unsigned nt);
+const FastBuild& fast_build(const BlockShape& block, const std::string& tile);
+DynamicShared pairs_dynamic_shared(const FastBuild& b);
 
 }  // namespace cv::nbody

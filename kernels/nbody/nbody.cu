@@ -17,10 +17,7 @@
 namespace cv::nbody {
 namespace {
 
-// The snapshot holds count + kPad bodies, the tail zero-mass at the origin, so
-// tile loads and the fast kernel's extra targets past N never need a bounds
-// check: a zero-mass body adds exactly 0 (its distance is at least eps).
-constexpr unsigned kPad = 6144;
+constexpr unsigned kPad = kBodyPad;  // fast_build.h
 
 __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -74,98 +71,6 @@ __global__ void forces_tiled(const float4* __restrict__ bodies, float4* __restri
     __syncthreads();
   }
   if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f);
-}
-
-// Ours. Each thread owns K targets (first + q * blockDim, coalesced), so one
-// broadcast shared-memory load feeds K interactions; the next tile is fetched
-// into a register while the current one is swept; the tile loop is unrolled by
-// Unroll. blockIdx.y is a j-slice: the block sums the tiles
-// [tiles * y / slices, tiles * (y + 1) / slices) and writes a partial that the
-// finish kernel adds up in slice order (deterministic).
-template <int K, int MaxThreads, int Unroll>
-__global__ void __launch_bounds__(MaxThreads)
-    forces_fast(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
-                unsigned tiles, float eps2) {
-  extern __shared__ float4 tile[];
-  const unsigned t = linear_tid(), nt = block_threads();
-  const unsigned first = blockIdx.x * (K * nt) + t;
-  float3 x[K], a[K];
-#pragma unroll
-  for (int q = 0; q < K; ++q) {
-    x[q] = xyz(bodies[first + q * nt]);  // padded: < round_up(n, K * nt) <= n + kPad
-    a[q] = make_float3(0.f, 0.f, 0.f);
-  }
-  const unsigned t0 =
-      static_cast<unsigned>(static_cast<unsigned long long>(tiles) * blockIdx.y / gridDim.y);
-  const unsigned t1 =
-      static_cast<unsigned>(static_cast<unsigned long long>(tiles) * (blockIdx.y + 1) / gridDim.y);
-  float4 next = bodies[static_cast<size_t>(t0) * nt + t];
-  for (unsigned k = t0; k < t1; ++k) {
-    __syncthreads();  // everyone is done with the previous tile
-    tile[t] = next;
-    __syncthreads();
-    if (k + 1 < t1) next = bodies[static_cast<size_t>(k + 1) * nt + t];
-    for (unsigned j = 0; j < nt; j += Unroll) {
-#pragma unroll
-      for (int u = 0; u < Unroll; ++u) {
-        const float4 b = tile[j + u];
-#pragma unroll
-        for (int q = 0; q < K; ++q) accumulate(a[q], x[q], b, eps2);
-      }
-    }
-  }
-  float4* out = acc + static_cast<size_t>(blockIdx.y) * n;
-#pragma unroll
-  for (int q = 0; q < K; ++q) {
-    const unsigned i = first + q * nt;
-    if (i < n) out[i] = make_float4(a[q].x, a[q].y, a[q].z, 0.f);
-  }
-}
-
-template <int K, int MaxThreads, int Unroll>
-void launch_fast(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,
-                 float4* acc, unsigned n, unsigned tiles, float eps2) {
-  forces_fast<K, MaxThreads, Unroll><<<grid, block, shared, s>>>(bodies, acc, n, tiles, eps2);
-}
-
-template <int K, int MaxThreads, int Unroll>
-FastBuild fast_build_of(const char* name) {
-  static_assert(static_cast<unsigned>(K * MaxThreads) <= kPad,
-                "padding must cover the targets of the widest block");
-  return {name,
-          K,
-          MaxThreads,
-          Unroll,
-          reinterpret_cast<const void*>(&forces_fast<K, MaxThreads, Unroll>),
-          &launch_fast<K, MaxThreads, Unroll>,
-          nullptr};
-}
-
-// Candidates measured against each other with CUDAVIZ_NBODY_TILE
-// (docs/performance.md): the pairs builds (nbody_pairs.cu), then the one-way
-// builds: K targets a thread, the largest block it launches with (its register
-// budget: 65536 / MaxThreads, at most 255) and the unroll of the tile loop.
-const std::vector<FastBuild>& fast_builds() {
-  static const std::vector<FastBuild> builds = [] {
-    std::vector<FastBuild> b = pairs_builds();
-    for (const FastBuild& one_way : {
-             fast_build_of<8, 512, 4>("k8u4"),
-             fast_build_of<4, 1024, 4>("k4u4"),
-             fast_build_of<16, 256, 2>("k16u2"),
-             fast_build_of<16, 256, 4>("k16u4"),
-             fast_build_of<12, 256, 4>("k12u4"),
-             fast_build_of<8, 256, 8>("k8u8"),
-             // More resident warps, fewer targets (ncu on k8u4: 82% of issue
-             // slots used with ~3 warps a scheduler, the rest lost to dispatch
-             // stalls): 64 registers (32 warps an SM), and a cap of 85 through
-             // the 768-thread bound (3 blocks of 256: 24 warps).
-             fast_build_of<4, 1024, 8>("k4u8"),
-             fast_build_of<6, 768, 4>("k6u4"),
-         })
-      b.push_back(one_way);
-    return b;
-  }();
-  return builds;
 }
 
 }  // namespace
@@ -323,105 +228,6 @@ void require_fast_block(const BlockShape& b) {
 
 }  // namespace
 
-namespace {
-
-const FastBuild* find_build(const std::string& name) {
-  for (const FastBuild& b : fast_builds())
-    if (name == b.name) return &b;
-  return nullptr;
-}
-
-size_t build_shared(const FastBuild& b, unsigned nt) {
-  return b.pairs() ? pairs_shape(nt, b.bodies).shared_bytes()
-                   : static_cast<size_t>(nt) * sizeof(float4);
-}
-
-// Blocks of this build the device holds at once (0 where the block cannot run).
-unsigned resident_blocks(const FastBuild& b, unsigned nt) {
-  int per_sm = 0;
-  CV_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b.kernel, static_cast<int>(nt),
-                                                        build_shared(b, nt)));
-  return static_cast<unsigned>(std::max(per_sm, 0) * std::max(device_info().sm_count, 0));
-}
-
-// Builds in order of preference where no build is named; the plan takes the
-// first that this device runs with the block and that keeps kPlanMinWarps
-// warps resident per SM. Measured on the H100 (docs/performance.md): the pairs
-// builds do two interactions in ~17.7 instructions where the one-way ones do
-// one in 13.25 (1.39-1.44x faster at 32K-1M bodies); pairs4 (64 registers, up
-// to 32 warps an SM, smaller sets so finer pieces) beats pairs8 at every size,
-// by 11% at 32,768. Of the one-way builds k8u4 beats k8u8 (same), k12u4 (-15%)
-// and the 16-target builds, whose ~182 registers leave 8 warps an SM (-35%).
-constexpr const char* kPlanOrder[] = {"pairs4", "pairs8", "k8u4", "k4u4"};
-constexpr int kPlanMinWarps = 16;
-
-const char* planned_build(unsigned nt) {
-  for (const char* name : kPlanOrder) {
-    const FastBuild* b = find_build(name);
-    if (nt > b->max_threads) continue;
-    int per_sm = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, b->kernel, static_cast<int>(nt),
-                                                      build_shared(*b, nt)) != cudaSuccess) {
-      cudaGetLastError();  // no device: the first build that fits the block
-      return name;
-    }
-    if (per_sm * static_cast<int>(nt) / 32 >= kPlanMinWarps) return name;
-  }
-  return "pairs4";
-}
-
-// The tile plan: the named build (set_fast_tile, else CUDAVIZ_NBODY_TILE), or
-// planned_build().
-const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
-  const unsigned nt = static_cast<unsigned>(block.threads());
-  std::string name = tile;
-  if (name.empty()) {
-    const char* env = std::getenv("CUDAVIZ_NBODY_TILE");
-    if (env) name = env;
-  }
-  if (name.empty() || name == "auto") name = planned_build(nt);
-  const FastBuild* b = find_build(name);
-  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + name + "'");
-  if (nt > b->max_threads)
-    throw std::invalid_argument("nbody fast: tile build " + name + " runs blocks of at most " +
-                                std::to_string(b->max_threads) + " threads, not " +
-                                std::to_string(nt) + " (" + to_string(block) + ")");
-  return *b;
-}
-
-}  // namespace
-
-std::vector<std::string> fast_tile_names() {
-  std::vector<std::string> names;
-  for (const FastBuild& b : fast_builds()) names.emplace_back(b.name);
-  return names;
-}
-
-unsigned fast_tile_max_threads(const std::string& tile) {
-  const FastBuild* b = find_build(tile);
-  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + tile + "'");
-  return b->max_threads;
-}
-
-std::string fast_tile_for(const BlockShape& block, const std::string& tile) {
-  return fast_build(block, tile).name;
-}
-
-unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile) {
-  return fast_build(block, tile).bodies;
-}
-
-namespace {
-
-// Shared memory of a pairs build for a block of `threads` (0 where it cannot run).
-template <unsigned K>
-long long pairs_shared_of(long long threads) {
-  if (threads <= 0 || threads % 32 != 0 || threads > 1024) return 0;
-  return pairs_shape(static_cast<unsigned>(threads), K).shared_bytes();
-}
-
-}  // namespace
-
 KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
   const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
   switch (v) {
@@ -443,10 +249,8 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
                " bodies a thread, blocks of up to " + std::to_string(b.max_threads) + " threads";
       return a;
     }
-    DynamicShared shared;
-    shared.of_threads = b.bodies == 8 ? &pairs_shared_of<8> : &pairs_shared_of<4>;
-    KernelAttributes a =
-        query_kernel_attributes(b.kernel, std::string("nbody forces_pairs ") + b.name, shared);
+    KernelAttributes a = query_kernel_attributes(
+        b.kernel, std::string("nbody forces_pairs ") + b.name, pairs_dynamic_shared(b));
     a.note = "pairs build " + std::string(b.name) + ": each pair once, " +
              std::to_string(b.bodies) + " bodies a lane, blocks of up to " +
              std::to_string(b.max_threads) + " threads";

@@ -31,9 +31,97 @@ __device__ __forceinline__ void add_fixed(unsigned long long* acc, size_t stride
   atomicAdd(acc + 2 * stride + i, to_fixed(z, scale));
 }
 
-// Shared memory: the tile, each 32-body chunk stored twice in a row of 64 so
-// that lane + r never wraps (one load with an immediate offset a step), then
-// the warps' reaction partials, x, y and z planes of warps * tile floats.
+// A lane's K bodies of the block's set: positions, masses, summed pulls.
+template <int K>
+struct Targets {
+  float3 x[K], a[K];
+  float m[K];
+};
+
+template <int K>
+__device__ __forceinline__ void load_targets(Targets<K>& g, const float4* __restrict__ bodies,
+                                             unsigned first) {
+#pragma unroll
+  for (int q = 0; q < K; ++q) {
+    const float4 b = bodies[first + 32u * q];
+    g.x[q] = make_float3(b.x, b.y, b.z);
+    g.m[q] = b.w;
+    g.a[q] = make_float3(0.f, 0.f, 0.f);
+  }
+}
+
+// Tile k into shared memory, each 32-body chunk stored twice in a row of 64
+// so that lane + r never wraps (one load with an immediate offset a step).
+__device__ __forceinline__ void stage_tile(float4* tile, const float4* __restrict__ bodies,
+                                           unsigned k, unsigned tile_n, unsigned t) {
+  if (t < tile_n) {  // nt >= tile_n (PairsShape: chunks <= warps)
+    const float4 b = bodies[static_cast<size_t>(k) * tile_n + t];
+    float4* row = tile + (t >> 5) * 64u + (t & 31u);
+    row[0] = b;
+    row[32] = b;
+  }
+}
+
+// A tile of the block's own set: every tile body pulls each target, one way.
+template <int K, int Unroll>
+__device__ __forceinline__ void sweep_one_way(Targets<K>& g, const float4* tile, unsigned chunks,
+                                              float eps2) {
+  for (unsigned c = 0; c < chunks; ++c) {
+    const float4* row = tile + c * 64u;
+#pragma unroll Unroll
+    for (int r = 0; r < 32; ++r) {
+      const float4 b = row[r];
+#pragma unroll
+      for (int q = 0; q < K; ++q) accumulate(g.a[q], g.x[q], b, eps2);
+    }
+  }
+}
+
+// A tile after the set, both ways: lane l meets chunk body (l + r) mod 32 at
+// step r and passes that body's reaction on to lane l - 1, which meets it
+// next; after 32 steps lane l holds the warp's reaction on chunk body l, stored
+// at `row` (the warp's) of the x, y, z partial planes (`plane` floats apart).
+template <int K, int Unroll>
+__device__ __forceinline__ void sweep_two_way(Targets<K>& g, const float4* tile, unsigned chunks,
+                                              unsigned lane, float* part, unsigned row_start,
+                                              unsigned plane, float eps2) {
+  const unsigned next_lane = (lane + 1u) & 31u;
+  for (unsigned c = 0; c < chunks; ++c) {
+    const float4* row = tile + c * 64u + lane;
+    float3 lost = make_float3(0.f, 0.f, 0.f);
+#pragma unroll Unroll
+    for (int r = 0; r < 32; ++r) {
+      const float4 b = row[r];
+#pragma unroll
+      for (int q = 0; q < K; ++q) accumulate_pair(g.a[q], lost, g.x[q], g.m[q], b, eps2);
+      lost.x = __shfl_sync(kFullWarp, lost.x, next_lane);
+      lost.y = __shfl_sync(kFullWarp, lost.y, next_lane);
+      lost.z = __shfl_sync(kFullWarp, lost.z, next_lane);
+    }
+    const unsigned e = row_start + c * 32u + lane;
+    part[e] = lost.x;
+    part[plane + e] = lost.y;
+    part[2u * plane + e] = lost.z;
+  }
+}
+
+// Tile body t's reaction: the warps' partials summed in warp order, subtracted
+// from its fixed-point sums.
+__device__ __forceinline__ void add_reaction(unsigned long long* acc, size_t stride,
+                                             const float* part, unsigned plane, unsigned tile_n,
+                                             unsigned k, unsigned t, float scale) {
+  if (t >= tile_n) return;
+  float sx = 0.f, sy = 0.f, sz = 0.f;
+  for (unsigned e = t; e < plane; e += tile_n) {
+    sx += part[e];
+    sy += part[plane + e];
+    sz += part[2u * plane + e];
+  }
+  add_fixed(acc, stride, static_cast<size_t>(k) * tile_n + t, -sx, -sy, -sz, scale);
+}
+
+// Shared memory: the tile (chunks x 64 bodies), then the warps' reaction
+// partials, x, y and z planes of warps * tile floats.
 template <int K, int MaxThreads, int Unroll>
 __global__ void __launch_bounds__(MaxThreads)
     forces_pairs(const float4* __restrict__ bodies, const uint4* __restrict__ items,
@@ -46,68 +134,23 @@ __global__ void __launch_bounds__(MaxThreads)
   float* part = reinterpret_cast<float*>(smem + 64u * chunks);
   const uint4 item = items[blockIdx.x];
   const unsigned first = item.x + warp * 32u * K + lane;
-  float3 x[K], a[K];
-  float m[K];
-#pragma unroll
-  for (int q = 0; q < K; ++q) {
-    const float4 b = bodies[first + 32u * q];
-    x[q] = make_float3(b.x, b.y, b.z);
-    m[q] = b.w;
-    a[q] = make_float3(0.f, 0.f, 0.f);
-  }
-  const unsigned next_lane = (lane + 1u) & 31u;
+  Targets<K> g;
+  load_targets(g, bodies, first);
   for (unsigned k = item.y; k < item.z; ++k) {
     __syncthreads();  // everyone is done with the previous tile and partials
-    if (t < tile_n) {  // nt >= tile_n (PairsShape: chunks <= warps)
-      const float4 b = bodies[static_cast<size_t>(k) * tile_n + t];
-      float4* row = tile + (t >> 5) * 64u + (t & 31u);
-      row[0] = b;
-      row[32] = b;
-    }
+    stage_tile(tile, bodies, k, tile_n, t);
     __syncthreads();
-    if (k < item.w) {  // a tile of the block's own set: one way
-      for (unsigned c = 0; c < chunks; ++c) {
-        const float4* row = tile + c * 64u;
-#pragma unroll Unroll
-        for (int r = 0; r < 32; ++r) {
-          const float4 b = row[r];
-#pragma unroll
-          for (int q = 0; q < K; ++q) accumulate(a[q], x[q], b, eps2);
-        }
-      }
+    if (k < item.w) {
+      sweep_one_way<K, Unroll>(g, tile, chunks, eps2);
       continue;
     }
-    for (unsigned c = 0; c < chunks; ++c) {
-      const float4* row = tile + c * 64u + lane;
-      float3 lost = make_float3(0.f, 0.f, 0.f);
-#pragma unroll Unroll
-      for (int r = 0; r < 32; ++r) {
-        const float4 b = row[r];
-#pragma unroll
-        for (int q = 0; q < K; ++q) accumulate_pair(a[q], lost, x[q], m[q], b, eps2);
-        lost.x = __shfl_sync(kFullWarp, lost.x, next_lane);
-        lost.y = __shfl_sync(kFullWarp, lost.y, next_lane);
-        lost.z = __shfl_sync(kFullWarp, lost.z, next_lane);
-      }
-      const unsigned e = warp * tile_n + c * 32u + lane;
-      part[e] = lost.x;
-      part[plane + e] = lost.y;
-      part[2u * plane + e] = lost.z;
-    }
+    sweep_two_way<K, Unroll>(g, tile, chunks, lane, part, warp * tile_n, plane, eps2);
     __syncthreads();
-    if (t < tile_n) {
-      float sx = 0.f, sy = 0.f, sz = 0.f;
-      for (unsigned e = t; e < plane; e += tile_n) {
-        sx += part[e];
-        sy += part[plane + e];
-        sz += part[2u * plane + e];
-      }
-      add_fixed(acc, stride, static_cast<size_t>(k) * tile_n + t, -sx, -sy, -sz, scale);
-    }
+    add_reaction(acc, stride, part, plane, tile_n, k, t, scale);
   }
 #pragma unroll
   for (int q = 0; q < K; ++q)
-    add_fixed(acc, stride, first + 32u * q, a[q].x, a[q].y, a[q].z, scale);
+    add_fixed(acc, stride, first + 32u * q, g.a[q].x, g.a[q].y, g.a[q].z, scale);
 }
 
 template <int K, int MaxThreads, int Unroll>
