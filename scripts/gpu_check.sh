@@ -45,7 +45,7 @@ fi
 if [[ $what == *sass* ]]; then
   say "SASS of the n-body fast builds (sm_90): instructions per interaction"
   : > /tmp/nbody90.sass
-  for f in nbody nbody_pairs; do
+  for f in nbody_one_way nbody_pairs; do
     ${CUDA_HOME:-/usr/local/cuda}/bin/nvcc -cubin -arch=sm_90 -O3 --expt-relaxed-constexpr -std=c++17 \
       -Ikernels kernels/nbody/$f.cu -o /tmp/$f.cubin 2>&1 | tail -n 5 | tee -a "$log"
     ${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump -sass /tmp/$f.cubin >> /tmp/nbody90.sass
