@@ -24,7 +24,7 @@ std::optional<std::string> NBodyScene::check_block(const BlockShape& b) const {
   if (!fast_build.empty() && b.threads() > nbody::fast_tile_max_threads(fast_build))
     return "the fast build " + fast_build + " runs blocks of at most " +
            std::to_string(nbody::fast_tile_max_threads(fast_build)) + " threads, not " +
-           std::to_string(b.threads()) + " (choose auto or another build first)";
+           std::to_string(b.threads()) + " (set the fast build to auto or another build first)";
   return std::nullopt;
 }
 
@@ -212,7 +212,14 @@ std::string NBodyScene::grid_note() const {
       cudaGetLastError();
     }
   }
-  const unsigned per_thread = variant == Variant::Fast ? nbody::fast_bodies_per_thread(block_) : 1;
+  unsigned per_thread = 1;
+  if (variant == Variant::Fast) {
+    try {  // the scene's build, or the plan; a block it cannot run says why
+      per_thread = nbody::fast_bodies_per_thread(block_, fast_build);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
   const long long blocks =
       (count_ + static_cast<long long>(per_thread) * threads - 1) / (per_thread * threads);
   std::string s =

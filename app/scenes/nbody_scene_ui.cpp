@@ -37,9 +37,10 @@ void fast_build_combo(NBodyScene& scene) {
     ImGui::EndCombo();
   }
   ui::tooltip(
-      "pairs*: each pair of bodies computed once and applied to both (Newton's third law), "
-      "sums in fixed point. k*: one way, K bodies a thread against each shared-memory tile. "
-      "Only builds that run this block are listed; compare interactions/s live.");
+      "The kernel of the fast variant. pairs*: each pair of bodies computed once and applied "
+      "to both (Newton's third law), sums in fixed point. k*: one way, K bodies a thread "
+      "against each shared-memory tile. Only builds that run this block are listed; compare "
+      "interactions/s live.");
 }
 
 // The energy readout: measured on demand or every k frames, drift since reset.
@@ -81,8 +82,7 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
       "seed: every thread reads every body from global memory. tiled: a block stages bodies "
       "through shared memory a tile at a time (GPU Gems 3). fast: each pair of bodies once, "
       "applied to both, the pairs spread over the whole GPU. Same physics; switches live.");
-  if (scene.variant == nbody::Variant::Fast && scene.backend() == Backend::Cuda)
-    fast_build_combo(scene);
+  if (scene.backend() == Backend::Cuda) fast_build_combo(scene);
   int ic = static_cast<int>(scene.initial());
   const bool ic_changed =
       ImGui::Combo("initial", &ic, "uniform sphere\0rotating disk\0two galaxies\0");
@@ -104,8 +104,19 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
   nbody::Params& p = scene.params();
   ImGui::SliderFloat("dt", &p.dt, 1e-4f, 1e-2f, "%.4f", ImGuiSliderFlags_Logarithmic);
   ui::tooltip("Time step. Larger steps integrate faster and drift more: watch the energy.");
-  ImGui::SliderFloat("softening", &p.softening, 1e-3f, 0.2f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  const float softening = p.softening;
+  if (ImGui::SliderFloat("softening", &p.softening, 1e-3f, 0.2f, "%.3f",
+                         ImGuiSliderFlags_Logarithmic)) {
+    sui.param_message.clear();
+    try {  // a typed value (ctrl+click) can leave the slider's range
+      nbody::require_softening(p);
+    } catch (const std::exception& e) {
+      sui.param_message = std::string(e.what()) + "; keeping " + std::to_string(softening);
+      p.softening = softening;
+    }
+  }
   ui::tooltip("eps in r / (r^2 + eps^2)^(3/2): keeps close encounters finite.");
+  if (!sui.param_message.empty()) ui::text_wrapped(kWarn, "%s", sui.param_message.c_str());
   ImGui::SliderFloat("point size", &scene.point_size, 0.5f, 20.f, "%.1f");
   ui::tooltip("Body size in pixels (drawing only).");
   ImGui::SliderFloat("speed colours", &scene.speed_scale, 0.1f, 4.f, "%.2f");

@@ -27,6 +27,7 @@ struct SceneUi {
   std::string block_message;       // why the last shape was refused
   int count_input = 0;
   std::string count_message;
+  std::string param_message;  // why the last parameter edit was refused
   void sync_from(const ParticleScene& s);
 };
 

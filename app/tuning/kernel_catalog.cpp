@@ -25,7 +25,7 @@ std::optional<KernelPick> scene_kernel(const ParticleScene& scene) {
     k.attributes = swarm::kernel_attributes();
     k.context = "swarm (both variants run this kernel)";
   } else if (auto* n = dynamic_cast<const NBodyScene*>(&scene)) {
-    k.attributes = nbody::kernel_attributes(n->variant, scene.block());
+    k.attributes = nbody::kernel_attributes(n->variant, scene.block(), n->fast_build);
     k.context = std::string("nbody, variant ") + nbody::to_string(n->variant) +
                 " (the force kernel; gather and finish are light)";
   } else if (dynamic_cast<const PiPointsScene*>(&scene)) {

@@ -14,7 +14,8 @@ namespace cv::nbody {
 // The body snapshot holds count + kBodyPad bodies, the tail zero-mass at the
 // origin, so tile loads and targets past N never need a bounds check: a
 // zero-mass body adds exactly 0 (its distance is at least eps). It covers the
-// widest set or target block of any build (K x max threads <= 4096).
+// widest set or target block of any build (K x max threads <= kBodyPad, a
+// static_assert in each build; pairs8r85 needs all 6144).
 constexpr unsigned kBodyPad = 6144;
 
 // Arguments of a pairs launch (see nbody_pairs_plan.h for the items).
@@ -51,6 +52,8 @@ std::vector<FastBuild> one_way_builds();
 // the plan; std::invalid_argument for an unknown name or a block too large),
 // and a pairs build's shared memory as a function of the block.
 const FastBuild* find_build(const std::string& name);
+// "nbody fast: unknown build 'x'<from>; the builds are auto, pairs4, ...".
+std::string unknown_build(const std::string& name, const char* from);
 size_t build_shared(const FastBuild& b, unsigned nt);
 unsigned resident_blocks(const FastBuild& b, unsigned nt);
 const FastBuild& fast_build(const BlockShape& block, const std::string& tile);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/block_sum.cuh"
 #include "common/launch.h"
 #include "insight/launch_ids.cuh"
 #include "nbody/fast_build.h"
@@ -19,15 +20,6 @@ namespace {
 
 constexpr unsigned kPad = kBodyPad;  // fast_build.h
 
-__device__ __forceinline__ unsigned linear_tid() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
-__device__ __forceinline__ unsigned block_threads() {
-  return blockDim.x * blockDim.y * blockDim.z;
-}
-__device__ __forceinline__ float3 xyz(const float4& b) {
-  return make_float3(b.x, b.y, b.z);
-}
 
 // Snapshot of the VBO positions with the masses, zero-mass padding after N.
 __global__ void gather_kernel(const float4* __restrict__ vbo, const float4* __restrict__ vel,
@@ -46,7 +38,7 @@ __global__ void gather_kernel(const float4* __restrict__ vbo, const float4* __re
 // global memory (through the caches) one at a time.
 __global__ void forces_seed(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
                             float eps2) {
-  const unsigned i = blockIdx.x * block_threads() + linear_tid();
+  const unsigned i = blockIdx.x * block_threads() + flat_thread();
   if (i >= n) return;
   const float3 xi = xyz(bodies[i]);
   float3 a = make_float3(0.f, 0.f, 0.f);
@@ -59,7 +51,7 @@ __global__ void forces_seed(const float4* __restrict__ bodies, float4* __restric
 __global__ void forces_tiled(const float4* __restrict__ bodies, float4* __restrict__ acc,
                              unsigned n, float eps2) {
   extern __shared__ float4 tile[];
-  const unsigned t = linear_tid(), nt = block_threads();
+  const unsigned t = flat_thread(), nt = block_threads();
   const unsigned i = blockIdx.x * nt + t;
   const float3 xi = xyz(bodies[i]);  // padded: i < round_up(n, nt) <= n + kPad
   float3 a = make_float3(0.f, 0.f, 0.f);
@@ -134,7 +126,7 @@ __global__ void energy_kernel(const float4* __restrict__ bodies, const float4* _
                               const float4* __restrict__ acc, float half_dt, unsigned n, float G,
                               float eps2, double2* __restrict__ partials) {
   extern __shared__ float4 tile[];
-  const unsigned t = linear_tid(), nt = block_threads();
+  const unsigned t = flat_thread(), nt = block_threads();
   double2* red = reinterpret_cast<double2*>(tile + nt);
   const unsigned i = blockIdx.x * nt + t;
   const float4 bi = bodies[i];
@@ -228,7 +220,7 @@ void require_fast_block(const BlockShape& b) {
 
 }  // namespace
 
-KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
+KernelAttributes kernel_attributes(Variant v, const BlockShape& block, const std::string& tile_name) {
   const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
   switch (v) {
     case Variant::Seed:
@@ -241,7 +233,7 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
       break;
   }
   try {
-    const FastBuild& b = fast_build(block, "");
+    const FastBuild& b = fast_build(block, tile_name);
     if (!b.pairs()) {
       KernelAttributes a =
           query_kernel_attributes(b.kernel, std::string("nbody forces_fast ") + b.name, tile);
@@ -265,7 +257,7 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block) {
 
 void NBodyGpu::set_fast_tile(const std::string& tile) {
   if (!tile.empty() && tile != "auto" && !find_build(tile))
-    throw std::invalid_argument("nbody fast: unknown tile build '" + tile + "'");
+    throw std::invalid_argument(unknown_build(tile, ""));
   fast_tile_ = tile;
 }
 
@@ -396,6 +388,7 @@ void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& b
 void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Variant v,
                          const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids) {
   require_block(v, block);
+  require_softening(p);
   if (count_ == 0) return;
   const unsigned nt = static_cast<unsigned>(block.threads());
   gather(source, nt, s);  // the snapshot: vbo may be source, the finish kernel reads only it
@@ -411,6 +404,7 @@ void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Var
 std::vector<float4> NBodyGpu::accelerations(const float4* vbo, const Params& p, Variant v,
                                             const BlockShape& block, cudaStream_t s) {
   require_block(v, block);
+  require_softening(p);
   std::vector<float4> out(count_);
   if (count_ == 0) return out;
   const unsigned nt = static_cast<unsigned>(block.threads());
@@ -437,6 +431,7 @@ Energy NBodyGpu::energy(const float4* vbo, const Params& p, const BlockShape& bl
   gather(vbo, nt, s);
   const float4* acc = nullptr;
   if (!synced_) {  // velocities are half a step behind: bring them to the positions' time
+    require_softening(p);  // the forces need eps^2 > 0; the potential alone skips j == i
     // The fastest force kernel this block shape allows.
     const ForceSums sums = forces(nt % 32 == 0 ? Variant::Fast : Variant::Tiled, p, block, s);
     finish_kernel<false><<<ceil_div(count_, nt), nt, 0, s>>>(

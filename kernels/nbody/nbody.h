@@ -11,8 +11,8 @@
 //   tiled - one body per thread, bodies staged through shared memory one
 //           block-sized tile at a time (the GPU Gems 3 scheme).
 //   fast  - each pair of bodies evaluated once and applied to both (Newton's
-//           third law), eight bodies a thread (four in blocks over 512
-//           threads), the triangle of pairs cut into pieces that fill the
+//           third law), four bodies a lane (the pairs4 build, the plan on
+//           every block), the triangle of pairs cut into pieces that fill the
 //           GPU, sums in 64-bit fixed point (reproducible run to run); the
 //           one-way builds of earlier rounds stay selectable by name
 //           (set_fast_tile, CUDAVIZ_NBODY_TILE). Needs a block of a multiple
@@ -53,10 +53,11 @@ unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile
 // The build a block runs with (tile "" resolved through the env and the plan).
 std::string fast_tile_for(const BlockShape& block, const std::string& tile = "");
 
-// The force kernel a step of `v` launches with `block` (fast has one build for
-// blocks up to 512 threads and one above), with its dynamic shared memory (a
-// float4 a thread for tiled and fast), for the tuning panels; never throws.
-KernelAttributes kernel_attributes(Variant v, const BlockShape& block);
+// The force kernel a step of `v` launches with `block` (fast: the build `tile`
+// names, "" for CUDAVIZ_NBODY_TILE then the plan), with its dynamic shared
+// memory (a float4 a thread for tiled and the one-way builds, a function of the
+// block for the pairs builds), for the tuning panels; never throws.
+KernelAttributes kernel_attributes(Variant v, const BlockShape& block, const std::string& tile = "");
 
 // How many j-slices the fast kernel splits the work into: the smallest count
 // whose blocks fill the device's resident block slots to at least 95%
@@ -64,6 +65,11 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block);
 // the targets; max_slices: tiles along j (a slice holds at least one tile);
 // resident: blocks the device runs at once. Always in [1, max_slices].
 unsigned choose_slices(unsigned i_blocks, unsigned max_slices, unsigned resident);
+
+// Throws std::invalid_argument unless softening^2 is > 0 and finite (with
+// eps^2 = 0 a body's pull on itself is 0/0). Every step and force call checks
+// it (the potential skips j == i and allows eps = 0).
+void require_softening(const Params& p);
 
 struct Energy {
   double kinetic = 0, potential = 0;

@@ -144,6 +144,7 @@ void NBodyCpu::reset(Initial ic, const Params& p, uint64_t seed) {
 
 std::vector<float4> NBodyCpu::accelerations(const Params& p,
                                             const std::atomic<bool>* cancel) const {
+  require_softening(p);
   const size_t n = count_;
   std::vector<float4> body(n);
   for (size_t i = 0; i < n; ++i) body[i] = make_float4(vbo_[i].x, vbo_[i].y, vbo_[i].z, vel_[i].w);

@@ -36,6 +36,12 @@ long long pairs_shared_of(long long threads) {
 
 }  // namespace
 
+std::string unknown_build(const std::string& name, const char* from) {
+  std::string list;
+  for (const FastBuild& b : fast_builds()) list += (list.empty() ? "" : ", ") + std::string(b.name);
+  return "nbody fast: unknown build '" + name + "'" + from + "; the builds are auto, " + list;
+}
+
 const FastBuild* find_build(const std::string& name) {
   for (const FastBuild& b : fast_builds())
     if (name == b.name) return &b;
@@ -90,13 +96,15 @@ const char* planned_build(unsigned nt) {
 const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
   const unsigned nt = static_cast<unsigned>(block.threads());
   std::string name = tile;
+  const char* from = "";
   if (name.empty()) {
     const char* env = std::getenv("CUDAVIZ_NBODY_TILE");
     if (env) name = env;
+    if (env) from = " (from CUDAVIZ_NBODY_TILE)";
   }
   if (name.empty() || name == "auto") name = planned_build(nt);
   const FastBuild* b = find_build(name);
-  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + name + "'");
+  if (!b) throw std::invalid_argument(unknown_build(name, from));
   if (nt > b->max_threads)
     throw std::invalid_argument("nbody fast: tile build " + name + " runs blocks of at most " +
                                 std::to_string(b->max_threads) + " threads, not " +
@@ -118,7 +126,7 @@ std::vector<std::string> fast_tile_names() {
 
 unsigned fast_tile_max_threads(const std::string& tile) {
   const FastBuild* b = find_build(tile);
-  if (!b) throw std::invalid_argument("nbody fast: unknown tile build '" + tile + "'");
+  if (!b) throw std::invalid_argument(unknown_build(tile, ""));
   return b->max_threads;
 }
 

@@ -1,10 +1,20 @@
 // Host-side pieces shared by both backends: variant names, slice choice,
 // energy drift and momentum.
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "nbody/nbody.h"
 
 namespace cv::nbody {
+
+void require_softening(const Params& p) {
+  const float eps2 = p.softening * p.softening;
+  if (!(eps2 > 0.f) || !std::isfinite(eps2))
+    throw std::invalid_argument("nbody: softening " + std::to_string(p.softening) +
+                                " must be > 0 and finite (eps^2 = " + std::to_string(eps2) +
+                                "; the force law divides by r^2 + eps^2)");
+}
 
 const char* to_string(Variant v) {
   switch (v) {

@@ -37,6 +37,9 @@ CV_HD float inv_sqrt(float x) {
 #endif
 }
 
+// A body's position (x, y, z of its float4).
+CV_HD float3 xyz(const float4& b) { return {b.x, b.y, b.z}; }
+
 // bj - xi: the separation both bodies of a pair see (with opposite signs).
 CV_HD float3 separation(const float3& xi, const float4& bj) {
   return {bj.x - xi.x, bj.y - xi.y, bj.z - xi.z};

@@ -9,9 +9,6 @@
 namespace cv::nbody {
 namespace {
 
-__device__ __forceinline__ unsigned linear_tid() { return flat_thread(); }
-__device__ __forceinline__ float3 xyz(const float4& b) { return make_float3(b.x, b.y, b.z); }
-
 // Ours. Each thread owns K targets (first + q * blockDim, coalesced), so one
 // broadcast shared-memory load feeds K interactions; the next tile is fetched
 // into a register while the current one is swept; the tile loop is unrolled by
@@ -23,7 +20,7 @@ __global__ void __launch_bounds__(MaxThreads)
     forces_fast(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
                 unsigned tiles, float eps2) {
   extern __shared__ float4 tile[];
-  const unsigned t = linear_tid(), nt = block_threads();
+  const unsigned t = flat_thread(), nt = block_threads();
   const unsigned first = blockIdx.x * (K * nt) + t;
   float3 x[K], a[K];
 #pragma unroll

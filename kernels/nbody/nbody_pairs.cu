@@ -161,7 +161,9 @@ void launch_pairs(dim3 block, cudaStream_t s, const PairsArgs& a) {
 
 template <int K, int MaxThreads, int Unroll>
 FastBuild pairs_build_of(const char* name) {
-  static_assert(K == 4 || K == 8, "nbody.cu's kernel_attributes knows the shared memory of K 4 and 8");
+  static_assert(K == 4 || K == 8, "pairs_dynamic_shared knows the shared memory of K 4 and 8");
+  static_assert(static_cast<unsigned>(K * MaxThreads) <= kBodyPad,
+                "padding must cover the set of the widest block");
   return {name,
           K,
           MaxThreads,

@@ -49,7 +49,9 @@ PairsPlan plan_pairs(unsigned n, const PairsShape& shape, unsigned resident) {
   const unsigned long long blocks = std::max(1ull, 1ull * resident * kPairsWaves);
   const unsigned long long piece = (total + blocks - 1) / blocks;
 
-  const unsigned len = static_cast<unsigned>((piece + kTwoWayCost - 1) / kTwoWayCost);
+  // Tiles a piece: at least one, at most all (so the cast and first + len never wrap).
+  const unsigned len = static_cast<unsigned>(std::clamp<unsigned long long>(
+      (piece + kTwoWayCost - 1) / kTwoWayCost, 1, p.tiles));
 
   struct Piece {
     uint4 item;

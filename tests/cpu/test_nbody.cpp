@@ -312,6 +312,24 @@ TEST(NBodyCpu, EnergyOfAPairByHand) {
   EXPECT_NEAR(e.potential, -2.0 * 0.125 / 2, 1e-7);  // -G m1 m2 / r
 }
 
+TEST(NBodyCpu, ZeroSofteningIsRefusedByNameForForces) {
+  Params p;
+  p.softening = 0.f;
+  NBodyCpu sim(8);
+  sim.reset(Initial::Sphere, Params{}, 1);
+  try {
+    sim.step(p);
+    FAIL() << "a step with softening 0 must throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("softening 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("must be > 0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sim.accelerations(p), std::invalid_argument);
+  p.softening = 1e-30f;  // squares to 0 in float
+  EXPECT_THROW(sim.step(p), std::invalid_argument);
+  EXPECT_NO_THROW(sim.energy(p));  // the potential alone is defined for eps = 0
+}
+
 TEST(NBodyCpu, CancelledStepLeavesStateUntouched) {
   Params p;
   NBodyCpu sim(300);

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/kernel_attributes.h"
+#include "nbody/fast_build.h"
+#include "nbody/nbody.h"
 #include "nbody/nbody_pairs_plan.h"
 
 using namespace cv::nbody;
@@ -91,12 +94,22 @@ TEST(NBodyPairsPlan, PiecesFillTheDeviceAndCostliestGoFirst) {
 }
 
 // The occupancy panel asks a kernel's dynamic shared memory for the block it
-// runs; the pairs kernels' bytes are not linear in the block.
-TEST(NBodyPairsPlan, SharedMemoryForTheBlockIsExact) {
+// runs; the pairs kernels' bytes are not linear in the block, so the panel's
+// function must give exactly what a launch of each pairs build reserves.
+TEST(NBodyPairsPlan, PanelSharedMemoryIsWhatEachBuildLaunchesWith) {
   cv::DynamicShared linear{16, 0};
   EXPECT_EQ(linear.bytes(256), 4096);
-  cv::DynamicShared exact;
-  exact.of_threads = [](long long t) { return static_cast<long long>(pairs_shape(t, 4).shared_bytes()); };
-  EXPECT_EQ(exact.bytes(256), pairs_shape(256, 4).shared_bytes());
-  EXPECT_NE(exact.bytes(256) * 2, exact.bytes(512));  // not linear: chunks follow the warps
+  int pairs_builds = 0;
+  for (const std::string& name : fast_tile_names()) {
+    const FastBuild* b = find_build(name);
+    ASSERT_NE(b, nullptr) << name;
+    if (!b->pairs()) continue;
+    ++pairs_builds;
+    const cv::DynamicShared d = pairs_dynamic_shared(*b);
+    for (unsigned t = 32; t <= b->max_threads; t += 32)
+      EXPECT_EQ(d.bytes(t), static_cast<long long>(build_shared(*b, t))) << name << " " << t;
+  }
+  EXPECT_GE(pairs_builds, 2);
+  // Not linear in the block: chunks follow the warps.
+  EXPECT_NE(2 * pairs_shape(256, 4).shared_bytes(), pairs_shape(512, 4).shared_bytes());
 }
