@@ -224,7 +224,10 @@ std::optional<Scene> parse_scene(Reader& rd, SceneKind kind, const json& j,
   std::set<std::string> known{"count", "block", "params", "camera"};
   const std::vector<std::string> variants = scene_variants(kind);
   if (!variants.empty()) known.insert("variant");
-  if (kind == SceneKind::NBody) known.insert("initial");
+  if (kind == SceneKind::NBody) {
+    known.insert("initial");
+    known.insert("fast_build");
+  }
   if (!rd.object(j, path, known)) return std::nullopt;
   Scene s;
   if (j.contains("variant") && !variants.empty())
@@ -234,6 +237,11 @@ std::optional<Scene> parse_scene(Reader& rd, SceneKind kind, const json& j,
     for (auto ic : {nbody::Initial::Sphere, nbody::Initial::Disk, nbody::Initial::Galaxies})
       ics.push_back(nbody::to_string(ic));
     s.initial = rd.choice(j["initial"], join(path, "initial"), ics);
+  }
+  if (kind == SceneKind::NBody && j.contains("fast_build")) {
+    std::vector<std::string> builds = {"auto"};
+    for (const std::string& b : nbody::fast_tile_names()) builds.push_back(b);
+    s.fast_build = rd.choice(j["fast_build"], join(path, "fast_build"), builds);
   }
   // Per-backend limits are checked when applied; here only what no backend takes.
   if (j.contains("count"))
@@ -479,6 +487,7 @@ nlohmann::ordered_json scene_json(const Scene& s, SceneKind kind) {
   nlohmann::ordered_json o = nlohmann::ordered_json::object();
   if (s.variant) o["variant"] = *s.variant;
   if (s.initial) o["initial"] = *s.initial;
+  if (s.fast_build) o["fast_build"] = *s.fast_build;
   if (s.count) o["count"] = *s.count;
   if (s.block) o["block"] = block_json(*s.block);
   if (!s.params.empty()) o["params"] = params_json(s, kind);

@@ -9,6 +9,7 @@
 //     "ui": {"scale": 2, "high_contrast": true, "panels_hidden": false, "paused": false,
 //            "vsync": true, "fps_cap": 0, "colour_by": "warp"},
 //     "scenes": {"fountain": {"variant": "lean", "count": 65536, "block": [16, 16],
+//                             ("nbody" also "initial" and "fast_build"),
 //                             "params": {"gravity": 1e-4, ...},
 //                             "camera": {"target": [0, 0.8, 0], "distance": 9,
 //                                        "yaw": 0.6, "pitch": 0.3}}},
@@ -44,7 +45,8 @@ struct Camera {
 
 struct Scene {
   std::optional<std::string> variant;
-  std::optional<std::string> initial;  // n-body's initial condition
+  std::optional<std::string> initial;     // n-body's initial condition
+  std::optional<std::string> fast_build;  // n-body: "auto" or a fast build (nbody::fast_tile_names)
   std::optional<long long> count;
   std::optional<BlockShape> block;
   std::map<std::string, double> params;  // keys of knob_table(kind), already range-checked

@@ -32,6 +32,7 @@ Scene capture_scene(SceneSlot& slot, SceneKind kind) {
   if (auto* n = dynamic_cast<NBodyScene*>(&scene)) {
     s.variant = nbody::to_string(n->variant);
     s.initial = nbody::to_string(n->initial());
+    s.fast_build = n->fast_build.empty() ? "auto" : n->fast_build;
   }
   for (const Knob& k : knobs_of(scene, kind)) {
     if (auto* f = std::get_if<float*>(&k.ptr)) s.params[k.key] = **f;
@@ -160,6 +161,21 @@ void apply_camera(const Scene& s, ParticleScene& scene, OrbitCamera& c) {
   if (s.camera->pitch) c.pitch = *s.camera->pitch;
 }
 
+// The n-body fast build, checked against the block the preset leaves (its own
+// or the current one) before the block is applied, which checks it in turn.
+void apply_fast_build(NBodyScene& n, const SceneErrors& e) {
+  const std::string name = *e.s.fast_build == "auto" ? "" : *e.s.fast_build;
+  const BlockShape block = e.s.block ? *e.s.block : n.block();
+  if (!name.empty() && block.threads() > nbody::fast_tile_max_threads(name)) {
+    e.fail("fast_build", "build " + name + " runs blocks of at most " +
+                             std::to_string(nbody::fast_tile_max_threads(name)) +
+                             " threads, not " + std::to_string(block.threads()) + "; keeping " +
+                             (n.fast_build.empty() ? "auto" : n.fast_build));
+    return;
+  }
+  n.fast_build = name;
+}
+
 // Count and variant (and n-body's initial condition) rebuild the buffers;
 // everything else is set in place.
 void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::string& path,
@@ -171,6 +187,8 @@ void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::str
   if (auto err = rebuild_scene(scene, errors, count, rebuilt))
     errors.fail(s.count ? "count" : "variant", *err + "; keeping " + std::to_string(scene.count()));
 
+  if (auto* n = dynamic_cast<NBodyScene*>(&scene); n && s.fast_build)
+    apply_fast_build(*n, errors);
   if (s.block) {
     BlockShape b = *s.block;
     if (auto e = scene.set_block(b))

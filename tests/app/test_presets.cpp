@@ -57,6 +57,7 @@ Preset sample() {
   Scene n;
   n.variant = "tiled";
   n.initial = "disk";
+  n.fast_build = "pairs8";
   n.count = 1024;
   n.block = BlockShape{128, 1, 1};
   n.params = {{"dt", 0.004}, {"softening", 0.05}, {"steps_per_frame", 3}, {"energy_every", 0}};
@@ -117,6 +118,7 @@ TEST(Presets, RoundTripKeepsEveryField) {
   EXPECT_FLOAT_EQ(*f.camera->pitch, -0.5f);
   const Scene& n = *q.scene_of(SceneKind::NBody);
   EXPECT_EQ(*n.initial, "disk");
+  EXPECT_EQ(*n.fast_build, "pairs8");
   EXPECT_EQ(*n.block, (BlockShape{128, 1, 1}));
   EXPECT_EQ(n.params.at("steps_per_frame"), 3);
   EXPECT_EQ(q.scene_of(SceneKind::Swarm)->params.at("follow_mouse"), 1.0);
@@ -262,9 +264,23 @@ TEST(Presets, MissingFieldsAreSimplyAbsent) {
 
 TEST(Presets, ScenesWithoutVariantsDoNotTakeOne) {
   Report r;
-  parse(R"({"scenes": {"pi": {"variant": "fast", "initial": "disk"}}})", r);
+  parse(R"({"scenes": {"pi": {"variant": "fast", "initial": "disk", "fast_build": "auto"}}})",
+        r);
   EXPECT_TRUE(mentions(r.unknown, "scenes.pi.variant")) << dump(r.unknown);
   EXPECT_TRUE(mentions(r.unknown, "scenes.pi.initial")) << dump(r.unknown);
+  EXPECT_TRUE(mentions(r.unknown, "scenes.pi.fast_build")) << dump(r.unknown);
+}
+
+TEST(Presets, NBodyFastBuildIsAutoOrABuildName) {
+  Report r;
+  Preset p = parse(R"({"scenes": {"nbody": {"fast_build": "pairs4"}}})", r);
+  EXPECT_TRUE(r.clean());
+  EXPECT_EQ(*p.scene_of(SceneKind::NBody)->fast_build, "pairs4");
+  Report r2;
+  p = parse(R"({"scenes": {"nbody": {"fast_build": "pair4"}}})", r2);
+  EXPECT_TRUE(mentions(r2.invalid, "scenes.nbody.fast_build")) << dump(r2.invalid);
+  EXPECT_TRUE(mentions(r2.invalid, "pairs4")) << dump(r2.invalid);  // the list of builds
+  EXPECT_FALSE(p.scene_of(SceneKind::NBody) && p.scene_of(SceneKind::NBody)->fast_build);
 }
 
 TEST(Presets, LabNullsMeanTheLabsDefaults) {
