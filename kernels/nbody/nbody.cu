@@ -18,7 +18,6 @@
 namespace cv::nbody {
 namespace {
 
-constexpr unsigned kPad = kBodyPad;  // fast_build.h
 
 
 // Snapshot of the VBO positions with the masses, zero-mass padding after N.
@@ -53,7 +52,7 @@ __global__ void forces_tiled(const float4* __restrict__ bodies, float4* __restri
   extern __shared__ float4 tile[];
   const unsigned t = flat_thread(), nt = block_threads();
   const unsigned i = blockIdx.x * nt + t;
-  const float3 xi = xyz(bodies[i]);  // padded: i < round_up(n, nt) <= n + kPad
+  const float3 xi = xyz(bodies[i]);  // padded: i < round_up(n, nt) <= n + kBodyPad
   float3 a = make_float3(0.f, 0.f, 0.f);
   for (unsigned base = 0; base < n; base += nt) {
     tile[t] = bodies[base + t];
@@ -179,7 +178,7 @@ __global__ void energy_kernel(const float4* __restrict__ bodies, const float4* _
 }  // namespace
 
 NBodyGpu::NBodyGpu(unsigned count)
-    : count_(count), bodies_(static_cast<size_t>(count) + kPad), vel_(count), acc_(count) {}
+    : count_(count), bodies_(static_cast<size_t>(count) + kBodyPad), vel_(count), acc_(count) {}
 
 void NBodyGpu::load(float4* vbo, const Bodies& b, cudaStream_t s) {
   if (b.pos.size() != count_ || b.vel.size() != count_)
@@ -202,7 +201,7 @@ void NBodyGpu::reset(float4* vbo, Initial ic, const Params& p, uint64_t seed, cu
 }
 
 void NBodyGpu::gather(const float4* vbo, unsigned threads, cudaStream_t s) {
-  const unsigned total = count_ + kPad;
+  const unsigned total = count_ + kBodyPad;
   gather_kernel<<<ceil_div(total, threads), threads, 0, s>>>(vbo, vel_.get(), bodies_.get(), count_,
                                                              total);
   cuda_check_launch("nbody gather_kernel<<<>>>");
@@ -274,7 +273,7 @@ NBodyGpu::FastLaunch NBodyGpu::fast_launch(const BlockShape& block) const {
   if (count_ == 0) return l;
   const unsigned resident = resident_blocks(b, nt);
   if (b.pairs()) {
-    const PairsPlan plan = plan_pairs(count_, pairs_shape(nt, b.bodies), resident);
+    const PairsPlan& plan = pairs_plan(b, nt, resident);
     l.blocks = static_cast<unsigned>(plan.items.size());
     l.slices = plan.max_pieces;
     return l;
@@ -298,30 +297,39 @@ double fixed_scale(double mass_sum, float eps2) {
 
 }  // namespace
 
+const PairsPlan& NBodyGpu::pairs_plan(const FastBuild& b, unsigned threads,
+                                      unsigned resident) const {
+  const PairsKey key{threads, b.name, resident};
+  if (!(pairs_key_ == key) || pairs_plan_.items.empty()) {
+    pairs_plan_ = plan_pairs(count_, pairs_shape(threads, b.bodies), resident);
+    pairs_key_ = key;
+  }
+  return pairs_plan_;
+}
+
 ForceSums NBodyGpu::fast_pairs(const FastBuild& b, const Params& p, const BlockShape& block,
                                cudaStream_t s) {
   const unsigned nt = static_cast<unsigned>(block.threads());
-  const unsigned resident = resident_blocks(b, nt);
-  if (pairs_key_ != PairsKey{count_, nt, b.name, resident}) {
-    pairs_plan_ = plan_pairs(count_, pairs_shape(nt, b.bodies), resident);
-    pairs_items_ = DeviceBuffer<uint4>(pairs_plan_.items.size());  // cudaFree waits for pending work
+  const PairsPlan& plan = pairs_plan(b, nt, resident_blocks(b, nt));
+  if (!(items_key_ == pairs_key_) || pairs_items_.size() == 0) {
+    pairs_items_ = DeviceBuffer<uint4>(plan.items.size());  // cudaFree waits for pending work
     // On the launch's stream: a plain cudaMemcpy from pageable memory may return
     // before its DMA lands, and as legacy-stream work it is not ordered before
     // the kernel on a non-blocking stream (the scenes' streams are), which could
-    // then read a fresh, unwritten work list. pairs_plan_ keeps the host copy.
-    CV_CUDA(cudaMemcpyAsync(pairs_items_.get(), pairs_plan_.items.data(), pairs_items_.bytes(),
+    // then read a fresh, unwritten work list.
+    CV_CUDA(cudaMemcpyAsync(pairs_items_.get(), plan.items.data(), pairs_items_.bytes(),
                             cudaMemcpyHostToDevice, s));
-    pairs_key_ = {count_, nt, b.name, resident};
+    items_key_ = pairs_key_;
   }
-  const size_t stride = static_cast<size_t>(count_) + kPad;  // >= pairs_plan_.padded()
+  const size_t stride = static_cast<size_t>(count_) + kBodyPad;  // >= plan.padded()
   if (fixed_.size() < 3 * stride) fixed_ = DeviceBuffer<unsigned long long>(3 * stride);
   CV_CUDA(cudaMemsetAsync(fixed_.get(), 0, fixed_.bytes(), s));
   const float eps2 = p.softening * p.softening;
   const double scale = fixed_scale(mass_sum_, eps2);
-  const PairsShape& shape = pairs_plan_.shape;
+  const PairsShape& shape = plan.shape;
   b.launch_pairs(to_dim3(block), s,
                  PairsArgs{bodies_.get(), pairs_items_.get(),
-                           static_cast<unsigned>(pairs_plan_.items.size()), fixed_.get(), stride,
+                           static_cast<unsigned>(plan.items.size()), fixed_.get(), stride,
                            shape.chunks, shape.shared_bytes(), eps2, static_cast<float>(scale)});
   cuda_check_launch("nbody forces_pairs<<<>>>");
   ForceSums sums;
@@ -332,6 +340,7 @@ ForceSums NBodyGpu::fast_pairs(const FastBuild& b, const Params& p, const BlockS
 }
 
 ForceSums NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s) {
+  require_softening(p);  // every force evaluation passes here; the potential alone allows eps = 0
   const unsigned nt = static_cast<unsigned>(block.threads());
   const float eps2 = p.softening * p.softening;
   const dim3 threads = to_dim3(block);
@@ -388,7 +397,6 @@ void NBodyGpu::step(float4* vbo, const Params& p, Variant v, const BlockShape& b
 void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Variant v,
                          const BlockShape& block, cudaStream_t s, const insight::IdsOut& ids) {
   require_block(v, block);
-  require_softening(p);
   if (count_ == 0) return;
   const unsigned nt = static_cast<unsigned>(block.threads());
   gather(source, nt, s);  // the snapshot: vbo may be source, the finish kernel reads only it
@@ -404,7 +412,6 @@ void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Var
 std::vector<float4> NBodyGpu::accelerations(const float4* vbo, const Params& p, Variant v,
                                             const BlockShape& block, cudaStream_t s) {
   require_block(v, block);
-  require_softening(p);
   std::vector<float4> out(count_);
   if (count_ == 0) return out;
   const unsigned nt = static_cast<unsigned>(block.threads());
@@ -431,7 +438,6 @@ Energy NBodyGpu::energy(const float4* vbo, const Params& p, const BlockShape& bl
   gather(vbo, nt, s);
   const float4* acc = nullptr;
   if (!synced_) {  // velocities are half a step behind: bring them to the positions' time
-    require_softening(p);  // the forces need eps^2 > 0; the potential alone skips j == i
     // The fastest force kernel this block shape allows.
     const ForceSums sums = forces(nt % 32 == 0 ? Variant::Fast : Variant::Tiled, p, block, s);
     finish_kernel<false><<<ceil_div(count_, nt), nt, 0, s>>>(

@@ -142,25 +142,30 @@ class NBodyGpu {
   ForceSums forces(Variant v, const Params& p, const BlockShape& block, cudaStream_t s);
   ForceSums fast_pairs(const FastBuild& b, const Params& p, const BlockShape& block,
                        cudaStream_t s);
+  // The pairs plan for this build, block and residency: built once and kept,
+  // since the scene panel asks for it every frame (fast_launch).
+  const PairsPlan& pairs_plan(const FastBuild& b, unsigned threads, unsigned resident) const;
 
   unsigned count_;
   DeviceBuffer<float4> bodies_;  // x, y, z, mass: a snapshot of the VBO positions
   DeviceBuffer<float4> vel_;     // vx, vy, vz, mass
   DeviceBuffer<float4> acc_;     // partial accelerations, slices x count
-  // The pairs builds: fixed-point sums (x, y, z planes) and the work list,
-  // planned again when the count, block, build or residency changes.
-  DeviceBuffer<unsigned long long> fixed_;
-  DeviceBuffer<uint4> pairs_items_;
-  PairsPlan pairs_plan_;
+  // The pairs builds: fixed-point sums (x, y, z planes), the plan (a cache,
+  // planned again when the block, build or residency changes) and its work
+  // list on the device, uploaded when the plan changed.
   struct PairsKey {
-    unsigned count = 0, threads = 0;
+    unsigned threads = 0;
     std::string build;
     unsigned resident = 0;
-    bool operator!=(const PairsKey& o) const {
-      return count != o.count || threads != o.threads || build != o.build ||
-             resident != o.resident;
+    bool operator==(const PairsKey& o) const {
+      return threads == o.threads && build == o.build && resident == o.resident;
     }
-  } pairs_key_;
+  };
+  DeviceBuffer<unsigned long long> fixed_;
+  mutable PairsPlan pairs_plan_;
+  mutable PairsKey pairs_key_;
+  DeviceBuffer<uint4> pairs_items_;
+  PairsKey items_key_;
   double mass_sum_ = 0;  // sum of |m|: the fixed-point bound
   bool synced_ = true;           // velocities at the same time as positions (after reset)
   float last_dt_ = 0;
