@@ -66,11 +66,7 @@ void FountainScene::reset() {
   });
 }
 
-void FountainScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
-  gpu_->step(vbo, clock_.next(params_), params_, b, s, ids_out_);
-}
-
-void FountainScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+void FountainScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                                       const BlockShape& b) {
   gpu_->step_from(source, vbo, clock_.next(params_), params_, b, s, ids_out_);
 }

@@ -142,13 +142,7 @@ void NBodyScene::measure_energy() {
   energy_requested_ = false;
 }
 
-void NBodyScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
-  if (gpu_->fast_tile() != fast_build) gpu_->set_fast_tile(fast_build);
-  last_steps_per_frame_ = std::max(1, steps_per_frame);
-  for (int i = 0; i < last_steps_per_frame_; ++i) gpu_->step(vbo, params_, variant, b, s, ids_out_);
-}
-
-void NBodyScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+void NBodyScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                                    const BlockShape& b) {
   // The first step reads the other buffer, the rest continue in vbo.
   if (gpu_->fast_tile() != fast_build) gpu_->set_fast_tile(fast_build);

@@ -63,9 +63,8 @@ class NBodyScene : public ParticleScene {
   float speed_scale = 1.f;  // multiplies the auto-fitted palette range
 
  protected:
-  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
   bool ping_pong() const override { return true; }
-  void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                          const BlockShape& b) override;
   void simulate_cpu() override;
   const void* cpu_vertices() const override;

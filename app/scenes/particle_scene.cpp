@@ -30,10 +30,6 @@ std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
                                          ping_pong() && !interop_.single);
 }
 
-void ParticleScene::simulate_gpu_from(const float4*, float4*, cudaStream_t, const BlockShape&) {
-  throw std::logic_error(std::string(name()) + ": no double-buffered step");
-}
-
 void ParticleScene::poll_timers() {
   for (float ms : kernel_timer_->poll()) kernel_ms.push(ms);
   for (float ms : step_timer_->poll()) step_ms.push(ms);
@@ -94,11 +90,8 @@ void ParticleScene::step() {
       // CPU waits of the external path: last frame's draw, this frame's fence.
       sync_wait_ms.push(buffer_->take_sync_wait_ms());
       kernel_timer_->begin(s);
-      float4* out = static_cast<float4*>(mapping.device_ptr());
-      if (pair)
-        simulate_gpu_from(static_cast<const float4*>(mapping.source_ptr()), out, s, block_);
-      else
-        simulate_gpu(out, s, block_);
+      simulate_gpu(static_cast<const float4*>(mapping.source_ptr()),
+                   static_cast<float4*>(mapping.device_ptr()), s, block_);
       kernel_timer_->end(s);
       ids_out_ = {};
       unmap_timer_->begin(s);

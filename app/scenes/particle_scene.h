@@ -139,13 +139,14 @@ class ParticleScene {
 
  protected:
   void poll_timers();
-  virtual void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) = 0;
+  // One step: read the previous frame from `source` and write vbo. source is
+  // vbo itself unless the buffer is double-buffered.
+  virtual void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
+                            const BlockShape& b) = 0;
   // Scenes whose kernel can read one buffer and write another (every byte of
-  // it) return true and implement simulate_gpu_from: their vertex buffer is
-  // then double-buffered unless CUDAVIZ_INTEROP contains single.
+  // it) return true: their vertex buffer is then double-buffered unless
+  // CUDAVIZ_INTEROP contains single.
   virtual bool ping_pong() const { return false; }
-  virtual void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
-                                 const BlockShape& b);
   virtual void simulate_cpu() = 0;
   virtual const void* cpu_vertices() const = 0;
   virtual size_t vertex_bytes() const = 0;

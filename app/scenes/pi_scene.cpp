@@ -50,7 +50,7 @@ void PiPointsScene::resample() {
   reset();
 }
 
-void PiPointsScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
+void PiPointsScene::simulate_gpu(const float4*, float4* vbo, cudaStream_t s, const BlockShape& b) {
   pi::write_points_gpu(vbo, count_, seed_, b, s);
 }
 

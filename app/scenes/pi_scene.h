@@ -41,7 +41,8 @@ class PiPointsScene : public ParticleScene {
   float point_size = 5.f;
 
  protected:
-  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
+  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
+                    const BlockShape& b) override;
   void simulate_cpu() override;
   const void* cpu_vertices() const override { return host_.data(); }
   size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }

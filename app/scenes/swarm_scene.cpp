@@ -83,11 +83,7 @@ void SwarmScene::reset() {
   });
 }
 
-void SwarmScene::simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) {
-  gpu_->step(vbo, next_target(), params_, b, s, ids_out_);
-}
-
-void SwarmScene::simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+void SwarmScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                                    const BlockShape& b) {
   gpu_->step_from(source, vbo, next_target(), params_, b, s, ids_out_);
 }

@@ -45,9 +45,8 @@ class SwarmScene : public ParticleScene {
   float point_size = 10.f;
 
  protected:
-  void simulate_gpu(float4* vbo, cudaStream_t s, const BlockShape& b) override;
   bool ping_pong() const override { return true; }
-  void simulate_gpu_from(const float4* source, float4* vbo, cudaStream_t s,
+  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                          const BlockShape& b) override;
   void simulate_cpu() override;
   const void* cpu_vertices() const override;
