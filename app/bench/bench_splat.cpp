@@ -2,13 +2,10 @@
 // particles (after enough steps that it has spread) into a 1280x800 image seen
 // from the app's default camera. Times the splat + resolve alone; the app adds
 // map/unmap and the GL composite, measured there.
-#include <glm/glm.hpp>
-
-#include <glm/gtc/matrix_inverse.hpp>
-
 #include "bench/bench.h"
 #include "fountain/fountain.h"
 #include "render/camera.h"
+#include "render/splat_view.h"
 #include "splat/splat.h"
 
 namespace cv::bench {
@@ -18,19 +15,10 @@ constexpr long long kMaxParticles = 1ll << 28;
 
 // The app's default camera over a w x h image.
 splat::View default_view(const fountain::Params& params, int w, int h) {
-  const glm::mat4 vp = OrbitCamera{}.view_proj(static_cast<float>(w) / h);
-  splat::View v{};
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = vp[c][r];
-  const glm::vec4 eye = glm::inverse(vp) * glm::vec4(0.f, 0.f, 1.f, 0.f);
-  v.eye[0] = eye.x / eye.w;
-  v.eye[1] = eye.y / eye.w;
-  v.eye[2] = eye.z / eye.w;
+  splat::View v = splat_view(OrbitCamera{}.view_proj(static_cast<float>(w) / h), w, h);
   v.table_radius = params.table_radius;
   v.scalar_scale = 1.f / params.max_age;
   v.hide_below = fountain::kHiddenY * 0.5f;
-  v.width = w;
-  v.height = h;
   return v;
 }
 

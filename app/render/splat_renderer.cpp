@@ -5,6 +5,7 @@
 #include "embedded_shaders.h"
 #include "gl/gl_check.h"
 #include "gl/shader_program.h"
+#include "render/splat_view.h"
 
 namespace cv {
 
@@ -41,20 +42,10 @@ void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const Partic
   if (width <= 0 || height <= 0) return;
   resize(width, height, Backend::Cuda);
 
-  splat::View v{};
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r) v.m[c * 4 + r] = view_proj[c][r];
-  // The eye is the point the projection sends to w = 0 in every direction:
-  // inverse(VP) * (0, 0, 1, 0), made affine.
-  const glm::vec4 eye = glm::inverse(view_proj) * glm::vec4(0.f, 0.f, 1.f, 0.f);
-  v.eye[0] = eye.x / eye.w;
-  v.eye[1] = eye.y / eye.w;
-  v.eye[2] = eye.z / eye.w;
+  splat::View v = splat_view(view_proj, width, height);
   v.table_radius = table_radius;
   v.scalar_scale = style.scalar_scale;
   v.hide_below = style.hide_below;
-  v.width = width;
-  v.height = height;
   const splat::Style st{static_cast<int>(style.palette), gain};
 
   timer_.begin(stream);
