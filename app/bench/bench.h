@@ -92,6 +92,14 @@ inline void check_cancel(const BenchOptions& opt, float progress) {
   opt.control->progress = progress;
   if (opt.control->cancel) throw Cancelled();
 }
+// The flag long CPU loops poll (nullptr: nobody can cancel), and the check
+// after such a loop, which may have returned early with a partial result.
+inline const std::atomic<bool>* cancel_flag(const BenchOptions& opt) {
+  return opt.control ? &opt.control->cancel : nullptr;
+}
+inline void throw_if_cancelled(const BenchOptions& opt) {
+  if (opt.control && opt.control->cancel) throw Cancelled();
+}
 
 // Repetitions: as asked with --reps, else as many as fit about a second
 // (1..max_reps), judged from the first timed run.

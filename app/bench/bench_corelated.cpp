@@ -59,7 +59,6 @@ struct CorelatedRun {
   const Rows& rows;
   int threshold;
   BlockShape block;
-  const std::atomic<bool>* cancel;
   double steps;
   uint64_t reference;
   std::optional<CorelatedGpu> gpu;
@@ -84,9 +83,10 @@ std::function<double()> gpu_once(CorelatedRun& r, Variant v, uint64_t& result) {
 std::function<double()> cpu_once(CorelatedRun& r, uint64_t& result) {
   return [&r, &result] {
     const double ms =
-        time_host([&] { result = count_cpu(r.rows, r.threshold, r.cancel); }, 0, 1).median_ms;
+        time_host([&] { result = count_cpu(r.rows, r.threshold, cancel_flag(r.opt)); }, 0, 1)
+            .median_ms;
     // A cancelled count is discarded here (progress is the caller's to report).
-    if (r.opt.control && r.opt.control->cancel) throw Cancelled();
+    throw_if_cancelled(r.opt);
     return ms;
   };
 }
@@ -135,13 +135,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     throw std::invalid_argument("--block: " + *e);
 
   const std::vector<Variant> chosen = choose_variants(opt, backend);
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
   const double steps = static_cast<double>(chosen.size()) + 1;
 
-  const uint64_t reference = count_cpu(rows, threshold, cancel);
+  const uint64_t reference = count_cpu(rows, threshold, cancel_flag(opt));
   check_cancel(opt, static_cast<float>(1 / steps));
 
-  CorelatedRun r{opt, rows, threshold, block, cancel, steps, reference, {}, {}};
+  CorelatedRun r{opt, rows, threshold, block, steps, reference, {}, {}};
   std::vector<Measurement> out;
   for (size_t vi = 0; vi < chosen.size(); ++vi)
     out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));

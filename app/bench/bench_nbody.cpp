@@ -33,7 +33,7 @@ Measurement run_cpu(const BenchOptions& opt, long long n, const BlockShape& bloc
   Measurement m = make_measurement("cpu", Backend::Cpu, n, block);
   NBodyCpu sim(static_cast<unsigned>(n));
   sim.reset(Initial::Galaxies, params, 42);
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
+  const std::atomic<bool>* cancel = cancel_flag(opt);
   m.stats = time_host(
       [&] {
         sim.step(params, cancel);

@@ -127,7 +127,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     throw std::invalid_argument("--block: " + *e);
 
   const std::vector<Variant> chosen = choose_variants(opt, backend);
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
+  const std::atomic<bool>* cancel = cancel_flag(opt);
   PiRun r{opt, n, block, cancel, static_cast<double>(chosen.size()), {}, {}};
   std::vector<Measurement> out;
   for (size_t vi = 0; vi < chosen.size(); ++vi) out.push_back(measure_variant(r, chosen[vi], vi));

@@ -41,7 +41,6 @@ struct ReduceRun {
   const std::vector<int32_t>& data;
   size_t n;
   BlockShape block;
-  const std::atomic<bool>* cancel;
   double steps;
   int64_t reference;
   std::optional<CudaStream> stream;
@@ -73,8 +72,9 @@ std::function<double()> cpu_once(ReduceRun& r, Variant v, int64_t& result) {
   return [&r, &result, v] {
     return time_host(
                [&] {
-                 result = v == Variant::CpuSerial ? cpu_serial(r.op, r.data.data(), r.n, r.cancel)
-                                                  : cpu_threads(r.op, r.data.data(), r.n, r.cancel);
+                 result = v == Variant::CpuSerial
+                              ? cpu_serial(r.op, r.data.data(), r.n, cancel_flag(r.opt))
+                              : cpu_threads(r.op, r.data.data(), r.n, cancel_flag(r.opt));
                },
                0, 1)
         .median_ms;
@@ -117,13 +117,12 @@ std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend
     throw std::invalid_argument("--block: " + *e);
 
   const std::vector<Variant> chosen = choose_variants(op, opt, backend);
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
   const double steps = static_cast<double>(chosen.size()) + 1;
 
-  const int64_t reference = cpu_threads(op, data.data(), n, cancel);
+  const int64_t reference = cpu_threads(op, data.data(), n, cancel_flag(opt));
   check_cancel(opt, static_cast<float>(1 / steps));
 
-  ReduceRun r{op, opt, data, n, block, cancel, steps, reference, {}, {}, {}};
+  ReduceRun r{op, opt, data, n, block, steps, reference, {}, {}, {}};
   std::vector<Measurement> out;
   for (size_t vi = 0; vi < chosen.size(); ++vi)
     out.push_back(measure_variant(r, chosen[vi], static_cast<double>(vi + 1)));

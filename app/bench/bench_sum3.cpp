@@ -60,7 +60,6 @@ struct Sum3Run {
   const std::vector<int32_t>& data;
   size_t n;
   BlockShape block;
-  const std::atomic<bool>* cancel;
   double steps;
   std::optional<uint64_t> reference;
   std::optional<uint64_t> brute_cpu;
@@ -94,13 +93,14 @@ std::vector<double> time_cpu_variant(Sum3Run& r, Variant v, double step0, uint64
   auto once = [&] {
     const auto t = time_host(
         [&] {
-          result = v == Variant::Cpu         ? count_cpu(r.data.data(), r.n, r.cancel)
-                   : v == Variant::CpuSerial ? count_cpu_serial(r.data.data(), r.n, r.cancel)
-                                             : count_cpu_sorted(r.data.data(), r.n, r.cancel);
+          const std::atomic<bool>* cancel = cancel_flag(r.opt);
+          result = v == Variant::Cpu         ? count_cpu(r.data.data(), r.n, cancel)
+                   : v == Variant::CpuSerial ? count_cpu_serial(r.data.data(), r.n, cancel)
+                                             : count_cpu_sorted(r.data.data(), r.n, cancel);
         },
         0, 1);
     // A cancelled count is discarded here (progress is the caller's to report).
-    if (opt.control && opt.control->cancel) throw Cancelled();
+    throw_if_cancelled(opt);
     return t.median_ms;
   };
   std::vector<double> ms;
@@ -123,7 +123,7 @@ std::optional<uint64_t> reference_for(const Sum3Run& r, Variant v) {
   std::optional<uint64_t> ref = r.reference;
   if (v == Variant::CpuSorted) {
     ref = r.brute_cpu;
-    if (!ref && triples_of(r.n) <= 2e9) ref = count_cpu(r.data.data(), r.n, r.cancel);
+    if (!ref && triples_of(r.n) <= 2e9) ref = count_cpu(r.data.data(), r.n, cancel_flag(r.opt));
   }
   return ref;
 }
@@ -168,12 +168,11 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     throw std::invalid_argument("--block: " + *e);
 
   const std::vector<Variant> chosen = choose_variants(opt, backend, n);
-  const std::atomic<bool>* cancel = opt.control ? &opt.control->cancel : nullptr;
-  Sum3Run r{opt, data, n, block, cancel, static_cast<double>(chosen.size()) + 1, {}, {}, {}, {}};
+  Sum3Run r{opt, data, n, block, static_cast<double>(chosen.size()) + 1, {}, {}, {}, {}};
 
   // The reference, and the brute-force CPU count when that runs too.
   if (static_cast<long long>(n) <= kReferenceMaxN) {
-    r.reference = count_cpu_sorted(data.data(), n, cancel);
+    r.reference = count_cpu_sorted(data.data(), n, cancel_flag(opt));
     check_cancel(opt, 1 / static_cast<float>(r.steps));
   }
   std::vector<Measurement> out;
