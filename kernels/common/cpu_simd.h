@@ -43,3 +43,17 @@ SimdPath default_simd_path();
 #define CV_HAS_AVX2_PATH 0
 #define CV_TARGET_AVX2 CV_TARGET_BASELINE
 #endif
+
+// The two copies of a range loop `void body(const Args&, size_t begin, size_t
+// end)` (a CV_ALWAYS_INLINE function), compiled once per SimdPath from the one
+// source, and `name_for(path)`, the copy a path runs.
+#define CV_SIMD_COPIES(name, Args, body)                                       \
+  CV_TARGET_BASELINE void name##_baseline(const Args& a, size_t b, size_t e) { \
+    body(a, b, e);                                                             \
+  }                                                                            \
+  CV_TARGET_AVX2 void name##_avx2(const Args& a, size_t b, size_t e) {         \
+    body(a, b, e);                                                             \
+  }                                                                            \
+  inline void (*name##_for(cv::SimdPath p))(const Args&, size_t, size_t) {     \
+    return p == cv::SimdPath::Avx2 ? name##_avx2 : name##_baseline;            \
+  }

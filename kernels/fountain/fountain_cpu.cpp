@@ -68,18 +68,8 @@ CV_ALWAYS_INLINE void seed_range(const SeedArgs& a, size_t begin, size_t end) {
   }
 }
 
-CV_TARGET_BASELINE void lean_baseline(const LeanArgs& a, size_t b, size_t e) {
-  lean_range(a, b, e);
-}
-CV_TARGET_AVX2 void lean_avx2(const LeanArgs& a, size_t b, size_t e) {
-  lean_range(a, b, e);
-}
-CV_TARGET_BASELINE void seed_baseline(const SeedArgs& a, size_t b, size_t e) {
-  seed_range(a, b, e);
-}
-CV_TARGET_AVX2 void seed_avx2(const SeedArgs& a, size_t b, size_t e) {
-  seed_range(a, b, e);
-}
+CV_SIMD_COPIES(lean, LeanArgs, lean_range)
+CV_SIMD_COPIES(seed, SeedArgs, seed_range)
 
 }  // namespace
 
@@ -110,17 +100,16 @@ void FountainCpu::reset(const Params& p, uint64_t seed) {
 }
 
 void FountainCpu::step(const Frame& f, const Params& p) {
-  const bool avx2 = simd_ == SimdPath::Avx2;
   if (variant_ == Variant::Lean) {
     vx_.resize(grid_.width);
     for (unsigned x = 0; x < grid_.width; ++x) vx_[x] = launch_vx(x, grid_, p);
     const LeanArgs a{vbo_.data(), vy_.data(), vx_.data(), grid_, f, p};
-    const auto range = avx2 ? lean_avx2 : lean_baseline;
+    const auto range = lean_for(simd_);
     parallel_for(grid_.count, [&](size_t b, size_t e) { range(a, b, e); });
     return;
   }
   const SeedArgs a{vbo_.data(), state_.data(), grid_.count, f, p};
-  const auto range = avx2 ? seed_avx2 : seed_baseline;
+  const auto range = seed_for(simd_);
   parallel_for(grid_.count, [&](size_t b, size_t e) { range(a, b, e); });
 }
 

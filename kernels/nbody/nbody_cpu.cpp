@@ -64,12 +64,7 @@ CV_ALWAYS_INLINE void run_groups(const GroupArgs& a, size_t g0, size_t g1) {
 }
 
 // The groups [g0, g1), compiled once per SimdPath from the one source above.
-CV_TARGET_BASELINE void groups_baseline(const GroupArgs& a, size_t g0, size_t g1) {
-  run_groups(a, g0, g1);
-}
-CV_TARGET_AVX2 void groups_avx2(const GroupArgs& a, size_t g0, size_t g1) {
-  run_groups(a, g0, g1);
-}
+CV_SIMD_COPIES(groups, GroupArgs, run_groups)
 
 // Sum over j != i of potential_term() for the targets [first, first + kGroup)
 // (clipped at n), in double and in j order like the scalar loop. Only the j
@@ -112,12 +107,7 @@ struct PotentialArgs {
 CV_ALWAYS_INLINE void run_potentials(const PotentialArgs& a, size_t g0, size_t g1) {
   for (size_t g = g0; g < g1; ++g) group_potential(a.body, a.n, g * kGroup, a.eps2, a.pot);
 }
-CV_TARGET_BASELINE void potentials_baseline(const PotentialArgs& a, size_t g0, size_t g1) {
-  run_potentials(a, g0, g1);
-}
-CV_TARGET_AVX2 void potentials_avx2(const PotentialArgs& a, size_t g0, size_t g1) {
-  run_potentials(a, g0, g1);
-}
+CV_SIMD_COPIES(potentials, PotentialArgs, run_potentials)
 
 }  // namespace
 
@@ -151,7 +141,7 @@ std::vector<float4> NBodyCpu::accelerations(const Params& p,
   std::vector<float4> out(n);
   const float eps2 = p.softening * p.softening, G = p.G;
   const GroupArgs args{body.data(), n, eps2, G, out.data(), cancel};
-  const auto groups = simd_ == SimdPath::Avx2 ? groups_avx2 : groups_baseline;
+  const auto groups = groups_for(simd_);
   parallel_for((n + kGroup - 1) / kGroup, [&](size_t g0, size_t g1) { groups(args, g0, g1); });
   if (cancelled(cancel)) return {};
   return out;
@@ -189,7 +179,7 @@ Energy NBodyCpu::energy(const Params& p) const {
   for (size_t i = 0; i < n; ++i) body[i] = make_float4(vbo_[i].x, vbo_[i].y, vbo_[i].z, vel_[i].w);
   std::vector<double> pot(n);
   const PotentialArgs args{body.data(), n, p.softening * p.softening, pot.data()};
-  const auto potentials = simd_ == SimdPath::Avx2 ? potentials_avx2 : potentials_baseline;
+  const auto potentials = potentials_for(simd_);
   parallel_for((n + kGroup - 1) / kGroup, [&](size_t g0, size_t g1) { potentials(args, g0, g1); });
   for (size_t i = 0; i < n; ++i) {
     float4 w = vel_[i];

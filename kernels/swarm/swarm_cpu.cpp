@@ -34,12 +34,7 @@ CV_ALWAYS_INLINE void step_range(const StepArgs& a, size_t begin, size_t end) {
   }
 }
 
-CV_TARGET_BASELINE void step_baseline(const StepArgs& a, size_t b, size_t e) {
-  step_range(a, b, e);
-}
-CV_TARGET_AVX2 void step_avx2(const StepArgs& a, size_t b, size_t e) {
-  step_range(a, b, e);
-}
+CV_SIMD_COPIES(step, StepArgs, step_range)
 
 }  // namespace
 
@@ -60,7 +55,7 @@ void SwarmCpu::reset(const Params& p, uint64_t seed, float3 target) {
 
 void SwarmCpu::step(float3 target, const Params& p) {
   const StepArgs a{vbo_.data(), state_.data(), target, step_key(seed_, steps_), variant_, p};
-  const auto range = simd_ == SimdPath::Avx2 ? step_avx2 : step_baseline;
+  const auto range = step_for(simd_);
   parallel_for(grid_.count, [&](size_t b, size_t e) { range(a, b, e); });
   ++steps_;
 }
