@@ -32,7 +32,7 @@ struct PairsArgs {
 
 struct FastBuild {
   const char* name;
-  unsigned bodies, max_threads, unroll;  // bodies: a thread's targets (K)
+  unsigned bodies, max_threads;  // bodies: a thread's targets (K)
   const void* kernel;                    // for attributes and occupancy
   // One-way builds: j-sliced float partials.
   void (*launch)(dim3 grid, dim3 block, size_t shared, cudaStream_t s, const float4* bodies,

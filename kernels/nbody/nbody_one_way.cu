@@ -68,7 +68,6 @@ FastBuild fast_build_of(const char* name) {
   return {name,
           K,
           MaxThreads,
-          Unroll,
           reinterpret_cast<const void*>(&forces_fast<K, MaxThreads, Unroll>),
           &launch_fast<K, MaxThreads, Unroll>,
           nullptr};

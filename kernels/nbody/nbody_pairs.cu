@@ -167,7 +167,6 @@ FastBuild pairs_build_of(const char* name) {
   return {name,
           K,
           MaxThreads,
-          Unroll,
           reinterpret_cast<const void*>(&forces_pairs<K, MaxThreads, Unroll>),
           nullptr,
           &launch_pairs<K, MaxThreads, Unroll>};
