@@ -157,7 +157,7 @@ void RecordObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
 int RecordObserver::exit_code(const Context& ctx, std::ostream& err) const {
   const record::RecordStatus& s = ctx.recorder.status();
   if (s.state != record::RecordState::Failed) return 0;
-  err << "cudaviz: recording '" << s.path << "' failed: " << s.error << "\n";
+  err << "cudaviz: the run fails because its clip '" << s.path << "' failed (the reason is above)\n";
   return 1;
 }
 

@@ -159,7 +159,8 @@ std::string ChildProcess::stderr_tail(size_t max_bytes) const {
   struct stat st {};
   if (stderr_fd_ < 0 || ::fstat(stderr_fd_, &st) != 0 || st.st_size <= 0) return "";
   const off_t size = st.st_size;
-  const off_t from = size > static_cast<off_t>(max_bytes) ? size - static_cast<off_t>(max_bytes) : 0;
+  // One byte more than asked for: whether the tail starts at a line's start.
+  const off_t from = size > static_cast<off_t>(max_bytes) ? size - static_cast<off_t>(max_bytes) - 1 : 0;
   std::string text(static_cast<size_t>(size - from), '\0');
   const ssize_t n = ::pread(stderr_fd_, text.data(), text.size(), from);
   text.resize(n > 0 ? static_cast<size_t>(n) : 0);

@@ -4,13 +4,16 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 namespace cv::record {
 
-FramePipe::FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity)
+FramePipe::FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity,
+                     double stall_seconds)
     : frame_bytes_(frame_bytes),
       capacity_(capacity),
+      stall_seconds_(stall_seconds),
       child_(std::make_unique<ChildProcess>(argv)),
       program_(argv.at(0)),
       writer_([this] { write_loop(); }) {}
@@ -40,12 +43,14 @@ bool FramePipe::push(Frame frame) {
   if (!error_.empty() || closing_ || stopped_) return false;
   if (queue_.size() >= capacity_) {
     ++waits_;
-    const bool room = changed_.wait_for(lock, std::chrono::duration<double>(kStallSeconds), [&] {
+    const bool room = changed_.wait_for(lock, std::chrono::duration<double>(stall_seconds_), [&] {
       return queue_.size() < capacity_ || !error_.empty() || stopped_;
     });
     if (!room) {
-      fail(program_ + " took no frame for " + std::to_string(static_cast<int>(kStallSeconds)) +
-           " s (stuck?); the recording stops");
+      char why[64];
+      std::snprintf(why, sizeof why, " took no frame for %g s (stuck?); the recording stops",
+                    stall_seconds_);
+      fail(program_ + why);
       child_->kill();
     }
     if (!error_.empty() || stopped_) return false;

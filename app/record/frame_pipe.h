@@ -28,7 +28,8 @@ class FramePipe {
 
   // Starts argv (argv[0] a path) and the writer thread. Throws
   // std::runtime_error naming the call when the process cannot start.
-  FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity = 8);
+  FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity = 8,
+            double stall_seconds = kStallSeconds);
   // Unless close()d and finished: stops the encoder (kill) and joins.
   ~FramePipe();
   FramePipe(const FramePipe&) = delete;
@@ -54,6 +55,7 @@ class FramePipe {
   void fail(const std::string& why);  // under mutex_
 
   size_t frame_bytes_, capacity_;
+  double stall_seconds_;
   std::unique_ptr<ChildProcess> child_;
   std::string program_;
   mutable std::mutex mutex_;

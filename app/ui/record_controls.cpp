@@ -60,7 +60,13 @@ void draw_record_controls(RecordControls& rc) {
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("mp4").x * 2.5f + ImGui::GetFrameHeight());
   ImGui::Combo("##clip format", &rc.format, formats, 2);
   ui::tooltip("mp4: H.264, 60 fps, for video players. gif: every frame at 50 fps, for slides.");
-  ui::same_line_if_fits("with panels");
+  // Beside the combo when the whole checkbox (box, gap, label) fits.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float box = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                    ImGui::CalcTextSize("with panels").x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + box <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
   ImGui::Checkbox("with panels", &rc.include_ui);
   ui::tooltip("Record the whole window; off: the scene alone, as if the panels were hidden.");
   if (busy) ImGui::EndDisabled();
