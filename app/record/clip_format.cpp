@@ -1,5 +1,6 @@
 #include "record/clip_format.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -38,6 +39,16 @@ ClipSize even_size(int fb_width, int fb_height) {
   s.height = fb_height & ~1;
   s.cropped = s.width != fb_width || s.height != fb_height;
   return s;
+}
+
+long long gif_frame_limit(ClipSize size) {
+  const long long bytes = 4ll * size.width * size.height;
+  return bytes > 0 ? std::max(1ll, kGifMaxBytes / bytes) : 0;
+}
+
+size_t queue_frames(ClipSize size) {
+  const size_t bytes = 4ull * static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
+  return std::clamp<size_t>(bytes ? (size_t{256} << 20) / bytes : 8, 2, 8);
 }
 
 std::vector<std::string> ffmpeg_args(const std::string& ffmpeg, ClipFormat format, ClipSize size,

@@ -37,6 +37,15 @@ struct ClipSize {
 };
 ClipSize even_size(int fb_width, int fb_height);
 
+// The palette pass sees the whole GIF before it maps any frame, so ffmpeg
+// holds every frame, raw, until the clip ends: a GIF stops (saved, with a
+// note) after this many frames, 2 GiB of them. MP4 streams and has no limit.
+inline constexpr long long kGifMaxBytes = 2ll << 30;
+long long gif_frame_limit(ClipSize size);
+
+// Frames queued for ffmpeg: at most 8 and at most 256 MiB of them, at least 2.
+size_t queue_frames(ClipSize size);
+
 // ffmpeg's argv (argv[0] = `ffmpeg`, a path) encoding raw RGBA frames of
 // `size`, bottom row first, from stdin into `out` in `format`.
 std::vector<std::string> ffmpeg_args(const std::string& ffmpeg, ClipFormat format, ClipSize size,

@@ -67,7 +67,17 @@ void Recorder::capture(Stage stage, int fb_w, int fb_h) {
     return;
   }
   ++status_.captured;
-  if (broken_) pipe_broke();
+  if (broken_) {
+    pipe_broke();
+  } else if (status_.format == ClipFormat::Gif &&
+             status_.captured >= gif_frame_limit(status_.size)) {
+    status_.note = "a GIF stops at " + std::to_string(status_.captured) + " frames of " +
+                   std::to_string(status_.size.width) + "x" + std::to_string(status_.size.height) +
+                   " (ffmpeg holds every frame of a GIF in memory until the end, 2 GiB at most); "
+                   "record .mp4 for longer clips";
+    std::fprintf(stderr, "cudaviz: recording: %s\n", status_.note.c_str());
+    stop();
+  }
 }
 
 void Recorder::begin_clip(int fb_w, int fb_h) {
@@ -85,7 +95,7 @@ void Recorder::begin_clip(int fb_w, int fb_h) {
   try {
     const size_t bytes = static_cast<size_t>(size.width) * size.height * 4;
     pipe_ = std::make_unique<FramePipe>(ffmpeg_args(*ffmpeg, status_.format, size, part_path()),
-                                        bytes);
+                                        bytes, queue_frames(size));
     ring_ = std::make_unique<PboRing>(size.width, size.height);
   } catch (const std::exception& e) {
     fail(e.what());

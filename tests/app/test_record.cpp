@@ -199,3 +199,11 @@ TEST(FramePipe, DestroyingAnOpenPipeStopsTheChild) {
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
 }
+
+TEST(ClipFormat, GifLengthAndQueueAreBoundedByMemory) {
+  EXPECT_EQ(cv::record::gif_frame_limit({1280, 720, false}), (2ll << 30) / (1280 * 720 * 4));
+  EXPECT_EQ(cv::record::gif_frame_limit({1280, 720, false}), 582);  // 11.6 s at 50 fps
+  EXPECT_EQ(cv::record::queue_frames({640, 360, false}), 8u);
+  EXPECT_EQ(cv::record::queue_frames({3840, 2160, false}), 8u);  // 33 MB a frame: 8 = 265 MB
+  EXPECT_EQ(cv::record::queue_frames({7680, 4320, false}), 2u);
+}
