@@ -37,7 +37,7 @@ void status_lines(const RecordControls& rc) {
   }
   if (!s.note.empty()) ui::wrapped(ui::kDim, s.note);
   if (!rc.message.empty()) ui::wrapped(ui::kWarn, rc.message);
-  if (!rc.ffmpeg_found && s.state != RecordState::Recording)
+  if (!rc.ffmpeg_found && rc.message.empty() && s.state != RecordState::Recording)
     ui::wrapped(ui::kWarn, record::kNeedsFfmpeg);
 }
 
