@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: reliability_test.sh CUDAVIZ MODE
 # Window-level reliability checks of issue 6, on the CPU backend under Xvfb
-# (or the current DISPLAY), with KHR_debug output on (CUDAVIZ_GL_DEBUG=1):
+# (with_xvfb.sh, or the current DISPLAY), with KHR_debug output on (CUDAVIZ_GL_DEBUG=1):
 #   tour        every scene and every lab, scripted: 0 GL errors each
 #   storm       resize storm (odd sizes, 1x1, iconify/restore) over all scenes: 0 GL errors
 #   fault       an injected launch failure: exit 1 naming the call and the error
@@ -11,11 +11,8 @@
 set -euo pipefail
 app=$1 mode=$2
 export CUDAVIZ_GL_DEBUG=1
-xrun=()
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  xrun=(xvfb-run -a -s "-screen 0 1280x800x24")
-fi
+# Each run in a display of its own; the exit code is the app's (with_xvfb.sh).
+xrun=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24")
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 
