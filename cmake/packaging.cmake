@@ -11,6 +11,12 @@ include(GNUInstallDirs)
 set(_cv_pkg ${PROJECT_SOURCE_DIR}/packaging)
 
 install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
+# libraries below may be shipped unmodified only).
+if(CMAKE_STRIP)
+  install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/cudaviz\")")
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cudaviz)
 install(FILES ${_cv_pkg}/org.cudaviz.cudaviz.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES ${_cv_pkg}/cudaviz.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
@@ -52,7 +58,8 @@ endforeach()
 if(CUDAVIZ_PACKAGE_NVRTC AND _cv_links_nvrtc)
   get_target_property(_cv_nvrtc CUDA::nvrtc IMPORTED_LOCATION)
   get_filename_component(_cv_nvrtc_dir "${_cv_nvrtc}" DIRECTORY)
-  file(GLOB _cv_nvrtc_files ${_cv_nvrtc_dir}/libnvrtc.so* ${_cv_nvrtc_dir}/libnvrtc-builtins.so*)
+  # The run-time names only (libnvrtc.so.13, libnvrtc-builtins.so.13.0), not the .so dev links.
+  file(GLOB _cv_nvrtc_files ${_cv_nvrtc_dir}/libnvrtc.so.* ${_cv_nvrtc_dir}/libnvrtc-builtins.so.*)
   install(FILES ${_cv_nvrtc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
   set_target_properties(cudaviz PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}/cudaviz")
   message(STATUS "cudaviz: the package carries NVRTC from ${_cv_nvrtc_dir}")
@@ -83,6 +90,5 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-set(CPACK_STRIP_FILES ON)
 set(CPACK_SET_DESTDIR OFF)
 include(CPack)

@@ -52,7 +52,14 @@ zcat "$root/usr/share/doc/cudaviz/changelog.Debian.gz" | head -1 |
 # 4. What the binary needs: the driver only (the static runtime loads libcuda at run time).
 needed=$(readelf -d "$root/usr/bin/cudaviz" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "NEEDED: $needed"
-grep -qE 'libcuda|libcudart|libcurand|libnvrtc' <<<"$needed" && fail "the binary links a CUDA library dynamically"
+grep -qE 'libcuda|libcudart|libcurand' <<<"$needed" && fail "the binary links a CUDA library dynamically"
+if grep -q libnvrtc <<<"$needed"; then  # the kernel editor: NVRTC ships in lib/cudaviz, unmodified
+  readelf -d "$root/usr/bin/cudaviz" | grep -qF '[$ORIGIN/../lib/cudaviz]' ||
+    fail "the binary links NVRTC but has no RPATH \$ORIGIN/../lib/cudaviz"
+  for lib in "$root"/usr/lib/cudaviz/libnvrtc.so.* "$root"/usr/lib/cudaviz/libnvrtc-builtins.so.*; do
+    [ -e "$lib" ] || fail "the binary links NVRTC but the package lacks ${lib#"$root"}"
+  done
+fi
 if readelf -d "$root/usr/bin/cudaviz" | grep -E 'R(UN)?PATH' | grep -q -e /usr/local/cuda -e "$build"; then
   fail "the installed binary keeps a build-time RPATH"
 fi
@@ -85,6 +92,11 @@ for t in run.trace doctor.trace; do
   if grep -F -e "\"$src/" -e "\"$src\"" -e "\"$build/" "$t" >"$t.hits"; then
     head -5 "$t.hits"
     fail "the installed app touched the source or build tree ($t: $(wc -l <"$t.hits") calls)"
+  fi
+  # A machine with the driver only has no toolkit: nothing may be looked up there.
+  if grep -F -e '"/usr/local/cuda' "$t" >"$t.hits"; then
+    head -5 "$t.hits"
+    fail "the installed app looked in the CUDA toolkit ($t: $(wc -l <"$t.hits") calls)"
   fi
 done
 # The trace must show the app's own lookup, else strace watched the wrong process.
