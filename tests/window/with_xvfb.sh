@@ -32,6 +32,11 @@ xvfb_pid=""
 cleanup() {
   if [ -n "$xvfb_pid" ]; then
     kill "$xvfb_pid" 2>/dev/null
+    for _ in $(seq 1 50); do  # a server that ignores TERM for 5 s is killed
+      kill -0 "$xvfb_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$xvfb_pid" 2>/dev/null
     wait "$xvfb_pid" 2>/dev/null  # reaped: its lock file and socket are gone
     xvfb_pid=""
   fi
