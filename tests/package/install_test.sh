@@ -44,6 +44,10 @@ grep -qx 'PrefersNonDefaultGPU=true' "$root/usr/share/applications/org.cudaviz.c
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "$root/usr/share/applications/org.cudaviz.cudaviz.desktop" || fail "desktop entry invalid"
 fi
+if command -v appstreamcli >/dev/null; then
+  appstreamcli validate --no-net "$root/usr/share/metainfo/org.cudaviz.cudaviz.metainfo.xml" ||
+    fail "AppStream metainfo invalid"
+fi
 head -1 "$root/usr/share/doc/cudaviz/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
   fail "copyright is not machine-readable (DEP-5)"
 zcat "$root/usr/share/doc/cudaviz/changelog.Debian.gz" | head -1 |
