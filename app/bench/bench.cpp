@@ -15,6 +15,7 @@
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "common/nvtx_range.h"
 
 namespace cv::bench {
 
@@ -67,7 +68,19 @@ static std::vector<Target>& registry() {
   return r;
 }
 
+// Every run of a target (bench, sweep, the labs window) is one NVTX range named by
+// the target, the variant, the block and the backend; the launches inside it are
+// marked by name (cuda_check_launch).
 Registrar::Registrar(Target t) {
+  t.run = [name = t.name, run = std::move(t.run)](const BenchOptions& opt, Backend backend) {
+    const nvtx::Range range([&] {
+      return "bench " + name + " variant=" + opt.variant +
+             " block=" + (opt.block ? to_string(*opt.block) : std::string("default")) +
+             (opt.n ? " n=" + std::to_string(*opt.n) : std::string()) +
+             (backend == Backend::Cuda ? " cuda" : " cpu");
+    });
+    return run(opt, backend);
+  };
   registry().push_back(std::move(t));
 }
 

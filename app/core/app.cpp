@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "common/nvtx_range.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
 #include "system/startup.h"
@@ -54,9 +55,14 @@ int App::run() {
   return teardown();
 }
 
+// Each step is an NVTX range in the "cudaviz" domain (Nsight Systems: docs/performance.md).
 bool App::frame() {
+  CV_NVTX_RANGE("frame");
   for (auto& o : observers_) o->before_events(window_.handle());
-  glfwPollEvents();
+  {
+    CV_NVTX_RANGE("poll events");
+    glfwPollEvents();
+  }
   size_ = window_.size();
   if (!size_.drawable()) {  // minimized: nothing to draw, don't spin
     for (auto& o : observers_) o->on_minimized();
@@ -66,10 +72,16 @@ bool App::frame() {
   FrameView view{window_.handle(), ctx_, size_};
   for (auto& o : observers_) o->before_frame(view);
   apply_requests();
-  input_.handle(window_.handle(), size_, ctx_.scenes.current(), ctx_.ui, ctx_.presentation);
+  {
+    CV_NVTX_RANGE("input");
+    input_.handle(window_.handle(), size_, ctx_.scenes.current(), ctx_.ui, ctx_.presentation);
+  }
   simulate();
-  SceneSlot& slot = ctx_.scenes.current();
-  view_.draw(*slot.scene, slot.camera, ctx_.ui, size_.fb_w, size_.fb_h);
+  {
+    CV_NVTX_RANGE("draw scene");
+    SceneSlot& slot = ctx_.scenes.current();
+    view_.draw(*slot.scene, slot.camera, ctx_.ui, size_.fb_w, size_.fb_h);
+  }
   ctx_.recorder.capture(record::Recorder::Stage::Scene, size_.fb_w, size_.fb_h);
   build_ui();
   for (auto& o : observers_) o->before_present(view);
@@ -83,6 +95,7 @@ bool App::frame() {
 // What the panels, keys and the classroom window asked for last frame: a scene
 // switch, a preset load or save, a sweep; and the camera a scene asked to refit.
 void App::apply_requests() {
+  CV_NVTX_RANGE("requests");
   UiState& ui = ctx_.ui;
   if (ui.scene_request && *ui.scene_request != ctx_.scenes.current_kind()) {
     if (auto err = ctx_.scenes.activate(*ui.scene_request)) {
@@ -129,6 +142,7 @@ void App::toggle_recording() {
 // and while recording (one step per frame of the clip), else as many as the
 // wall time since the last frame asks for (frame_pacing.h).
 void App::simulate() {
+  CV_NVTX_RANGE("simulate");
   UiState& ui = ctx_.ui;
   ParticleScene& scene = *ctx_.scenes.current().scene;
   const double now = glfwGetTime();
@@ -160,6 +174,7 @@ void App::simulate() {
 // The panels: what every frame shows, then the help overlay. The "UI" part of
 // the frame breakdown is this function's CPU time.
 void App::build_ui() {
+  CV_NVTX_RANGE("ui");
   CpuStopwatch ui_clock;
   SceneSlot& slot = ctx_.scenes.current();
   ctx_.presentation.begin_frame(window_.handle());  // fonts and style at the UI scale
@@ -184,6 +199,7 @@ void App::build_ui() {
 // The clip's frame when it records the panels too, the screenshot the user
 // asked for (P or the button), vsync as chosen, swap.
 void App::present() {
+  CV_NVTX_RANGE("present");
   UiState& ui = ctx_.ui;
   ctx_.recorder.capture(record::Recorder::Stage::Ui, size_.fb_w, size_.fb_h);
   if (ui.screenshot_requested) {
@@ -205,6 +221,7 @@ void App::present() {
 
 // The fps cap's wait, then the frame's time into the plots and the title.
 void App::account_frame() {
+  CV_NVTX_RANGE("account");
   const double wait = pacing::cap_wait(last_time_, glfwGetTime(), ctx_.ui.pacing.fps_cap);
   if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
   ++ctx_.frame;

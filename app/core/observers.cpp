@@ -167,7 +167,16 @@ void StormObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
 }
 
 void CloseAtFrame::before_frame(FrameView& f) {
-  if (f.ctx.frame == frame_) glfwSetWindowShouldClose(f.window, GLFW_TRUE);
+  if (f.ctx.frame != frame_) return;
+  glfwSetWindowShouldClose(f.window, GLFW_TRUE);
+  closed_at_ = std::chrono::steady_clock::now();
+}
+
+void CloseAtFrame::finish(Context& ctx, nlohmann::ordered_json& summary) {
+  (void)ctx;
+  if (!closed_at_) return;
+  summary["close_ms"] =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *closed_at_).count();
 }
 
 std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend) {

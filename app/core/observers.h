@@ -1,5 +1,6 @@
 #pragma once
 // The scripted runs, each an observer of the frame loop (core/frame_observer.h).
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,13 +63,18 @@ class StormObserver : public FrameObserver {
 };
 
 // CUDAVIZ_CLOSE_AT_FRAME=N: asks the window to close at frame N, as its close button does.
+// The summary's "close_ms": from that request to the workers stopped (a running lab
+// cancelled and joined), the app's own clock, so start-up and a busy machine's
+// display server are not in it.
 class CloseAtFrame : public FrameObserver {
  public:
   explicit CloseAtFrame(long long frame) : frame_(frame) {}
   void before_frame(FrameView& f) override;
+  void finish(Context& ctx, nlohmann::ordered_json& summary) override;
 
  private:
   long long frame_;
+  std::optional<std::chrono::steady_clock::time_point> closed_at_;
 };
 
 // The observers the command line and the environment ask for, in the order

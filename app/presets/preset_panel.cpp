@@ -7,28 +7,18 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "io/data_dir.h"
 #include "ui/lab_panel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
-
-#ifndef CUDAVIZ_ASSET_DIR
-#define CUDAVIZ_ASSET_DIR "assets"
-#endif
 
 namespace cv::presets {
 
 namespace fs = std::filesystem;
 
 std::string preset_dir() {
-  std::error_code ec;
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("CUDAVIZ_ASSETS"); env && *env)
-    candidates.push_back(fs::path(env) / "presets");
-  candidates.push_back(fs::path(CUDAVIZ_ASSET_DIR) / "presets");
-  candidates.push_back(fs::path("assets") / "presets");
-  for (const auto& c : candidates)
-    if (fs::is_directory(c, ec)) return c.string();
-  return "";
+  const io::DataDir d = io::find_data_dir();
+  return d.path.empty() ? "" : (fs::path(d.path) / "presets").string();
 }
 
 std::vector<std::string> shipped_presets() {
@@ -132,6 +122,8 @@ void PresetPanel::draw_shipped() {
         "The presets in assets/presets: each scene, each lab, and each table of the notes.");
     ImGui::SameLine();
     if (ImGui::Button("load##shipped")) load_request_ = files[shipped_];
+  } else {  // a broken install or build tree: say where the presets were looked for
+    ImGui::TextColored(ui::kWarn, "%s", io::data_dir_error(io::find_data_dir()).c_str());
   }
 }
 

@@ -13,8 +13,8 @@
 
 namespace cv::presets {
 
-// Where the shipped presets are: $CUDAVIZ_ASSETS/presets, the source tree's
-// assets/presets (compiled in), or ./assets/presets; "" when none exists.
+// Where the shipped presets are: presets/ of io::find_data_dir() ($CUDAVIZ_ASSETS,
+// a build tree's assets next to the binary, or the installed share/cudaviz); "" when none.
 std::string preset_dir();
 // The *.json files of preset_dir(), sorted.
 std::vector<std::string> shipped_presets();

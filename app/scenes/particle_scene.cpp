@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common/fault_injection.h"
+#include "common/nvtx_range.h"
 
 namespace cv {
 
@@ -70,6 +71,19 @@ nlohmann::ordered_json ParticleScene::throughput() const {
   return j;
 }
 
+namespace {
+// The NVTX range of a step's launch: "fountain lean block=16x16 n=65536 cuda" (built
+// only when a tool listens: nvtx::Range's callable).
+std::string launch_label(const ParticleScene& scene) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  scene.describe(j);
+  std::string s = scene.name();
+  if (j.contains("variant") && j["variant"].is_string()) s += " " + j["variant"].get<std::string>();
+  s += " block=" + to_string(scene.block()) + " n=" + std::to_string(scene.count());
+  return s + (scene.backend() == Backend::Cuda ? " cuda" : " cpu");
+}
+}  // namespace
+
 void ParticleScene::step() {
   if (!needs_step()) return;
   const bool want_ids = prepare_ids();
@@ -90,8 +104,11 @@ void ParticleScene::step() {
       // CPU waits of the external path: last frame's draw, this frame's fence.
       sync_wait_ms.push(buffer_->take_sync_wait_ms());
       kernel_timer_->begin(s);
-      simulate_gpu(static_cast<const float4*>(mapping.source_ptr()),
-                   static_cast<float4*>(mapping.device_ptr()), s, block_);
+      {
+        const nvtx::Range launch([this] { return launch_label(*this); });
+        simulate_gpu(static_cast<const float4*>(mapping.source_ptr()),
+                     static_cast<float4*>(mapping.device_ptr()), s, block_);
+      }
       kernel_timer_->end(s);
       ids_out_ = {};
       unmap_timer_->begin(s);
@@ -106,7 +123,10 @@ void ParticleScene::step() {
     inject_launch_fault(("cpu " + std::string(name()) + " step").c_str());
     CpuStopwatch total;
     CpuStopwatch sim;
-    simulate_cpu();
+    {
+      const nvtx::Range launch([this] { return launch_label(*this); });
+      simulate_cpu();
+    }
     kernel_ms.push(sim.ms());
     buffer_->upload(cpu_vertices(), vertex_bytes());
     step_ms.push(total.ms());

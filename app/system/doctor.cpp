@@ -5,6 +5,7 @@
 
 #include "common/cuda_arch.h"
 #include "common/device_info.h"
+#include "io/data_dir.h"
 #include "system/system_probe.h"
 
 namespace cv::sys {
@@ -90,7 +91,15 @@ int run_doctor(std::ostream& out) {
     f.gl.error = gl.error();
     if (gl.ok()) probe_current_gl(f.gl, cuda_usable(f.cuda));
   }
-  out << format_report(f, findings(f));
+  std::vector<Finding> found = findings(f);
+  // The shipped data (presets): found from the binary's place, so an install works anywhere.
+  const io::DataDir data = io::find_data_dir();
+  if (data.path.empty())
+    found.push_back({Level::Warn, "data", io::data_dir_error(data),
+                     "reinstall the package, or set CUDAVIZ_ASSETS to a folder holding presets/"});
+  else
+    found.push_back({Level::Ok, "data", "shipped presets in " + data.path + "/presets", ""});
+  out << format_report(f, found);
   out.flush();
   return exit_code(f);
 }

@@ -29,9 +29,15 @@ inline void cuda_check(cudaError_t code, const char* call) {
   if (code != cudaSuccess) throw CudaError(call, code);
 }
 
+namespace nvtx {
+void mark(const char* message) noexcept;  // common/nvtx_range.h (kept out of every .cu)
+}
+
 // Checks a kernel launch: configuration errors show up in cudaGetLastError.
-// Also the CUDA path's fault-injection point (CUDAVIZ_FAULT, fault_injection.h).
+// Also the CUDA path's fault-injection point (CUDAVIZ_FAULT, fault_injection.h)
+// and its NVTX mark: the kernel's name, right after the launch, for Nsight.
 inline void cuda_check_launch(const char* kernel_name) {
+  nvtx::mark(kernel_name);
   cudaError_t code = cudaGetLastError();
   if (code != cudaSuccess) throw CudaError(kernel_name, code);
   inject_launch_fault(kernel_name);

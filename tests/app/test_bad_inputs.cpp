@@ -38,7 +38,7 @@ struct Row {
   std::vector<std::string> args;   // after `cudaviz`; {DIR} is the scratch folder
   int exit_code;                   // expected
   std::vector<std::string> names;  // stderr must contain each (the value, the limit)
-  bool display = false;            // opens a window (run under xvfb-run without DISPLAY)
+  bool display = false;            // opens a window (run under with_xvfb.sh without DISPLAY)
   long long as_limit_mib = 0;      // RLIMIT_AS for the child: allocation failures on demand
   long max_rss_mib = 0;            // the child's peak RSS beyond `cudaviz --help`'s (0: unchecked)
   bool needs_non_root = false;     // permission rows: root reads any file
@@ -80,8 +80,9 @@ Result run(const Row& row, const std::string& dir) {
   }
 #endif
   std::vector<std::string> argv;
-  if (row.display && !std::getenv("DISPLAY"))
-    argv = {"xvfb-run", "-a", "-s", "-screen 0 1280x800x24"};
+  // A display of its own (the current one when DISPLAY is set); the exit code is the app's.
+  if (row.display)
+    argv = {CUDAVIZ_SOURCE_DIR "/tests/window/with_xvfb.sh", "-s", "-screen 0 1280x800x24"};
   argv.push_back(CUDAVIZ_BIN);
   for (const auto& a : row.args) argv.push_back(expand(a, dir));
   const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";

@@ -379,6 +379,8 @@ TEST(Presets, SweepCommandReproducesTheTable) {
 // Every preset in assets/presets loads with nothing skipped, and the shipped
 // set covers each scene, each lab and the seed notes' tables.
 TEST(Presets, EveryShippedPresetLoadsCleanly) {
+  // app_tests is not the app: point the lookup at the source's assets explicitly.
+  setenv("CUDAVIZ_ASSETS", CUDAVIZ_SOURCE_DIR "/assets", 1);
   const std::vector<std::string> files = shipped_presets();
   ASSERT_FALSE(files.empty()) << "no presets found (preset_dir: '" << preset_dir() << "')";
   std::set<std::string> scenes, labs, names;

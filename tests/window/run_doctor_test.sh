@@ -7,7 +7,7 @@ bin="$1"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-if [ -n "${DISPLAY:-}" ]; then runner=(); else runner=(xvfb-run -a); fi
+runner=("$(dirname "$0")/with_xvfb.sh")  # a display of its own unless DISPLAY is set
 "${runner[@]}" "$bin" doctor >"$out" 2>&1
 rc=$?
 cat "$out"

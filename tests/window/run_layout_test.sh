@@ -6,11 +6,11 @@
 # reach past the display, or hold content wider than themselves): it must be empty.
 set -euo pipefail
 app=$1
-command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
+xvfb="$(dirname "$0")/with_xvfb.sh"  # a display of its own per run
 fail=0
 check() {
   local summary
-  summary=$(xvfb-run -a -s "-screen 0 3840x2160x24" "$app" --backend cpu --frames 4 "$@")
+  summary=$("$xvfb" -s "-screen 0 3840x2160x24" "$app" --backend cpu --frames 4 "$@")
   local problems
   problems=$(grep -o '"layout_problems":\[[^]]*\]' <<<"$summary" || true)
   if [[ $problems != '"layout_problems":[]' ]]; then

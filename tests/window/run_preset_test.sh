@@ -9,11 +9,7 @@ set -euo pipefail
 app=$1 check=$2 out=$3 preset=$4
 shift 4
 rm -f "$out"
-xvfb=()
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  xvfb=(xvfb-run -a -s "-screen 0 1280x800x24")
-fi
+xvfb=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24")  # a display of its own
 summary=$("${xvfb[@]}" "$app" --preset "$preset" --ui-scale 2 --frames 30 --screenshot "$out" \
   --size 1280x800 "$@")
 echo "$summary"

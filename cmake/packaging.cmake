@@ -1,0 +1,94 @@
+# Install layout and the Debian package (CPack DEB): `cpack` in a build tree, or
+# scripts/package.sh for the portable build (docs/packaging.md).
+#
+#   bin/cudaviz                                   the app (static CUDA runtime: needs the driver only)
+#   share/cudaviz/presets/*.json                  found from bin/ as ../share/cudaviz (io/data_dir.h)
+#   share/applications/org.cudaviz.cudaviz.desktop, share/icons/hicolor/scalable/apps/cudaviz.svg,
+#   share/metainfo/org.cudaviz.cudaviz.metainfo.xml, share/doc/cudaviz/{copyright,changelog.Debian.gz}
+#   share/man/man1/cudaviz.1.gz
+#   lib/cudaviz/libnvrtc*.so*                     only when the app links NVRTC (below)
+include(GNUInstallDirs)
+set(_cv_pkg ${PROJECT_SOURCE_DIR}/packaging)
+
+install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
+# libraries below may be shipped unmodified only).
+if(CMAKE_STRIP)
+  install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/cudaviz\")")
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cudaviz)
+install(FILES ${_cv_pkg}/org.cudaviz.cudaviz.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+install(FILES ${_cv_pkg}/cudaviz.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+install(FILES ${_cv_pkg}/org.cudaviz.cudaviz.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+install(FILES ${_cv_pkg}/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/cudaviz)
+# Debian wants the changelog compressed with gzip -9n (no name, no timestamp: reproducible).
+set(_cv_changelog ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog.Debian.gz)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/packaging)
+execute_process(COMMAND gzip -9n -c ${_cv_pkg}/changelog OUTPUT_FILE ${_cv_changelog}
+                RESULT_VARIABLE _cv_gzip_rc)
+if(NOT _cv_gzip_rc EQUAL 0)
+  message(FATAL_ERROR "gzip -9n of ${_cv_pkg}/changelog failed (${_cv_gzip_rc})")
+endif()
+set(_cv_manpage ${CMAKE_CURRENT_BINARY_DIR}/packaging/cudaviz.1.gz)
+execute_process(COMMAND gzip -9n -c ${_cv_pkg}/cudaviz.1 OUTPUT_FILE ${_cv_manpage}
+                RESULT_VARIABLE _cv_gzip_rc)
+if(NOT _cv_gzip_rc EQUAL 0)
+  message(FATAL_ERROR "gzip -9n of ${_cv_pkg}/cudaviz.1 failed (${_cv_gzip_rc})")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_cv_pkg}/changelog ${_cv_pkg}/cudaviz.1)
+install(FILES ${_cv_changelog} DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/cudaviz)
+install(FILES ${_cv_manpage} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+# NVRTC (the kernel editor) is a shared library only (this toolkit has no libnvrtc_static.a)
+# and a driver-only machine has none, so the package carries the toolkit's libnvrtc.so and
+# libnvrtc-builtins.so (distributable unmodified: the CUDA EULA's Attachment A) in a private
+# folder the binary finds through its RPATH. A no-op while nothing links CUDA::nvrtc: the
+# check below looks at the app's targets, so it switches on by itself once one does.
+option(CUDAVIZ_PACKAGE_NVRTC "Ship libnvrtc*.so in lib/cudaviz when the app links CUDA::nvrtc" ON)
+set(_cv_links_nvrtc FALSE)
+foreach(_cv_t cudaviz cudaviz_core kernels)
+  foreach(_cv_prop LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+    get_target_property(_cv_libs ${_cv_t} ${_cv_prop})
+    if(_cv_libs AND "CUDA::nvrtc" IN_LIST _cv_libs)
+      set(_cv_links_nvrtc TRUE)
+    endif()
+  endforeach()
+endforeach()
+if(CUDAVIZ_PACKAGE_NVRTC AND _cv_links_nvrtc)
+  get_target_property(_cv_nvrtc CUDA::nvrtc IMPORTED_LOCATION)
+  get_filename_component(_cv_nvrtc_dir "${_cv_nvrtc}" DIRECTORY)
+  # The run-time names only (libnvrtc.so.13, libnvrtc-builtins.so.13.0), not the .so dev links.
+  file(GLOB _cv_nvrtc_files ${_cv_nvrtc_dir}/libnvrtc.so.* ${_cv_nvrtc_dir}/libnvrtc-builtins.so.*)
+  install(FILES ${_cv_nvrtc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
+  set_target_properties(cudaviz PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}/cudaviz")
+  message(STATUS "cudaviz: the package carries NVRTC from ${_cv_nvrtc_dir}")
+endif()
+
+# The package. Dependencies are written out rather than computed (dpkg-shlibdeps would
+# pin libglfw3, but Debian 12's libglfw3 and libglfw3-wayland conflict and either one
+# serves); never libcuda: the driver may come from NVIDIA's installer, and the static
+# runtime finds it at run time. libgl1: GLFW loads libGL.so.1 with dlopen.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME cudaviz)
+set(CPACK_PACKAGE_VERSION 0.1.0)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_PACKAGE_CONTACT "cudaviz maintainers <cudaviz@lists.cudaviz.org>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "interactive visualizer of GPU parallelism (CUDA and OpenGL)")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+  "CUDA kernels write particle fountains, swarms and n-body systems straight into\n"
+  "the OpenGL vertex buffer every frame. Panels launch classic teaching demos\n"
+  "(Monte-Carlo pi, 3SUM, reductions) with the CPU beside the GPU, and let anyone\n"
+  "change the block shape and watch frame and kernel times move. The GPU paths\n"
+  "need the NVIDIA driver, not the CUDA toolkit. Without a GPU everything runs\n"
+  "on a CPU backend.")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_SET_DESTDIR OFF)
+include(CPack)
