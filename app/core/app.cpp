@@ -65,10 +65,18 @@ bool App::frame() {
   FrameView view{window_.handle(), ctx_, size_};
   for (auto& o : observers_) o->before_frame(view);
   apply_requests();
-  input_.handle(window_.handle(), size_, ctx_.scenes.current(), ctx_.ui, ctx_.presentation);
+  const ui::Layout& layout = ctx_.layout;
+  const Viewport scene_view =
+      scene_viewport(layout.scene_rect(), layout.planned_width(), layout.planned_height(),
+                     ctx_.presentation.panels_hidden, size_.fb_w, size_.fb_h, size_.win_w,
+                     size_.win_h);
+  input_.handle(window_.handle(), size_, scene_view, ctx_.scenes.current(), ctx_.ui,
+                ctx_.presentation);
   simulate();
   SceneSlot& slot = ctx_.scenes.current();
-  view_.draw(*slot.scene, slot.camera, ctx_.ui, size_.fb_w, size_.fb_h);
+  // The camera frames the scene's content into the view at its current shape.
+  if (auto content = slot.scene->content_bounds()) slot.camera.fit(*content, scene_view.aspect());
+  view_.draw(*slot.scene, slot.camera, ctx_.ui, scene_view);
   build_ui();
   for (auto& o : observers_) o->before_present(view);
   present();
