@@ -138,6 +138,8 @@ class ParticleScene {
   History sync_wait_ms{240};
   // Whether this scene's vertex buffer is double-buffered (CUDAVIZ_INTEROP).
   bool double_buffered() const { return buffer_ && buffer_->double_buffered(); }
+  // How many ids buffers colour by launch uses (2: ping-pong), 0 when none.
+  int id_buffers() const { return ids_ ? (ids_->double_buffered() ? 2 : 1) : 0; }
   long long steps() const { return steps_; }
 
  protected:
