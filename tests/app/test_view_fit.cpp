@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/scene_view.h"
 #include "render/camera.h"
 #include "render/view_fit.h"
 #include "ui/layout.h"
@@ -116,4 +117,24 @@ TEST(ViewFit, ZoomAndPanStayOnTopOfTheFitAndHoldKeepsAPresetsView) {
   c.hold();  // a preset's explicit distance
   c.fit(kFountain, 1.5f);
   EXPECT_FLOAT_EQ(c.distance, 42.f);
+}
+
+// The layout's free rectangle (window pixels, y down) to the GL viewport
+// (framebuffer pixels, y up): HiDPI scale, flip, and the whole window when
+// the panels are hidden or the plan is for another window size.
+TEST(SceneViewport, ScalesFlipsAndFallsBackToTheWholeWindow) {
+  const cv::ui::Rect free{300, 0, 1000, 700};
+  // A 1600x800 window on a 2x display: framebuffer 3200x1600.
+  const cv::Viewport v = cv::scene_viewport(free, 1600, 800, false, 3200, 1600, 1600, 800);
+  EXPECT_EQ(v.x, 600);
+  EXPECT_EQ(v.w, 2000);
+  EXPECT_EQ(v.h, 1400);
+  EXPECT_EQ(v.y, 1600 - 1400);  // the rectangle's top is at the window's top
+  const cv::Viewport hidden = cv::scene_viewport(free, 1600, 800, true, 3200, 1600, 1600, 800);
+  EXPECT_EQ(hidden.w, 3200);
+  EXPECT_EQ(hidden.h, 1600);
+  const cv::Viewport stale = cv::scene_viewport(free, 1280, 720, false, 3200, 1600, 1600, 800);
+  EXPECT_EQ(stale.w, 3200);  // planned for a window of another size: not used
+  const cv::Viewport none = cv::scene_viewport({}, 0, 0, false, 1280, 720, 1280, 720);
+  EXPECT_EQ(none.w, 1280);  // no plan yet (first frame)
 }
