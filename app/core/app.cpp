@@ -72,15 +72,25 @@ bool App::frame() {
   FrameView view{window_.handle(), ctx_, size_};
   for (auto& o : observers_) o->before_frame(view);
   apply_requests();
+  const ui::Layout& layout = ctx_.layout;
+  // A clip of the scene alone has no panels in it: the scene takes the whole frame.
+  const bool scene_only_clip = ctx_.recorder.recording() && !ctx_.recorder.status().include_ui;
+  const Viewport scene_view =
+      scene_viewport(layout.scene_rect(), layout.planned_width(), layout.planned_height(),
+                     ctx_.presentation.panels_hidden || scene_only_clip, size_.fb_w, size_.fb_h,
+                     size_.win_w, size_.win_h);
   {
     CV_NVTX_RANGE("input");
-    input_.handle(window_.handle(), size_, ctx_.scenes.current(), ctx_.ui, ctx_.presentation);
+    input_.handle(window_.handle(), size_, scene_view, ctx_.scenes.current(), ctx_.ui,
+                  ctx_.presentation);
   }
   simulate();
   {
     CV_NVTX_RANGE("draw scene");
     SceneSlot& slot = ctx_.scenes.current();
-    view_.draw(*slot.scene, slot.camera, ctx_.ui, size_.fb_w, size_.fb_h);
+    // The camera frames the scene's content into the view at its current shape.
+    if (auto content = slot.scene->content_bounds()) slot.camera.fit(*content, scene_view.aspect());
+    view_.draw(*slot.scene, slot.camera, ctx_.ui, scene_view);
   }
   ctx_.recorder.capture(record::Recorder::Stage::Scene, size_.fb_w, size_.fb_h);
   build_ui();

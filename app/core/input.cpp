@@ -11,9 +11,9 @@ InputHandler::InputHandler(GLFWwindow* window) {
   glfwGetCursorPos(window, &last_x_, &last_y_);
 }
 
-void InputHandler::handle(GLFWwindow* window, const GlfwWindow::Size& size, SceneSlot& slot,
-                          UiState& ui, Presentation& presentation) {
-  mouse(window, size, slot);
+void InputHandler::handle(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,
+                          SceneSlot& slot, UiState& ui, Presentation& presentation) {
+  mouse(window, size, view, slot);
   keys(window, ui, presentation);
   if (ui.camera_reset_requested) {
     ui.camera_reset_requested = false;
@@ -21,7 +21,8 @@ void InputHandler::handle(GLFWwindow* window, const GlfwWindow::Size& size, Scen
   }
 }
 
-void InputHandler::mouse(GLFWwindow* window, const GlfwWindow::Size& size, SceneSlot& slot) {
+void InputHandler::mouse(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,
+                         SceneSlot& slot) {
   const ImGuiIO& io = ImGui::GetIO();
   double mx, my;
   glfwGetCursorPos(window, &mx, &my);
@@ -36,9 +37,12 @@ void InputHandler::mouse(GLFWwindow* window, const GlfwWindow::Size& size, Scene
   if (right) camera.pan(dx, dy);
   if (io.MouseWheel != 0.f) camera.zoom(io.MouseWheel);
   if (left || right) return;  // a drag orbits the camera; the pointer stays where it was
-  const float aspect = static_cast<float>(size.fb_w) / static_cast<float>(size.fb_h);
-  slot.scene->on_pointer({static_cast<float>(2.0 * mx / size.win_w - 1.0),
-                          static_cast<float>(1.0 - 2.0 * my / size.win_h), aspect, camera});
+  if (view.empty()) return;
+  // Window coordinates (y down) to framebuffer pixels (y up), then to the view's NDC.
+  const double fx = mx * size.fb_w / size.win_w, fy = size.fb_h - my * size.fb_h / size.win_h;
+  slot.scene->on_pointer({static_cast<float>(2.0 * (fx - view.x) / view.w - 1.0),
+                          static_cast<float>(2.0 * (fy - view.y) / view.h - 1.0), view.aspect(),
+                          camera});
 }
 
 void InputHandler::keys(GLFWwindow* window, UiState& ui, Presentation& presentation) {

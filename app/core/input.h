@@ -3,6 +3,7 @@
 // has it), the pointer goes to the scene's on_pointer hook, and the keys of
 // ui/hotkeys.h become actions on the UI state and the presentation.
 #include "core/window.h"
+#include "render/viewport.h"
 #include "scenes/scene_set.h"
 #include "ui/hotkeys.h"
 #include "ui/panels.h"
@@ -13,11 +14,13 @@ namespace cv {
 class InputHandler {
  public:
   explicit InputHandler(GLFWwindow* window);
-  void handle(GLFWwindow* window, const GlfwWindow::Size& size, SceneSlot& slot, UiState& ui,
-              Presentation& presentation);
+  // `view`: where the scene is drawn (the pointer is relative to it).
+  void handle(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,
+              SceneSlot& slot, UiState& ui, Presentation& presentation);
 
  private:
-  void mouse(GLFWwindow* window, const GlfwWindow::Size& size, SceneSlot& slot);
+  void mouse(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,
+             SceneSlot& slot);
   void keys(GLFWwindow* window, UiState& ui, Presentation& presentation);
 
   HotkeyTracker hotkeys_;

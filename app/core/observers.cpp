@@ -43,6 +43,7 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
     j["sync_wait_ms"] = scene.sync_wait_ms.median();  // external path: CPU waits
     j["transfer_reason"] = scene.transfer_reason();
     j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
+    if (scene.id_buffers()) j["id_buffers"] = scene.id_buffers();  // colour by launch
   }
   j["draw_ms"] = ui.draw_ms.median();
   j["renderer"] = ui.splat_active ? "splat" : "sprites";

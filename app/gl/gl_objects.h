@@ -33,12 +33,18 @@ inline void buffer(GLuint id) { glDeleteBuffers(1, &id); }
 inline void vertex_array(GLuint id) { glDeleteVertexArrays(1, &id); }
 inline void program(GLuint id) { glDeleteProgram(id); }
 inline void query(GLuint id) { glDeleteQueries(1, &id); }
+inline void texture(GLuint id) { glDeleteTextures(1, &id); }
+inline void framebuffer(GLuint id) { glDeleteFramebuffers(1, &id); }
+inline void renderbuffer(GLuint id) { glDeleteRenderbuffers(1, &id); }
 }  // namespace gl_delete
 
 using GlBuffer = GlName<gl_delete::buffer>;
 using GlVertexArray = GlName<gl_delete::vertex_array>;
 using GlProgram = GlName<gl_delete::program>;
 using GlQuery = GlName<gl_delete::query>;
+using GlTexture = GlName<gl_delete::texture>;
+using GlFramebuffer = GlName<gl_delete::framebuffer>;
+using GlRenderbuffer = GlName<gl_delete::renderbuffer>;
 
 // A GL fence sync object (glFenceSync), deleted with the owner.
 class GlFence {
@@ -84,6 +90,21 @@ inline GlQuery make_query() {
   GLuint id = 0;
   glGenQueries(1, &id);
   return GlQuery(id);
+}
+inline GlTexture make_texture() {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  return GlTexture(id);
+}
+inline GlFramebuffer make_framebuffer() {
+  GLuint id = 0;
+  glGenFramebuffers(1, &id);
+  return GlFramebuffer(id);
+}
+inline GlRenderbuffer make_renderbuffer() {
+  GLuint id = 0;
+  glGenRenderbuffers(1, &id);
+  return GlRenderbuffer(id);
 }
 
 }  // namespace cv

@@ -39,8 +39,11 @@ Scene capture_scene(SceneSlot& slot, SceneKind kind) {
     if (auto* i = std::get_if<int*>(&k.ptr)) s.params[k.key] = **i;
     if (auto* b = std::get_if<bool*>(&k.ptr)) s.params[k.key] = **b ? 1.0 : 0.0;
   }
+  // A framing camera saves its direction only: loaded on another screen, the
+  // content is framed again into that window's free space.
   const OrbitCamera& c = slot.camera;
-  s.camera = Camera{c.target, c.distance, c.yaw, c.pitch};
+  s.camera = c.framing() ? Camera{std::nullopt, std::nullopt, c.yaw, c.pitch}
+                         : Camera{c.target, c.distance, c.yaw, c.pitch};
   return s;
 }
 
@@ -159,6 +162,10 @@ void apply_camera(const Scene& s, ParticleScene& scene, OrbitCamera& c) {
   if (s.camera->distance) c.distance = *s.camera->distance;
   if (s.camera->yaw) c.yaw = *s.camera->yaw;
   if (s.camera->pitch) c.pitch = *s.camera->pitch;
+  if (s.camera->target || s.camera->distance)
+    c.hold();  // as given, not refitted each frame
+  else
+    c.follow();  // a direction only: framed from there
 }
 
 // The n-body fast build, checked against the block the preset leaves (its own

@@ -15,11 +15,22 @@ void OrbitCamera::pan(float dx, float dy) {
   // Move the target in the camera's screen plane, scaled by distance.
   const glm::vec3 right(std::cos(yaw), 0.f, -std::sin(yaw));
   const float s = distance * 0.0015f;
-  target += -right * dx * s + glm::vec3(0.f, 1.f, 0.f) * dy * s;
+  const glm::vec3 delta = -right * dx * s + glm::vec3(0.f, 1.f, 0.f) * dy * s;
+  target += delta;
+  if (framing_) pan_ += delta;
 }
 
 void OrbitCamera::zoom(float steps) {
+  const float before = distance;
   distance = std::clamp(distance * std::pow(0.9f, steps), 0.5f, 500.f);
+  if (framing_ && before > 0.f) zoom_ *= distance / before;
+}
+
+void OrbitCamera::fit(const ContentBounds& content, float aspect) {
+  if (!framing_) return;
+  const Framing f = frame_content(content, yaw, pitch, kFovY, aspect, 0.06f);
+  target = f.target + pan_;
+  distance = std::clamp(f.distance * zoom_, 0.05f, 2000.f);
 }
 
 void OrbitCamera::reset() {
@@ -27,6 +38,9 @@ void OrbitCamera::reset() {
   pitch = home_pitch_;
   distance = home_distance_;
   target = home_target_;
+  framing_ = true;
+  zoom_ = 1.f;
+  pan_ = glm::vec3(0.f);
 }
 
 void OrbitCamera::set_home(const glm::vec3& t, float d, float y, float p) {
@@ -56,7 +70,7 @@ glm::mat4 OrbitCamera::view_proj(float aspect) const {
                                     std::cos(pitch) * std::cos(yaw));
   const glm::mat4 view = glm::lookAt(eye, target, glm::vec3(0.f, 1.f, 0.f));
   const glm::mat4 proj =
-      glm::perspective(glm::radians(45.f), aspect > 0.f ? aspect : 1.f, 0.05f, 2000.f);
+      glm::perspective(kFovY, aspect > 0.f ? aspect : 1.f, 0.05f, 2000.f);
   return proj * view;
 }
 

@@ -1,5 +1,6 @@
 #include "render/particle_renderer.h"
 
+#include <algorithm>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "embedded_shaders.h"
@@ -23,8 +24,18 @@ ParticleRenderer::ParticleRenderer()
   check_gl("ParticleRenderer setup");
 }
 
+double ParticleRenderer::total_weight(const ParticleStyle& style, unsigned count,
+                                      float eye_distance) {
+  // The vertex shader's size: point_size / depth, 1 to 64 pixels. A sprite's
+  // alpha opacity * (1 - r^2)^2 sums to opacity * pi * d^2 / 12 over a disc of
+  // diameter d; a one-pixel point is its centre, opacity.
+  const float d = std::clamp(style.point_size / std::max(eye_distance, 0.05f), 1.f, 64.f);
+  const double per = style.opacity * std::max(3.14159265 * d * d / 12.0, 1.0);
+  return per * count;
+}
+
 void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& style,
-                            const glm::mat4& view_proj) {
+                            const glm::mat4& view_proj, bool accumulate) {
   if (count == 0) return;
   glUseProgram(program_.get());
   glUniformMatrix4fv(u_view_proj_, 1, GL_FALSE, glm::value_ptr(view_proj));
@@ -63,8 +74,11 @@ void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& sty
   // Additive glow: dense jets brighten. Coloured by launch, the picture is of
   // ids, not density: nearest particle wins (over-blend, depth written), so a
   // dense core shows its blocks' colours instead of washing out to white.
+  // Accumulating: rgb += colour * alpha, a += alpha, in floats (no clipping).
   if (by_launch)
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  else if (accumulate)
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE);
   else
     glBlendFunc(GL_SRC_ALPHA, GL_ONE);
   glEnable(GL_DEPTH_TEST);  // the table hides what falls below it

@@ -25,7 +25,14 @@ struct ParticleStyle {
 class ParticleRenderer {
  public:
   ParticleRenderer();
-  void draw(GLuint vbo, unsigned count, const ParticleStyle& style, const glm::mat4& view_proj);
+  // accumulate: into a float target (render/density_target.h), colour * alpha
+  // and alpha summed for the tone mapping; else additive glow straight into
+  // the window (and, coloured by launch, nearest sprite wins).
+  void draw(GLuint vbo, unsigned count, const ParticleStyle& style, const glm::mat4& view_proj,
+            bool accumulate = false);
+  // The alpha `count` sprites add up to, summed over their pixels, seen from
+  // about `eye_distance` (sprites shrink with distance): splat::exposure's input.
+  static double total_weight(const ParticleStyle& style, unsigned count, float eye_distance);
 
  private:
   GlProgram program_;

@@ -46,7 +46,9 @@ void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const Partic
   v.table_radius = table_radius;
   v.scalar_scale = style.scalar_scale;
   v.hide_below = style.hide_below;
-  const splat::Style st{static_cast<int>(style.palette), gain};
+  // Exposure from the count and the image size (splat_math.h): hits are one pixel each.
+  const splat::Style st{static_cast<int>(style.palette),
+                        splat::exposure(count, static_cast<double>(width) * height, kMaxGain)};
 
   timer_.begin(stream);
   map_timer_.begin(stream);
@@ -75,15 +77,16 @@ void SplatRenderer::upload() {
   check_gl("SplatRenderer::upload");
 }
 
-void SplatRenderer::draw() {
+void SplatRenderer::draw(int x, int y) {
   if (!image_) return;
   glBindTexture(GL_TEXTURE_2D, texture_);
   glUseProgram(program_.get());
   glActiveTexture(GL_TEXTURE0);
   glUniform1i(glGetUniformLocation(program_.get(), "u_image"), 0);
+  glUniform2i(glGetUniformLocation(program_.get(), "u_origin"), x, y);
   glBindVertexArray(vao_.get());
   glEnable(GL_BLEND);
-  glBlendFunc(GL_ONE, GL_ONE);  // premultiplied, additive like the sprites
+  glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);  // premultiplied "over", like the sprites' tone map
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glDisable(GL_BLEND);
   glBindVertexArray(0);

@@ -36,9 +36,10 @@ class SplatRenderer {
               cudaStream_t stream);
   // GL work, after render(): upload() copies the image PBO into the texture
   // (GL waits there for the CUDA splat, so it is timed on its own:
-  // poll_upload_times()); draw() composites the texture over the frame.
+  // poll_upload_times()); draw() composites the texture over the view whose
+  // bottom-left corner is (x, y) in the window (the viewport set by the caller).
   void upload();
-  void draw();
+  void draw(int x, int y);
   std::vector<float> poll_upload_times() { return upload_timer_.poll(); }
 
   TransferMode transfer_mode() const { return image_ ? image_->mode() : TransferMode::Interop; }
@@ -52,7 +53,8 @@ class SplatRenderer {
   float take_sync_wait_ms() { return image_ ? image_->take_sync_wait_ms() : 0.f; }
 
   BlockShape block{256, 1, 1};
-  float gain = 0.25f;
+  // The brightest a lone particle's pixel gets: 1 - exp(-2.5) = 92%.
+  static constexpr float kMaxGain = 2.5f;
 
  private:
   void resize(int width, int height, Backend backend);

@@ -1,5 +1,6 @@
 #include "scenes/fountain_scene.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace cv {
@@ -101,6 +102,19 @@ std::string FountainScene::grid_note() const {
   return "grid " + std::to_string((g.width + block_.x - 1) / block_.x) + "x" +
          std::to_string((g.height + block_.y - 1) / block_.y) + " blocks over " +
          std::to_string(g.width) + "x" + std::to_string(g.height) + " particles";
+}
+
+std::optional<ContentBounds> FountainScene::content_bounds() const {
+  // The highest jet (a launch at v rises v^2 / (2 g)) over the table top or the
+  // spray, whichever is wider: a particle drifts at most spread / 2 a step
+  // along each axis from the emitter's circle, for max_age steps (the last
+  // 15% of that reach is a thin rim of the oldest, left out).
+  const fountain::Params& p = params_;
+  const float v = p.launch_speed + p.launch_jitter;
+  const float top = p.gravity > 0.f ? std::min(v * v / (2.f * p.gravity), 50.f) : 5.f;
+  const float spray = 0.85f * (p.emitter_radius + 0.5f * p.spread * p.max_age);
+  const float r = std::clamp(std::max(p.table_radius, spray), 0.1f, 50.f);
+  return ContentBounds{{-r, 0.f, -r}, {r, top, r}, true};
 }
 
 ParticleStyle FountainScene::style() const {

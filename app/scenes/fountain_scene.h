@@ -21,6 +21,12 @@ class FountainScene : public ParticleScene {
   unsigned count() const override { return count_; }
   void reset() override;
   Floor floor() const override { return {params_.table_radius, 0.f}; }
+  std::optional<ContentBounds> content_bounds() const override;
+  CameraHome camera_home() const override {
+    CameraHome h;
+    h.pitch = 0.42f;  // high enough that the table's far half shows the spray's landing
+    return h;
+  }
   nlohmann::ordered_json throughput() const override;
   void describe(nlohmann::ordered_json& j) const override {
     j["variant"] = fountain::to_string(variant_);

@@ -29,6 +29,10 @@ class NBodyScene : public ParticleScene {
   unsigned count() const override { return count_; }
   void reset() override;
   CameraHome camera_home() const override;
+  std::optional<ContentBounds> content_bounds() const override {
+    const float r = view_radius_;  // 95% of the bodies, at reset
+    return ContentBounds{{-r, -r, -r}, {r, r, r}, true};
+  }
   nlohmann::ordered_json throughput() const override;
   void describe(nlohmann::ordered_json& j) const override;
   std::string grid_note() const override;

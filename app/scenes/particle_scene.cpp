@@ -96,13 +96,16 @@ void ParticleScene::step() {
     {
       const bool pair = buffer_->double_buffered();
       auto mapping = pair ? buffer_->map_next(s) : buffer_->map(s);
+      // The ids are written in full every step, so a pair ping-pongs like the
+      // vertices: CUDA writes the back while GL may still draw the front (a
+      // single buffer's map waits for all GL work so far: ~0.3 ms a frame).
       std::optional<InteropBuffer::Mapping> ids;
-      if (want_ids) ids.emplace(ids_->map(s));
+      if (want_ids) ids.emplace(ids_->double_buffered() ? ids_->map_next(s) : ids_->map(s));
       map_timer_->end(s);
       ids_out_ = {ids ? static_cast<uint32_t*>(ids->device_ptr()) : nullptr,
                   static_cast<int>(colour_by_)};
       // CPU waits of the external path: last frame's draw, this frame's fence.
-      sync_wait_ms.push(buffer_->take_sync_wait_ms());
+      sync_wait_ms.push(buffer_->take_sync_wait_ms() + (ids ? ids_->take_sync_wait_ms() : 0.f));
       kernel_timer_->begin(s);
       {
         const nvtx::Range launch([this] { return launch_label(*this); });

@@ -40,6 +40,9 @@ class ParticleScene {
     float distance = 9.f, yaw = 0.6f, pitch = 0.3f;
   };
   virtual CameraHome camera_home() const { return {}; }
+  // What the camera frames into the free part of the window (render/view_fit.h),
+  // from the home's yaw and pitch; nullopt keeps the home's distance and target.
+  virtual std::optional<ContentBounds> content_bounds() const { return std::nullopt; }
   // The floor disc drawn under the particles; radius 0 draws none.
   struct Floor {
     float radius = 0.f, height = 0.f;
@@ -135,6 +138,8 @@ class ParticleScene {
   History sync_wait_ms{240};
   // Whether this scene's vertex buffer is double-buffered (CUDAVIZ_INTEROP).
   bool double_buffered() const { return buffer_ && buffer_->double_buffered(); }
+  // How many ids buffers colour by launch uses (2: ping-pong), 0 when none.
+  int id_buffers() const { return ids_ ? (ids_->double_buffered() ? 2 : 1) : 0; }
   long long steps() const { return steps_; }
 
  protected:

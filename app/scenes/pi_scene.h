@@ -23,6 +23,10 @@ class PiPointsScene : public ParticleScene {
   unsigned count() const override { return count_; }
   void reset() override;
   CameraHome camera_home() const override;
+  // The unit square the samples fall in (and the quarter circle over it).
+  std::optional<ContentBounds> content_bounds() const override {
+    return ContentBounds{{0.f, 0.f, 0.f}, {1.f, 1.f, 0.f}, false};
+  }
   bool needs_step() const override { return dirty_; }
   nlohmann::ordered_json throughput() const override;
   void describe(nlohmann::ordered_json& j) const override;

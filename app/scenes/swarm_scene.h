@@ -26,6 +26,11 @@ class SwarmScene : public ParticleScene {
   void reset() override;
   CameraHome camera_home() const override;
   Floor floor() const override { return {1.3f, kFloorHeight}; }
+  std::optional<ContentBounds> content_bounds() const override {
+    // The floor disc and the space the target's path (radius 0.6) and its
+    // swarm sweep above it.
+    return ContentBounds{{-1.3f, kFloorHeight, -1.3f}, {1.3f, 0.9f, 1.3f}, true};
+  }
   void describe(nlohmann::ordered_json& j) const override;
   std::string grid_note() const override;
   std::optional<insight::ElementLaunch> element_launch() const override;

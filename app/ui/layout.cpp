@@ -32,7 +32,47 @@ LayoutPlan plan_layout(const LayoutInput& in) {
   const float left_w = std::min(28 * in.font, half), right_w = std::min(24 * in.font, half);
   p.control = {m, m, left_w, fit(in.control_wanted_h)};
   p.timing = {in.width - m - right_w, m, right_w, fit(in.timing_wanted_h)};
+  std::vector<Rect> panels{p.control, p.timing, p.strip};
+  if (in.tool_open) panels.push_back(p.tool);
+  p.scene = free_rect(in.width, in.height, panels);
   return p;
+}
+
+Rect free_rect(float width, float height, const std::vector<Rect>& panels) {
+  // The best rectangle has each side on the display's edge or a panel's edge:
+  // try every pair of those x and y edges (a few hundred rectangles).
+  std::vector<float> xs{0, width}, ys{0, height};
+  for (const Rect& r : panels) {
+    xs.insert(xs.end(), {r.x, r.x + r.w});
+    ys.insert(ys.end(), {r.y, r.y + r.h});
+  }
+  auto clean = [](std::vector<float>& v, float hi) {
+    for (float& f : v) f = std::clamp(f, 0.f, hi);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  clean(xs, width);
+  clean(ys, height);
+  Rect best{0, 0, 0, 0};
+  auto better = [](const Rect& a, const Rect& b) {
+    const float sa = std::min(a.w, a.h), sb = std::min(b.w, b.h);
+    return sa > sb + 0.5f || (sa > sb - 0.5f && a.w * a.h > b.w * b.h);
+  };
+  for (size_t x0 = 0; x0 < xs.size(); ++x0)
+    for (size_t x1 = x0 + 1; x1 < xs.size(); ++x1)
+      for (size_t y0 = 0; y0 < ys.size(); ++y0)
+        for (size_t y1 = y0 + 1; y1 < ys.size(); ++y1) {
+          const Rect r{xs[x0], ys[y0], xs[x1] - xs[x0], ys[y1] - ys[y0]};
+          if (!better(r, best)) continue;
+          if (std::none_of(panels.begin(), panels.end(),
+                           [&](const Rect& p) { return p.w > 0 && p.h > 0 && p.overlaps(r); }))
+            best = r;
+        }
+  if (std::min(best.w, best.h) >= 0.25f * std::min(width, height)) return best;
+  float bottom = height;  // above every panel that spans the width
+  for (const Rect& r : panels)
+    if (r.w >= 0.9f * width && r.h > 0) bottom = std::min(bottom, r.y);
+  return {0, 0, width, std::max(bottom, 0.f)};
 }
 
 const std::vector<std::string>& Layout::tool_names() {
@@ -88,6 +128,8 @@ void Layout::begin_frame() {
   in.control_wanted_h = wanted_h_["control"];
   in.timing_wanted_h = wanted_h_["timing"];
   plan_ = plan_layout(in);
+  planned_w_ = in.width;
+  planned_h_ = in.height;
 }
 
 void Layout::place_control() const {

@@ -31,12 +31,21 @@ struct LayoutInput {
 
 struct LayoutPlan {
   Rect control, timing, strip, tool;
+  Rect scene;  // where the 3D view goes: free_rect() of the panels above
 };
 
 // Pure: side columns of about 28 and 24 font sizes (at most half the room
 // each), the strip at the bottom, the open tool above it (at most half the
-// height), the columns in what is left.
+// height), the columns in what is left; the scene in the room they leave.
 LayoutPlan plan_layout(const LayoutInput& in);
+
+// Pure: the rectangle of the width x height display that touches none of
+// `panels` and has the longest shorter side (what a framed scene scales with;
+// the larger area breaks ties). Where the best is under a quarter of the
+// display's shorter side (huge UI scales), the whole width above the lowest
+// full-width panel (the strip, an open tool) instead: the side panels then
+// cover part of the scene, as they would any picture.
+Rect free_rect(float width, float height, const std::vector<Rect>& panels);
 
 class Layout {
  public:
@@ -64,6 +73,12 @@ class Layout {
   void end_tool();
   // The strip of tabs along the bottom.
   void draw_strip();
+  // Where the 3D view went in the last planned frame, in display pixels (y
+  // down); w == 0 before the first plan. The scene is drawn before the panels
+  // are planned, so it follows a tab that opens one frame later.
+  const Rect& scene_rect() const { return plan_.scene; }
+  float planned_width() const { return planned_w_; }
+  float planned_height() const { return planned_h_; }
 
  private:
   std::vector<std::vector<int>> strip_rows(float width) const;
@@ -71,6 +86,7 @@ class Layout {
   std::string open_;
   std::map<std::string, float> wanted_h_;
   LayoutPlan plan_;
+  float planned_w_ = 0, planned_h_ = 0;
 };
 
 // After ImGui::Render: every visible panel that overlaps another, reaches

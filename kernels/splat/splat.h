@@ -18,7 +18,7 @@ namespace cv::splat {
 
 struct Style {
   int palette = 0;
-  float gain = 0.25f;  // brightness per hit, before saturation
+  float gain = 0.25f;  // brightness per hit, before saturation (exposure() in splat_math.h)
 };
 
 class Splatter {

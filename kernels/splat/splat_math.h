@@ -82,9 +82,25 @@ CV_HD Rgb palette(int which, float t) {
   return t < 0.5f ? mix3(slow, mid, t * 2.f) : mix3(mid, fast, t * 2.f - 1.f);
 }
 
-// One accumulator word to a premultiplied RGBA8 pixel (drawn with additive
-// blending): brightness saturates smoothly with the number of hits, like
-// many overlapping translucent sprites.
+// Tone mapping, shared with the GL sprites' float target (shaders/density.frag):
+// a pixel's colour is the mean of its particles' palette colours (the hue by
+// age or speed survives any density) and its brightness 1 - exp(-gain *
+// weight). exposure() picks the gain from what is drawn: `total_weight` (hits,
+// or sprite alpha summed over pixels) spread over the part of a view_pixels
+// image a framed scene covers (kCoverage) puts a pixel of mean density at
+// 1 - exp(-kMeanLevel) = 70%; denser pixels are brighter, sparser dimmer, at
+// 65,536 as at 16,777,216 particles. At most max_gain: a lone particle stays
+// translucent.
+constexpr float kCoverage = 0.35f, kMeanLevel = 1.2f;
+inline float exposure(double total_weight, double view_pixels, float max_gain) {
+  if (!(total_weight > 0.0) || !(view_pixels > 0.0)) return max_gain;
+  const double mean = total_weight / (kCoverage * view_pixels);
+  const double g = kMeanLevel / mean;
+  return g < max_gain ? static_cast<float>(g) : max_gain;
+}
+
+// One accumulator word to a premultiplied RGBA8 pixel (composited "over" the
+// scene): the mean palette colour at the tone-mapped brightness above.
 struct Rgba8 {
   unsigned char r, g, b, a;
 };

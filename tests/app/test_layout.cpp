@@ -2,6 +2,9 @@
 // never overlap and stay on the display, at every size and scale the app supports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "ui/layout.h"
 
 using cv::ui::LayoutInput;
@@ -58,4 +61,81 @@ TEST(Layout, PanelsAreAsTallAsTheirContentWhenThereIsRoom) {
   EXPECT_LT(p.timing.y + p.timing.h, p.strip.y);
   EXPECT_GT(p.timing.h, 900);
   EXPECT_EQ(p.control.w, 28 * in.font);  // the column width follows the font (UI scale)
+}
+
+// The scene's rectangle (issue 21): the room the panels leave, never under a panel.
+namespace {
+LayoutInput typical(float w, float h, float scale, bool tool) {
+  LayoutInput in;
+  in.width = w;
+  in.height = h;
+  in.font = 13 * scale;
+  in.margin = 8 * scale;
+  in.strip_h = 2 * 20 * scale;
+  in.tool_open = tool;
+  in.tool_wanted_h = 300 * scale;
+  in.control_wanted_h = 740 * scale;  // about what the fountain's panel measures
+  in.timing_wanted_h = 330 * scale;
+  return in;
+}
+}  // namespace
+
+TEST(Layout, SceneFillsTheRoomBetweenThePanels) {
+  const auto p = plan_layout(typical(1920, 1080, 1, false));
+  EXPECT_FLOAT_EQ(p.scene.x, p.control.x + p.control.w);  // from the scene panel...
+  EXPECT_FLOAT_EQ(p.scene.x + p.scene.w, p.timing.x);     // ...to the timing panel
+  EXPECT_FLOAT_EQ(p.scene.y, 0);
+  EXPECT_FLOAT_EQ(p.scene.y + p.scene.h, p.strip.y);  // down to the tab strip
+  EXPECT_GT(p.scene.w, 1100);
+}
+
+TEST(Layout, SceneMovesAboveAnOpenTool) {
+  const auto closed = plan_layout(typical(1920, 1080, 1, false));
+  const auto open = plan_layout(typical(1920, 1080, 1, true));
+  EXPECT_FLOAT_EQ(open.scene.y + open.scene.h, open.tool.y);  // down to the tool, not under it
+  EXPECT_FLOAT_EQ(open.scene.x, closed.scene.x);
+  EXPECT_LT(open.scene.h, closed.scene.h);
+}
+
+TEST(Layout, SceneNeverUnderAPanelAtAnySizeOrScale) {
+  const float sizes[][2] = {{1280, 720}, {1280, 800}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+  int fallbacks = 0;
+  for (const auto& s : sizes)
+    for (float scale : {1.f, 1.5f, 2.f, 3.f})
+      for (bool tool : {false, true}) {
+        const auto p = plan_layout(typical(s[0], s[1], scale, tool));
+        const std::string at = std::to_string(int(s[0])) + "x" + std::to_string(int(s[1])) +
+                               " scale " + std::to_string(scale) + (tool ? " tool" : "");
+        EXPECT_TRUE(inside(p.scene, s[0], s[1])) << at;
+        EXPECT_GT(p.scene.w, 0) << at;
+        EXPECT_GT(p.scene.h, 0) << at;
+        // Never under the strip or the tool; under a side column only in the
+        // fallback, where the room between them is too small to show anything.
+        EXPECT_FALSE(p.scene.overlaps(p.strip)) << at;
+        if (tool) EXPECT_FALSE(p.scene.overlaps(p.tool)) << at;
+        const bool fallback = p.scene.overlaps(p.control) || p.scene.overlaps(p.timing);
+        if (fallback) {
+          ++fallbacks;
+          EXPECT_FLOAT_EQ(p.scene.w, s[0]) << at;
+        } else {
+          EXPECT_GE(std::min(p.scene.w, p.scene.h), 0.25f * std::min(s[0], s[1])) << at;
+        }
+      }
+  EXPECT_GT(fallbacks, 0);  // UI scale 3 at 1280x720 leaves no room between the columns
+  EXPECT_LT(fallbacks, 20);
+}
+
+TEST(Layout, FreeRectTakesTheLongestShorterSide) {
+  // One panel down the left third: the free part is the right two thirds.
+  const Rect r = cv::ui::free_rect(900, 600, {Rect{0, 0, 300, 600}});
+  EXPECT_FLOAT_EQ(r.x, 300);
+  EXPECT_FLOAT_EQ(r.w, 600);
+  EXPECT_FLOAT_EQ(r.h, 600);
+  // A short panel top left: the room beside it (600 x 600) beats the room below it (900 x 500).
+  const Rect s = cv::ui::free_rect(900, 600, {Rect{0, 0, 300, 100}});
+  EXPECT_FLOAT_EQ(s.x, 300);
+  EXPECT_FLOAT_EQ(s.h, 600);
+  // No panels: the whole display.
+  const Rect all = cv::ui::free_rect(900, 600, {});
+  EXPECT_FLOAT_EQ(all.w * all.h, 900 * 600);
 }

@@ -2,6 +2,7 @@
 // packing of hits, and the resolve to colour.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -90,6 +91,30 @@ TEST(SplatMath, ResolveSaturatesAndKeepsThePalette) {
   EXPECT_EQ(old.r, 255);
   EXPECT_EQ(old.b, 0);
   EXPECT_NEAR(old.g, 128, 1);
+}
+
+// Issue 21: colours survive many particles. The exposure puts a pixel of mean
+// density at 70% brightness whatever the count, and resolve keeps the hue of
+// the particles' mean palette position however many land on a pixel.
+TEST(SplatMath, ExposureScalesWithCountSoMeanDensityStaysUnsaturated) {
+  const double px = 1228.0 * 1032.0;  // the fountain's view at 1920x1080
+  float last = 1e9f;
+  for (double n : {65536.0, 1048576.0, 4194304.0, 16777216.0}) {
+    const float g = exposure(n, px, 2.5f);
+    EXPECT_LE(g, last);  // more particles, less light each
+    last = g;
+    const double mean_hits = n / (kCoverage * px);
+    if (g < 2.5f) EXPECT_NEAR(1.0 - std::exp(-g * mean_hits), 1.0 - std::exp(-kMeanLevel), 1e-4);
+    const auto hits = static_cast<uint64_t>(std::max(1.0, mean_hits));
+    // Old particles (t = 1) at mean density: the fountain's orange, not white.
+    const Rgba8 old = resolve(hits * kOneHit + hits * 255, 0, g);
+    EXPECT_LT(old.a, 250) << n;
+    EXPECT_GT(old.a, 60) << n;
+    EXPECT_EQ(old.b, 0) << n;
+    EXPECT_NEAR(2.0 * old.g, old.r, 2.0) << n;  // (1, 0.5, 0) at any brightness
+  }
+  EXPECT_FLOAT_EQ(exposure(10, px, 2.5f), 2.5f);  // sparse: capped, a lone particle translucent
+  EXPECT_FLOAT_EQ(exposure(0, px, 2.5f), 2.5f);
 }
 
 }  // namespace
