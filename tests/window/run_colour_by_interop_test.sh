@@ -6,14 +6,7 @@
 # CUDA device: exit 77 (skipped) without one.
 set -euo pipefail
 app=$1
-in_window() {
-  if [ -z "${DISPLAY:-}" ]; then
-    command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-    xvfb-run -a -s "-screen 0 1280x800x24" "$@"
-  else
-    "$@"
-  fi
-}
+in_window() { "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24" "$@"; }
 # One frame first: on the CPU backend there is nothing to measure.
 if in_window "$app" --backend auto --scene fountain --n 4096 --frames 1 | grep -q '"backend":"cpu"'; then
   echo "no CUDA device: skipped"

@@ -10,7 +10,7 @@ set -euo pipefail
 app=$1 dir=$2
 rm -rf "$dir" && mkdir -p "$dir"
 # The one line that decides how a window opens here.
-if [ -n "${DISPLAY:-}" ]; then xvfb=(); else xvfb=(xvfb-run -a -s "-screen 0 1280x800x24"); fi
+xvfb=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24")  # its own display (runs directly when DISPLAY is set)
 for tool in ffmpeg ffprobe; do
   command -v $tool >/dev/null || { echo "FAIL: $tool not installed (scripts/deps.sh --test)"; exit 1; }
 done
