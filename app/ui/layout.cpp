@@ -38,7 +38,7 @@ LayoutPlan plan_layout(const LayoutInput& in) {
 const std::vector<std::string>& Layout::tool_names() {
   static const std::vector<std::string> names{
       "classroom", "labs",   "occupancy", "device", "sweep",
-      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve"};
+      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve", "lesson"};
   return names;
 }
 
