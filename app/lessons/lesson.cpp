@@ -384,7 +384,7 @@ class StepReader {
       if (!c) return bad("choices", "missing: 'A | B | C', each optionally 'label = value'");
       for (const auto& item : split(c->value, '|')) {
         Prediction::Choice ch;
-        const auto eq = item.find('=');
+        const auto eq = item.rfind('=');
         ch.label = trim(item.substr(0, eq));
         if (eq != std::string::npos) {
           ch.key = trim(item.substr(eq + 1));
@@ -435,7 +435,7 @@ class StepReader {
   void read_reveal(StepPlan& plan) {
     if (const Entry* e = get("show"))
       for (const auto& item : split(e->value, ',')) {
-        const auto eq = item.find('=');
+        const auto eq = item.rfind('=');  // labels may hold '=' ("n = 800"), keys never
         ShowValue v;
         v.key = trim(eq == std::string::npos ? item : item.substr(eq + 1));
         v.label = eq == std::string::npos ? v.key : trim(item.substr(0, eq));

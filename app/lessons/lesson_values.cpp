@@ -61,7 +61,7 @@ std::optional<std::string> check_value_key(const RunSpec& run, const std::string
   if (run.kind == K::Sweep) {
     std::vector<std::string> shapes;
     for (const auto& s : run.shapes) shapes.push_back(to_string(s));
-    if (std::find(shapes.begin(), shapes.end(), sel) == shapes.end())
+    if (!loose && std::find(shapes.begin(), shapes.end(), sel) == shapes.end())
       return "'" + sel + "' in '" + key + "' is not a shape of run.shapes (" + join_list(shapes) +
              ")";
     return std::nullopt;
