@@ -116,7 +116,9 @@ void LessonPlayer::draw_navigation() {
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(label) && !script_busy()) go_request_ = i;
     if (on) ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lesson_->steps[i].title.c_str());
+    // Not in scripted runs: Xvfb's pointer rests mid-screen and would leave a tooltip in pictures.
+    if (!script_ && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", lesson_->steps[i].title.c_str());
   }
   char head[512];
   std::snprintf(head, sizeof head, "Step %d of %d: %s", current_ + 1, n,
@@ -251,18 +253,25 @@ void LessonPlayer::draw_reveal() {
 void LessonPlayer::draw_rows() {
   if (rows_.empty()) return;
   ui::section("Every measurement");
-  const int cols = 6;
+  // Narrow windows (large UI scales) drop the block and rate columns rather
+  // than run past the panel's edge.
+  const bool wide = ImGui::GetContentRegionAvail().x > 48 * ImGui::GetFontSize();
+  const int cols = wide ? 6 : 4;
   if (!ImGui::BeginTable("rows", cols,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
                              ImGuiTableFlags_BordersInnerV))
     return;
-  for (const char* h : {"variant", "n", "block", "median", "throughput", "answer"})
+  for (const char* h : {"variant", "n", "block", "time", "rate", "answer"}) {
+    if (!wide && (std::string(h) == "block" || std::string(h) == "rate")) continue;
     ImGui::TableSetupColumn(h);
+  }
   ImGui::TableHeadersRow();
   for (const auto& r : rows_) {
     ImGui::TableNextRow();
+    // Columns by their wide-table number; the narrow table skips 2 and 4.
     auto cell = [&](int c, const std::string& text, const ImVec4& colour) {
-      ImGui::TableSetColumnIndex(c);
+      if (!wide && (c == 2 || c == 4)) return;
+      ImGui::TableSetColumnIndex(wide ? c : c == 3 ? 2 : c == 5 ? 3 : c);
       ui::wrapped(colour, text);
     };
     const ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);

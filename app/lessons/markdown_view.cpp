@@ -1,6 +1,8 @@
 // draw_markdown: the lesson text with ImGui, words wrapped at the window's edge.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "lessons/markdown.h"
 #include "widgets/widgets.h"
 
@@ -26,7 +28,10 @@ ImVec4 colour_of(const Span& s, bool heading) {
 void draw_spans(const std::vector<Span>& spans, bool heading) {
   const float indent_x = ImGui::GetCursorPosX();
   // The column's edge (a table cell or the window): where the cursor is plus what is left.
-  const float right = indent_x + ImGui::GetContentRegionAvail().x;
+  // (the window's content region keeps a full padding from its edge, as
+  // layout_problems() checks; the work area alone would allow half of it).
+  const float right = std::min(indent_x + ImGui::GetContentRegionAvail().x,
+                               ImGui::GetWindowContentRegionMax().x);
   const float space = ImGui::CalcTextSize(" ").x;
   bool first = true;
   bool space_before = false;  // the text so far ended with a space
@@ -47,11 +52,14 @@ void draw_spans(const std::vector<Span>& spans, bool heading) {
       }
       const float w = ImGui::CalcTextSize(word.c_str()).x;
       if (!first) {
-        ImGui::SameLine(0, lead_space ? space : 0);
-        if (ImGui::GetCursorPosX() + w > right && ImGui::GetCursorPosX() > indent_x + 1) {
-          ImGui::NewLine();
-          ImGui::SetCursorPosX(indent_x);
-        }
+        // Decided before SameLine: a SameLine undone by NewLine would still
+        // have stretched the window's content past the edge.
+        const float gap = lead_space ? space : 0;
+        const float end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + gap + w;
+        if (end > right)
+          ImGui::SetCursorPosX(indent_x);  // the next line
+        else
+          ImGui::SameLine(0, gap);
       }
       first = false;
       if (s.code) {
