@@ -545,11 +545,6 @@ Step read_section(const Section& sec, int index, Problems& p, const std::string&
   Fields gpu, cpu;
   for (const auto& [k, e] : fields)
     if (!starts_with(k, "cpu.")) gpu[k] = cpu[k] = e;
-  // On the CPU backend a lab runs every variant that can run there unless
-  // cpu.run.variant names them (named GPU variants cannot run on the CPU).
-  if (!fields.count("cpu.run.variant") && fields.count("run") &&
-      starts_with(fields["run"].value, "lab"))
-    cpu.erase("run.variant");
   for (const auto& [k, e] : fields)
     if (starts_with(k, "cpu.")) cpu[k.substr(4)] = e;
   step.gpu = StepReader(gpu, p, path, false).read();
