@@ -136,6 +136,9 @@ void LessonPlayer::capture_base(presets::AppState& app) {
     for (const char* k : {"scale", "high_contrast", "panels_hidden"}) base_["ui"].erase(k);
   if (base_.contains("lab")) base_["lab"]["open"] = false;
   base_["ui"]["paused"] = false;
+  // capture() leaves out what is at its default; the base must hold it, or
+  // a step's colouring would outlive the step.
+  if (!base_["ui"].contains("colour_by")) base_["ui"]["colour_by"] = "normal";
   need_base_ = false;
 }
 
