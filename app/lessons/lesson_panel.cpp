@@ -202,7 +202,10 @@ void LessonPlayer::draw_reveal() {
   }
   ui::section("Measured");
   if (!run_error_.empty()) ui::wrapped(ui::kBad, "the run failed: " + run_error_);
-  if (p.predict.kind != Prediction::Kind::None && !verdict_.summary.empty()) {
+  const bool cpu_gpu_step = lesson_->steps[current_].gpu_only && backend_ == Backend::Cpu;
+  if (p.predict.kind != Prediction::Kind::None && !verdict_.measured && cpu_gpu_step) {
+    ui::wrapped(ui::kWarn, "the answer needs a GPU (CUDA backend)");
+  } else if (p.predict.kind != Prediction::Kind::None && !verdict_.summary.empty()) {
     const bool any = p.predict.kind == Prediction::Kind::Number ? guess_given_
                                                                  : [&] {
                                                                      int t = 0;
@@ -215,7 +218,6 @@ void LessonPlayer::draw_reveal() {
                                    : ui::kBad,
                 verdict_.summary);
   }
-  const bool cpu_gpu_step = lesson_->steps[current_].gpu_only && backend_ == Backend::Cpu;
   // Numbers of one kind (the same field: ms_median, gb_per_s...) get bars on one scale.
   auto field = [](const std::string& key) { return key.substr(key.rfind('.') + 1); };
   std::map<std::string, double> top;
@@ -236,7 +238,7 @@ void LessonPlayer::draw_reveal() {
       if (x)
         ui::wrapped(kAccent, format_value(s.key, *x));
       else
-        ui::wrapped(ui::kDim, cpu_gpu_step ? "needs a GPU" : "not measured");
+        ui::wrapped(ui::kDim, cpu_gpu_step ? "not run on the CPU" : "not measured");
       ImGui::TableSetColumnIndex(2);
       const double t = top[field(s.key)];
       if (x && x->is_number() && t > 0 && !x->is_number_integer()) {
