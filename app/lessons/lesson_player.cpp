@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <sstream>
 
 #include "presets/preset.h"
@@ -157,8 +158,12 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
     state_problems_.push_back(e.what());
   }
   for (const auto& s : report.skipped()) state_problems_.push_back(s);
-  const json now = json::parse(presets::to_json(presets::capture(app)).dump());
+  json now = json::parse(presets::to_json(presets::capture(app)).dump());
   compare("", checkable(p.state), now, state_problems_);
+  if (now.contains("lab")) now["lab"].erase("open");  // follows the tab shown, not the step
+  char digest[32];
+  std::snprintf(digest, sizeof digest, "%016zx", std::hash<std::string>{}(now.dump()));
+  state_digest_ = digest;
   state_applied_ = state_problems_.empty();
   for (const auto& s : state_problems_)
     std::fprintf(stderr, "cudaviz: lesson step %d: %s\n", current_ + 1, s.c_str());
@@ -466,6 +471,7 @@ StepReport LessonPlayer::report_step() const {
   r.title = step.title;
   r.state_applied = state_applied_;
   r.state_problems = state_problems_;
+  r.state_digest = state_digest_;
   r.run = run_label();
   r.run_state = p.run.kind == RunSpec::Kind::None ? "none" : run_error_.empty() ? "done" : "failed";
   r.run_error = run_error_;
@@ -505,6 +511,7 @@ nlohmann::ordered_json LessonPlayer::summary() const {
     s["title"] = r.title;
     s["state_applied"] = r.state_applied;
     if (!r.state_problems.empty()) s["state_problems"] = r.state_problems;
+    s["state_digest"] = r.state_digest;
     s["run"] = r.run;
     s["run_state"] = r.run_state;
     if (!r.run_error.empty()) s["run_error"] = r.run_error;

@@ -30,6 +30,9 @@ struct StepReport {
   std::string title;
   bool state_applied = false;
   std::vector<std::string> state_problems;
+  // The whole state read back after arriving (a hash of the captured preset):
+  // the same whichever step came before, which tests compare.
+  std::string state_digest;
   std::string run;        // "none", "lab count3", "sweep fountain", "frames 60", ...
   std::string run_state;  // done, failed, cancelled (or "none")
   std::string run_error;
@@ -118,6 +121,7 @@ class LessonPlayer {
   // The step as shown: its state check, the class's prediction, the run.
   std::vector<std::string> state_problems_;
   bool state_applied_ = false;
+  std::string state_digest_;
   std::vector<int> hands_;
   double guess_ = 0;
   bool guess_given_ = false;
