@@ -221,9 +221,12 @@ void LessonPlayer::draw_reveal() {
   // Numbers of one kind (the same field: ms_median, gb_per_s...) get bars on one scale.
   auto field = [](const std::string& key) { return key.substr(key.rfind('.') + 1); };
   std::map<std::string, double> top;
+  std::map<std::string, int> kind_count;  // a bar alone compares with nothing
   for (const auto& s : p.show)
-    if (auto x = lookup(values_, s.key); x && x->is_number())
+    if (auto x = lookup(values_, s.key); x && x->is_number()) {
       top[field(s.key)] = std::max(top[field(s.key)], std::fabs(x->get<double>()));
+      ++kind_count[field(s.key)];
+    }
   if (!p.show.empty() &&
       ImGui::BeginTable("values", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch, 0.4f);
@@ -241,7 +244,8 @@ void LessonPlayer::draw_reveal() {
         ui::wrapped(ui::kDim, cpu_gpu_step ? "not run on the CPU" : "not measured");
       ImGui::TableSetColumnIndex(2);
       const double t = top[field(s.key)];
-      if (x && x->is_number() && t > 0 && !x->is_number_integer()) {
+      if (x && x->is_number() && t > 0 && !x->is_number_integer() &&
+          kind_count[field(s.key)] > 1) {
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, kAccent);
         ImGui::ProgressBar(static_cast<float>(std::fabs(x->get<double>()) / t), ImVec2(-1, 0), "");
         ImGui::PopStyleColor();

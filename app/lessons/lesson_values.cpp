@@ -118,7 +118,7 @@ bool ends_with(const std::string& s, const std::string& e) {
 std::string number(double v) {
   char buf[64];
   const double a = std::fabs(v);
-  if (a != 0 && (a >= 1e6 || a < 1e-3)) {
+  if (a != 0 && (a >= 1e5 || a < 1e-3)) {
     // 1.23e+09 reads badly on a projector: SI prefixes instead.
     const char* prefixes[] = {"", " k", " M", " G", " T", " P"};
     int k = 0;

@@ -276,6 +276,8 @@ TEST(LessonValues, Formats) {
   EXPECT_EQ(format_value("a.vs.b", 2.0), "2x");
   EXPECT_EQ(format_value("a.ms_median / b.ms_median", 3.25), "3.25x");
   EXPECT_EQ(format_value("fps", 60.0), "60 fps");
+  EXPECT_EQ(format_value("a.pairs_per_s", 657014.0), "657 k/s");
+  EXPECT_EQ(format_value("a.result", 3436), "3436");
 }
 
 TEST(LessonValues, VerdictForChoices) {
