@@ -104,6 +104,7 @@ void LessonPlayer::load(Lesson lesson, int first) {
 
 void LessonPlayer::show_problems(const std::string& path, std::vector<std::string> problems) {
   path_ = path;
+  std::snprintf(path_field_, sizeof path_field_, "%s", path.c_str());  // fix it, open it again
   problems_ = std::move(problems);
   tab_.expand();
 }
