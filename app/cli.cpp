@@ -9,6 +9,7 @@
 #include <set>
 
 #include "insight/launch_model.h"
+#include "record/clip_format.h"
 
 namespace cv {
 
@@ -20,7 +21,8 @@ std::string usage_text() {
           [--panel NAMES] [--sweep NAME[:SHAPES]]
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
-          [--colour-by normal|block|warp|thread|sm] [--lesson FILE [--step K]]
+          [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
+          [--lesson FILE [--step K]]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -50,6 +52,10 @@ std::string usage_text() {
       summary's "lesson" lists every step's state and values (exit 1 if one failed).
       --device N computes on CUDA device N (also for bench and sweep; default: the
       device that drives the display, else 0).
+      --record out.mp4|out.gif records a frame-exact clip (one 1/60 s step per frame,
+      H.264 at 60 fps or a GIF at 50 fps) of the scene, or with --record-ui of the
+      whole window, through ffmpeg (sudo apt install ffmpeg); until the window closes,
+      or for --frames N.
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
@@ -304,6 +310,15 @@ void parse_run_view(FlagReader& f, RunOptions& o) {
   }
 }
 
+// --record FILE (.mp4 or .gif; ffmpeg is looked for when the window opens), --record-ui.
+void parse_run_record(FlagReader& f, RunOptions& o) {
+  o.record = f.get("--record");
+  if (o.record)
+    if (auto err = record::check_clip_path(*o.record)) throw UsageError("--record: " + *err);
+  o.record_ui = f.get("--record-ui").has_value();
+  if (o.record_ui && !o.record) throw UsageError("--record-ui needs --record out.mp4|out.gif");
+}
+
 // --vsync, --fps-cap, --size.
 void parse_run_window(FlagReader& f, RunOptions& o) {
   if (auto v = f.get("--vsync")) {
@@ -327,12 +342,14 @@ Command parse_run(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--lesson", "--step"},
-               {"--present"});
+                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
+                "--step"},
+               {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);
   parse_run_view(f, cmd.run);
   parse_run_window(f, cmd.run);
+  parse_run_record(f, cmd.run);
   cmd.run.lesson = f.get("--lesson");  // read and checked before the window opens
   if (auto k = f.get("--step")) {
     if (!cmd.run.lesson) throw UsageError("--step K needs --lesson FILE");

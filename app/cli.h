@@ -51,6 +51,10 @@ struct RunOptions {
   std::optional<bool> vsync;
   std::optional<int> fps_cap;
   std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
+  // --record out.mp4|out.gif: a frame-exact clip of every frame (record/recorder.h);
+  // --record-ui keeps the panels in the picture (default: the scene only).
+  std::optional<std::string> record;
+  bool record_ui = false;
   // --lesson FILE [--step K]: opens the lesson tab at step K (1-based); with
   // --frames N every step from K on is shown N frames, run and checked.
   std::optional<std::string> lesson;

@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev)
 for flag in "$@"; do
   case "$flag" in
-    --test) pkgs+=(libgtest-dev xvfb xauth) ;;
+    --test) pkgs+=(libgtest-dev xvfb xauth ffmpeg) ;;  # ffmpeg: the clip tests (the app needs it only to record)
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
     *) echo "deps.sh: unknown flag '$flag' (known: --test, --fuzz)" >&2; exit 2 ;;
   esac

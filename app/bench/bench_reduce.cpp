@@ -110,7 +110,8 @@ Measurement measure_variant(ReduceRun& r, Variant v, double step0) {
 std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend) {
   const std::vector<int32_t> data =
       lab_data(opt, op == Op::Sum ? "reduce" : "count3", kDefaultN, kMaxN,
-               [](size_t n) { return make_data(n, kDataSeed); });
+               [&opt](size_t n) { return make_data(n, kDataSeed, cancel_flag(opt)); });
+  throw_if_cancelled(opt);
   const size_t n = data.size();
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
   if (auto e = validate(block, block_limits(backend)))

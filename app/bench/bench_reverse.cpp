@@ -105,8 +105,12 @@ size_t count_wrong(ReverseRun& r, Variant v) {
     r.stream->synchronize();
   }
   const std::vector<int32_t>& want = v == Variant::Copy ? r.data : r.expected;
+  constexpr size_t kStride = size_t{1} << 22;  // a cancel is seen within milliseconds at 2^30
   size_t wrong = 0;
-  for (size_t i = 0; i < r.n; ++i) wrong += r.host_out[i] != want[i];
+  for (size_t b = 0; b < r.n; b += kStride) {
+    throw_if_cancelled(r.opt);
+    for (size_t i = b, e = std::min(r.n, b + kStride); i < e; ++i) wrong += r.host_out[i] != want[i];
+  }
   return wrong;
 }
 
@@ -126,7 +130,8 @@ Measurement measure_variant(ReverseRun& r, Variant v, double step0) {
 
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const std::vector<int32_t> data = lab_data(
-      opt, "reverse", kDefaultN, kMaxN, [](size_t n) { return reduce::make_data(n, kDataSeed); });
+      opt, "reverse", kDefaultN, kMaxN,
+      [&opt](size_t n) { return reduce::make_data(n, kDataSeed, cancel_flag(opt)); });
   const size_t n = data.size();
   const BlockShape block = opt.block.value_or(BlockShape{256, 1, 1});
   if (auto e = validate(block, block_limits(backend)))

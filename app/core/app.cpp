@@ -20,11 +20,12 @@
 namespace cv {
 namespace {
 
-std::string timestamped_png() {
+// cudaviz-<date>-<time>.<ext> in the working directory (screenshots, clips).
+std::string timestamped_name(const char* ext) {
   char name[64];
   std::time_t t = std::time(nullptr);
-  std::strftime(name, sizeof name, "cudaviz-%Y%m%d-%H%M%S.png", std::localtime(&t));
-  return name;
+  std::strftime(name, sizeof name, "cudaviz-%Y%m%d-%H%M%S.", std::localtime(&t));
+  return name + std::string(ext);
 }
 
 std::string window_title(const ParticleScene& scene, float fps) {
@@ -70,6 +71,7 @@ bool App::frame() {
   simulate();
   SceneSlot& slot = ctx_.scenes.current();
   view_.draw(*slot.scene, slot.camera, ctx_.ui, size_.fb_w, size_.fb_h);
+  ctx_.recorder.capture(record::Recorder::Stage::Scene, size_.fb_w, size_.fb_h);
   build_ui();
   for (auto& o : observers_) o->before_present(view);
   present();
@@ -93,6 +95,7 @@ void App::apply_requests() {
     }
   }
   ui.scene_request.reset();
+  toggle_recording();
   auto state = ctx_.app_state();
   if (ctx_.preset_panel.service(state)) ctx_.preset_lab = true;
   if (auto spec = ctx_.preset_panel.take_sweep_request())
@@ -105,8 +108,28 @@ void App::apply_requests() {
   }
 }
 
-// Fixed steps of simulated time: one a frame in scripted runs (deterministic),
-// else as many as the wall time since the last frame asks for (frame_pacing.h).
+// The record button: stop the clip, or start one named for the time. The
+// panel then shows the recorder's state, copied once a frame.
+void App::toggle_recording() {
+  RecordControls& rc = ctx_.ui.record;
+  ctx_.recorder.poll();
+  if (rc.toggle_requested) {
+    rc.toggle_requested = false;
+    rc.message.clear();
+    if (ctx_.recorder.recording()) {
+      ctx_.recorder.stop();
+    } else {
+      rc.ffmpeg_found = record::find_ffmpeg().has_value();
+      const char* ext = record::extension(rc.format ? record::ClipFormat::Gif : record::ClipFormat::Mp4);
+      if (auto err = ctx_.recorder.start(timestamped_name(ext), rc.include_ui)) rc.message = *err;
+    }
+  }
+  rc.status = ctx_.recorder.status();
+}
+
+// Fixed steps of simulated time: one a frame in scripted runs (deterministic)
+// and while recording (one step per frame of the clip), else as many as the
+// wall time since the last frame asks for (frame_pacing.h).
 void App::simulate() {
   UiState& ui = ctx_.ui;
   ParticleScene& scene = *ctx_.scenes.current().scene;
@@ -114,10 +137,11 @@ void App::simulate() {
   const auto plan = pacing::plan_steps(sim_pending_, now - sim_clock_);
   sim_clock_ = now;
   const bool running = ui.error_message.empty() && !ui.paused;
-  sim_pending_ = running ? plan.pending : 0;
-  int steps = fixed_steps_ ? 1 : plan.steps;
+  const bool one_a_frame = fixed_steps_ || ctx_.recorder.recording();
+  sim_pending_ = running && !one_a_frame ? plan.pending : 0;
+  int steps = one_a_frame ? 1 : plan.steps;
   if (!running) steps = ui.step_once && ui.error_message.empty() ? 1 : 0;
-  ui.sim_behind = running && !fixed_steps_ && plan.dropped;
+  ui.sim_behind = running && !one_a_frame && plan.dropped;
   ui.step_once = false;
   ui.sim_steps = 0;
   scene.set_colour_by(ui.colour_by);
@@ -160,12 +184,14 @@ void App::build_ui() {
   check_gl("frame");
 }
 
-// The screenshot the user asked for (P or the button), vsync as chosen, swap.
+// The clip's frame when it records the panels too, the screenshot the user
+// asked for (P or the button), vsync as chosen, swap.
 void App::present() {
   UiState& ui = ctx_.ui;
+  ctx_.recorder.capture(record::Recorder::Stage::Ui, size_.fb_w, size_.fb_h);
   if (ui.screenshot_requested) {
     ui.screenshot_requested = false;
-    const std::string path = timestamped_png();
+    const std::string path = timestamped_name("png");
     try {
       write_framebuffer_png(path, size_.fb_w, size_.fb_h);
       std::fprintf(stderr, "screenshot: %s\n", path.c_str());
@@ -204,6 +230,7 @@ int App::teardown() {
   ctx_.tuning.shutdown();
   ctx_.insight.shutdown();
   ctx_.lesson.shutdown();
+  ctx_.recorder.finish();  // ffmpeg writes the rest of the clip
   nlohmann::ordered_json summary;
   for (auto& o : observers_) o->finish(ctx_, summary);
   for (auto& o : observers_)

@@ -38,9 +38,11 @@ class App {
   void setup_presets(const LaunchPlan& plan);
   void setup_lesson(const LaunchPlan& plan);
   void setup_pacing();
+  void setup_record();
   // The frame (core/app.cpp), in order. frame() returns false to end the loop.
   bool frame();
   void apply_requests();
+  void toggle_recording();
   void simulate();
   void build_ui();
   void present();

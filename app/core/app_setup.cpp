@@ -11,6 +11,7 @@
 #include "core/app.h"
 #include "core/observers.h"
 #include "gl/gl_check.h"
+#include "record/clip_format.h"
 #include "scenes/scene_factory.h"
 #include "system/startup.h"
 
@@ -76,6 +77,8 @@ int run_app(const RunOptions& opt) {
   try {
     // Backend first: a bad --backend request is reported before any window opens.
     const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend));
+    if (opt.record && !record::find_ffmpeg())  // before a window flashes up
+      throw LaunchError(std::string("--record: ") + record::kNeedsFfmpeg);
     App app(opt, plan);
     return app.run();
   } catch (const LaunchError& e) {
@@ -109,6 +112,7 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   setup_presets(plan);
   setup_lesson(plan);
   setup_pacing();
+  setup_record();
   observers_ = make_observers(opt_, ctx_.backend);
 }
 
@@ -197,6 +201,16 @@ void App::setup_pacing() {
   vsync_applied_ = p.vsync;
   glfwSwapInterval(p.vsync ? 1 : 0);
   last_time_ = title_time_ = sim_clock_ = glfwGetTime();
+}
+
+// --record FILE: the clip starts with the first frame. The record button
+// learns whether ffmpeg is there before anyone presses it.
+void App::setup_record() {
+  ctx_.ui.record.ffmpeg_found = record::find_ffmpeg().has_value();
+  ctx_.ui.record.include_ui = opt_.record_ui;
+  if (!opt_.record) return;
+  if (auto err = ctx_.recorder.start(*opt_.record, opt_.record_ui)) throw LaunchError("--record: " + *err);
+  ctx_.ui.record.format = record::clip_format_from_path(*opt_.record) == record::ClipFormat::Gif;
 }
 
 }  // namespace cv

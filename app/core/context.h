@@ -12,6 +12,7 @@
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
 #include "presets/preset_panel.h"
+#include "record/recorder.h"
 #include "scenes/scene_set.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
@@ -52,6 +53,7 @@ struct Context {
   presets::PresetPanel preset_panel;
   lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
+  record::Recorder recorder;  // --record and the record button (GL objects: before the window goes)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)
   bool preset_lab = false;        // a preset started a lab run (a scripted run waits for it)
   bool gl_debug = false;          // KHR_debug output is on

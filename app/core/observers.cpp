@@ -137,6 +137,32 @@ int SoakObserver::exit_code(const Context& ctx, std::ostream& err) const {
   return 1;
 }
 
+void RecordObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
+  const record::RecordStatus& s = ctx.recorder.status();
+  nlohmann::ordered_json r;
+  r["path"] = s.path;
+  r["state"] = record::to_string(s.state);
+  r["frames"] = s.written;
+  r["width"] = s.size.width;
+  r["height"] = s.size.height;
+  r["cropped"] = s.size.cropped;  // odd framebuffer: top row / right column dropped
+  r["fps"] = record::clip_fps(s.format);
+  r["encoder"] = record::encoder(s.format);
+  r["include_ui"] = s.include_ui;
+  r["dropped"] = s.captured - s.written;  // read from the window but never encoded
+  r["encoder_waits"] = s.encoder_waits;   // frames that waited for the encoder's queue
+  if (!s.note.empty()) r["note"] = s.note;
+  if (!s.error.empty()) r["error"] = s.error;
+  summary["record"] = r;
+}
+
+int RecordObserver::exit_code(const Context& ctx, std::ostream& err) const {
+  const record::RecordStatus& s = ctx.recorder.status();
+  if (s.state != record::RecordState::Failed) return 0;
+  err << "cudaviz: the run fails because its clip '" << s.path << "' failed (the reason is above)\n";
+  return 1;
+}
+
 void StormObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
   (void)ctx;
   summary["resize_storm"] = storm_.summary();
@@ -152,6 +178,7 @@ std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt
   if (const auto close_at = close_at_frame_from_env())
     list.push_back(std::make_unique<CloseAtFrame>(*close_at));
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
+  if (opt.record) list.push_back(std::make_unique<RecordObserver>());
   if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));
   if (opt.frames > 0) list.push_back(std::make_unique<ScriptedRun>(opt));
   return list;

@@ -42,6 +42,14 @@ class SoakObserver : public FrameObserver {
   SoakRun soak_;
 };
 
+// --record FILE: the clip's facts go into the summary ("record"); a clip
+// that failed fails the run (1). The recorder itself lives in the Context.
+class RecordObserver : public FrameObserver {
+ public:
+  void finish(Context& ctx, nlohmann::ordered_json& summary) override;
+  int exit_code(const Context& ctx, std::ostream& err) const override;
+};
+
 // CUDAVIZ_RESIZE_STORM=1: resizes and iconifies the window every pass.
 class StormObserver : public FrameObserver {
  public:

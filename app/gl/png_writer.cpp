@@ -1,12 +1,10 @@
 #include "gl/png_writer.h"
 
-#include <glad/gl.h>
-
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "gl/gl_check.h"
+#include "gl/pixel_readback.h"
 #include "io/atomic_file.h"
 
 #include <stb_image_write.h>  // implementation from libstb (libstb-dev)
@@ -17,10 +15,7 @@ void write_framebuffer_png(const std::string& path, int width, int height) {
   if (width <= 0 || height <= 0)
     throw std::runtime_error("screenshot: the window has no area (minimized?)");
   std::vector<unsigned char> pixels(static_cast<size_t>(width) * height * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  check_gl("glReadPixels(screenshot)");
+  read_back_buffer(width, height, pixels.data(), "glReadPixels(screenshot)");
   // GL's origin is bottom-left; PNG rows go top-down.
   stbi_flip_vertically_on_write(1);
   // Encode in memory, then write the bytes atomically: a full disk or a

@@ -135,6 +135,7 @@ void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiSt
   ui::same_line_if_fits("screenshot");
   if (ImGui::Button("screenshot")) ui.screenshot_requested = true;
   ui::tooltip("P: writes cudaviz-<time>.png in the current directory.");
+  draw_record_controls(ui.record);
   renderer_section(ui);
   pacing_section(ui);
   if (!ui.error_message.empty()) {

@@ -12,6 +12,7 @@
 #include "timing/frame_pacing.h"
 #include "ui/layout.h"
 #include "timing/frame_timers.h"
+#include "ui/record_controls.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -47,6 +48,7 @@ struct UiState : SceneControls {
   History splat_sync_wait_ms{240};                   // external path: CPU waits
   History splat_upload_ms{240};                     // GL: image PBO -> texture
   std::string splat_transfer;                        // how the splat image reaches GL
+  RecordControls record;  // the record button and the clip's state (ui/record_controls.h)
 };
 
 // From this many particles on, Auto draws with the splatter: on the H100 GL

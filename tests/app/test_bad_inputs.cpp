@@ -385,6 +385,12 @@ std::vector<Row> rows() {
        {"--soak", "--frames"}},
       {"cli", "sweep without --shapes", {"sweep", "fountain"}, 2, {"--shapes is required"}},
       {"cli", "--help with more", {"--help", "x"}, 2, {"--help takes no further arguments"}},
+      {"cli",
+       "--record with an unknown extension",
+       {"--record", "{DIR}/clip.avi"},
+       2,
+       {"'.avi'", ".mp4, .gif"}},
+      {"cli", "--record-ui without --record", {"--record-ui"}, 2, {"--record-ui needs --record"}},
       // Presets (parsed before a window opens; a scripted run refuses unusable values).
       {"preset",
        "missing",

@@ -1,6 +1,8 @@
 // The counting / summing lab's math and CPU twins against straightforward references.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <random>
@@ -101,4 +103,16 @@ TEST(ReduceVariants, Names) {
   EXPECT_STREQ(to_string(Op::Sum), "reduce");
   EXPECT_FALSE(is_gpu(Variant::CpuThreads));
   EXPECT_TRUE(is_gpu(Variant::Racy));
+}
+
+// A lab cancelled while its data is being made stops generating (issue 21: the
+// cancel must land within a second on a busy machine, even at 2^30 values).
+TEST(ReduceData, GenerationStopsWhenCancelled) {
+  const std::atomic<bool> cancel{true};
+  const auto v = cv::reduce::make_data(size_t{1} << 20, 1, &cancel);
+  ASSERT_EQ(v.size(), size_t{1} << 20);
+  EXPECT_EQ(std::count(v.begin(), v.end(), 0), static_cast<long>(v.size()))
+      << "values were generated after the cancel";
+  const std::atomic<bool> go{false};
+  EXPECT_EQ(cv::reduce::make_data(1000, 1, &go), cv::reduce::make_data(1000, 1));
 }

@@ -93,7 +93,9 @@ void sum_into(const int32_t* d_in, size_t n, unsigned long long* d_acc, const Bl
 
 // Deterministic lab data: n int32 values spread over the whole int32 range (a
 // third of them multiples of 3, sums far outside 32 bits), a pure function of
-// (seed, index), generated in parallel.
-std::vector<int32_t> make_data(size_t n, uint64_t seed);
+// (seed, index), generated in parallel. A set `cancel` stops it early (the
+// values are then incomplete: the caller checks the flag before using them).
+std::vector<int32_t> make_data(size_t n, uint64_t seed,
+                               const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace cv::reduce

@@ -118,12 +118,15 @@ int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* 
   return total.load();
 }
 
-std::vector<int32_t> make_data(size_t n, uint64_t seed) {
+std::vector<int32_t> make_data(size_t n, uint64_t seed, const std::atomic<bool>* cancel) {
   std::vector<int32_t> v(n);
   const uint64_t key = splitmix64(seed);
+  // Polled every kWorkChunk values: at 2^30 values generation takes seconds,
+  // and a cancelled lab must stop within a second even on a busy machine.
   parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i)
-      v[i] = static_cast<int32_t>(static_cast<uint32_t>(splitmix64(key ^ i)));
+    for (size_t c = b; c < e && !cancelled(cancel); c += kWorkChunk)
+      for (size_t i = c, end = std::min(e, c + kWorkChunk); i < end; ++i)
+        v[i] = static_cast<int32_t>(static_cast<uint32_t>(splitmix64(key ^ i)));
   });
   return v;
 }

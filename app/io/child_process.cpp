@@ -1,0 +1,202 @@
+#include "io/child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace cv {
+namespace {
+
+std::runtime_error os_error(const std::string& call, int err) {
+  return std::runtime_error(call + " failed: " + std::strerror(err));
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+// An unlinked temporary file for the child's stderr: nothing to clean up.
+int anonymous_file() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/cudaviz-child-XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) throw os_error("mkostemp(" + name + ")", errno);
+  ::unlink(name.c_str());
+  return fd;
+}
+
+// posix_spawn's attribute and file-action objects, destroyed on every path.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attr);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+};
+
+}  // namespace
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+  if (argv.empty()) throw std::runtime_error("ChildProcess: no program given");
+  int ends[2];
+  // CLOEXEC on both ends: the child gets its end only as fd 0 (dup2 clears
+  // the flag there), so no other process keeps the socket open and EOF arrives.
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+    throw os_error("socketpair", errno);
+  stdin_fd_ = ends[0];
+  int child_end = ends[1];
+  // Room for a few frames in flight (the kernel caps it at net.core.wmem_max).
+  const int sndbuf = 8 << 20;
+  ::setsockopt(stdin_fd_, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  ::shutdown(stdin_fd_, SHUT_RD);  // this end only writes
+  try {
+    stderr_fd_ = anonymous_file();
+  } catch (...) {
+    close_fd(stdin_fd_);
+    close_fd(child_end);
+    throw;
+  }
+  SpawnSetup s;
+  posix_spawn_file_actions_adddup2(&s.actions, child_end, 0);
+  posix_spawn_file_actions_addopen(&s.actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&s.actions, stderr_fd_, 2);
+  // Default signals and an empty mask whatever this thread has; its own
+  // process group, so a Ctrl-C in the terminal reaches the app, which ends
+  // the child in order, rather than cutting the encoder off mid-file.
+  sigset_t none, pipe;
+  sigemptyset(&none);
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  posix_spawnattr_setsigmask(&s.attr, &none);
+  posix_spawnattr_setsigdefault(&s.attr, &pipe);
+  posix_spawnattr_setpgroup(&s.attr, 0);
+  posix_spawnattr_setflags(&s.attr,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const int err = ::posix_spawn(&pid_, argv[0].c_str(), &s.actions, &s.attr, args.data(), environ);
+  close_fd(child_end);
+  if (err != 0) {
+    close_fd(stdin_fd_);
+    close_fd(stderr_fd_);
+    throw os_error("posix_spawn(" + argv[0] + ")", err);
+  }
+}
+
+ChildProcess::~ChildProcess() {
+  close_stdin();
+  if (!wait_for(5.0)) {  // it had its EOF: a child still busy after 5 s is stuck
+    kill();
+    wait_for(60.0);
+  }
+  close_fd(stderr_fd_);
+}
+
+int ChildProcess::write_all(const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::send(stdin_fd_, p, bytes, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+void ChildProcess::close_stdin() { close_fd(stdin_fd_); }
+
+std::optional<int> ChildProcess::try_reap() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (reaped_) return status_;
+  int status = 0;
+  const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == pid_ || (r < 0 && errno == ECHILD)) {
+    reaped_ = true;
+    status_ = r == pid_ ? status : 0;
+    return status_;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> ChildProcess::wait_for(double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    if (auto s = try_reap()) return s;
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+void ChildProcess::kill() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!reaped_ && pid_ > 0) ::kill(pid_, SIGKILL);
+}
+
+std::string ChildProcess::stderr_tail(size_t max_bytes) const {
+  struct stat st {};
+  if (stderr_fd_ < 0 || ::fstat(stderr_fd_, &st) != 0 || st.st_size <= 0) return "";
+  const off_t size = st.st_size;
+  // One byte more than asked for: whether the tail starts at a line's start.
+  const off_t from = size > static_cast<off_t>(max_bytes) ? size - static_cast<off_t>(max_bytes) - 1 : 0;
+  std::string text(static_cast<size_t>(size - from), '\0');
+  const ssize_t n = ::pread(stderr_fd_, text.data(), text.size(), from);
+  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  // Starting mid-line: keep whole lines only.
+  if (from > 0)
+    if (const size_t nl = text.find('\n'); nl != std::string::npos) text.erase(0, nl + 1);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+    text.pop_back();
+  return text;
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status))
+    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ")";
+  return "wait status " + std::to_string(status);
+}
+
+std::optional<std::string> find_on_path(const std::string& name, const char* path_env) {
+  if (!path_env) return std::nullopt;
+  const std::string path = path_env;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t colon = path.find(':', start);
+    std::string dir = path.substr(start, colon == std::string::npos ? colon : colon - start);
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace cv
