@@ -22,6 +22,7 @@ std::string usage_text() {
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
+          [--lesson FILE [--step K]]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -45,6 +46,10 @@ std::string usage_text() {
       --fps-cap N: at most N frames per second (0: none, else 10 to 1000). The
       simulation advances in fixed 1/60 s steps, as many per frame as time passed,
       so motion looks the same at any frame rate; --frames runs one step a frame.
+      --lesson FILE opens a lesson (assets/lessons/*.md, docs/lessons.md) in the lesson
+      tab at step K (--step, from 1); PageDown/PageUp or the arrow keys move between
+      steps. With --frames N each step is shown N frames, run and checked; the JSON
+      summary's "lesson" lists every step's state and values (exit 1 if one failed).
       --device N computes on CUDA device N (also for bench and sweep; default: the
       device that drives the display, else 0).
       --record out.mp4|out.gif records a frame-exact clip (one 1/60 s step per frame,
@@ -337,13 +342,19 @@ Command parse_run(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record"},
+                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
+                "--step"},
                {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);
   parse_run_view(f, cmd.run);
   parse_run_window(f, cmd.run);
   parse_run_record(f, cmd.run);
+  cmd.run.lesson = f.get("--lesson");  // read and checked before the window opens
+  if (auto k = f.get("--step")) {
+    if (!cmd.run.lesson) throw UsageError("--step K needs --lesson FILE");
+    cmd.run.lesson_step = static_cast<int>(parse_integer(*k, "--step", 1, 10000));
+  }
   return cmd;
 }
 

@@ -55,6 +55,10 @@ struct RunOptions {
   // --record-ui keeps the panels in the picture (default: the scene only).
   std::optional<std::string> record;
   bool record_ui = false;
+  // --lesson FILE [--step K]: opens the lesson tab at step K (1-based); with
+  // --frames N every step from K on is shown N frames, run and checked.
+  std::optional<std::string> lesson;
+  std::optional<int> lesson_step;
 };
 
 

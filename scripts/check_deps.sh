@@ -21,8 +21,9 @@ declare -A layer=(
   [tuning]=6
   [ui]=7
   [presets]=8 [soak]=8 [insight]=8
-  [core]=9
-  [main]=10
+  [lessons]=9
+  [core]=10
+  [main]=11
 )
 
 folder_of() {  # app-relative path -> its folder (or root file's stem)
@@ -76,4 +77,4 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(io worker widgets < gl < timing record < cli render < bench system < scenes labs < tuning < ui < presets soak < core < main)"
+     "(io worker widgets < gl < timing record < cli render < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main)"

@@ -50,6 +50,7 @@ int App::run() {
     ctx_.labs.shutdown();
     ctx_.tuning.shutdown();
     ctx_.insight.shutdown();
+    ctx_.lesson.shutdown();
     throw;
   }
   return teardown();
@@ -122,6 +123,7 @@ void App::apply_requests() {
   if (ctx_.preset_panel.service(state)) ctx_.preset_lab = true;
   if (auto spec = ctx_.preset_panel.take_sweep_request())
     if (auto err = ctx_.tuning.start_sweep(*spec)) ctx_.preset_panel.sweep_failed(*err);
+  ctx_.lesson.service(state, ctx_.layout, ctx_.frame);  // a step's state, its run
   SceneSlot& slot = ctx_.scenes.current();
   if (slot.scene->take_camera_refit()) {
     const auto home = slot.scene->camera_home();
@@ -198,6 +200,7 @@ void App::build_ui() {
     ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui, layout);
     ctx_.insight.draw(*slot.scene, layout);
     ctx_.preset_panel.draw(ctx_.presentation, layout);
+    ctx_.lesson.draw(layout);
     layout.draw_strip();
   }
   ctx_.presentation.draw_help();
@@ -253,6 +256,7 @@ int App::teardown() {
   ctx_.labs.shutdown();
   ctx_.tuning.shutdown();
   ctx_.insight.shutdown();
+  ctx_.lesson.shutdown();
   ctx_.recorder.finish();  // ffmpeg writes the rest of the clip
   nlohmann::ordered_json summary;
   for (auto& o : observers_) o->finish(ctx_, summary);

@@ -36,6 +36,7 @@ class App {
   void setup_scene(const LaunchPlan& plan);
   void setup_panels();
   void setup_presets(const LaunchPlan& plan);
+  void setup_lesson(const LaunchPlan& plan);
   void setup_pacing();
   void setup_record();
   // The frame (core/app.cpp), in order. frame() returns false to end the loop.

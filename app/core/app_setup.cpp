@@ -18,6 +18,26 @@
 namespace cv {
 namespace {
 
+// --lesson: every problem of the file is listed; a scripted run refuses a
+// lesson with any (exit 2), the window shows them in the lesson tab.
+void plan_lesson(const RunOptions& opt, LaunchPlan& plan) {
+  if (!opt.lesson) return;
+  try {
+    plan.lesson = lessons::load_lesson_file(*opt.lesson);
+  } catch (const lessons::LessonError& e) {
+    for (const auto& p : e.problems()) std::cerr << "cudaviz: " << p << "\n";
+    if (opt.frames > 0)
+      throw LaunchError("--lesson: '" + *opt.lesson + "' cannot be used (" +
+                        std::to_string(e.problems().size()) + " problem(s) above)");
+    plan.lesson_problems = e.problems();
+    return;
+  }
+  const int steps = static_cast<int>(plan.lesson->steps.size());
+  if (opt.lesson_step && *opt.lesson_step > steps)
+    throw LaunchError("--step: " + std::to_string(*opt.lesson_step) + " is past the " +
+                      std::to_string(steps) + " steps of '" + *opt.lesson + "'");
+}
+
 // Before a window opens: the preset file and the first scene. A file that
 // cannot be used is a usage error; values of the wrong type or range are
 // skipped and listed, and a scripted run (--frames) refuses them.
@@ -47,6 +67,7 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   }
+  plan_lesson(opt, plan);
   return plan;
 }
 
@@ -74,7 +95,8 @@ Context::Context(Backend b)
       scenes([b](SceneKind k) { return make_scene(k, b); }),
       labs(b),
       tuning(b),
-      insight(b) {}
+      insight(b),
+      lesson(b) {}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),
@@ -88,6 +110,7 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   setup_scene(plan);
   setup_panels();
   setup_presets(plan);
+  setup_lesson(plan);
   setup_pacing();
   setup_record();
   observers_ = make_observers(opt_, ctx_.backend);
@@ -148,6 +171,22 @@ void App::setup_presets(const LaunchPlan& plan) {
   ctx_.preset_report.invalid.insert(ctx_.preset_report.invalid.end(), applied.invalid.begin(),
                                     applied.invalid.end());
   ctx_.preset_panel.loaded(*opt_.preset, *plan.preset, ctx_.preset_report);
+}
+
+// --lesson: the tab opens at --step (or the problems the file has); a
+// scripted run plays every step from there.
+void App::setup_lesson(const LaunchPlan& plan) {
+  if (!opt_.lesson) return;
+  if (!plan.lesson) {
+    ctx_.lesson.show_problems(*opt_.lesson, plan.lesson_problems);
+    return;
+  }
+  const int first = opt_.lesson_step.value_or(1) - 1;
+  const int steps = static_cast<int>(plan.lesson->steps.size());
+  ctx_.lesson.load(*plan.lesson, first);
+  if (opt_.frames > 0)
+    ctx_.lesson.start_script(first, opt_.lesson_step ? first + 1 : steps,
+                             static_cast<int>(std::min<long long>(opt_.frames, 1000)));
 }
 
 // Scripted runs step once a frame and go as fast as they can (no vsync unless

@@ -18,6 +18,7 @@
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
+#include "lessons/lesson_player.h"
 
 namespace cv {
 
@@ -28,6 +29,8 @@ struct LaunchPlan {
   std::optional<presets::Preset> preset;  // --preset, merged with the command line
   presets::Report preset_report;          // what the file had that cannot be used
   SceneKind first_scene = SceneKind::Fountain;
+  std::optional<lessons::Lesson> lesson;  // --lesson, parsed and checked
+  std::vector<std::string> lesson_problems;  // --lesson without --frames: shown in the tab
 };
 
 // A command-line request that cannot be met once the window is open (a count
@@ -48,6 +51,7 @@ struct Context {
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   presets::PresetPanel preset_panel;
+  lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   record::Recorder recorder;  // --record and the record button (GL objects: before the window goes)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)

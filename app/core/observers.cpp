@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "core/context.h"
+#include "core/lesson_observer.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
 
@@ -14,7 +15,8 @@ namespace cv {
 
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
-  idle_frames_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy()
+  idle_frames_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy() ||
+                         f.ctx.lesson.script_busy()
                      ? 0
                      : idle_frames_ + 1;
 }
@@ -187,6 +189,7 @@ std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt
     list.push_back(std::make_unique<CloseAtFrame>(*close_at));
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
   if (opt.record) list.push_back(std::make_unique<RecordObserver>());
+  if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));
   if (opt.frames > 0) list.push_back(std::make_unique<ScriptedRun>(opt));
   return list;
 }

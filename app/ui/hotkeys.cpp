@@ -35,6 +35,14 @@ const std::vector<Hotkey>& hotkeys() {
        "-",
        "smaller text and panels (UI scale -0.25)"},
       {Action::Help, {{GLFW_KEY_F1}, {GLFW_KEY_SLASH, GLFW_MOD_SHIFT}}, "F1 or ?", "this help"},
+      {Action::LessonNext,
+       {{GLFW_KEY_PAGE_DOWN}, {GLFW_KEY_RIGHT}},
+       "PageDown or Right",
+       "lesson: next step (presenter remotes send PageDown)"},
+      {Action::LessonBack,
+       {{GLFW_KEY_PAGE_UP}, {GLFW_KEY_LEFT}},
+       "PageUp or Left",
+       "lesson: previous step"},
   };
   return table;
 }
@@ -110,6 +118,12 @@ void apply_action(Action a, UiState& ui, Presentation& p) {
       break;
     case Action::ScaleDown:
       p.set_ui_scale(p.ui_scale - 0.25f);
+      break;
+    case Action::LessonNext:
+      ++ui.lesson_move;
+      break;
+    case Action::LessonBack:
+      --ui.lesson_move;
       break;
   }
 }

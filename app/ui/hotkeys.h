@@ -26,6 +26,8 @@ enum class Action {
   HighContrast,
   ScaleUp,
   ScaleDown,
+  LessonNext,  // a presenter remote's "next" (PageDown) or the right arrow
+  LessonBack,
 };
 
 struct KeyChord {

@@ -78,7 +78,7 @@ Rect free_rect(float width, float height, const std::vector<Rect>& panels) {
 const std::vector<std::string>& Layout::tool_names() {
   static const std::vector<std::string> names{
       "classroom", "labs",   "occupancy", "device", "sweep",
-      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve"};
+      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve", "lesson"};
   return names;
 }
 

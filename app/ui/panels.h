@@ -25,6 +25,7 @@ struct UiState : SceneControls {
   std::optional<SceneKind> scene_request;  // switch at the start of the next frame
   std::string scene_message;               // why the last switch failed
   std::string error_message;               // a failed step: call and error name
+  int lesson_move = 0;                     // lesson steps to move (PageDown/PageUp, arrows)
 
   // How particles reach the screen: GL point sprites, or the CUDA splatter
   // (one-pixel additive points; CUDA backend only). Auto picks the splatter

@@ -419,6 +419,24 @@ std::vector<Row> rows() {
        {"--preset", "{DIR}/wrong_types.json", "--frames", "1"},
        2,
        {"wrong_types.json", "scenes.fountain.count"}},
+      // Lessons (issue 20): read and checked before a window opens.
+      {"lesson", "--step without --lesson", {"--step", "2"}, 2, {"--step K needs --lesson"}},
+      {"lesson", "--step 0", {"--lesson", "{DIR}/lesson.md", "--step", "0"}, 2, {"--step: 0"}},
+      {"lesson",
+       "missing",
+       {"--lesson", "{DIR}/no_such.md", "--frames", "1"},
+       2,
+       {"no_such.md"}},
+      {"lesson",
+       "an unknown variant",
+       {"--lesson", "{DIR}/bad_lesson.md", "--frames", "1"},
+       2,
+       {"bad_lesson.md:6: step 1 'Racy'", "field 'run.variant'", "'turbo'", "racy, atomic"}},
+      {"lesson",
+       "--step past the end",
+       {"--lesson", "{DIR}/lesson.md", "--step", "5", "--frames", "1"},
+       2,
+       {"--step: 5 is past the 1 steps"}},
       // Address space limited: a reader that loads the whole file must not take the machine down.
       {"preset",
        "5 GiB sparse file",
@@ -437,6 +455,9 @@ void make_inputs(const std::string& dir) {
     std::ofstream(dir + "/" + name, std::ios::binary) << text;
   };
   write("empty.txt", "");
+  write("lesson.md", "# A lesson\n\n## Step: Look\n\n```step\npanel: memory\n```\n");
+  write("bad_lesson.md",
+        "# A lesson\n\n## Step: Racy\n\n```step\nrun.variant: turbo\nrun: lab count3\n```\n");
   std::string garbage;
   for (int i = 0; i < 256; ++i) garbage.push_back(static_cast<char>((i * 151 + 7) & 0xff));
   write("garbage.bin", garbage);

@@ -162,3 +162,23 @@ TEST(TimingCsv, ColumnsAlignAtTheNewestValue) {
   History empty(4);
   EXPECT_EQ(history_csv({{"draw_ms", &empty}}), "frames_ago,draw_ms\n");
 }
+
+// Lessons: presenter remotes send PageDown/PageUp; the arrows do the same.
+TEST(Hotkeys, PresenterKeysMoveLessonSteps) {
+  FakeKeyboard kb;
+  UiState ui;
+  Presentation p;
+  for (int key : {GLFW_KEY_PAGE_DOWN, GLFW_KEY_RIGHT, GLFW_KEY_PAGE_UP, GLFW_KEY_LEFT}) {
+    kb.held = {key};
+    const auto fired = kb.frame();
+    ASSERT_EQ(fired.size(), 1u) << key;
+    const bool next = key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_RIGHT;
+    EXPECT_EQ(fired[0], next ? Action::LessonNext : Action::LessonBack);
+    apply_action(fired[0], ui, p);
+    kb.held.clear();
+    kb.frame();
+  }
+  EXPECT_EQ(ui.lesson_move, 0);  // two forward, two back
+  kb.held = {GLFW_KEY_PAGE_DOWN};
+  EXPECT_TRUE(kb.frame(true).empty());  // typing a prediction: the keys stay in the field
+}

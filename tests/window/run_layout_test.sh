@@ -30,4 +30,7 @@ done
 check --size 1920x1080 --present --scene swarm --n 4096                    # presentation mode
 check --size 1920x1080 --ui-scale 2 --scene pi --n 4096 --lab count3      # the labs tab open
 check --size 1280x800 --scene fountain --n 4096 --panel occupancy         # a tuning tab open
+lessons=$(cd "$(dirname "$0")/../../assets/lessons" && pwd)
+check --size 1280x720 --ui-scale 3 --lesson "$lessons/000-map-reduce-intro.md" --step 6  # the lesson tab
+check --size 1920x1080 --present --lesson "$lessons/001-counting.md" --step 4
 exit $fail

@@ -1,0 +1,149 @@
+#pragma once
+// The "lesson" tab of the tool area: a lesson's steps one at a time (predict,
+// run, reveal). Arriving at a step applies its whole state (the lesson's base,
+// captured at load, with the step's preset fragment over it), so jumping to
+// any step gives the same picture as walking there. Runs reuse the app's
+// machinery: labs and bench targets on a LabRunner, block-shape sweeps on a
+// SweepRunner (both on worker threads), scene runs counted in frames or
+// seconds of the frame loop. State changes happen in service(), between
+// frames, never while a frame is drawn.
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/device_info.h"
+#include "labs/lab_runner.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_values.h"
+#include "lessons/markdown.h"
+#include "presets/preset_apply.h"
+#include "tuning/sweep_runner.h"
+#include "ui/tuning_layout.h"
+
+namespace cv::lessons {
+
+// One step of a scripted run (--lesson FILE --frames N), for the JSON summary.
+struct StepReport {
+  int step = 0;
+  std::string title;
+  bool state_applied = false;
+  std::vector<std::string> state_problems;
+  // The whole state read back after arriving (a hash of the captured preset):
+  // the same whichever step came before, which tests compare.
+  std::string state_digest;
+  std::string run;        // "none", "lab count3", "sweep fountain", "frames 60", ...
+  std::string run_state;  // done, failed, cancelled (or "none")
+  std::string run_error;
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();  // named ones, as measured
+  std::vector<std::string> missing;     // named but not measured (a failure)
+  std::vector<std::string> needs_gpu;   // named GPU values on the CPU backend (gpu_only step)
+  int rows = 0;                         // rows the run measured
+  std::string verdict;
+  bool ok() const { return state_applied && missing.empty() && run_error.empty(); }
+};
+
+class LessonPlayer {
+ public:
+  explicit LessonPlayer(Backend backend) : backend_(backend) {}
+
+  // A parsed lesson (--lesson, or the tab's loader); the base state is
+  // captured on the next service(). Opens the tab at step `first` (0-based).
+  void load(Lesson lesson, int first = 0);
+  // What a file that could not be used had wrong (shown in the tab).
+  void show_problems(const std::string& path, std::vector<std::string> problems);
+  bool loaded() const { return lesson_.has_value(); }
+  const Lesson* lesson() const { return lesson_ ? &*lesson_ : nullptr; }
+  int current() const { return current_; }
+
+  // Between frames: keys (ui.lesson_move), pending loads, a step's state, a
+  // run to start, a run's progress. `frame` is the frame counter.
+  void service(presets::AppState& app, ui::Layout& layout, long long frame);
+  void draw(ui::Layout& layout);
+  // Cancels and joins the workers (window closing).
+  void shutdown();
+
+  // Scripted runs: play steps [first, last) one after another, each shown for
+  // `show_frames` frames, then run, then revealed. Predictions come from
+  // CUDAVIZ_LESSON_PREDICT ("3,12,5": hands per choice; "40": a number).
+  void start_script(int first, int last, int show_frames);
+  bool script_busy() const { return script_ && script_->phase != Phase::Done; }
+  // "before" on a step's last frame before its run, "after" once its reveal
+  // has settled, else "": which picture this frame is (for screenshots).
+  std::string script_shot() const;
+  int script_step() const { return script_ ? script_->step : -1; }
+  const std::vector<StepReport>& reports() const { return reports_; }
+  nlohmann::ordered_json summary() const;
+
+ private:
+  enum class Phase { Show, Running, Reveal, Done };
+  struct Script {
+    int step = 0, last = 0, show_frames = 2;
+    Phase phase = Phase::Show;
+    int frames = 0;  // in this phase
+    bool entered = false;
+  };
+  enum class RunKind { None, Lab, Sweep, Scene };
+
+  const StepPlan& plan() const { return lesson_->steps[current_].plan(backend_ == Backend::Cpu); }
+  void capture_base(presets::AppState& app);
+  void apply_step(presets::AppState& app, ui::Layout& layout);
+  std::optional<std::string> start_run(presets::AppState& app);
+  void poll_run(presets::AppState& app);
+  void finish_run(presets::AppState& app);
+  void script_tick(presets::AppState& app);
+  void fill_script_prediction();
+  StepReport report_step() const;
+  std::string run_label() const;
+  bool running() const { return run_kind_ != RunKind::None && !run_done_; }
+
+  // The tab's parts (lessons/lesson_panel.cpp).
+  void draw_loader();
+  void draw_navigation();
+  void draw_prediction();
+  void draw_run_controls();
+  void draw_reveal();
+  void draw_rows();
+
+  Backend backend_;
+  std::optional<Lesson> lesson_;
+  std::vector<std::vector<Block>> text_, explanation_;  // parsed Markdown per step
+  std::vector<Block> intro_;
+  std::string path_;
+  std::vector<std::string> problems_;  // of the last load that failed
+  nlohmann::json base_;                // the state every step starts from
+  bool need_base_ = false;
+  int current_ = 0;
+  std::optional<int> go_request_;
+  bool run_request_ = false;
+
+  // The step as shown: its state check, the class's prediction, the run.
+  std::vector<std::string> state_problems_;
+  bool state_applied_ = false;
+  std::string state_digest_;
+  std::vector<int> hands_;
+  double guess_ = 0;
+  bool guess_given_ = false;
+  RunKind run_kind_ = RunKind::None;
+  bool run_done_ = false;
+  std::string run_error_;
+  long long run_frames_left_ = 0;
+  std::chrono::steady_clock::time_point run_until_;
+  std::vector<nlohmann::ordered_json> rows_;  // what the run measured
+  Values values_;
+  Verdict verdict_;
+  labs::LabRunner labs_;
+  tuning::SweepRunner sweep_;
+
+  ui::ToolTab tab_{"lesson"};
+  int shipped_ = 0;
+  char path_field_[512] = "";
+  std::optional<std::string> load_request_;
+  std::string message_;
+
+  std::optional<Script> script_;
+  std::vector<StepReport> reports_;
+};
+
+}  // namespace cv::lessons
