@@ -13,6 +13,7 @@
 #include "presets/preset_apply.h"
 #include "presets/preset_panel.h"
 #include "scenes/scene_set.h"
+#include "usercode/user_kernel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
@@ -27,6 +28,7 @@ struct LaunchPlan {
   std::optional<presets::Preset> preset;  // --preset, merged with the command line
   presets::Report preset_report;          // what the file had that cannot be used
   SceneKind first_scene = SceneKind::Fountain;
+  std::string kernel_source;  // --kernel FILE.cu: the file's text, submitted once the window is up
 };
 
 // A command-line request that cannot be met once the window is open (a count
@@ -40,6 +42,9 @@ struct Context {
   explicit Context(Backend b);
 
   Backend backend;
+  // The student's kernel (issue 19): the editor submits, the fountain scene
+  // runs it; before the scenes so it outlives their pointer to it.
+  usercode::UserKernel user_kernel;
   SceneSet scenes;
   UiState ui;
   Presentation presentation;
