@@ -261,6 +261,7 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
 }
 
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  if (!opt.source) throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
   Run r{opt, backend, *opt.source, nullptr, {}, nullptr};
   const std::string src = read_source(r.path);
   const std::string name = opt.template_name.value_or(template_from_source(src).value_or(""));
@@ -345,7 +346,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return {m};
 }
 
-const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40});
+const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40, false});
 
 }  // namespace
 }  // namespace cv::bench
