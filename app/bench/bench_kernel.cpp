@@ -313,7 +313,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (!c.ok) {
       add_compile_fields(r, c, compile_ms);
       const std::string first = c.first_error();
-      fail(r, first.empty() ? c.error : first, c.first_error_line(), 2, compiler_style(r.path, c));
+      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
+           compiler_style(r.path, c));
     }
     if (!can_run) break;
     const LoadOutcome lo = r.client->load(c, kTimeLimitS);

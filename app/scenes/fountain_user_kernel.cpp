@@ -33,6 +33,15 @@ bool FountainScene::wants_user() const {
   return true;
 }
 
+std::optional<std::string> FountainScene::check_block(const BlockShape& b) const {
+  const usercode::UserKernel* uk = user_kernel_running();
+  if (!uk || !uk->status().resources.known || uk->status().resources.max_threads <= 0) return std::nullopt;
+  const int max = uk->status().resources.max_threads;
+  if (b.threads() <= max) return std::nullopt;
+  return "your kernel can launch at most " + std::to_string(max) + " threads a block (its registers "
+         "or __launch_bounds__), not " + std::to_string(b.threads());
+}
+
 namespace {
 
 // The fd-passing descriptor of one of the scene's buffers, exported the first
