@@ -222,8 +222,12 @@ Measurement measure_count3(Run& r, long long n, const BlockShape& b) {
     reduce::ReduceGpu gpu(reduce::Op::Count3, std::max<long long>(n, 1));
     for (reduce::Variant v : reduce::all_variants()) {
       if (!reduce::is_gpu(v) || v == reduce::Variant::Thrust) continue;
-      const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, d.get(), n, b, st); }, 2, reps, stream.get());
-      vs[reduce::to_string(v)] = s.median_ms / m.stats.median_ms;
+      try {  // a variant that refuses this block shape has no ratio
+        const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, d.get(), n, b, st); }, 2, reps, stream.get());
+        vs[reduce::to_string(v)] = s.median_ms / m.stats.median_ms;
+      } catch (const std::invalid_argument&) {
+        vs[reduce::to_string(v)] = nullptr;
+      }
     }
   }
   m.fields["gb_per_s"] = 4.0 * n / (m.stats.median_ms * 1e-3) * 1e-9;
@@ -246,9 +250,13 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
     CudaStream stream;
     pi::PiGpu gpu;
     for (pi::Variant v : {pi::Variant::Many, pi::Variant::Fast}) {
-      const BlockShape eb = pi::effective_block(v, b);
-      const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, n, kLabSeed, eb, st); }, 2, reps, stream.get());
-      vs[pi::to_string(v)] = s.median_ms / m.stats.median_ms;
+      try {
+        const BlockShape eb = pi::effective_block(v, b);
+        const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, n, kLabSeed, eb, st); }, 2, reps, stream.get());
+        vs[pi::to_string(v)] = s.median_ms / m.stats.median_ms;
+      } catch (const std::invalid_argument&) {
+        vs[pi::to_string(v)] = nullptr;
+      }
     }
   }
   m.fields["samples_per_s"] = n / (m.stats.median_ms * 1e-3);
