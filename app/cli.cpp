@@ -22,7 +22,7 @@ std::string usage_text() {
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
-          [--lesson FILE [--step K]]
+          [--lesson FILE [--step K]] [--kernel FILE.cu]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -32,6 +32,8 @@ std::string usage_text() {
       last frame waits for it). --panel launch,memory,reduction,race,occupancy-curve
       opens the views inside the kernel (launch map, one warp's memory accesses,
       reduction step by step, the race lab, occupancy against block size).
+      --kernel FILE.cu runs your fountain kernel instead of the built-in one
+      (docs/kernels.md); a fault or time-out brings the built-in back.
       --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
       or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles
@@ -58,6 +60,10 @@ std::string usage_text() {
       or for --frames N.
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
+  cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]]
+          [--reps R] [--backend auto|cuda|cpu] [--device N]
+          compiles and runs your kernel (docs/kernels.md); the template is the file's
+          first line `// template: NAME` unless named; exit 2 on a compile error
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
           [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu] [--device N]
   cudaviz doctor      what this machine offers (driver, GPUs, code in this build, OpenGL,
@@ -218,6 +224,10 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
   o.input = f.get("--input");
   o.backend = s.backend;
   o.device = s.device;
+  o.source = f.get("--source");
+  o.template_name = f.get("--template");
+  if (o.target == "kernel" && !o.source)
+    throw UsageError("bench kernel: --source FILE.cu is required (the kernel to compile and run)");
   return cmd;
 }
 
@@ -246,6 +256,7 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
   if (bench) {
     known.insert({"--block", "--input"});
+    if (args[1] == "kernel") known.insert({"--source", "--template"});
   } else {
     known.insert({"--shapes", "--csv"});
   }
@@ -289,6 +300,7 @@ void parse_run_workload(FlagReader& f, RunOptions& o) {
   if (auto b = f.get("--block")) o.block = block_flag(*b);
   o.variant = f.get("--variant");
   o.lab = f.get("--lab");
+  o.kernel = f.get("--kernel");
 }
 
 // --panel, --colour-by, --sweep, --ui-scale, --present, --device, --renderer.
@@ -343,7 +355,7 @@ Command parse_run(const std::vector<std::string>& args) {
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
                 "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
-                "--step"},
+                "--step", "--kernel"},
                {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);

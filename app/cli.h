@@ -59,6 +59,7 @@ struct RunOptions {
   // --frames N every step from K on is shown N frames, run and checked.
   std::optional<std::string> lesson;
   std::optional<int> lesson_step;
+  std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel runs in the scene
 };
 
 
@@ -72,6 +73,8 @@ struct BenchOptions {
   std::string backend = "auto";
   RunControl* control = nullptr;  // not from the command line
   std::optional<int> device;      // --device N
+  // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
+  std::optional<std::string> source, template_name;
 };
 
 struct SweepOptions {

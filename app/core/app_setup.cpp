@@ -6,7 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "core/app.h"
 #include "core/observers.h"
@@ -62,6 +64,13 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
       plan.preset && plan.preset->scene ? plan.preset->scene : parse_scene(opt.scene);
   if (!kind) throw LaunchError("--scene: '" + opt.scene + "' is not a scene");
   plan.first_scene = *kind;
+  if (opt.kernel) {
+    std::ifstream in(*opt.kernel, std::ios::binary);
+    if (!in) throw LaunchError("--kernel: cannot read '" + *opt.kernel + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    plan.kernel_source = text.str();
+  }
   try {
     check_scene_request(*kind, backend, SceneRequest{opt.n, opt.variant});
   } catch (const UsageError& e) {
@@ -92,6 +101,11 @@ int run_app(const RunOptions& opt) {
 
 Context::Context(Backend b)
     : backend(b),
+      user_kernel([b] {
+        usercode::UserKernelOptions o;
+        o.backend = b;
+        return o;
+      }()),
       scenes([b](SceneKind k) { return make_scene(k, b); }),
       labs(b),
       tuning(b),
@@ -108,6 +122,8 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION));
   setup_scene(plan);
+  // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
+  if (opt_.kernel) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
   setup_panels();
   setup_presets(plan);
   setup_lesson(plan);

@@ -14,6 +14,7 @@
 #include "presets/preset_panel.h"
 #include "record/recorder.h"
 #include "scenes/scene_set.h"
+#include "usercode/user_kernel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
@@ -31,6 +32,7 @@ struct LaunchPlan {
   SceneKind first_scene = SceneKind::Fountain;
   std::optional<lessons::Lesson> lesson;  // --lesson, parsed and checked
   std::vector<std::string> lesson_problems;  // --lesson without --frames: shown in the tab
+  std::string kernel_source;  // --kernel FILE.cu: the file's text, submitted once the window is up
 };
 
 // A command-line request that cannot be met once the window is open (a count
@@ -44,6 +46,9 @@ struct Context {
   explicit Context(Backend b);
 
   Backend backend;
+  // The student's kernel (issue 19): the editor submits, the fountain scene
+  // runs it; before the scenes so it outlives their pointer to it.
+  usercode::UserKernel user_kernel;
   SceneSet scenes;
   UiState ui;
   Presentation presentation;
@@ -59,7 +64,7 @@ struct Context {
   bool gl_debug = false;          // KHR_debug output is on
   long long frame = 0;            // frames drawn so far
 
-  presets::AppState app_state() { return {scenes, ui, labs, presentation}; }
+  presets::AppState app_state() { return {scenes, ui, labs, presentation, &user_kernel}; }
 };
 
 }  // namespace cv
