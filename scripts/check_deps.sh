@@ -15,7 +15,7 @@ declare -A layer=(
   [io]=0 [worker]=0 [widgets]=0
   [gl]=1
   [timing]=2
-  [cli]=3 [render]=3
+  [cli]=3 [render]=3 [usercode]=3
   [bench]=4 [system]=4
   [scenes]=5 [labs]=5
   [tuning]=6
@@ -76,4 +76,4 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(io worker widgets < gl < timing < cli render < bench system < scenes labs < tuning < ui < presets soak < core < main)"
+     "(io worker widgets < gl < timing < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < core < main)"
