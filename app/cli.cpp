@@ -248,12 +248,13 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
 void parse_panels(const std::string& list, RunOptions& o) {
   static const std::set<std::string> names{"occupancy", "device", "sweep",
                                            "frames",    "launch", "memory",
-                                           "reduction", "race",   "occupancy-curve"};
+                                           "reduction", "race",   "occupancy-curve",
+                                           "kernel"};
   for (const std::string& one : split_commas(list)) {
     if (!names.count(one))
       throw UsageError("--panel: '" + one +
                        "' is not one of occupancy, device, sweep, frames, launch, memory, "
-                       "reduction, race, occupancy-curve");
+                       "reduction, race, occupancy-curve, kernel");
     o.panels.push_back(one);
   }
 }
@@ -290,6 +291,7 @@ void parse_run_view(FlagReader& f, RunOptions& o) {
     o.colour_by = *c;
   }
   o.sweep = f.get("--sweep");  // the target and shapes are checked when the window opens
+  o.kernel = f.get("--kernel");  // read when the window opens (the kernel tab reports it)
   if (auto u = f.get("--ui-scale")) o.ui_scale = parse_ui_scale(*u);
   o.present = f.get("--present").has_value();
   if (auto d = f.get("--device")) o.device = device_flag(*d);
@@ -323,7 +325,7 @@ Command parse_run(const std::vector<std::string>& args) {
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
-                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by"},
+                "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--kernel"},
                {"--present"});
   Command cmd;
   parse_run_workload(f, cmd.run);

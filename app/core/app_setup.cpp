@@ -71,7 +71,12 @@ Context::Context(Backend b)
       scenes([b](SceneKind k) { return make_scene(k, b); }),
       labs(b),
       tuning(b),
-      insight(b) {}
+      insight(b),
+      user_kernel([b] {
+        usercode::UserKernelOptions o;
+        o.backend = b;
+        return o;
+      }()) {}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),
@@ -115,8 +120,13 @@ void App::setup_panels() {
   if (opt_.lab)
     if (auto err = ctx_.labs.open_and_run(*opt_.lab)) throw LaunchError("--lab: " + *err);
   for (const std::string& p : opt_.panels)
-    if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
+    if (p == "kernel")
+      ctx_.kernel_panel.open();
+    else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);
+  if (opt_.kernel)
+    if (auto err = ctx_.kernel_panel.open_file(*opt_.kernel, ctx_.user_kernel))
+      throw LaunchError("--kernel: " + *err);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }

@@ -17,6 +17,8 @@
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
+#include "ui/kernel_panel.h"
+#include "usercode/user_kernel.h"
 
 namespace cv {
 
@@ -46,6 +48,8 @@ struct Context {
   LabPanel labs;
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
+  usercode::UserKernel user_kernel;  // the student's kernel (issue 19)
+  KernelPanel kernel_panel;          // its editor, the "kernel" tab
   presets::PresetPanel preset_panel;
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)

@@ -148,7 +148,8 @@ void CodeEditor::commit_if_idle(bool leaving) {
 
 void CodeEditor::handle_keys(bool field_active) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || !io.KeyCtrl) return;
+  if (read_only_ || !ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || !io.KeyCtrl)
+    return;
   if (ImGui::IsKeyPressed(kKeyF)) open_find();
   if (key(ImGuiKey_Enter) || key(ImGuiKey_KeyPadEnter)) {
     run_request_ = true;
@@ -377,7 +378,8 @@ void CodeEditor::draw_find_bar() {
   if (focus_find_) ImGui::SetKeyboardFocusHere(), focus_find_ = false;
   const bool enter = ImGui::InputTextWithHint("##find", "find (Ctrl+F)", &find_,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
-  const bool find_active = ImGui::IsItemActive();
+  // Escape in the field closes the bar (ImGui has already let go of the field).
+  const bool closing = key(ImGuiKey_Escape) && (ImGui::IsItemActive() || ImGui::IsItemDeactivated());
   if (ImGui::IsItemEdited()) {
     matches_ = code::find_all(text_, find_, match_case_);
     current_match_ = -1;
@@ -388,7 +390,7 @@ void CodeEditor::draw_find_bar() {
     select_match(code::next_match(matches_, from, !io.KeyShift), false);
     focus_find_ = true;
   }
-  if (find_active && key(ImGuiKey_Escape)) find_open_ = false;
+  if (closing) find_open_ = false, focus_find_ = false;
   ui::same_line_if_fits("previous");
   if (ImGui::Button("previous")) select_match(code::next_match(matches_, from, false), true);
   ui::same_line_if_fits("next");

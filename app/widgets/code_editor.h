@@ -47,6 +47,8 @@ class CodeEditor {
   // The find row: field (Enter: next, Shift+Enter: previous), buttons, count.
   void open_find();
   bool find_open() const { return find_open_; }
+  int match_count() const { return static_cast<int>(matches_.size()); }
+  int current_match() const { return current_match_; }  // -1: none chosen
   void draw_find_bar();
   // The marks, one wrapped row each ("line 12  error: ..."); a click jumps.
   void draw_marks_list();
