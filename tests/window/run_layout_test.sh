@@ -30,4 +30,6 @@ done
 check --size 1920x1080 --present --scene swarm --n 4096                    # presentation mode
 check --size 1920x1080 --ui-scale 2 --scene pi --n 4096 --lab count3      # the labs tab open
 check --size 1280x800 --scene fountain --n 4096 --panel occupancy         # a tuning tab open
+check --size 1280x720 --ui-scale 3 --scene fountain --n 4096 --panel kernel  # the kernel editor
+check --size 3840x2160 --scene fountain --n 4096 --panel kernel
 exit $fail
