@@ -48,6 +48,10 @@ std::string usage_text() {
       device that drives the display, else 0).
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
+  cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]]
+          [--reps R] [--backend auto|cuda|cpu] [--device N]
+          compiles and runs your kernel (docs/kernels.md); the template is the file's
+          first line `// template: NAME` unless named; exit 2 on a compile error
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
           [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu] [--device N]
   cudaviz doctor      what this machine offers (driver, GPUs, code in this build, OpenGL,
@@ -208,6 +212,10 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
   o.input = f.get("--input");
   o.backend = s.backend;
   o.device = s.device;
+  o.source = f.get("--source");
+  o.template_name = f.get("--template");
+  if (o.target == "kernel" && !o.source)
+    throw UsageError("bench kernel: --source FILE.cu is required (the kernel to compile and run)");
   return cmd;
 }
 
@@ -236,6 +244,7 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
   if (bench) {
     known.insert({"--block", "--input"});
+    if (args[1] == "kernel") known.insert({"--source", "--template"});
   } else {
     known.insert({"--shapes", "--csv"});
   }
@@ -280,6 +289,7 @@ void parse_run_workload(FlagReader& f, RunOptions& o) {
   if (auto b = f.get("--block")) o.block = block_flag(*b);
   o.variant = f.get("--variant");
   o.lab = f.get("--lab");
+  o.kernel = f.get("--kernel");
 }
 
 // --panel, --colour-by, --sweep, --ui-scale, --present, --device, --renderer.

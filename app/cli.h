@@ -52,6 +52,7 @@ struct RunOptions {
   std::optional<bool> vsync;
   std::optional<int> fps_cap;
   std::optional<int> device;  // --device N: the CUDA device (default: the GL context's, else 0)
+  std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel runs in the scene
 };
 
 
@@ -65,6 +66,8 @@ struct BenchOptions {
   std::string backend = "auto";
   RunControl* control = nullptr;  // not from the command line
   std::optional<int> device;      // --device N
+  // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
+  std::optional<std::string> source, template_name;
 };
 
 struct SweepOptions {

@@ -126,7 +126,8 @@ std::vector<nlohmann::ordered_json> to_json(const std::string& target,
     j["ms_median"] = m.stats.median_ms;
     j["ms_min"] = m.stats.min_ms;
     for (auto it = m.fields.begin(); it != m.fields.end(); ++it) j[it.key()] = it.value();
-    nlohmann::ordered_json vs = nlohmann::ordered_json::object();
+    // A target may measure its peers itself (bench kernel) and give vs in its fields.
+    nlohmann::ordered_json vs = m.fields.contains("vs") ? m.fields["vs"] : nlohmann::ordered_json::object();
     for (const Measurement& peer : ms)
       if (&peer != &m && m.stats.median_ms > 0)
         vs[peer.variant] = peer.stats.median_ms / m.stats.median_ms;
@@ -192,15 +193,26 @@ int run_guarded(const char* command, const std::optional<long long>& n, std::ost
 }
 
 int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
-  return run_guarded("cudaviz bench", opt.n, err, [&] {
+  std::optional<int> failed;
+  const int code = run_guarded("cudaviz bench", opt.n, err, [&] {
     const Target& t = require_target(opt.target);
     check_variant(t, opt.variant);
     check_n(t, opt.n);
     const Backend backend = pick_backend(opt.backend);
-    std::vector<Measurement> ms = t.run(opt, backend);
+    std::vector<Measurement> ms;
+    try {
+      ms = t.run(opt, backend);
+    } catch (const TargetFailure& f) {
+      out << f.line.dump() << "\n";
+      out.flush();
+      err << f.diagnostics << "cudaviz bench: " << f.what() << "\n";
+      failed = f.exit_code;
+      return;
+    }
     for (auto& j : to_json(t.name, ms)) out << j.dump() << "\n";
     out.flush();
   });
+  return failed.value_or(code);
 }
 
 int auto_reps(const BenchOptions& opt, double first_ms, int max_reps) {

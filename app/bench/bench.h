@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -120,6 +121,17 @@ std::vector<nlohmann::ordered_json> to_json(const std::string& target,
 // (the message names --n and the free memory), 1 for runtime failures.
 int run_guarded(const char* command, const std::optional<long long>& n, std::ostream& err,
                 const std::function<void()>& body);
+
+// A target that failed but still reports (bench kernel: a compile error, a
+// fault): run_bench prints `line` on stdout, `diagnostics` on stderr, and
+// exits with `exit_code` (2 compile error, 1 runtime failure).
+struct TargetFailure : std::runtime_error {
+  TargetFailure(const std::string& what, nlohmann::ordered_json l, std::string d, int code)
+      : std::runtime_error(what), line(std::move(l)), diagnostics(std::move(d)), exit_code(code) {}
+  nlohmann::ordered_json line;
+  std::string diagnostics;
+  int exit_code;
+};
 
 // Entry point for main() (`cudaviz sweep` is tuning::run_sweep): the exit code.
 int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err);

@@ -20,6 +20,8 @@
 
 namespace cv::usercode {
 
+class TempDir;
+
 // Sources larger than this are refused before any compiler sees them.
 constexpr size_t kMaxSourceBytes = 256 * 1024;
 
@@ -71,7 +73,8 @@ struct CompileResult {
                                         // unknown template); then diagnostics may be empty
   std::string ptx;                      // GPU target: the PTX (also on machines without a GPU)
   std::vector<char> cubin;              // GPU target with a real arch: the binary to load
-  std::string shared_object;            // CPU target: path of the built .so (in a private temp dir)
+  std::string shared_object;            // CPU target: path of the built .so (in `files`)
+  std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up
   KernelResources resources;
   double compile_ms = 0;                // wall time of the compiler call(s)

@@ -118,6 +118,9 @@ class RunnerClient {
   // What the runner said about itself (device, backend), {} before it started.
   const nlohmann::json& hello() const { return hello_; }
 
+  // Starts the process now (else the first load() does): the CUDA context's
+  // creation then leaves the edit-to-running path. Throws std::runtime_error.
+  void start() { ensure_started(); }
   // Sends the compiled kernel (cubin / shared object). Starts the runner when needed.
   LoadOutcome load(const CompileResult& compiled, double time_limit_s);
   LaunchOutcome fountain(const FountainRequest& req, double time_limit_s);
@@ -128,15 +131,14 @@ class RunnerClient {
   void stop();
 
  private:
-  struct Reply;
   void ensure_started();
   // One request/reply; on a time-out, EOF or a fault the process is ended and
   // the fault described. `blob` travels after the JSON (cubin).
   std::optional<KernelFault> call(const nlohmann::json& request, const std::vector<char>& blob,
                                   const std::vector<int>& fds, double time_limit_s,
                                   nlohmann::json& reply, std::vector<char>& reply_blob);
-  LaunchOutcome launch(const nlohmann::json& request, const std::vector<int>& fds,
-                       double time_limit_s);
+  // `deadline_s`: how long the reply may take; `limit_s`: the user's limit, for the words.
+  LaunchOutcome launch(const nlohmann::json& request, double deadline_s, double limit_s);
 
   std::string path_;
   Backend backend_;

@@ -1,0 +1,160 @@
+// The CPU back end of compile(): the per-particle function built as a shared
+// object by the host C++ compiler the machine has, in a private directory.
+// The runner loads it (never the app), so a crash in it ends only the runner.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "usercode/compile_log.h"
+#include "usercode/compile_parts.h"
+#include "usercode/temp_dir.h"
+
+extern char** environ;
+
+namespace cv::usercode {
+namespace {
+
+constexpr double kHostCompileLimitS = 60;  // a compiler that takes longer is stopped
+
+bool executable_on_path(const std::string& name, std::string& found) {
+  if (name.find('/') != std::string::npos) {
+    if (access(name.c_str(), X_OK) == 0) return found = name, true;
+    return false;
+  }
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string full = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(full.c_str(), X_OK) == 0) return found = full, true;
+  }
+  return false;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// Runs argv with stdout+stderr into `log_path`; returns "" or why it failed to run.
+std::string run_compiler(const std::vector<std::string>& argv, const std::string& log_path,
+                         int& status) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int e = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (e != 0) return "posix_spawn(" + argv[0] + "): " + std::strerror(e);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) return "";
+    if (w < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
+        kHostCompileLimitS) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return argv[0] + " ran longer than " + std::to_string(static_cast<int>(kHostCompileLimitS)) +
+             " s and was stopped";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+std::string find_host_compiler(std::string* why) {
+  std::string found;
+  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
+    if (executable_on_path(cxx, found)) return found;
+    if (why) *why = std::string("$CXX (") + cxx + ") is not an executable";
+    return "";
+  }
+  for (const char* name : {"c++", "g++", "clang++"})
+    if (executable_on_path(name, found)) return found;
+  if (why)
+    *why = "no C++ compiler was found (c++, g++ or clang++ on PATH, or $CXX): the CPU path "
+           "builds your particle function with it; install one (e.g. the g++ package)";
+  return "";
+}
+
+namespace detail {
+
+void compile_host(const CompileRequest& req, CompileResult& r) {
+  r.arch = "host";
+  std::string why;
+  const std::string cxx = find_host_compiler(&why);
+  if (cxx.empty()) {
+    r.error = why;
+    return;
+  }
+  std::shared_ptr<TempDir> dir;
+  try {
+    dir = std::make_shared<TempDir>();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    return;
+  }
+  for (const Header& h : prelude_headers(r.kind))
+    if (!write_file(dir->path() + "/" + h.name, h.text)) {
+      r.error = "cannot write " + dir->path() + "/" + h.name;
+      return;
+    }
+  const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",
+                    log_path = dir->path() + "/compile.log";
+  if (!write_file(src, assemble(req.source, req.file_name, r.kind, Target::Cpu))) {
+    r.error = "cannot write " + src;
+    return;
+  }
+  std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
+                                   "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
+                                   "-Wno-unused-parameter", "-fdiagnostics-color=never",
+                                   "-I", dir->path(), "-o", so, src};
+  if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
+  int status = 0;
+  if (std::string e = run_compiler(argv, log_path, status); !e.empty()) {
+    r.error = e;
+    return;
+  }
+  r.log = read_all(log_path);
+  r.diagnostics = parse_host_log(r.log, req.file_name);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::Error; }))
+      r.error = cxx + " failed (" +
+                (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                   : "signal " + std::to_string(WTERMSIG(status))) +
+                "): " + r.log.substr(0, 400);
+    return;
+  }
+  r.shared_object = so;
+  r.files = dir;
+}
+
+}  // namespace detail
+}  // namespace cv::usercode

@@ -1,0 +1,376 @@
+#include "usercode/runner_client.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "common/device_select.h"
+#include "usercode/fault_words.h"
+#include "usercode/runner_protocol.h"
+
+extern char** environ;
+
+#ifndef CUDAVIZ_RUNNER_PATH
+#define CUDAVIZ_RUNNER_PATH ""
+#endif
+
+namespace cv::usercode {
+namespace {
+
+constexpr double kSetupAllowanceS = 0.25;  // requests do a little work besides the kernel
+constexpr double kStartLimitS = 10;        // spawning + CUDA context creation
+
+std::string signal_text(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGKILL: return "SIGKILL";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string ended_text(int status) {
+  if (WIFSIGNALED(status)) return signal_text(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+}  // namespace
+
+std::string find_runner(std::string* why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> tried;
+  if (const char* env = std::getenv("CUDAVIZ_RUNNER"); env && *env) {
+    if (access(env, X_OK) == 0) return env;
+    tried.push_back(env);
+  }
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / "cudaviz-runner";
+    if (access(beside.c_str(), X_OK) == 0) return beside.string();
+    tried.push_back(beside.string());
+  }
+  if (*CUDAVIZ_RUNNER_PATH) {
+    if (access(CUDAVIZ_RUNNER_PATH, X_OK) == 0) return CUDAVIZ_RUNNER_PATH;
+    tried.push_back(CUDAVIZ_RUNNER_PATH);
+  }
+  if (why) {
+    std::string list;
+    for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
+    *why = "cudaviz-runner (the process student kernels run in) was not found (looked at " + list +
+           "; $CUDAVIZ_RUNNER names it)";
+  }
+  return "";
+}
+
+// ---- RunnerProcess -----------------------------------------------------------
+
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+  constexpr int kChildFd = 3;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], kChildFd);  // dup2 clears close-on-exec
+  posix_spawn_file_actions_addclosefrom_np(&fa, kChildFd + 1);
+  const std::string fd_text = std::to_string(kChildFd);
+  const std::string backend_text = backend == Backend::Cuda ? "cuda" : "cpu";
+  const std::string device_text = std::to_string(selected_device());
+  std::vector<char*> argv = {const_cast<char*>(path.c_str()), const_cast<char*>("--socket"),
+                             const_cast<char*>(fd_text.c_str()), const_cast<char*>("--backend"),
+                             const_cast<char*>(backend_text.c_str()), const_cast<char*>("--device"),
+                             const_cast<char*>(device_text.c_str()), nullptr};
+  const int e = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(sv[1]);
+  if (e != 0) {
+    close(sv[0]);
+    pid_ = -1;
+    throw std::runtime_error("posix_spawn(" + path + "): " + std::strerror(e));
+  }
+  sock_ = sv[0];
+}
+
+RunnerProcess::~RunnerProcess() {
+  kill_and_reap();
+  if (sock_ >= 0) close(sock_);
+}
+
+std::string RunnerProcess::kill_and_reap() {
+  if (pid_ > 0) {
+    // How it ended, if it already had (a crash), else we end it.
+    int status = 0;
+    pid_t w = waitpid(pid_, &status, WNOHANG);
+    if (w == 0) {
+      ::kill(pid_, SIGKILL);
+      do w = waitpid(pid_, &status, 0);
+      while (w < 0 && errno == EINTR);
+      ended_ = "killed";
+    } else if (w == pid_) {
+      ended_ = ended_text(status);
+    }
+    pid_ = -1;
+  }
+  return ended_;
+}
+
+std::string RunnerProcess::exited() {
+  if (pid_ <= 0) return ended_;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) {
+    ended_ = ended_text(status);
+    pid_ = -1;
+  }
+  return ended_;
+}
+
+// ---- RunnerClient --------------------------------------------------------------
+
+RunnerClient::RunnerClient(std::string runner_path, Backend backend)
+    : path_(std::move(runner_path)), backend_(backend) {}
+
+RunnerClient::~RunnerClient() = default;
+
+void RunnerClient::stop() {
+  proc_.reset();
+  shared_ids_.clear();
+  hello_ = nlohmann::json();
+}
+
+void RunnerClient::ensure_started() {
+  if (proc_) return;
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  shared_ids_.clear();
+  nlohmann::json reply;
+  std::vector<char> blob;
+  if (auto f = call({{"op", "hello"}}, {}, {}, kStartLimitS, reply, blob)) {
+    stop();
+    throw std::runtime_error("the runner did not start: " + f->error_name + ": " + f->explanation);
+  }
+  hello_ = reply;
+}
+
+std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
+                                              const std::vector<char>& blob,
+                                              const std::vector<int>& fds, double limit_s,
+                                              nlohmann::json& reply,
+                                              std::vector<char>& reply_blob) {
+  auto died = [&](const std::string& how, const std::string& detail) {
+    KernelFault f;
+    f.error_name = how;
+    f.explanation = detail;
+    stop();
+    return f;
+  };
+  if (!proc_) return died("runner", "the runner is not running");
+  if (std::string e = wire::send(proc_->socket(), request, blob, fds); !e.empty()) {
+    const std::string how = proc_->kill_and_reap();
+    return died(how.empty() ? "runner" : how, explain_error(how, limit_s) + " (" + e + ")");
+  }
+  wire::Frame frame;
+  std::string error;
+  const wire::Status s = wire::receive(proc_->socket(), frame, limit_s, error);
+  if (s == wire::Status::Timeout) {
+    proc_->kill_and_reap();
+    return died("time-out", "");
+  }
+  if (s != wire::Status::Ok) {
+    // EOF: the runner ended (a crash in the student's code); how, from waitpid.
+    std::string how;
+    for (int i = 0; i < 100 && how.empty(); ++i) {
+      how = proc_->exited();
+      if (how.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (how.empty()) how = proc_->kill_and_reap();
+    return died(how, explain_error(how, limit_s) + (error.empty() ? "" : " (" + error + ")"));
+  }
+  for (int fd : frame.fds) close(fd);
+  reply = std::move(frame.json);
+  reply_blob = std::move(frame.blob);
+  if (reply.value("ok", false)) return std::nullopt;
+  KernelFault f;
+  f.error_name = reply.value("error_name", "runner");
+  f.explanation = reply.value("error", "");
+  f.kernel = reply.value("kernel", "");
+  if (reply.contains("grid"))
+    for (int i = 0; i < 3; ++i) f.grid[i] = reply["grid"][i].get<unsigned>();
+  if (reply.contains("block"))
+    f.block = {reply["block"][0].get<int>(), reply["block"][1].get<int>(), reply["block"][2].get<int>()};
+  if (reply.contains("out_of_range")) {
+    const nlohmann::json& o = reply["out_of_range"];
+    OutOfRange r;
+    r.index = o.value("index", 0ll);
+    r.size = o.value("size", 0ll);
+    r.line = o.value("line", 0);
+    for (int i = 0; i < 3; ++i) r.thread[i] = o["thread"][i], r.block[i] = o["block"][i];
+    f.out_of_range = r;
+  }
+  if (reply.value("fatal", false)) {
+    proc_->kill_and_reap();  // it ends itself after a fatal reply; make sure, and reap
+    stop();
+  }
+  return f;
+}
+
+LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s) {
+  LoadOutcome out;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    ensure_started();
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    return out;
+  }
+  nlohmann::json req = {{"op", "load"}, {"checked", c.checked},
+                        {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
+  std::vector<char> blob;
+  if (c.target == Target::Cpu) {
+    req["shared_object"] = c.shared_object;
+  } else {
+    blob = c.cubin.empty() ? std::vector<char>(c.ptx.begin(), c.ptx.end()) : c.cubin;
+  }
+  nlohmann::json reply;
+  std::vector<char> reply_blob;
+  if (auto f = call(req, blob, {}, limit_s + kStartLimitS, reply, reply_blob)) {
+    out.error = f->error_name + ": " + f->explanation;
+    return out;
+  }
+  out.ok = true;
+  out.resources = c.resources;
+  if (reply.contains("resources") && reply["resources"].contains("registers")) {
+    const nlohmann::json& r = reply["resources"];
+    out.resources.known = true;
+    out.resources.registers = r.value("registers", 0);
+    out.resources.shared_bytes = r.value("shared_bytes", 0);
+    out.resources.local_bytes = r.value("local_bytes", 0);
+    out.resources.max_threads = r.value("max_threads", 0);
+  }
+  loaded_ = c;
+  out.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+LaunchOutcome RunnerClient::launch(const nlohmann::json& request, double deadline_s,
+                                   double limit_s) {
+  LaunchOutcome out;
+  if (!proc_) {
+    KernelFault f;
+    f.error_name = "runner";
+    f.explanation = "no kernel is loaded (the runner ended; submit again)";
+    out.fault = f;
+    return out;
+  }
+  std::vector<char> blob;
+  if (auto f = call(request, {}, {}, deadline_s, out.reply, blob)) {
+    if (f->explanation.empty() || f->error_name == "time-out" || f->error_name == "out of range" ||
+        f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
+      f->explanation = explain_error(f->error_name, limit_s) +
+                       (f->explanation.empty() || f->error_name == "time-out" ? "" : " (" + f->explanation + ")");
+    if (f->block.threads() == 1 && request.contains("block"))
+      f->block = {request["block"][0].get<int>(), request["block"][1].get<int>(), request["block"][2].get<int>()};
+    if (f->kernel.empty() && loaded_ && !loaded_->entry_points.empty()) f->kernel = loaded_->entry_points[0];
+    out.fault = std::move(*f);
+    return out;
+  }
+  out.ok = true;
+  for (const auto& t : out.reply.value("kernel_ms", nlohmann::json::array())) out.kernel_ms.push_back(t.get<double>());
+  out.result = out.reply.value("result", 0ll);
+  if (!blob.empty()) {
+    out.positions.resize(blob.size() / sizeof(float));
+    std::memcpy(out.positions.data(), blob.data(), out.positions.size() * sizeof(float));
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::json block_json(const BlockShape& b) { return {b.x, b.y, b.z}; }
+
+}  // namespace
+
+LaunchOutcome RunnerClient::fountain(const FountainRequest& r, double limit_s) {
+  // Buffers this runner has not mapped yet travel first, one share frame each.
+  for (const std::optional<SharedBuffer>* b : {&r.in, &r.out, &r.ids}) {
+    if (!*b || !proc_) continue;
+    const SharedBuffer& s = **b;
+    if (std::find(shared_ids_.begin(), shared_ids_.end(), s.id) != shared_ids_.end()) continue;
+    nlohmann::json reply;
+    std::vector<char> blob;
+    const nlohmann::json req = {{"op", "share"}, {"id", s.id}, {"bytes", s.bytes},
+                                {"kind", s.kind == SharedBuffer::Kind::CudaVmm ? "cuda_vmm" : "memfd"}};
+    if (auto f = call(req, {}, {s.fd}, kStartLimitS, reply, blob)) {
+      LaunchOutcome out;
+      out.fault = std::move(*f);
+      return out;
+    }
+    shared_ids_.push_back(s.id);
+  }
+  const fountain::Params& p = r.params;
+  nlohmann::json req = {
+      {"op", "fountain"},
+      {"count", r.count},
+      {"params", {p.max_age, p.gravity, p.restitution, p.table_radius, p.spread, p.launch_speed,
+                  p.launch_jitter, p.emitter_radius, p.emitter_speed}},
+      {"frame", {r.frame.emitter_x, r.frame.emitter_z, r.frame.randy}},
+      {"block", block_json(r.block)},
+      {"colour_by", r.colour_by},
+      {"reset", r.reset},
+      {"seed", r.seed},
+      {"steps", r.steps},
+      {"return_positions", r.return_positions},
+      {"in", r.in ? nlohmann::json(r.in->id) : nlohmann::json()},
+      {"out", r.out ? nlohmann::json(r.out->id) : nlohmann::json()},
+  };
+  const double allowance = kSetupAllowanceS + (r.reset ? 1e-7 * r.count : 0);
+  return launch(req, limit_s * std::max(1, r.steps) + allowance, limit_s);
+}
+
+LaunchOutcome RunnerClient::count3(const LabRequest& r, double limit_s) {
+  const nlohmann::json req = {{"op", "count3"}, {"n", r.n}, {"seed", r.seed},
+                              {"block", block_json(r.block)}, {"reps", r.reps}};
+  // Generating and uploading the data is the runner's first-call work.
+  return launch(req, limit_s * std::max(1, r.reps) + kSetupAllowanceS + 5e-8 * static_cast<double>(r.n),
+                limit_s);
+}
+
+LaunchOutcome RunnerClient::pi(const LabRequest& r, double limit_s) {
+  const nlohmann::json req = {{"op", "pi"}, {"n", r.n}, {"seed", r.seed},
+                              {"block", block_json(r.block)}, {"reps", r.reps}};
+  return launch(req, limit_s * std::max(1, r.reps) + kSetupAllowanceS, limit_s);
+}
+
+OccupancyReply RunnerClient::occupancy(const BlockShape& block, double limit_s) {
+  OccupancyReply out;
+  if (!proc_) {
+    out.error = "no kernel is loaded";
+    return out;
+  }
+  nlohmann::json reply;
+  std::vector<char> blob;
+  if (auto f = call({{"op", "occupancy"}, {"block", block_json(block)}}, {}, {}, limit_s, reply, blob)) {
+    out.error = f->error_name + ": " + f->explanation;
+    return out;
+  }
+  out.ok = true;
+  out.blocks_per_sm = reply.value("blocks_per_sm", 0);
+  return out;
+}
+
+}  // namespace cv::usercode

@@ -1,0 +1,20 @@
+#pragma once
+// A private directory under $TMPDIR (mkdtemp), removed with everything in it
+// when the last owner lets go: where the CPU path's source and .so live.
+#include <string>
+
+namespace cv::usercode {
+
+class TempDir {
+ public:
+  TempDir();  // throws std::runtime_error naming the call and errno
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace cv::usercode

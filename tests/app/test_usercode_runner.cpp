@@ -1,0 +1,186 @@
+// Your kernel's runner process, through the CPU path (a host-compiled
+// per-particle function): the protocol, the result against the built-in
+// fountain, and the promise that a segfault, an abort or an endless loop in
+// the student's code ends only the runner, with the right words, and that the
+// next load starts a fresh one.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "fountain/fountain.h"
+#include "usercode/compile.h"
+#include "usercode/runner_client.h"
+#include "usercode/templates.h"
+#include "usercode/user_kernel.h"
+
+namespace cv::usercode {
+namespace {
+
+CompileResult cpu_build(const std::string& body) {
+  CompileRequest req;
+  req.target = Target::Cpu;
+  req.source = "// template: fountain_particle\n"
+               "CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f,\n"
+               "                         const cv::Params& p) {\n" +
+               body + "\n}\n";
+  return compile(req);
+}
+
+CompileResult template_build() {
+  CompileRequest req;
+  req.target = Target::Cpu;
+  req.source = read_template_source(*find_template("fountain_particle"));
+  return compile(req);
+}
+
+class UsercodeRunner : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+    std::string why;
+    path_ = find_runner(&why);
+    if (path_.empty()) GTEST_FAIL() << why;
+  }
+  FountainRequest request(unsigned count, bool reset) {
+    FountainRequest r;
+    r.count = count;
+    r.block = {16, 16, 1};
+    r.reset = reset;
+    r.seed = 7;
+    r.return_positions = true;
+    return r;
+  }
+  std::string path_;
+};
+
+TEST_F(UsercodeRunner, PerParticleTemplateMatchesTheBuiltInFountain) {
+  const CompileResult c = template_build();
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  RunnerClient client(path_, Backend::Cpu);
+  const LoadOutcome lo = client.load(c, 2.0);
+  ASSERT_TRUE(lo.ok) << lo.error;
+  constexpr unsigned kCount = 5000;  // a partial last row
+  fountain::Params p;
+  fountain::FountainCpu ref(kCount, fountain::Variant::Lean);
+  ref.reset(p, 7);
+  fountain::FrameClock clock(3);
+  for (int step = 0; step < 700; ++step) {  // past max_age: every particle respawned
+    const fountain::Frame f = clock.next(p);
+    FountainRequest r = request(kCount, step == 0);
+    r.frame = f;
+    r.params = p;
+    r.return_positions = step % 100 == 99;
+    // The runner's own buffers ping-pong: the last step's output is the next input.
+    const LaunchOutcome out = client.fountain(r, 2.0);
+    ASSERT_TRUE(out.ok) << out.fault->describe();
+    ASSERT_EQ(out.kernel_ms.size(), 1u);
+    ref.step(f, p);
+    if (!r.return_positions) continue;
+    ASSERT_EQ(out.positions.size(), 4u * kCount);
+    int bad = 0;
+    for (unsigned i = 0; i < kCount; ++i) {
+      const float4 q = ref.vbo()[i];
+      const float want[4] = {q.x, q.y, q.z, q.w};
+      for (int k = 0; k < 4; ++k)
+        if (std::fabs(out.positions[4 * i + k] - want[k]) > 1e-4f * (1 + std::fabs(want[k]))) ++bad;
+    }
+    EXPECT_EQ(bad, 0) << "step " << step;
+  }
+}
+
+// Each broken function: the client reports the fault, the test process (the
+// "app") is fine, and a fresh runner takes the next load.
+void expect_fault(const std::string& path, const std::string& body, const std::string& name,
+                  const std::string& words, double limit_s) {
+  const CompileResult c = cpu_build(body);
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  RunnerClient client(path, Backend::Cpu);
+  ASSERT_TRUE(client.load(c, limit_s).ok);
+  FountainRequest r;
+  r.count = 1000;
+  r.block = {8, 8, 1};
+  r.reset = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  const LaunchOutcome out = client.fountain(r, limit_s);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_FALSE(out.ok);
+  ASSERT_TRUE(out.fault);
+  EXPECT_EQ(out.fault->error_name, name) << out.fault->describe();
+  EXPECT_NE(out.fault->explanation.find(words), std::string::npos) << out.fault->describe();
+  EXPECT_EQ(out.fault->block, (BlockShape{8, 8, 1}));
+  EXPECT_LT(s, limit_s + 1.0) << "the fault took " << s << " s to report";
+  EXPECT_FALSE(client.running());
+  // Restarted lazily: the good template runs in a new process.
+  const CompileResult good = template_build();
+  ASSERT_TRUE(client.load(good, 2.0).ok);
+  EXPECT_TRUE(client.fountain(r, 2.0).ok);
+}
+
+TEST_F(UsercodeRunner, SegfaultEndsOnlyTheRunner) {
+  expect_fault(path_, "  *(volatile int*)nullptr = 1;", "SIGSEGV", "segmentation fault", 2.0);
+}
+
+TEST_F(UsercodeRunner, AbortEndsOnlyTheRunner) {
+  expect_fault(path_, "  __builtin_abort();", "SIGABRT", "abort", 2.0);
+}
+
+TEST_F(UsercodeRunner, EndlessLoopIsStoppedAtTheTimeLimit) {
+  expect_fault(path_, "  volatile int k = 0;\n  while (k == 0) {}", "time-out", "time limit (0.3 s)", 0.3);
+}
+
+TEST_F(UsercodeRunner, UserKernelFallsBackAndRecovers) {
+  UserKernelOptions o;
+  o.backend = Backend::Cpu;
+  UserKernel uk(o);
+  auto settle = [&] {
+    for (int i = 0; i < 3000 && uk.status().state == UserKernelState::Compiling; ++i) {
+      uk.poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  };
+  uk.submit("// template: fountain_particle\nCV_HD void particle_step(cv::Particle& s, float vx,\n"
+            "  float vz, const cv::Frame& f, const cv::Params& p) { s.x += nope; }\n");
+  settle();
+  EXPECT_EQ(uk.status().state, UserKernelState::CompileFailed);
+  EXPECT_NE(uk.status().headline.find("line 3"), std::string::npos) << uk.status().headline;
+  EXPECT_NE(uk.status().fallback.find("built-in"), std::string::npos);
+  EXPECT_FALSE(uk.wants(TemplateKind::FountainParticle));
+
+  uk.submit(read_template_source(*find_template("fountain_particle")));
+  settle();
+  ASSERT_EQ(uk.status().state, UserKernelState::Ready) << uk.status().fallback;
+  EXPECT_TRUE(uk.wants(TemplateKind::FountainParticle));
+
+  // A whole kernel on the CPU backend compiles (errors, PTX) but cannot run.
+  uk.submit(read_template_source(*find_template("fountain_kernel")));
+  settle();
+  EXPECT_EQ(uk.status().state, UserKernelState::CannotRun);
+  EXPECT_NE(uk.status().fallback.find("needs a CUDA GPU"), std::string::npos);
+  ASSERT_TRUE(uk.status().compile);
+  EXPECT_FALSE(uk.status().compile->ptx.empty());
+}
+
+TEST(UsercodeFaultWords, NamesTheErrorInStudentWords) {
+  KernelFault f;
+  f.error_name = "cudaErrorIllegalAddress";
+  f.kernel = "fountain_step";
+  f.block = {16, 16, 1};
+  f.grid[0] = 16, f.grid[1] = 16;
+  f.explanation = "x";
+  OutOfRange o;
+  o.index = 70000;
+  o.size = 65536;
+  o.line = 14;
+  o.thread[0] = 3;
+  o.block[1] = 2;
+  f.out_of_range = o;
+  const std::string d = f.describe();
+  EXPECT_NE(d.find("fountain_step <<<(16,16,1), (16,16,1)>>>"), std::string::npos) << d;
+  EXPECT_NE(d.find("index 70000 of a buffer of 65536 elements at line 14"), std::string::npos) << d;
+  EXPECT_NE(d.find("thread (3,0,0) of block (0,2,0)"), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace cv::usercode
