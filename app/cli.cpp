@@ -301,7 +301,6 @@ void parse_run_view(FlagReader& f, RunOptions& o) {
     o.colour_by = *c;
   }
   o.sweep = f.get("--sweep");  // the target and shapes are checked when the window opens
-  o.kernel = f.get("--kernel");  // read when the window opens (the kernel tab reports it)
   if (auto u = f.get("--ui-scale")) o.ui_scale = parse_ui_scale(*u);
   o.present = f.get("--present").has_value();
   if (auto d = f.get("--device")) o.device = device_flag(*d);

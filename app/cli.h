@@ -34,7 +34,6 @@ struct RunOptions {
   // --frames the last frame waits for the sweep, so a screenshot shows its chart.
   std::vector<std::string> panels;
   std::optional<std::string> sweep;
-  std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel (issue 19)
   std::string renderer = "auto";  // auto | sprites | splat
   int width = 1280, height = 800;
   // --soak N: N frames cycling scenes and counts, memory sampled (app/soak/soak.h);

@@ -14,9 +14,12 @@ namespace cv {
 
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
-  idle_frames_ = lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy()
-                     ? 0
-                     : idle_frames_ + 1;
+  const bool compiling = opt_.kernel && f.ctx.user_kernel.status().state ==
+                                           usercode::UserKernelState::Compiling;
+  idle_frames_ =
+      lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy() || compiling
+          ? 0
+          : idle_frames_ + 1;
 }
 
 void ScriptedRun::before_present(FrameView& f) {
@@ -75,6 +78,23 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     j["sweep_state"] = cv::tuning::to_string(ctx.tuning.sweep().state());
     j["sweep_rows"] = ctx.tuning.sweep().rows().size();
     if (!ctx.tuning.sweep().error().empty()) j["sweep_error"] = ctx.tuning.sweep().error();
+  }
+  if (opt.kernel) {  // the student's kernel: bench kernel's fields, as far as a window knows them
+    const usercode::UserKernelStatus& st = ctx.user_kernel.status();
+    j["kernel"] = *opt.kernel;
+    j["kernel_state"] = usercode::to_string(st.state);
+    if (st.compile) {
+      const usercode::CompileResult& c = *st.compile;
+      j["compile_ms"] = c.compile_ms;
+      j["registers"] = st.resources.registers;
+      j["shared_bytes"] = st.resources.shared_bytes;
+      j["local_bytes"] = st.resources.local_bytes;
+      if (!c.ok) {
+        j["error"] = c.first_error().empty() ? c.error : *opt.kernel + ":" + c.first_error();
+        j["error_line"] = c.first_error_line();
+      }
+    }
+    if (st.fault) j["error"] = st.fault->error_name + ": " + st.fault->explanation;
   }
 }
 }  // namespace

@@ -76,9 +76,18 @@ KernelPanel::KernelPanel() {
 
 std::optional<std::string> KernelPanel::open_file(const std::string& path, UserKernel& uk) {
   if (auto err = source_.open(path)) return err;
+  follow_template_line();
   tab_.expand();
   submit(uk);
   return std::nullopt;
+}
+
+void KernelPanel::follow_template_line() {
+  // The picker shows the template a file names, so its prelude and notes match.
+  const auto& ts = usercode::templates();
+  if (auto name = usercode::template_from_source(source_.text()))
+    for (int i = 0; i < static_cast<int>(ts.size()); ++i)
+      if (ts[i].name == *name) pick_ = i;
 }
 
 void KernelPanel::submit(UserKernel& uk) {
@@ -102,7 +111,10 @@ usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
 
 void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   uk.poll();
-  if (source_.watch(ImGui::GetTime()) && run_on_reload_) submit(uk);
+  if (source_.watch(ImGui::GetTime())) {
+    follow_template_line();
+    if (run_on_reload_) submit(uk);
+  }
   const int kind = static_cast<int>(kind_in_editor(uk));
   if (kind != prelude_kind_) {
     prelude_kind_ = kind;
@@ -157,7 +169,10 @@ void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
   costs_section(uk);
   ImGui::Spacing();
   ui::section("file");
-  if (source_.draw_file_row() && run_on_reload_) submit(uk);
+  if (source_.draw_file_row()) {
+    follow_template_line();
+    if (run_on_reload_) submit(uk);
+  }
   template_picker();
   prelude_section();
   ptx_section();
@@ -239,8 +254,11 @@ void KernelPanel::costs_section(const UserKernel& uk) {
     if (r.max_threads > 0) ImGui::TextWrapped("at most %d threads / block", r.max_threads);
     ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
                 "The occupancy tab shows what they allow.");
+  } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
+    ui::wrapped(ui::kDim, "compiled as C++ for the CPU: registers and shared memory are a GPU "
+                          "compile's measures");
   } else {
-    ui::wrapped(ui::kDim, "registers, shared and local memory show after a compile");
+    ui::wrapped(ui::kDim, "registers, shared and local memory show once it compiles");
   }
   const float yours = yours_ms_.median(), builtin = builtin_ms_.median();
   char line[160];
@@ -297,7 +315,10 @@ void KernelPanel::prelude_section() {
 
 void KernelPanel::ptx_section() {
   char title[64];
-  std::snprintf(title, sizeof title, "PTX (%d lines)###ptx", ptx_.text().empty() ? 0 : ptx_.line_count());
+  if (ptx_.text().empty())
+    std::snprintf(title, sizeof title, "PTX###ptx");
+  else
+    std::snprintf(title, sizeof title, "PTX (%d lines, read-only)###ptx", ptx_.line_count());
   if (!ImGui::CollapsingHeader(title)) return;
   if (ptx_.text().empty()) {
     ui::wrapped(ui::kDim, "The PTX shows after a compile (also on machines without a GPU).");

@@ -34,6 +34,7 @@ class KernelPanel {
 
  private:
   void submit(usercode::UserKernel& uk);
+  void follow_template_line();
   void controls(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
   void costs_section(const usercode::UserKernel& uk);
