@@ -30,6 +30,8 @@ std::string usage_text() {
       last frame waits for it). --panel launch,memory,reduction,race,occupancy-curve
       opens the views inside the kernel (launch map, one warp's memory accesses,
       reduction step by step, the race lab, occupancy against block size).
+      --panel kernel opens the kernel editor; --kernel FILE.cu opens it with that file
+      and compiles and runs it (docs/kernel_editor.md).
       --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
       or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles
