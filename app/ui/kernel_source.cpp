@@ -132,10 +132,10 @@ bool KernelSource::draw_file_row() {
   }
   if (watch_.asking()) {
     ui::wrapped(ui::kWarn, path_ + " changed on disk, and you have unsaved edits here.");
-    if (ImGui::Button("Load the file")) opened = reload();
+    if (ImGui::Button("Load the file")) opened = take_disk_version();
     ui::tooltip("Replace the text with the file (undo brings your edits back).");
     ui::same_line_if_fits("Keep mine");
-    if (ImGui::Button("Keep mine")) watch_.keep_mine();
+    if (ImGui::Button("Keep mine")) keep_mine();
     ui::tooltip("Keep editing; Save overwrites the file.");
   }
   if (!note_.empty()) ui::wrapped(note_is_error_ ? ui::kBad : ui::kDim, note_);

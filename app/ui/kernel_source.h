@@ -38,6 +38,10 @@ class KernelSource {
   // opened or reloaded from here.
   bool draw_file_row();
   const std::string& note() const { return note_; }  // the last open/save/reload outcome
+  bool asking() const { return watch_.asking(); }    // changed on disk under unsaved edits
+  // The question's answers (the buttons of draw_file_row).
+  bool take_disk_version() { return reload(); }
+  void keep_mine() { watch_.keep_mine(); }
 
  private:
   bool reload();
