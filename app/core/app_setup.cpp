@@ -68,15 +68,11 @@ int run_app(const RunOptions& opt) {
 
 Context::Context(Backend b)
     : backend(b),
+      user_kernel(usercode::UserKernelOptions{b}),
       scenes([b](SceneKind k) { return make_scene(k, b); }),
       labs(b),
       tuning(b),
-      insight(b),
-      user_kernel([b] {
-        usercode::UserKernelOptions o;
-        o.backend = b;
-        return o;
-      }()) {}
+      insight(b) {}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan)
     : opt_(opt),

@@ -13,12 +13,12 @@
 #include "presets/preset_apply.h"
 #include "presets/preset_panel.h"
 #include "scenes/scene_set.h"
+#include "usercode/user_kernel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
 #include "ui/kernel_panel.h"
-#include "usercode/user_kernel.h"
 
 namespace cv {
 
@@ -42,14 +42,16 @@ struct Context {
   explicit Context(Backend b);
 
   Backend backend;
+  // The student's kernel (issue 19): the editor submits, the fountain scene
+  // runs it; before the scenes so it outlives their pointer to it.
+  usercode::UserKernel user_kernel;
   SceneSet scenes;
   UiState ui;
   Presentation presentation;
   LabPanel labs;
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
-  usercode::UserKernel user_kernel;  // the student's kernel (issue 19)
-  KernelPanel kernel_panel;          // its editor, the "kernel" tab
+  KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
   presets::PresetPanel preset_panel;
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)

@@ -110,7 +110,7 @@ usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
 }
 
 void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
-  uk.poll();
+  uk.poll();  // TEMPORARY until the frame loop polls it (kernel helper's simulate())
   if (source_.watch(ImGui::GetTime())) {
     follow_template_line();
     if (run_on_reload_) submit(uk);

@@ -25,8 +25,9 @@ class KernelPanel {
   // --kernel FILE: the tab opens with the file and compiles and runs it.
   // Returns why not (unreadable, too large, binary).
   std::optional<std::string> open_file(const std::string& path, usercode::UserKernel& uk);
-  // Every frame, panels shown or not: the compile's outcome (uk.poll()), the
-  // file on disk (a save elsewhere reloads and runs it), the kernel times.
+  // Every frame, panels shown or not: the compile's outcome (the frame loop
+  // polls uk), the file on disk (a save elsewhere reloads and runs it), the
+  // kernel times.
   void update(usercode::UserKernel& uk, const ParticleScene& scene);
   // The tab, when it is the open one.
   void draw(ui::Layout& layout, usercode::UserKernel& uk);
