@@ -125,6 +125,16 @@ bool CodeEditor::take_run_request() {
 
 int CodeEditor::on_text_event(ImGuiInputTextCallbackData* d) {
   auto* self = static_cast<CodeEditor*>(d->UserData);
+  if (d->EventFlag == ImGuiInputTextFlags_CallbackEdit) {
+    // Enter keeps the line's indentation (one step more after a '{').
+    const bool enter = (key(ImGuiKey_Enter) || key(ImGuiKey_KeyPadEnter)) && !ImGui::GetIO().KeyCtrl;
+    if (enter && d->CursorPos > 0 && d->Buf[d->CursorPos - 1] == '\n') {
+      const std::string indent =
+          code::indent_after_newline(std::string_view(d->Buf, d->BufTextLen), d->CursorPos - 1);
+      if (!indent.empty()) d->InsertChars(d->CursorPos, indent.c_str());
+    }
+    return 0;
+  }
   if (self->want_cursor_ >= 0) {
     const int at = std::clamp(self->want_cursor_, 0, d->BufTextLen);
     const int end = self->want_sel_end_ >= 0 ? std::clamp(self->want_sel_end_, at, d->BufTextLen) : at;
@@ -213,6 +223,7 @@ void CodeEditor::draw(const char* id, const ImVec2& size) {
   const bool escape = field_active_ && key(ImGuiKey_Escape);
   const std::string kept = escape ? text_ : std::string();
   const int flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways |
+                    ImGuiInputTextFlags_CallbackEdit |
                     (read_only_ ? ImGuiInputTextFlags_ReadOnly : 0);
   const bool edited = ImGui::InputTextMultiline("##text", &text_, field, flags, &on_text_event, this);
   const bool was_active = field_active_;

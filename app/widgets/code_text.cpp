@@ -65,6 +65,20 @@ int next_match(const std::vector<size_t>& matches, size_t from, bool forward, bo
   return i < 0 ? n - 1 : i;
 }
 
+std::string indent_after_newline(std::string_view text, size_t newline) {
+  if (newline == 0 || newline >= text.size()) return {};
+  const size_t prev = text.rfind('\n', newline - 1);
+  const size_t start = prev == std::string_view::npos ? 0 : prev + 1;
+  size_t end = start;
+  while (end < newline && (text[end] == ' ' || text[end] == '\t')) ++end;
+  std::string indent(text.substr(start, end - start));
+  size_t last = newline;
+  while (last > start && (text[last - 1] == ' ' || text[last - 1] == '\t' || text[last - 1] == '\r'))
+    --last;
+  if (last > start && text[last - 1] == '{') indent += "  ";
+  return indent;
+}
+
 const char* to_string(Severity s) {
   switch (s) {
     case Severity::Note:

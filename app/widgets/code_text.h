@@ -41,6 +41,10 @@ std::vector<size_t> find_all(std::string_view text, std::string_view needle, boo
 int next_match(const std::vector<size_t>& matches, size_t from, bool forward,
                bool inclusive = false);
 
+// The indentation for a line started by the '\n' at `newline`: the previous
+// line's leading spaces and tabs, two spaces more when it ends with '{'.
+std::string indent_after_newline(std::string_view text, size_t newline);
+
 enum class Severity { Note, Warning, Error };
 const char* to_string(Severity s);
 

@@ -135,6 +135,20 @@ TEST_F(EditorHarness, ReplacingTheTextIsUndoableAndResetsImGuisState) {
   EXPECT_EQ(ed.text(), "!mine\n");
 }
 
+TEST_F(EditorHarness, EnterKeepsTheIndentation) {
+  ed.reset_text("");
+  frame();
+  ed.go_to(1);
+  frame();
+  frame();
+  type("  if (x) {");
+  press(kEnter);
+  type("y;");
+  press(kEnter);
+  type("z;");
+  EXPECT_EQ(ed.text(), "  if (x) {\n    y;\n    z;");
+}
+
 TEST_F(EditorHarness, CtrlEnterAsksToRunAndKeepsTheCursor) {
   ed.reset_text(kSource);
   frame();

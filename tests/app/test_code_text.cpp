@@ -155,3 +155,14 @@ TEST(TextHistory, BoundedInBytesKeepsTheCurrentState) {
   EXPECT_EQ(big.states(), 1u);
   EXPECT_FALSE(big.undo("x").has_value());
 }
+
+TEST(CodeText, IndentAfterNewline) {
+  const std::string t = "    x = 1;\n  if (a) {  \n\tint b;\n\nz\n";
+  EXPECT_EQ(indent_after_newline(t, t.find('\n')), "    ");
+  EXPECT_EQ(indent_after_newline(t, t.find('\n', 11)), "    ");  // after '{' (trailing spaces)
+  EXPECT_EQ(indent_after_newline(t, t.find("\n\n")), "\t");
+  EXPECT_EQ(indent_after_newline(t, t.find("\n\n") + 1), "");  // an empty line
+  EXPECT_EQ(indent_after_newline("{\n", 1), "  ");
+  EXPECT_EQ(indent_after_newline("\n", 0), "");
+  EXPECT_EQ(indent_after_newline("ab", 5), "");  // out of range
+}
