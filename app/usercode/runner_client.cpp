@@ -120,8 +120,18 @@ std::string RunnerProcess::kill_and_reap() {
     pid_t w = waitpid(pid_, &status, WNOHANG);
     if (w == 0) {
       ::kill(pid_, SIGKILL);
-      do w = waitpid(pid_, &status, 0);
-      while (w < 0 && errno == EINTR);
+      // A process stuck in a GPU kernel can take the driver a while to tear
+      // down: wait briefly here, then let a detached thread reap it, so the
+      // window never waits on the driver.
+      for (int i = 0; i < 25 && (w = waitpid(pid_, &status, WNOHANG)) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      if (w == 0) {
+        std::thread([pid = pid_] {
+          int st = 0;
+          while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+          }
+        }).detach();
+      }
       ended_ = "killed";
     } else if (w == pid_) {
       ended_ = ended_text(status);

@@ -1,0 +1,114 @@
+// `cudaviz bench kernel` on the CPU backend: the JSON line, the exit codes
+// (0 ran, 1 runtime failure, 2 compile error / bad arguments) and the
+// compiler-style lines on stderr.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/bench.h"
+#include "cli.h"
+#include "usercode/compile.h"
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Result {
+  int code;
+  nlohmann::json line;
+  std::string err;
+};
+
+Result bench(const std::string& source, const std::string& tmpl = "", long long n = 4096) {
+  cv::BenchOptions opt;
+  opt.target = "kernel";
+  opt.source = source;
+  if (!tmpl.empty()) opt.template_name = tmpl;
+  opt.n = n;
+  opt.reps = 3;
+  opt.backend = "cpu";
+  std::ostringstream out, err;
+  Result r;
+  r.code = cv::bench::run_bench(opt, out, err);
+  r.err = err.str();
+  if (!out.str().empty()) r.line = nlohmann::json::parse(out.str().substr(0, out.str().find('\n')));
+  return r;
+}
+
+const char* kParticleHead =
+    "// template: fountain_particle\n"
+    "CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f,\n"
+    "                         const cv::Params& p) {\n";
+
+TEST(UsercodeBench, ShippedParticleTemplateRunsAndMatchesTheBuiltIn) {
+  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  const Result r = bench(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/fountain_particle.cu");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* key : {"compile_ms", "registers", "shared_bytes", "local_bytes", "ms_median",
+                          "particles_per_s", "result", "reference", "correct", "vs",
+                          "edit_to_run_ms", "frame_ms_median", "overhead_ms"})
+    EXPECT_TRUE(r.line.contains(key)) << key;
+  EXPECT_EQ(r.line["bench"], "kernel");
+  EXPECT_EQ(r.line["template"], "fountain_particle");
+  EXPECT_EQ(r.line["correct"], true);
+  EXPECT_EQ(r.line["result"], 4096);
+  EXPECT_TRUE(r.line["vs"].contains("lean"));
+  EXPECT_GT(r.line["edit_to_run_ms"].get<double>(), r.line["compile_ms"].get<double>() * 0.5);
+}
+
+TEST(UsercodeBench, WrongPhysicsRunsButIsNotCorrect) {
+  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  const Result r = bench(write_temp("wrong.cu", std::string(kParticleHead) + "  s.age += 1.f;\n  s.y += 1.f;\n}\n"));
+  ASSERT_EQ(r.code, 0) << r.err;  // ran: exit 0 even though the answer is wrong
+  EXPECT_EQ(r.line["correct"], false);
+  EXPECT_LT(r.line["result"].get<long long>(), 4096);
+}
+
+TEST(UsercodeBench, CompileErrorIsExitTwoWithCompilerStyleLines) {
+  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  const std::string path = write_temp("bad.cu", std::string(kParticleHead) + "  s.x += oops;\n}\n");
+  const Result r = bench(path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.line["error_line"], 4);
+  EXPECT_NE(r.err.find(path + ":4:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+}
+
+TEST(UsercodeBench, FaultIsExitOneWithTheError) {
+  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  const Result r = bench(write_temp("segv.cu", std::string(kParticleHead) + "  *(volatile int*)nullptr = 1;\n}\n"));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.line["error_name"], "SIGSEGV");
+  EXPECT_NE(r.line["error"].get<std::string>().find("segmentation fault"), std::string::npos);
+}
+
+TEST(UsercodeBench, WholeKernelWithoutGpuCompilesThenSaysItNeedsOne) {
+  const Result r = bench(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/count3.cu");
+  if (cv::usercode::nvrtc_status().rfind("NVRTC ", 0) != 0) GTEST_SKIP() << cv::usercode::nvrtc_status();
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_GT(r.line["registers"].get<int>(), 0);
+  EXPECT_NE(r.line["error"].get<std::string>().find("needs a CUDA GPU"), std::string::npos);
+}
+
+TEST(UsercodeBench, BadArgumentsExitTwo) {
+  EXPECT_EQ(bench("/nonexistent/k.cu").code, 2);
+  const Result none = bench(write_temp("none.cu", "int x;\n"));
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("// template: NAME"), std::string::npos) << none.err;
+  EXPECT_EQ(bench(write_temp("t.cu", "int x;\n"), "teapot").code, 2);
+  EXPECT_THROW(cv::parse_command_line({"bench", "kernel"}), cv::UsageError);
+  EXPECT_THROW(cv::parse_command_line({"bench", "fountain", "--source", "x.cu"}), cv::UsageError);
+  const cv::Command c = cv::parse_command_line({"bench", "kernel", "--source", "k.cu", "--template", "pi"});
+  EXPECT_EQ(c.bench.source, "k.cu");
+  EXPECT_EQ(c.bench.template_name, "pi");
+  EXPECT_EQ(cv::parse_command_line({"--kernel", "k.cu", "--frames", "3"}).run.kernel, "k.cu");
+}
+
+}  // namespace

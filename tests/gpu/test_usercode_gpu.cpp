@@ -1,0 +1,257 @@
+// Your kernel on the GPU: every shipped template and example run in the
+// runner process and match the built-in kernels; a faulting, a trapping, a
+// misaligned and a looping kernel end only the runner, with the right words,
+// and the next load starts a fresh one; checked mode names the index, thread,
+// block and line; the runner writes the app's exported VMM buffer.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "common/cuda_resources.h"
+#include "fountain/fountain.h"
+#include "gl/external_memory.h"
+#include "gpu/gpu_test_util.h"
+#include "labs/reduce/reduce.h"
+#include "usercode/compile.h"
+#include "usercode/pi_reference.h"
+#include "usercode/runner_client.h"
+#include "usercode/templates.h"
+
+namespace cv::usercode {
+namespace {
+
+CompileResult build(const std::string& source, bool checked = false) {
+  CompileRequest req;
+  req.source = source;
+  req.checked = checked;
+  return compile(req);  // for the device's architecture
+}
+
+std::string shipped(const std::string& name) { return read_template_source(*find_template(name)); }
+
+std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
+  std::string why;
+  const std::string path = find_runner(&why);
+  EXPECT_FALSE(path.empty()) << why;
+  auto client = std::make_unique<RunnerClient>(path, Backend::Cuda);
+  const LoadOutcome lo = client->load(c, 2.0);
+  EXPECT_TRUE(lo.ok) << lo.error;
+  EXPECT_GT(lo.resources.registers, 0);
+  EXPECT_GT(lo.resources.max_threads, 0);
+  return client;
+}
+
+// The positions after `steps` steps of the student's fountain and of the built-in lean kernel.
+void expect_fountain_matches(const std::string& name, const BlockShape& b) {
+  const CompileResult c = build(shipped(name));
+  ASSERT_TRUE(c.ok) << name << ": " << c.error << c.log;
+  auto client = client_for(c);
+  constexpr unsigned n = 10007;
+  constexpr int steps = 700;
+  fountain::Params p;
+  fountain::FrameClock clock(3);
+  CudaStream stream;
+  DeviceBuffer<float4> vbo(n);
+  fountain::FountainGpu ref(n, fountain::Variant::Lean);
+  ref.reset(vbo.get(), p, 7, stream.get());
+  LaunchOutcome out;
+  for (int k = 0; k < steps; ++k) {
+    const fountain::Frame f = clock.next(p);
+    FountainRequest q;
+    q.count = n;
+    q.block = b;
+    q.reset = k == 0;
+    q.seed = 7;
+    q.frame = f;
+    q.params = p;
+    q.return_positions = k + 1 == steps;
+    out = client->fountain(q, 2.0);
+    ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
+    ref.step(vbo.get(), f, p, b, stream.get());
+  }
+  std::vector<float4> want(n);
+  CV_CUDA(cudaMemcpy(want.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+  int bad = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const float w[4] = {want[i].x, want[i].y, want[i].z, want[i].w};
+    for (int k = 0; k < 4; ++k)
+      bad += std::fabs(out.positions[4 * i + k] - w[k]) > 1e-4f * (1 + std::fabs(w[k]));
+  }
+  EXPECT_EQ(bad, 0) << name << " block " << b.x << "x" << b.y;
+}
+
+TEST(UsercodeGpu, FountainTemplatesMatchTheBuiltInKernel) {
+  CV_REQUIRE_GPU();
+  for (const char* name : {"fountain_kernel", "fountain_particle", "seed_fountain"})
+    for (BlockShape b : {BlockShape{16, 16, 1}, BlockShape{32, 4, 1}, BlockShape{7, 3, 1}})
+      expect_fountain_matches(name, b);
+}
+
+TEST(UsercodeGpu, Count3KernelsAgainstTheCpu) {
+  CV_REQUIRE_GPU();
+  const long long n = (1 << 22) + 17;
+  const std::vector<int32_t> data = reduce::make_data(n, 1);
+  const int64_t want = reduce::cpu_threads(reduce::Op::Count3, data.data(), data.size());
+  for (const char* name : {"count3", "count3_atomic", "count3_shared", "count3_racy"}) {
+    const CompileResult c = build(shipped(name));
+    ASSERT_TRUE(c.ok) << name << c.log;
+    auto client = client_for(c);
+    for (BlockShape b : {BlockShape{256, 1, 1}, BlockShape{96, 1, 1}, BlockShape{8, 8, 2}}) {
+      const LaunchOutcome out = client->count3({n, 1, b, 2}, 2.0);
+      ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
+      if (std::string(name) == "count3_racy")
+        EXPECT_LT(out.result, want) << "the racy count lost no update?";
+      else
+        EXPECT_EQ(out.result, want) << name << " block " << b.x << "x" << b.y << "x" << b.z;
+    }
+  }
+}
+
+TEST(UsercodeGpu, PiKernelIsExact) {
+  CV_REQUIRE_GPU();
+  const CompileResult c = build(shipped("pi"));
+  ASSERT_TRUE(c.ok) << c.log;
+  auto client = client_for(c);
+  const long long n = 10'000'019;
+  const uint64_t want = pi_reference_hits(n, 5);
+  for (BlockShape b : {BlockShape{256, 1, 1}, BlockShape{33, 1, 1}, BlockShape{1024, 1, 1}}) {
+    const LaunchOutcome out = client->pi({n, 5, b, 1}, 2.0);
+    ASSERT_TRUE(out.ok) << out.fault->describe();
+    EXPECT_EQ(static_cast<uint64_t>(out.result), want);
+  }
+}
+
+// A broken fountain kernel: the fault comes back named, the runner is gone,
+// and a fresh one runs the good template.
+void expect_fault(const std::string& body, const std::vector<std::string>& names, double limit_s,
+                  bool checked = false, int line = 0) {
+  const std::string src =
+      "// template: fountain_kernel\n"
+      "extern \"C\" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<float4> out,\n"
+      "    cv::Span<float> vy, cv::Grid g, cv::Frame f, cv::Params p, cv::Ids ids) {\n"
+      "  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x + (blockIdx.y * blockDim.y + threadIdx.y) * g.width;\n" +
+      body + "\n}\n";
+  const CompileResult c = build(src, checked);
+  ASSERT_TRUE(c.ok) << c.log;
+  auto client = client_for(c);
+  FountainRequest q;
+  q.count = 65536;
+  q.block = {16, 16, 1};
+  q.reset = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  const LaunchOutcome out = client->fountain(q, limit_s);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_FALSE(out.ok) << body;
+  const KernelFault& f = *out.fault;
+  bool named = false;
+  for (const std::string& n : names) named = named || f.error_name == n;
+  EXPECT_TRUE(named) << f.describe();
+  EXPECT_EQ(f.kernel, "fountain_step");
+  EXPECT_EQ(f.block, (BlockShape{16, 16, 1}));
+  EXPECT_LT(s, limit_s + 1.0) << "reported after " << s << " s";
+  if (checked) {
+    ASSERT_TRUE(f.out_of_range) << f.describe();
+    EXPECT_EQ(f.out_of_range->line, line);
+    EXPECT_GE(f.out_of_range->index, 65536);
+    EXPECT_EQ(f.out_of_range->size, 65536);
+    EXPECT_TRUE(client->running()) << "a checked fault leaves the context usable";
+  } else {
+    EXPECT_FALSE(client->running());
+  }
+  // The good template in a fresh runner.
+  ASSERT_TRUE(client->load(build(shipped("fountain_kernel")), 2.0).ok);
+  EXPECT_TRUE(client->fountain(q, 2.0).ok);
+}
+
+TEST(UsercodeGpu, OutOfBoundsWriteEndsOnlyTheRunner) {
+  CV_REQUIRE_GPU();
+  expect_fault("  out.data[i + (1u << 30)] = make_float4(1, 2, 3, 4);",
+               {"cudaErrorIllegalAddress", "cudaErrorLaunchFailure"}, 2.0);
+}
+
+TEST(UsercodeGpu, TrapEndsOnlyTheRunner) {
+  CV_REQUIRE_GPU();
+  expect_fault("  if (i == 77) __trap();", {"cudaErrorLaunchFailure", "cudaErrorIllegalInstruction"}, 2.0);
+}
+
+TEST(UsercodeGpu, MisalignedAccessEndsOnlyTheRunner) {
+  CV_REQUIRE_GPU();
+  expect_fault("  *reinterpret_cast<float4*>(reinterpret_cast<char*>(out.data) + 4) = make_float4(1, 2, 3, 4);",
+               {"cudaErrorMisalignedAddress"}, 2.0);
+}
+
+TEST(UsercodeGpu, EndlessLoopIsStoppedAtTheTimeLimit) {
+  CV_REQUIRE_GPU();
+  expect_fault("  volatile int k = 0;\n  while (k == 0) {}", {"time-out", "cudaErrorLaunchTimeout"}, 0.5);
+}
+
+TEST(UsercodeGpu, CheckedModeNamesIndexThreadBlockAndLine) {
+  CV_REQUIRE_GPU();
+  // Line 5 of the file: the body's first line.
+  expect_fault("  if (i < g.count) out.at(i + g.count) = make_float4(0, 0, 0, 0);", {"out of range"}, 2.0,
+               true, 5);
+}
+
+TEST(UsercodeGpu, BlockTheKernelCannotLaunchIsRefused) {
+  CV_REQUIRE_GPU();
+  const CompileResult c = build(
+      "// template: count3\n"
+      "extern \"C\" __global__ void __launch_bounds__(64) count3(cv::Span<const int> data,\n"
+      "                                                         unsigned long long* count) {}\n");
+  ASSERT_TRUE(c.ok) << c.log;
+  auto client = client_for(c);
+  const LaunchOutcome out = client->count3({1000, 1, {256, 1, 1}, 1}, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_NE(out.fault->explanation.find("refused"), std::string::npos) << out.fault->describe();
+  EXPECT_TRUE(client->running()) << "a refused launch leaves the runner usable";
+  EXPECT_TRUE(client->count3({1000, 1, {64, 1, 1}, 1}, 2.0).ok);
+  const OccupancyReply occ = client->occupancy({64, 1, 1}, 2.0);
+  EXPECT_TRUE(occ.ok) << occ.error;
+  EXPECT_GT(occ.blocks_per_sm, 0);
+}
+
+// The app's exported vertex memory (cuMemCreate + POSIX fd), written by the runner.
+TEST(UsercodeGpu, RunnerWritesTheAppsExportedBuffer) {
+  CV_REQUIRE_GPU();
+  CudaVmmApi api;
+  try {
+    api = CudaVmmApi::load();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << e.what();
+  }
+  constexpr unsigned n = 65536;
+  std::unique_ptr<CudaExportableMemory> a, b;
+  try {
+    a = std::make_unique<CudaExportableMemory>(api, device_info().ordinal, n * sizeof(float4));
+    b = std::make_unique<CudaExportableMemory>(api, device_info().ordinal, n * sizeof(float4));
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no exportable memory here: " << e.what();
+  }
+  const int fa = a->export_fd(), fb = b->export_fd();
+  auto client = client_for(build(shipped("fountain_kernel")));
+  FountainRequest q;
+  q.count = n;
+  q.block = {16, 16, 1};
+  q.reset = true;
+  q.in = SharedBuffer{SharedBuffer::Kind::CudaVmm, 1, fa, a->size()};
+  q.out = SharedBuffer{SharedBuffer::Kind::CudaVmm, 2, fb, b->size()};
+  const LaunchOutcome out = client->fountain(q, 2.0);
+  close(fa);
+  close(fb);
+  ASSERT_TRUE(out.ok) << out.fault->describe();
+  std::vector<float4> got(n);
+  CV_CUDA(cudaMemcpy(got.data(), b->get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+  const fountain::InitialState s = fountain::initial_state(fountain::make_grid(n), q.params, q.seed);
+  int aged = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const float age = s.positions[i].w;
+    aged += got[i].w == (age >= q.params.max_age ? 1.f : age + 1.f);
+  }
+  EXPECT_EQ(aged, static_cast<int>(n)) << "every particle one step older (or respawned) in the app's buffer";
+}
+
+}  // namespace
+}  // namespace cv::usercode
