@@ -351,7 +351,8 @@ void CodeEditor::follow_cursor(const Geometry& g) {
   const float want_y = code::scroll_to_show(line, sy - pad_y, view_h, g.line_h) + pad_y;
   if (want_y != sy) ImGui::SetScrollY(std::max(0.f, want_y));
   const float sx = ImGui::GetScrollX();
-  const float cx = g.gutter_w + (g.text_x - g.origin.x - g.gutter_w) +
+  // The cursor's x in content coordinates (from the view's left edge, unscrolled).
+  const float cx = (g.text_x - g.origin.x) +
                    ImGui::CalcTextSize(text_.data() + index_.start(line), text_.data() + cursor_).x;
   const float view_w = g.view_max.x - g.view_min.x - ImGui::GetStyle().ScrollbarSize;
   if (cx < sx + g.gutter_w + g.char_w)
