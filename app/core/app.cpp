@@ -119,6 +119,8 @@ void App::simulate() {
   ui.step_once = false;
   ui.sim_steps = 0;
   scene.set_colour_by(ui.colour_by);
+  ctx_.user_kernel.poll();  // a finished compile is loaded into the runner here
+  scene.set_user_kernel(&ctx_.user_kernel);
   try {
     if (ui.reset_requested) {
       ui.reset_requested = false;

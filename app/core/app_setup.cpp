@@ -6,7 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "core/app.h"
 #include "core/observers.h"
@@ -41,6 +43,13 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
       plan.preset && plan.preset->scene ? plan.preset->scene : parse_scene(opt.scene);
   if (!kind) throw LaunchError("--scene: '" + opt.scene + "' is not a scene");
   plan.first_scene = *kind;
+  if (opt.kernel) {
+    std::ifstream in(*opt.kernel, std::ios::binary);
+    if (!in) throw LaunchError("--kernel: cannot read '" + *opt.kernel + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    plan.kernel_source = text.str();
+  }
   try {
     check_scene_request(*kind, backend, SceneRequest{opt.n, opt.variant});
   } catch (const UsageError& e) {
@@ -68,7 +77,11 @@ int run_app(const RunOptions& opt) {
 
 Context::Context(Backend b)
     : backend(b),
-      user_kernel(usercode::UserKernelOptions{b}),
+      user_kernel([b] {
+        usercode::UserKernelOptions o;
+        o.backend = b;
+        return o;
+      }()),
       scenes([b](SceneKind k) { return make_scene(k, b); }),
       labs(b),
       tuning(b),
@@ -84,6 +97,8 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION));
   setup_scene(plan);
+  // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
+  if (opt_.kernel) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
   setup_panels();
   setup_presets(plan);
   setup_pacing();
@@ -120,9 +135,9 @@ void App::setup_panels() {
       ctx_.kernel_panel.open();
     else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);
-  if (opt_.kernel)
-    if (auto err = ctx_.kernel_panel.open_file(*opt_.kernel, ctx_.user_kernel))
-      throw LaunchError("--kernel: " + *err);
+  // --kernel: the editor shows the file it compiles (a file the editor refuses,
+  // binary or too large, still compiles and fails there with the reason).
+  if (opt_.kernel) ctx_.kernel_panel.show_file(*opt_.kernel);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }

@@ -29,6 +29,7 @@ struct LaunchPlan {
   std::optional<presets::Preset> preset;  // --preset, merged with the command line
   presets::Report preset_report;          // what the file had that cannot be used
   SceneKind first_scene = SceneKind::Fountain;
+  std::string kernel_source;  // --kernel FILE.cu: the file's text, submitted once the window is up
 };
 
 // A command-line request that cannot be met once the window is open (a count

@@ -9,17 +9,19 @@
 #include "core/context.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
+#include "scenes/fountain_scene.h"
 
 namespace cv {
 
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
-  const bool compiling = opt_.kernel && f.ctx.user_kernel.status().state ==
-                                           usercode::UserKernelState::Compiling;
-  idle_frames_ =
-      lab || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy() || compiling
-          ? 0
-          : idle_frames_ + 1;
+  // --kernel: the last frame waits for the compile and its first launch (or its failure).
+  const bool kernel = opt_.kernel && (f.ctx.user_kernel.status().state == usercode::UserKernelState::Compiling ||
+                                      (f.ctx.user_kernel.status().state == usercode::UserKernelState::Ready &&
+                                       f.ctx.user_kernel.status().edit_to_run_ms == 0));
+  idle_frames_ = lab || kernel || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy()
+                     ? 0
+                     : idle_frames_ + 1;
 }
 
 void ScriptedRun::before_present(FrameView& f) {
@@ -65,6 +67,36 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
   j["frame_ms"] = ui.frame_ms.median();
 }
 
+// --kernel: the same fields as `cudaviz bench kernel`, from the window's run.
+void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_json& j) {
+  if (!opt.kernel) return;
+  const usercode::UserKernelStatus& st = ctx.user_kernel.status();
+  j["kernel"] = *opt.kernel;
+  j["kernel_state"] = usercode::to_string(st.state);
+  if (st.compile) {
+    j["template"] = st.compile->template_name;
+    j["arch"] = st.compile->arch;
+    j["compile_ms"] = st.compile->compile_ms;
+  }
+  if (st.resources.known) {
+    j["registers"] = st.resources.registers;
+    j["shared_bytes"] = st.resources.shared_bytes;
+    j["local_bytes"] = st.resources.local_bytes;
+    j["max_threads"] = st.resources.max_threads;
+  }
+  if (st.edit_to_run_ms > 0) j["edit_to_run_ms"] = st.edit_to_run_ms;
+  if (const auto* f = dynamic_cast<const FountainScene*>(ctx.scenes.current().scene.get()))
+    if (f->user_kernel_ms.size()) j["user_kernel_ms"] = f->user_kernel_ms.median();
+  if (st.compile && !st.compile->ok) {
+    j["error"] = st.compile->first_error().empty() ? st.compile->error : st.compile->first_error();
+    j["error_line"] = st.compile->first_error_line();
+  } else if (st.fault) {
+    j["error"] = st.fault->describe();
+    j["error_line"] = st.fault->out_of_range ? st.fault->out_of_range->line : 0;
+  }
+  if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
+}
+
 // How the --lab run and the --sweep asked for ended.
 void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordered_json& j) {
   if (opt.lab) {
@@ -78,23 +110,6 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     j["sweep_state"] = cv::tuning::to_string(ctx.tuning.sweep().state());
     j["sweep_rows"] = ctx.tuning.sweep().rows().size();
     if (!ctx.tuning.sweep().error().empty()) j["sweep_error"] = ctx.tuning.sweep().error();
-  }
-  if (opt.kernel) {  // the student's kernel: bench kernel's fields, as far as a window knows them
-    const usercode::UserKernelStatus& st = ctx.user_kernel.status();
-    j["kernel"] = *opt.kernel;
-    j["kernel_state"] = usercode::to_string(st.state);
-    if (st.compile) {
-      const usercode::CompileResult& c = *st.compile;
-      j["compile_ms"] = c.compile_ms;
-      j["registers"] = st.resources.registers;
-      j["shared_bytes"] = st.resources.shared_bytes;
-      j["local_bytes"] = st.resources.local_bytes;
-      if (!c.ok) {
-        j["error"] = c.first_error().empty() ? c.error : *opt.kernel + ":" + c.first_error();
-        j["error_line"] = c.first_error_line();
-      }
-    }
-    if (st.fault) j["error"] = st.fault->error_name + ": " + st.fault->explanation;
   }
 }
 }  // namespace
@@ -113,6 +128,7 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
   const nlohmann::ordered_json t = scene.throughput();
   for (auto it = t.begin(); it != t.end(); ++it) j[it.key()] = it.value();
   worker_outcomes(opt_, ctx, j);
+  user_kernel_fields(opt_, ctx, j);
   // Classroom: what presentation the picture shows and what the preset left out.
   j["ui_scale"] = ctx.presentation.effective_scale();
   j["high_contrast"] = ctx.presentation.high_contrast;

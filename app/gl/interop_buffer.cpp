@@ -212,6 +212,19 @@ InteropBuffer::Mapping InteropBuffer::map_external(cudaStream_t stream, Access a
   return Mapping(this, ptr, ptr, stream, access, false);
 }
 
+std::optional<InteropBuffer::Exported> InteropBuffer::export_allocation(const void* device_ptr,
+                                                                        bool want_fd) const {
+  for (int k = 0; k < 2; ++k) {
+    if (!ext_[k] || ext_[k]->memory.get() != device_ptr) continue;
+    Exported e;
+    e.index = k;
+    e.bytes = ext_[k]->memory.size();
+    if (want_fd) e.fd = ext_[k]->memory.export_fd();
+    return e;
+  }
+  return std::nullopt;
+}
+
 InteropBuffer::Mapping InteropBuffer::map_next_external(cudaStream_t stream) {
   const int back = 1 - front_;
   wait_fence(back);  // GL's reads of `back`, fenced one frame ago

@@ -68,6 +68,15 @@ class InteropBuffer {
   // this first waits (CPU) until CUDA's last write to it has finished.
   GLuint vbo() const;
   bool double_buffered() const { return resource_[1] != nullptr || ext_[1] != nullptr; }
+  // External path: which exported allocation (0 or 1) holds `device_ptr`, its
+  // size and, with want_fd, a new POSIX fd of it (the caller closes it), so
+  // another process (usercode's runner) can write it. nullopt on other paths.
+  struct Exported {
+    int index = -1;
+    int fd = -1;
+    size_t bytes = 0;
+  };
+  std::optional<Exported> export_allocation(const void* device_ptr, bool want_fd) const;
   size_t bytes() const { return bytes_; }
   TransferMode mode() const { return mode_; }
   // Why better paths were skipped ("" when the first one tried works).

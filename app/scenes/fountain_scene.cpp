@@ -6,8 +6,6 @@ namespace cv {
 
 using fountain::Variant;
 
-static constexpr uint64_t kSeed = 2024;
-
 FountainScene::FountainScene(Backend backend, unsigned count, Variant variant)
     : ParticleScene(backend), count_(0), variant_(variant) {
   if (auto err = reconfigure(count, variant)) throw std::invalid_argument(*err);
@@ -56,6 +54,8 @@ std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant va
 }
 
 void FountainScene::reset() {
+  user_active_ = false;  // yours starts again from the same initial state
+  ++buffer_generation_;
   clock_ = fountain::FrameClock(kSeed);
   steps_ = 0;
   write_buffer([&](float4* vbo, cudaStream_t s) {
@@ -68,15 +68,19 @@ void FountainScene::reset() {
 
 void FountainScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                                       const BlockShape& b) {
-  gpu_->step_from(source, vbo, clock_.next(params_), params_, b, s, ids_out_);
+  const fountain::Frame f = clock_.next(params_);
+  if (wants_user() && run_user_gpu(source, vbo, s, b, f)) return;
+  gpu_->step_from(source, vbo, f, params_, b, s, ids_out_);
 }
 
 void FountainScene::simulate_cpu() {
-  cpu_->step(clock_.next(params_), params_);
+  const fountain::Frame f = clock_.next(params_);
+  if (wants_user() && run_user_cpu(f)) return;
+  cpu_->step(f, params_);
 }
 
 const void* FountainScene::cpu_vertices() const {
-  return cpu_->vbo().data();
+  return user_active_ ? user_vertices_.data() : cpu_->vbo().data();
 }
 
 nlohmann::ordered_json FountainScene::throughput() const {

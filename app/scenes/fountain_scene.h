@@ -37,6 +37,12 @@ class FountainScene : public ParticleScene {
 
   float point_size = 40.f;  // pixels at distance 1
 
+  void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
+  // Yours: the student's kernel time per step (in the runner), beside kernel_ms.
+  History user_kernel_ms{240};
+  // Why the student's kernel is not running in this scene now ("" when it is / none).
+  const std::string& user_note() const { return user_note_; }
+
  protected:
   bool ping_pong() const override { return true; }
   void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
@@ -52,6 +58,18 @@ class FountainScene : public ParticleScene {
   fountain::FrameClock clock_{1};
   std::unique_ptr<fountain::FountainGpu> gpu_;
   std::unique_ptr<fountain::FountainCpu> cpu_;
+
+  static constexpr uint64_t kSeed = 2024;  // the initial state and the frames' random numbers
+  // The student's kernel (scenes/fountain_user_kernel.cpp): true when it made this step.
+  bool wants_user() const;
+  bool run_user_gpu(const float4* source, float4* vbo, cudaStream_t s, const BlockShape& b,
+                    const fountain::Frame& f);
+  bool run_user_cpu(const fountain::Frame& f);
+  usercode::UserKernel* user_ = nullptr;
+  bool user_active_ = false;      // the last step was yours (else the runner starts from reset)
+  uint64_t buffer_generation_ = 0;  // new vertex buffers: new shared-buffer ids
+  std::vector<float4> user_vertices_;  // CPU backend: your last frame
+  std::string user_note_;
 };
 
 }  // namespace cv

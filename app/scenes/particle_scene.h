@@ -21,6 +21,9 @@
 #include "timing/frame_timers.h"
 
 namespace cv {
+namespace usercode {
+class UserKernel;
+}
 
 struct SceneUi;
 struct SceneControls;
@@ -75,6 +78,9 @@ class ParticleScene {
   // the same index functions (SM ids need a GPU: the colours stay normal).
   insight::ColourBy colour_by() const { return colour_by_; }
   void set_colour_by(insight::ColourBy c) { colour_by_ = c; }
+  // The student's kernel (usercode/user_kernel.h), run instead of the built-in
+  // where it fits the scene (the fountain); others ignore it.
+  virtual void set_user_kernel(usercode::UserKernel* uk) { (void)uk; }
   // Why the current choice cannot be drawn here ("" when it can).
   std::string colour_by_note() const;
   // The scene kernel's launch for the launch map and the CPU ids pass;

@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 
-#include "scenes/particle_scene.h"
+#include "scenes/fountain_scene.h"
 #include "usercode/compile.h"
 #include "usercode/templates.h"
 #include "widgets/widgets.h"
@@ -74,12 +73,9 @@ KernelPanel::KernelPanel() {
   }
 }
 
-std::optional<std::string> KernelPanel::open_file(const std::string& path, UserKernel& uk) {
-  if (auto err = source_.open(path)) return err;
-  follow_template_line();
+void KernelPanel::show_file(const std::string& path) {
+  if (!source_.open(path)) follow_template_line();
   tab_.expand();
-  submit(uk);
-  return std::nullopt;
 }
 
 void KernelPanel::follow_template_line() {
@@ -98,6 +94,7 @@ void KernelPanel::submit(UserKernel& uk) {
   if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
     name = ts[pick_].name;
   uk.submit(text, name, source_.file_name());
+  yours_ms_.clear();  // a new version: its own median
 }
 
 usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
@@ -110,7 +107,6 @@ usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
 }
 
 void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
-  uk.poll();  // TEMPORARY until the frame loop polls it (kernel helper's simulate())
   if (source_.watch(ImGui::GetTime())) {
     follow_template_line();
     if (run_on_reload_) submit(uk);
@@ -137,9 +133,11 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
   // Yours against the built-in, each timed while it stepped the fountain.
-  if (std::strcmp(scene.name(), "fountain") == 0) {
-    if (runs_the_fountain(uk)) {
-      if (st.kernel_ms > 0) yours_ms_.push(static_cast<float>(st.kernel_ms));
+  scene_note_.clear();
+  if (const auto* f = dynamic_cast<const FountainScene*>(&scene)) {
+    scene_note_ = f->user_note();
+    if (runs_the_fountain(uk) && scene_note_.empty()) {
+      if (f->user_kernel_ms.latest() > 0) yours_ms_.push(f->user_kernel_ms.latest());
     } else if (scene.kernel_ms.latest() > 0) {
       builtin_ms_.push(scene.kernel_ms.latest());
     }
@@ -220,7 +218,7 @@ void KernelPanel::status_section(const UserKernel& uk) {
     std::snprintf(line, sizeof line, "compiled in %.0f ms for %s (%s)%s", c.compile_ms, c.arch.c_str(),
                   c.template_name.c_str(), c.checked ? ", bounds checked" : "");
     ui::wrapped(ui::kDim, line);
-    if (st.edit_to_run_ms > 0) {
+    if (st.edit_to_run_ms > 0 && st.headline.find("edit to running") == std::string::npos) {
       std::snprintf(line, sizeof line, "edit to running: %.0f ms (compile + load + first launch)",
                     st.edit_to_run_ms);
       ui::wrapped(ui::kDim, line);
@@ -229,6 +227,7 @@ void KernelPanel::status_section(const UserKernel& uk) {
   }
   if (st.fault) ui::wrapped(ui::kBad, st.fault->describe());
   if (!st.fallback.empty()) ui::wrapped(ui::kWarn, st.fallback);
+  if (!scene_note_.empty()) ui::wrapped(ui::kWarn, scene_note_);
 }
 
 void KernelPanel::messages_section() {

@@ -22,9 +22,9 @@ class KernelPanel {
  public:
   KernelPanel();
   void open() { tab_.expand(); }
-  // --kernel FILE: the tab opens with the file and compiles and runs it.
-  // Returns why not (unreadable, too large, binary).
-  std::optional<std::string> open_file(const std::string& path, usercode::UserKernel& uk);
+  // --kernel FILE: the tab opens with the file (the app submits it); why the
+  // editor could not open it (binary, too large) shows in the tab.
+  void show_file(const std::string& path);
   // Every frame, panels shown or not: the compile's outcome (the frame loop
   // polls uk), the file on disk (a save elsewhere reloads and runs it), the
   // kernel times.
@@ -57,6 +57,7 @@ class KernelPanel {
   std::string limit_error_;
   // Yours and the built-in's kernel times, each while it ran in the scene.
   History yours_ms_{120}, builtin_ms_{120};
+  std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
 };
 
 }  // namespace cv

@@ -158,6 +158,10 @@ RunnerClient::RunnerClient(std::string runner_path, Backend backend)
 
 RunnerClient::~RunnerClient() = default;
 
+bool RunnerClient::has_shared(uint64_t id) const {
+  return proc_ && std::find(shared_ids_.begin(), shared_ids_.end(), id) != shared_ids_.end();
+}
+
 void RunnerClient::stop() {
   proc_.reset();
   shared_ids_.clear();
@@ -320,7 +324,15 @@ LaunchOutcome RunnerClient::fountain(const FountainRequest& r, double limit_s) {
   for (const std::optional<SharedBuffer>* b : {&r.in, &r.out, &r.ids}) {
     if (!*b || !proc_) continue;
     const SharedBuffer& s = **b;
-    if (std::find(shared_ids_.begin(), shared_ids_.end(), s.id) != shared_ids_.end()) continue;
+    if (has_shared(s.id)) continue;
+    if (s.fd < 0) {  // the caller thought it was shared (a restarted runner): ask again next step
+      LaunchOutcome out;
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "the runner was restarted: shared buffers are sent again next step";
+      out.fault = f;
+      return out;
+    }
     nlohmann::json reply;
     std::vector<char> blob;
     const nlohmann::json req = {{"op", "share"}, {"id", s.id}, {"bytes", s.bytes},

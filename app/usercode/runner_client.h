@@ -121,6 +121,8 @@ class RunnerClient {
   // Starts the process now (else the first load() does): the CUDA context's
   // creation then leaves the edit-to-running path. Throws std::runtime_error.
   void start() { ensure_started(); }
+  // Whether this runner has mapped shared buffer `id` (then no fd need travel).
+  bool has_shared(uint64_t id) const;
   // Sends the compiled kernel (cubin / shared object). Starts the runner when needed.
   LoadOutcome load(const CompileResult& compiled, double time_limit_s);
   LaunchOutcome fountain(const FountainRequest& req, double time_limit_s);

@@ -1,0 +1,118 @@
+// The fountain's hook for the student's kernel (issue 19, docs/kernels.md):
+// each step goes to the runner process instead of the built-in kernel. On the
+// external interop path the runner writes the scene's own vertex buffers
+// (exported VMM memory, passed once as fds); elsewhere it steps its own
+// buffers and the positions come back with the reply. Any fault: the source
+// buffer still holds the last good frame, the built-in kernel steps it, and
+// the user kernel's status says why.
+#include <unistd.h>
+
+#include <cstring>
+
+#include "scenes/fountain_scene.h"
+#include "usercode/runner_client.h"
+#include "usercode/user_kernel.h"
+
+namespace cv {
+
+using usercode::TemplateKind;
+
+bool FountainScene::wants_user() const {
+  const bool yours = user_ && (user_->wants(TemplateKind::FountainKernel) ||
+                               user_->wants(TemplateKind::FountainParticle));
+  if (!yours) {
+    const_cast<FountainScene*>(this)->user_active_ = false;
+    return false;
+  }
+  if (variant_ != fountain::Variant::Lean) {
+    const_cast<FountainScene*>(this)->user_note_ =
+        "your kernel writes the lean layout float4(x, y, z, age): choose the lean variant to run it";
+    const_cast<FountainScene*>(this)->user_active_ = false;
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// The fd-passing descriptor of one of the scene's buffers, exported the first
+// time this runner sees it (fd >= 0 then; the caller closes it).
+std::optional<usercode::SharedBuffer> shared(const InteropBuffer& buffer, const void* ptr,
+                                             uint64_t generation, usercode::RunnerClient& rc) {
+  auto e = buffer.export_allocation(ptr, false);
+  if (!e) return std::nullopt;
+  usercode::SharedBuffer b;
+  b.kind = usercode::SharedBuffer::Kind::CudaVmm;
+  b.id = generation * 2 + static_cast<uint64_t>(e->index) + 1;
+  b.bytes = e->bytes;
+  if (!rc.has_shared(b.id)) b.fd = buffer.export_allocation(ptr, true)->fd;
+  return b;
+}
+
+}  // namespace
+
+bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t s,
+                                 const BlockShape& b, const fountain::Frame& f) {
+  usercode::RunnerClient* rc = user_->runner();
+  if (!rc) return false;
+  usercode::FountainRequest q;
+  q.count = count_;
+  q.params = params_;
+  q.frame = f;
+  q.block = b;
+  q.reset = !user_active_;
+  q.seed = kSeed;
+  q.in = shared(*buffer_, source, buffer_generation_, *rc);
+  q.out = shared(*buffer_, vbo, buffer_generation_, *rc);
+  const bool in_place = q.in && q.out;
+  if (!in_place) q.in.reset(), q.out.reset(), q.return_positions = true;
+  // The built-in's last writes (this stream) land before the runner reads.
+  CV_CUDA(cudaStreamSynchronize(s));
+  const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
+  for (auto* sb : {&q.in, &q.out})
+    if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
+  if (!out.ok) {
+    user_active_ = false;
+    user_->record_fault(*out.fault);
+    return false;
+  }
+  if (!in_place)
+    CV_CUDA(cudaMemcpyAsync(vbo, out.positions.data(), out.positions.size() * sizeof(float),
+                            cudaMemcpyHostToDevice, s));
+  user_active_ = true;
+  user_note_ = in_place ? "" : "your kernel's frames come back through the runner's reply "
+                               "(no external interop here): slower than in place";
+  const double ms = out.kernel_ms.empty() ? 0 : out.kernel_ms.back();
+  user_kernel_ms.push(static_cast<float>(ms));
+  user_->record_launch(ms);
+  return true;
+}
+
+bool FountainScene::run_user_cpu(const fountain::Frame& f) {
+  usercode::RunnerClient* rc = user_->runner();
+  if (!rc) return false;
+  usercode::FountainRequest q;
+  q.count = count_;
+  q.params = params_;
+  q.frame = f;
+  q.block = block_;
+  q.reset = !user_active_;
+  q.seed = kSeed;
+  q.return_positions = true;
+  const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
+  if (!out.ok || out.positions.size() != 4ull * count_) {
+    user_active_ = false;
+    if (out.fault) user_->record_fault(*out.fault);
+    return false;
+  }
+  user_vertices_.resize(count_);
+  std::memcpy(user_vertices_.data(), out.positions.data(), count_ * sizeof(float4));
+  user_active_ = true;
+  user_note_.clear();
+  const double ms = out.kernel_ms.empty() ? 0 : out.kernel_ms.back();
+  user_kernel_ms.push(static_cast<float>(ms));
+  user_->record_launch(ms);
+  return true;
+}
+
+}  // namespace cv
