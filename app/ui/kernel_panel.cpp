@@ -124,7 +124,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     if (st.compile)
       for (const usercode::Diagnostic& d : st.compile->diagnostics) {
         if (d.line >= 1)
-          marks.push_back({d.line, severity_of(d.severity), d.message});
+          marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
         else
           unplaced_.push_back(d);
       }
@@ -239,7 +239,7 @@ void KernelPanel::messages_section() {
   ui::section(title);
   for (const usercode::Diagnostic& d : unplaced_)
     ui::wrapped(d.severity == usercode::Severity::Error ? ui::kBad : ui::kWarn,
-                std::string(usercode::to_string(d.severity)) + ": " + d.message);
+                std::string(usercode::to_string(d.severity)) + ": " + code::ascii_quotes(d.message));
   source_.editor().draw_marks_list();
 }
 

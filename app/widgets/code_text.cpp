@@ -79,6 +79,25 @@ std::string indent_after_newline(std::string_view text, size_t newline) {
   return indent;
 }
 
+std::string ascii_quotes(std::string_view m) {
+  std::string out;
+  out.reserve(m.size());
+  for (size_t i = 0; i < m.size(); ++i) {
+    // U+2018..U+201D are E2 80 98..9D in UTF-8.
+    if (i + 2 < m.size() && static_cast<unsigned char>(m[i]) == 0xE2 &&
+        static_cast<unsigned char>(m[i + 1]) == 0x80) {
+      const unsigned char c = static_cast<unsigned char>(m[i + 2]);
+      if (c >= 0x98 && c <= 0x9D) {
+        out += c <= 0x9B ? '\'' : '"';
+        i += 2;
+        continue;
+      }
+    }
+    out += m[i];
+  }
+  return out;
+}
+
 const char* to_string(Severity s) {
   switch (s) {
     case Severity::Note:

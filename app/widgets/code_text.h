@@ -45,6 +45,10 @@ int next_match(const std::vector<size_t>& matches, size_t from, bool forward,
 // line's leading spaces and tabs, two spaces more when it ends with '{'.
 std::string indent_after_newline(std::string_view text, size_t newline);
 
+// Compilers quote with typographic marks under a UTF-8 locale (GCC's
+// U+2018/U+2019, U+201C/U+201D); the UI font has ASCII only, so they become ' and ".
+std::string ascii_quotes(std::string_view message);
+
 enum class Severity { Note, Warning, Error };
 const char* to_string(Severity s);
 

@@ -166,3 +166,12 @@ TEST(CodeText, IndentAfterNewline) {
   EXPECT_EQ(indent_after_newline("\n", 0), "");
   EXPECT_EQ(indent_after_newline("ab", 5), "");  // out of range
 }
+
+TEST(CodeText, AsciiQuotes) {
+  EXPECT_EQ(ascii_quotes("array bounds of \xE2\x80\x98volatile int [0]\xE2\x80\x99"),
+            "array bounds of 'volatile int [0]'");
+  EXPECT_EQ(ascii_quotes("\xE2\x80\x9Cidy\xE2\x80\x9D is undefined"), "\"idy\" is undefined");
+  EXPECT_EQ(ascii_quotes("plain \"ascii\" stays"), "plain \"ascii\" stays");
+  EXPECT_EQ(ascii_quotes("\xE2\x80\x94 dash stays"), "\xE2\x80\x94 dash stays");  // U+2014
+  EXPECT_EQ(ascii_quotes("cut \xE2\x80"), "cut \xE2\x80");                        // truncated
+}
