@@ -163,6 +163,7 @@ void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
   ImGui::BeginChild("beside", ImVec2(0, h), false);
   controls(uk);
   status_section(uk);
+  run_settings(uk);
   messages_section();
   costs_section(uk);
   ImGui::Spacing();
@@ -206,6 +207,34 @@ void KernelPanel::controls(UserKernel& uk) {
   std::snprintf(where, sizeof where, "line %d of %d", ed.cursor_line(), ed.line_count());
   ui::same_line_if_fits(where);
   ImGui::TextColored(ui::kDim, "%s", where);
+}
+
+void KernelPanel::run_settings(UserKernel& uk) {
+  bool checked = uk.options().checked;
+  if (ImGui::Checkbox("checked mode", &checked)) {
+    uk.set_checked(checked);
+    if (uk.status().state != UserKernelState::Off) submit(uk);  // it takes a new compile
+  }
+  ui::tooltip("Bounds-checked accessors: a bad index is caught and reported with its thread, "
+              "block and line instead of crashing. Slower; for finding the bug.");
+  ui::same_line_if_fits("- + 2.00 s   time limit");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (!limit_editing_) time_limit_s_ = static_cast<float>(uk.options().time_limit_s);
+  // Applied on Enter, a step button or leaving the field, not at every keystroke.
+  const bool entered = ImGui::InputFloat("time limit", &time_limit_s_, 0.5f, 1.f, "%.2f s",
+                                         ImGuiInputTextFlags_EnterReturnsTrue);
+  limit_editing_ = ImGui::IsItemActive();
+  if (entered || ImGui::IsItemDeactivatedAfterEdit()) {
+    try {
+      uk.set_time_limit(time_limit_s_);
+      limit_error_.clear();
+    } catch (const std::invalid_argument& e) {
+      limit_error_ = e.what();  // said, not clamped; the last valid limit stays
+    }
+  }
+  ui::tooltip("A launch running longer is stopped (the runner process is ended) and the "
+              "built-in kernel takes over. 0.05 to 60 s.");
+  if (!limit_error_.empty()) ui::wrapped(ui::kBad, limit_error_);
 }
 
 void KernelPanel::status_section(const UserKernel& uk) {

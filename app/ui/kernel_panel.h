@@ -37,6 +37,7 @@ class KernelPanel {
   void submit(usercode::UserKernel& uk);
   void follow_template_line();
   void controls(usercode::UserKernel& uk);
+  void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
   void costs_section(const usercode::UserKernel& uk);
   void template_picker();
@@ -53,7 +54,8 @@ class KernelPanel {
   std::vector<usercode::Diagnostic> unplaced_;  // messages at no line (line 0)
   int pick_ = 0;                 // the template picker's choice
   bool run_on_reload_ = true;    // a save in the student's own editor runs it
-  float time_limit_s_ = 2.f;
+  float time_limit_s_ = 2.f;  // the field's value while it is edited
+  bool limit_editing_ = false;
   std::string limit_error_;
   // Yours and the built-in's kernel times, each while it ran in the scene.
   History yours_ms_{120}, builtin_ms_{120};
