@@ -62,6 +62,7 @@ class FountainScene : public ParticleScene {
   static constexpr uint64_t kSeed = 2024;  // the initial state and the frames' random numbers
   // The student's kernel (scenes/fountain_user_kernel.cpp): true when it made this step.
   bool wants_user() const;
+  void build_user_kernel_ui();  // scenes/fountain_scene_ui.cpp
   bool run_user_gpu(const float4* source, float4* vbo, cudaStream_t s, const BlockShape& b,
                     const fountain::Frame& f);
   bool run_user_cpu(const fountain::Frame& f);

@@ -299,7 +299,8 @@ LaunchOutcome RunnerClient::launch(const nlohmann::json& request, double deadlin
                        (f->explanation.empty() || f->error_name == "time-out" ? "" : " (" + f->explanation + ")");
     if (f->block.threads() == 1 && request.contains("block"))
       f->block = {request["block"][0].get<int>(), request["block"][1].get<int>(), request["block"][2].get<int>()};
-    if (f->kernel.empty() && loaded_ && !loaded_->entry_points.empty()) f->kernel = loaded_->entry_points[0];
+    if (f->kernel.empty() && loaded_ && !loaded_->entry_points.empty())
+      f->kernel = loaded_->kind == TemplateKind::FountainParticle ? "particle_step" : loaded_->entry_points[0];
     out.fault = std::move(*f);
     return out;
   }
