@@ -53,6 +53,20 @@ bool same_marks(const std::vector<code::Mark>& a, const std::vector<code::Mark>&
   return true;
 }
 
+// Where a compiled kernel runs in the window, when that is not where the student is.
+std::string where_it_runs(const usercode::UserKernelStatus& st, const ParticleScene& scene) {
+  if (st.state != UserKernelState::Ready) return {};
+  const bool fountain = st.kind == usercode::TemplateKind::FountainKernel ||
+                        st.kind == usercode::TemplateKind::FountainParticle;
+  if (fountain && !dynamic_cast<const FountainScene*>(&scene))
+    return "your kernel steps the fountain: switch to the fountain scene (key 1) to see it run";
+  if (!fountain)
+    return "the labs tab does not run your " + std::string(usercode::to_string(st.kind)) +
+           " kernel yet: `cudaviz bench kernel --source FILE.cu` runs it on the lab's data, "
+           "checks it and times it beside the built-in variants";
+  return {};
+}
+
 bool runs_the_fountain(const UserKernel& uk) {
   return uk.wants(usercode::TemplateKind::FountainKernel) ||
          uk.wants(usercode::TemplateKind::FountainParticle);
@@ -133,9 +147,9 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
   // Yours against the built-in, each timed while it stepped the fountain.
-  scene_note_.clear();
+  scene_note_ = where_it_runs(st, scene);
   if (const auto* f = dynamic_cast<const FountainScene*>(&scene)) {
-    scene_note_ = f->user_note();
+    if (scene_note_.empty()) scene_note_ = f->user_note();
     if (runs_the_fountain(uk) && scene_note_.empty()) {
       if (f->user_kernel_ms.latest() > 0) yours_ms_.push(f->user_kernel_ms.latest());
     } else if (scene.kernel_ms.latest() > 0) {
