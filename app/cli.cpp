@@ -20,7 +20,7 @@ std::string usage_text() {
           [--panel NAMES] [--sweep NAME[:SHAPES]]
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
-          [--colour-by normal|block|warp|thread|sm]
+          [--colour-by normal|block|warp|thread|sm] [--kernel FILE.cu]
       --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
       swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
       In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
@@ -30,8 +30,10 @@ std::string usage_text() {
       last frame waits for it). --panel launch,memory,reduction,race,occupancy-curve
       opens the views inside the kernel (launch map, one warp's memory accesses,
       reduction step by step, the race lab, occupancy against block size).
-      --panel kernel opens the kernel editor; --kernel FILE.cu opens it with that file
-      and compiles and runs it (docs/kernel_editor.md).
+      --kernel FILE.cu runs your fountain kernel instead of the built-in one
+      (docs/kernels.md); a fault or time-out brings the built-in back. It opens the
+      kernel editor with the file (--panel kernel opens the editor on its own;
+      docs/kernel_editor.md).
       --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
       or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles

@@ -65,6 +65,8 @@ struct Target {
   BenchFn run;
   // The largest --n the target takes (most index with 32 bits; pi counts samples in 64).
   long long max_n = (1ll << 31) - 1;
+  // Listed in the labs and sweep windows (bench kernel is not: it needs --source).
+  bool in_labs = true;
 };
 
 // Self-registration: each bench_<target>.cpp holds one Registrar.

@@ -261,6 +261,7 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
 }
 
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
+  if (!opt.source) throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
   Run r{opt, backend, *opt.source, nullptr, {}, nullptr};
   const std::string src = read_source(r.path);
   const std::string name = opt.template_name.value_or(template_from_source(src).value_or(""));
@@ -312,7 +313,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (!c.ok) {
       add_compile_fields(r, c, compile_ms);
       const std::string first = c.first_error();
-      fail(r, first.empty() ? c.error : first, c.first_error_line(), 2, compiler_style(r.path, c));
+      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
+           compiler_style(r.path, c));
     }
     if (!can_run) break;
     const LoadOutcome lo = r.client->load(c, kTimeLimitS);
@@ -345,7 +347,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return {m};
 }
 
-const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40});
+const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40, false});
 
 }  // namespace
 }  // namespace cv::bench

@@ -60,7 +60,7 @@ struct Context {
   bool gl_debug = false;          // KHR_debug output is on
   long long frame = 0;            // frames drawn so far
 
-  presets::AppState app_state() { return {scenes, ui, labs, presentation}; }
+  presets::AppState app_state() { return {scenes, ui, labs, presentation, &user_kernel}; }
 };
 
 }  // namespace cv

@@ -13,6 +13,8 @@
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
 #include "swarm/swarm.h"
+#include "usercode/compile.h"
+#include "usercode/templates.h"
 
 namespace cv::presets {
 
@@ -346,6 +348,31 @@ std::optional<Sweep> parse_sweep(Reader& rd, const json& j) {
   return s;
 }
 
+std::optional<Kernel> parse_kernel(Reader& rd, const json& j) {
+  if (!rd.object(j, "kernel", {"template", "source", "file", "checked"})) return std::nullopt;
+  Kernel k;
+  if (!j.contains("source")) {
+    rd.invalid("kernel.source", "missing (the kernel's text)");
+    return std::nullopt;
+  }
+  auto src = rd.string(j["source"], "kernel.source");
+  if (!src) return std::nullopt;
+  if (src->size() > usercode::kMaxSourceBytes) {
+    rd.invalid("kernel.source", std::to_string(src->size()) + " bytes; a kernel may be at most " +
+                                    std::to_string(usercode::kMaxSourceBytes));
+    return std::nullopt;
+  }
+  k.source = std::move(*src);
+  if (j.contains("template")) {
+    std::vector<std::string> names;
+    for (const usercode::TemplateInfo& t : usercode::templates()) names.push_back(t.name);
+    k.template_name = rd.choice(j["template"], "kernel.template", names);
+  }
+  if (j.contains("file")) k.file = rd.string(j["file"], "kernel.file");
+  if (j.contains("checked")) k.checked = rd.boolean(j["checked"], "kernel.checked");
+  return k;
+}
+
 }  // namespace
 
 Preset parse_preset(const json& j, Report& report) {
@@ -353,7 +380,7 @@ Preset parse_preset(const json& j, Report& report) {
     throw PresetError(std::string("the preset must be a JSON object, not ") + j.type_name());
   Reader rd(report);
   Preset p;
-  rd.object(j, "", {"version", "app", "description", "scene", "ui", "scenes", "lab", "sweep"});
+  rd.object(j, "", {"version", "app", "description", "scene", "ui", "scenes", "lab", "sweep", "kernel"});
   if (!j.contains("version")) {
     report.notes.push_back("no \"version\": read as version " + std::to_string(kVersion));
   } else if (auto v = rd.integer(j["version"], "version", 1, 1 << 30)) {
@@ -405,6 +432,7 @@ Preset parse_preset(const json& j, Report& report) {
   }
   if (j.contains("lab")) p.lab = parse_lab(rd, j["lab"]);
   if (j.contains("sweep")) p.sweep = parse_sweep(rd, j["sweep"]);
+  if (j.contains("kernel")) p.kernel = parse_kernel(rd, j["kernel"]);
   return p;
 }
 
@@ -536,6 +564,14 @@ nlohmann::ordered_json to_json(const Preset& p) {
   if (!scenes.empty()) j["scenes"] = scenes;
   if (p.lab) j["lab"] = lab_json(*p.lab);
   if (p.sweep) j["sweep"] = sweep_json(*p.sweep);
+  if (p.kernel) {
+    nlohmann::ordered_json k;
+    if (p.kernel->template_name) k["template"] = *p.kernel->template_name;
+    if (p.kernel->file) k["file"] = *p.kernel->file;
+    if (p.kernel->checked) k["checked"] = *p.kernel->checked;
+    k["source"] = p.kernel->source;
+    j["kernel"] = k;
+  }
   return j;
 }
 

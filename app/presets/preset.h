@@ -16,7 +16,9 @@
 //     "lab": {"name": "sum3", "variant": "all", "n": null, "block": null, "input": "",
 //             "reps": 0, "cpu_backend": false, "open": true, "run": "seed_table"},
 //     "sweep": {"target": "fountain", "variant": "seed", "n": 65536,
-//               "shapes": ["1x1", "16x16", "256x1"]} }
+//               "shapes": ["1x1", "16x16", "256x1"]},
+//     "kernel": {"template": "fountain_kernel", "source": "// template: ...", "file": "k.cu",
+//                "checked": false} }
 #include <array>
 #include <glm/glm.hpp>
 #include <map>
@@ -79,6 +81,14 @@ struct Sweep {
   std::vector<BlockShape> shapes;
 };
 
+// The student's kernel (issue 19, docs/kernels.md), source embedded.
+struct Kernel {
+  std::optional<std::string> template_name;  // "template": else the source's first line
+  std::string source;
+  std::optional<std::string> file;  // the name it was loaded from (messages name it)
+  std::optional<bool> checked;
+};
+
 struct Preset {
   int version = kVersion;
   std::string description;
@@ -87,6 +97,7 @@ struct Preset {
   Ui ui;
   std::optional<Lab> lab;
   std::optional<Sweep> sweep;
+  std::optional<Kernel> kernel;
 
   std::optional<Scene>& scene_of(SceneKind k) { return scenes[static_cast<int>(k)]; }
   const std::optional<Scene>& scene_of(SceneKind k) const { return scenes[static_cast<int>(k)]; }

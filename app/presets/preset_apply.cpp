@@ -7,6 +7,7 @@
 #include "fountain/fountain.h"
 #include "insight/launch_model.h"
 #include "ui/lab_panel.h"
+#include "usercode/user_kernel.h"
 #include "nbody/nbody.h"
 #include "presets/knobs.h"
 #include "scenes/fountain_scene.h"
@@ -223,6 +224,16 @@ Preset capture(AppState& app) {
     p.ui.colour_by = insight::to_string(app.ui.colour_by);
   p.ui.vsync = app.ui.pacing.vsync;
   p.ui.fps_cap = app.ui.pacing.fps_cap;
+  if (app.user_kernel && app.user_kernel->status().state != usercode::UserKernelState::Off &&
+      !app.user_kernel->status().source.empty()) {
+    const usercode::UserKernelStatus& st = app.user_kernel->status();
+    Kernel k;
+    k.source = st.source;
+    if (!st.requested_template.empty()) k.template_name = st.requested_template;
+    if (!st.file_name.empty()) k.file = st.file_name;
+    k.checked = app.user_kernel->options().checked;
+    p.kernel = k;
+  }
   const LabSettings ls = app.labs.settings();
   if (!ls.lab.empty()) {
     Lab l;
@@ -250,6 +261,11 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.vsync) app.ui.pacing.vsync = *p.ui.vsync;
   if (p.ui.fps_cap) app.ui.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 
+  if (p.kernel && app.user_kernel) {  // compiled off the UI thread; the fountain runs it
+    if (p.kernel->checked) app.user_kernel->set_checked(*p.kernel->checked);
+    app.user_kernel->submit(p.kernel->source, p.kernel->template_name.value_or(""),
+                            p.kernel->file.value_or("kernel.cu"));
+  }
   const SceneKind before = app.scenes.current_kind();
   for (const SceneInfo& info : scene_infos()) {
     const auto& s = p.scene_of(info.kind);

@@ -20,6 +20,7 @@ struct AppState {
   UiState& ui;
   LabPanel& labs;
   Presentation& presentation;
+  usercode::UserKernel* user_kernel = nullptr;  // a preset's kernel is submitted to it
 };
 
 // Built scenes only: a scene never visited has nothing to say.

@@ -42,9 +42,13 @@ class FountainScene : public ParticleScene {
   History user_kernel_ms{240};
   // Why the student's kernel is not running in this scene now ("" when it is / none).
   const std::string& user_note() const { return user_note_; }
+  // The student's kernel when it made the last step (the occupancy panel shows it), else null.
+  usercode::UserKernel* user_kernel_running() const { return user_active_ ? user_ : nullptr; }
 
  protected:
   bool ping_pong() const override { return true; }
+  // While your kernel runs: a block above its own limit (registers, __launch_bounds__) is refused.
+  std::optional<std::string> check_block(const BlockShape& b) const override;
   void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
                          const BlockShape& b) override;
   void simulate_cpu() override;

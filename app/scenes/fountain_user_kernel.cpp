@@ -33,17 +33,27 @@ bool FountainScene::wants_user() const {
   return true;
 }
 
+std::optional<std::string> FountainScene::check_block(const BlockShape& b) const {
+  const usercode::UserKernel* uk = user_kernel_running();
+  if (!uk || !uk->status().resources.known || uk->status().resources.max_threads <= 0) return std::nullopt;
+  const int max = uk->status().resources.max_threads;
+  if (b.threads() <= max) return std::nullopt;
+  return "your kernel can launch at most " + std::to_string(max) + " threads a block (its registers "
+         "or __launch_bounds__), not " + std::to_string(b.threads());
+}
+
 namespace {
 
 // The fd-passing descriptor of one of the scene's buffers, exported the first
 // time this runner sees it (fd >= 0 then; the caller closes it).
 std::optional<usercode::SharedBuffer> shared(const InteropBuffer& buffer, const void* ptr,
-                                             uint64_t generation, usercode::RunnerClient& rc) {
+                                             uint64_t generation, usercode::RunnerClient& rc,
+                                             uint64_t tag = 0) {
   auto e = buffer.export_allocation(ptr, false);
   if (!e) return std::nullopt;
   usercode::SharedBuffer b;
   b.kind = usercode::SharedBuffer::Kind::CudaVmm;
-  b.id = generation * 2 + static_cast<uint64_t>(e->index) + 1;
+  b.id = (tag << 48) + generation * 2 + static_cast<uint64_t>(e->index) + 1;
   b.bytes = e->bytes;
   if (!rc.has_shared(b.id)) b.fd = buffer.export_allocation(ptr, true)->fd;
   return b;
@@ -66,10 +76,15 @@ bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t
   q.out = shared(*buffer_, vbo, buffer_generation_, *rc);
   const bool in_place = q.in && q.out;
   if (!in_place) q.in.reset(), q.out.reset(), q.return_positions = true;
+  // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
+  if (in_place && ids_out_.ids && ids_buffer()) {
+    q.ids = shared(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
+    if (q.ids) q.colour_by = ids_out_.mode;
+  }
   // The built-in's last writes (this stream) land before the runner reads.
   CV_CUDA(cudaStreamSynchronize(s));
   const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
-  for (auto* sb : {&q.in, &q.out})
+  for (auto* sb : {&q.in, &q.out, &q.ids})
     if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
   if (!out.ok) {
     user_active_ = false;

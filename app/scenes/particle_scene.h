@@ -158,6 +158,8 @@ class ParticleScene {
   virtual size_t vertex_bytes() const = 0;
   // Ids the kernel should write this step (ids == nullptr: none).
   insight::IdsOut ids_out_;
+  // The buffer ids_out_ points into (another process may write it: usercode).
+  const InteropBuffer* ids_buffer() const { return ids_.get(); }
   // Called at the end of step(), outside the timed region (n-body energy, pi count).
   virtual void after_step() {}
   // Extra rules on the block shape beyond the device limits (1D kernels).

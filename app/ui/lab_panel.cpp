@@ -53,7 +53,7 @@ std::string number(const nlohmann::ordered_json& v) {
 std::vector<std::string> LabPanel::lab_names() {
   std::vector<std::string> names;
   for (const bench::Target& t : bench::targets())
-    if (!is_simulation(t.name)) names.push_back(t.name);
+    if (!is_simulation(t.name) && t.in_labs) names.push_back(t.name);
   std::sort(names.begin(), names.end());
   return names;
 }

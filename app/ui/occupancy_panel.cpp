@@ -10,6 +10,8 @@
 #include "common/occupancy.h"
 #include "ui/lab_panel.h"
 #include "tuning/kernel_catalog.h"
+#include "scenes/fountain_scene.h"
+#include "usercode/runner_client.h"
 
 namespace cv {
 namespace {
@@ -234,6 +236,13 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
   const std::string key = pick->attributes.name + "|" + std::to_string(threads);
   if (key != cross_key_) {
     cross_ = cuda_active_blocks_per_sm(pick->attributes, threads);
+    // The student's kernel lives in the runner: its occupancy call answers there.
+    if (auto* f = dynamic_cast<FountainScene*>(&scene); f && f->user_kernel_running())
+      if (usercode::RunnerClient* rc = f->user_kernel_running()->runner()) {
+        const usercode::OccupancyReply r =
+            rc->occupancy(pick->block, f->user_kernel_running()->options().time_limit_s);
+        cross_ = CudaAnswer{r.ok, r.blocks_per_sm, r.ok ? "" : "cuOccupancyMaxActiveBlocksPerMultiprocessor: " + r.error};
+      }
     cross_key_ = key;
   }
   attributes_section(*pick);

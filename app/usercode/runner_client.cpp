@@ -360,6 +360,7 @@ LaunchOutcome RunnerClient::fountain(const FountainRequest& r, double limit_s) {
       {"return_positions", r.return_positions},
       {"in", r.in ? nlohmann::json(r.in->id) : nlohmann::json()},
       {"out", r.out ? nlohmann::json(r.out->id) : nlohmann::json()},
+      {"ids", r.ids ? nlohmann::json(r.ids->id) : nlohmann::json()},
   };
   const double allowance = kSetupAllowanceS + (r.reset ? 1e-7 * r.count : 0);
   return launch(req, limit_s * std::max(1, r.steps) + allowance, limit_s);

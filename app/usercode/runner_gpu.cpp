@@ -213,7 +213,12 @@ class GpuExecutor : public Executor {
       CV_CUDA(cudaStreamSynchronize(stream_.get()));
     }
     IdsArg ids{nullptr, j.value("colour_by", 0)};
-    if (ids.mode) {
+    if (ids.mode && j.contains("ids") && !j["ids"].is_null()) {  // the app's ids buffer
+      auto it = shared_.find(j["ids"].get<uint64_t>());
+      if (it == shared_.end() || it->second->bytes() < count * sizeof(unsigned))
+        return error_reply("protocol", "the shared ids buffer is unknown or too small", false);
+      ids.ids = static_cast<unsigned*>(it->second->get());
+    } else if (ids.mode) {
       if (ids_.size() != count) ids_ = DeviceBuffer<unsigned>(std::max(count, 1u));
       ids.ids = ids_.get();
     }
@@ -237,7 +242,7 @@ class GpuExecutor : public Executor {
     nlohmann::json reply = {{"ok", true}, {"kernel_ms", times}, {"kernel", entry_}};
     if (ids.mode && j.value("return_ids", false)) {
       std::vector<unsigned> host(count);
-      CV_CUDA(cudaMemcpy(host.data(), ids_.get(), count * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      CV_CUDA(cudaMemcpy(host.data(), ids.ids, count * sizeof(unsigned), cudaMemcpyDeviceToHost));
       reply["ids_first"] = std::vector<unsigned>(host.begin(), host.begin() + std::min<size_t>(count, 64));
     }
     return reply;

@@ -44,6 +44,9 @@ void UserKernel::set_time_limit(double seconds) {
 void UserKernel::set_checked(bool checked) { opts_.checked = checked; }
 
 void UserKernel::submit(std::string source, std::string template_name, std::string file_name) {
+  status_.source = source;
+  status_.file_name = file_name;
+  status_.requested_template = template_name;
   CompileRequest req;
   // The CPU backend builds per-particle files with the host compiler; every
   // other kind still compiles for the GPU there, to show errors and PTX.

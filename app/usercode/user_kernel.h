@@ -72,6 +72,8 @@ struct UserKernelStatus {
   double kernel_ms = 0;                  // the last launch's time (CUDA events / host clock)
   double edit_to_run_ms = 0;             // submit -> first launch finished (compile + load + run)
   uint64_t version = 0;                  // changes whenever anything above does
+  std::string source, file_name;         // the last submitted (presets embed them)
+  std::string requested_template;        // as submitted ("" -> the file's first line)
 };
 
 class UserKernel {

@@ -328,6 +328,31 @@ std::vector<Row> rows() {
        {"bench", "reduce", "--backend", "cpu", "--n", "9", "--input", "{DIR}/three.txt"},
        2,
        {"--n 9", "3 values"}},
+      // Your kernel (docs/kernels.md): refused before any compiler sees it.
+      {"file",
+       "kernel of binary data",
+       {"bench", "kernel", "--backend", "cpu", "--template", "fountain_particle", "--source",
+        "{DIR}/garbage.bin"},
+       2,
+       {"not text"}},
+      {"file",
+       "10 MB kernel",
+       {"bench", "kernel", "--backend", "cpu", "--source", "{DIR}/huge.cu"},
+       2,
+       {"bytes; a kernel file may be at most 262144 bytes"}},
+      {"file",
+       "kernel with #include </dev/zero>",
+       {"bench", "kernel", "--backend", "cpu", "--source", "{DIR}/include_zero.cu"},
+       2,
+       {"include_zero.cu:2:", "#include is not available"}},
+      {"file",
+       "kernel with an unterminated comment",
+       {"bench", "kernel", "--backend", "cpu", "--source", "{DIR}/open_comment.cu"},
+       2,
+       {"open_comment.cu:3:", "never closed"}},
+      {"file", "--kernel unreadable", {"--kernel", "{DIR}/no_such.cu", "--frames", "1"}, 2,
+       {"--kernel: cannot read"}},
+      {"cli", "bench kernel without --source", {"bench", "kernel"}, 2, {"--source FILE.cu is required"}},
       // Command line.
       {"cli", "unknown flag", {"--frobnicate"}, 2, {"unknown flag '--frobnicate'"}},
       // --device: the count of devices is named (none on a machine without a driver).
@@ -437,6 +462,9 @@ void make_inputs(const std::string& dir) {
   write("too_big.txt", "1 2\n2147483648\n");
   write("too_small.txt", "-2147483649\n");
   write("three.txt", "1 2 3\n");
+  write("huge.cu", "// template: fountain_particle\n" + std::string(10 << 20, ' '));
+  write("include_zero.cu", "// template: fountain_particle\n#include </dev/zero>\n");
+  write("open_comment.cu", "// template: fountain_particle\nint x;\n/* never closed\n");
   write("unreadable.txt", "1 2 3\n");
   chmod((dir + "/unreadable.txt").c_str(), 0);
   write("array.json", "[1, 2, 3]\n");
