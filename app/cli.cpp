@@ -33,7 +33,9 @@ std::string usage_text() {
       opens the views inside the kernel (launch map, one warp's memory accesses,
       reduction step by step, the race lab, occupancy against block size).
       --kernel FILE.cu runs your fountain kernel instead of the built-in one
-      (docs/kernels.md); a fault or time-out brings the built-in back.
+      (docs/kernels.md); a fault or time-out brings the built-in back. It opens the
+      kernel editor with the file (--panel kernel opens the editor on its own;
+      docs/kernel_editor.md).
       --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
       or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles
@@ -269,12 +271,13 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
 void parse_panels(const std::string& list, RunOptions& o) {
   static const std::set<std::string> names{"occupancy", "device", "sweep",
                                            "frames",    "launch", "memory",
-                                           "reduction", "race",   "occupancy-curve"};
+                                           "reduction", "race",   "occupancy-curve",
+                                           "kernel"};
   for (const std::string& one : split_commas(list)) {
     if (!names.count(one))
       throw UsageError("--panel: '" + one +
                        "' is not one of occupancy, device, sweep, frames, launch, memory, "
-                       "reduction, race, occupancy-curve");
+                       "reduction, race, occupancy-curve, kernel");
     o.panels.push_back(one);
   }
 }

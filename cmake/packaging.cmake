@@ -2,20 +2,25 @@
 # scripts/package.sh for the portable build (docs/packaging.md).
 #
 #   bin/cudaviz                                   the app (static CUDA runtime: needs the driver only)
-#   share/cudaviz/presets/*.json                  found from bin/ as ../share/cudaviz (io/data_dir.h)
+#   bin/cudaviz-runner                            the process student kernels run in (docs/kernels.md)
+#   share/cudaviz/{presets,lessons,kernels}/      found from bin/ as ../share/cudaviz (io/data_dir.h)
 #   share/applications/org.cudaviz.cudaviz.desktop, share/icons/hicolor/scalable/apps/cudaviz.svg,
 #   share/metainfo/org.cudaviz.cudaviz.metainfo.xml, share/doc/cudaviz/{copyright,changelog.Debian.gz}
 #   share/man/man1/cudaviz.1.gz
-#   lib/cudaviz/libnvrtc*.so*                     only when the app links NVRTC (below)
+#   lib/cudaviz/libnvrtc*.so*                     NVRTC for the kernel editor (below)
 include(GNUInstallDirs)
 set(_cv_pkg ${PROJECT_SOURCE_DIR}/packaging)
 
 install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The process student kernels run in: found beside the running cudaviz (usercode/runner_client).
+install(TARGETS cudaviz-runner RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
 # libraries below may be shipped unmodified only).
 if(CMAKE_STRIP)
-  install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
-    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/cudaviz\")")
+  foreach(_cv_bin cudaviz cudaviz-runner)
+    install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${_cv_bin}\")")
+  endforeach()
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cudaviz)
 install(FILES ${_cv_pkg}/org.cudaviz.cudaviz.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
@@ -43,19 +48,10 @@ install(FILES ${_cv_manpage} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 # NVRTC (the kernel editor) is a shared library only (this toolkit has no libnvrtc_static.a)
 # and a driver-only machine has none, so the package carries the toolkit's libnvrtc.so and
 # libnvrtc-builtins.so (distributable unmodified: the CUDA EULA's Attachment A) in a private
-# folder the binary finds through its RPATH. A no-op while nothing links CUDA::nvrtc: the
-# check below looks at the app's targets, so it switches on by itself once one does.
-option(CUDAVIZ_PACKAGE_NVRTC "Ship libnvrtc*.so in lib/cudaviz when the app links CUDA::nvrtc" ON)
-set(_cv_links_nvrtc FALSE)
-foreach(_cv_t cudaviz cudaviz_core kernels)
-  foreach(_cv_prop LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
-    get_target_property(_cv_libs ${_cv_t} ${_cv_prop})
-    if(_cv_libs AND "CUDA::nvrtc" IN_LIST _cv_libs)
-      set(_cv_links_nvrtc TRUE)
-    endif()
-  endforeach()
-endforeach()
-if(CUDAVIZ_PACKAGE_NVRTC AND _cv_links_nvrtc)
+# folder. The app dlopens NVRTC (usercode/nvrtc_api.cpp) by soname, which searches the
+# executable's RUNPATH first: $ORIGIN/../lib/cudaviz.
+option(CUDAVIZ_PACKAGE_NVRTC "Ship libnvrtc*.so in lib/cudaviz for the kernel editor" ON)
+if(CUDAVIZ_PACKAGE_NVRTC)
   get_target_property(_cv_nvrtc CUDA::nvrtc IMPORTED_LOCATION)
   get_filename_component(_cv_nvrtc_dir "${_cv_nvrtc}" DIRECTORY)
   # The run-time names only (libnvrtc.so.13, libnvrtc-builtins.so.13.0), not the .so dev links.

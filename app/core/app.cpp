@@ -193,6 +193,8 @@ void App::build_ui() {
   SceneSlot& slot = ctx_.scenes.current();
   ctx_.presentation.begin_frame(window_.handle());  // fonts and style at the UI scale
   imgui_.new_frame();
+  // The student's kernel: its compile's outcome and its file on disk, panels shown or not.
+  ctx_.kernel_panel.update(ctx_.user_kernel, *slot.scene);
   if (!ctx_.presentation.panels_hidden) {
     ui::Layout& layout = ctx_.layout;
     layout.begin_frame();  // from the framebuffer size and the UI scale
@@ -201,6 +203,7 @@ void App::build_ui() {
     ctx_.labs.draw(layout);  // the tool area's tabs: only the open one draws
     ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui, layout);
     ctx_.insight.draw(*slot.scene, layout);
+    ctx_.kernel_panel.draw(layout, ctx_.user_kernel);
     ctx_.preset_panel.draw(ctx_.presentation, layout);
     ctx_.lesson.draw(layout);
     layout.draw_strip();

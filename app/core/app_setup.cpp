@@ -158,8 +158,13 @@ void App::setup_panels() {
   if (opt_.lab)
     if (auto err = ctx_.labs.open_and_run(*opt_.lab)) throw LaunchError("--lab: " + *err);
   for (const std::string& p : opt_.panels)
-    if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
+    if (p == "kernel")
+      ctx_.kernel_panel.open();
+    else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);
+  // --kernel: the editor shows the file it compiles (a file the editor refuses,
+  // binary or too large, still compiles and fails there with the reason).
+  if (opt_.kernel) ctx_.kernel_panel.show_file(*opt_.kernel);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }

@@ -20,6 +20,7 @@
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
 #include "lessons/lesson_player.h"
+#include "ui/kernel_panel.h"
 
 namespace cv {
 
@@ -55,6 +56,7 @@ struct Context {
   LabPanel labs;
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
+  KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
   presets::PresetPanel preset_panel;
   lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)

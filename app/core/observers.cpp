@@ -14,12 +14,26 @@
 
 namespace cv {
 
+namespace {
+// A loaded kernel's first launch is still to come only where something runs
+// it: the fountain scene, in the lean layout (else the scene's note says why);
+// lab kernels have no window hook yet. Waiting for it anywhere else never ends.
+bool first_launch_pending(Context& ctx) {
+  const usercode::UserKernelStatus& st = ctx.user_kernel.status();
+  if (st.state != usercode::UserKernelState::Ready || st.edit_to_run_ms > 0) return false;
+  const bool fountain_kind = st.kind == usercode::TemplateKind::FountainKernel ||
+                             st.kind == usercode::TemplateKind::FountainParticle;
+  const auto* f = dynamic_cast<const FountainScene*>(ctx.scenes.current().scene.get());
+  return fountain_kind && f && f->user_note().empty();
+}
+}  // namespace
+
 void ScriptedRun::before_frame(FrameView& f) {
   const bool lab = (opt_.lab || f.ctx.preset_lab) && f.ctx.labs.running();
   // --kernel: the last frame waits for the compile and its first launch (or its failure).
-  const bool kernel = opt_.kernel && (f.ctx.user_kernel.status().state == usercode::UserKernelState::Compiling ||
-                                      (f.ctx.user_kernel.status().state == usercode::UserKernelState::Ready &&
-                                       f.ctx.user_kernel.status().edit_to_run_ms == 0));
+  const bool kernel =
+      opt_.kernel && (f.ctx.user_kernel.status().state == usercode::UserKernelState::Compiling ||
+                      first_launch_pending(f.ctx));
   idle_frames_ = lab || kernel || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy() ||
                          f.ctx.lesson.script_busy()
                      ? 0

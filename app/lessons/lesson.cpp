@@ -10,15 +10,13 @@
 
 #include "bench/bench.h"
 #include "io/atomic_file.h"
+#include "io/data_dir.h"
 #include "lessons/lesson_values.h"
 #include "presets/preset.h"
 #include "presets/preset_panel.h"
 #include "scenes/scene_factory.h"
 #include "ui/layout.h"
 
-#ifndef CUDAVIZ_ASSET_DIR
-#define CUDAVIZ_ASSET_DIR "assets"
-#endif
 
 namespace cv::lessons {
 
@@ -617,15 +615,10 @@ Lesson load_lesson_file(const std::string& path) {
 }
 
 std::string lesson_dir() {
-  std::error_code ec;
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("CUDAVIZ_ASSETS"); env && *env)
-    candidates.push_back(fs::path(env) / "lessons");
-  candidates.push_back(fs::path(CUDAVIZ_ASSET_DIR) / "lessons");
-  candidates.push_back(fs::path("assets") / "lessons");
-  for (const auto& c : candidates)
-    if (fs::is_directory(c, ec)) return c.string();
-  return "";
+  // The shipped data's folder (io/data_dir.h): beside the binary in a build
+  // tree, share/cudaviz when installed; never the source tree.
+  const io::DataDir d = io::find_data_dir();
+  return d.path.empty() ? "" : (fs::path(d.path) / "lessons").string();
 }
 
 std::vector<std::string> shipped_lessons() {

@@ -21,8 +21,8 @@ LayoutPlan plan_layout(const LayoutInput& in) {
   LayoutPlan p;
   p.strip = {m, in.height - m - in.strip_h, in.width - 2 * m, in.strip_h};
   float bottom = p.strip.y - m;  // what the columns and the tool may use, top to here
+  const float room = p.tool_room = std::max(0.f, (bottom - m) / 2);
   if (in.tool_open) {
-    const float room = std::max(0.f, (bottom - m) / 2);
     const float h = in.tool_wanted_h > 0 ? std::min(in.tool_wanted_h, room) : room;
     p.tool = {m, bottom - h, in.width - 2 * m, h};
     bottom = p.tool.y - m;
@@ -78,7 +78,8 @@ Rect free_rect(float width, float height, const std::vector<Rect>& panels) {
 const std::vector<std::string>& Layout::tool_names() {
   static const std::vector<std::string> names{
       "classroom", "labs",   "occupancy", "device", "sweep",
-      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve", "lesson"};
+      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve", "lesson",
+      "kernel"};
   return names;
 }
 

@@ -32,6 +32,7 @@ struct LayoutInput {
 struct LayoutPlan {
   Rect control, timing, strip, tool;
   Rect scene;  // where the 3D view goes: free_rect() of the panels above
+  float tool_room = 0;  // the most height a tool may have (open or not)
 };
 
 // Pure: side columns of about 28 and 24 font sizes (at most half the room
@@ -67,6 +68,8 @@ class Layout {
   }
   bool is_open(const std::string& tool) const { return open_ == tool; }
   const std::string& open_tool() const { return open_; }
+  // For a tool that fills all the height it may have (the kernel editor).
+  float tool_room() const { return plan_.tool_room; }
   // Begins the tool's window (titled `title`) when it is the open one; then
   // draw its contents and call end_tool(). False: nothing to draw, no End.
   bool begin_tool(const std::string& tool, const char* title);

@@ -6,9 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#ifndef CUDAVIZ_ASSET_DIR
-#define CUDAVIZ_ASSET_DIR "assets"
-#endif
+#include "io/data_dir.h"
+
 
 namespace cv::usercode {
 
@@ -91,15 +90,17 @@ std::optional<std::string> template_from_source(std::string_view source) {
 }
 
 std::string kernel_dir() {
-  namespace fs = std::filesystem;
   if (const char* env = std::getenv("CUDAVIZ_KERNEL_DIR"); env && *env) return env;
-  const fs::path built = fs::path(CUDAVIZ_ASSET_DIR) / "kernels";
-  std::error_code ec;
-  if (fs::is_directory(built, ec)) return built.string();
-  return (fs::path("assets") / "kernels").string();
+  // The shipped data's folder (io/data_dir.h): beside the binary in a build
+  // tree, share/cudaviz when installed; never the source tree.
+  const io::DataDir d = io::find_data_dir();
+  return d.path.empty() ? "" : (std::filesystem::path(d.path) / "kernels").string();
 }
 
 std::string read_template_source(const TemplateInfo& t) {
+  if (kernel_dir().empty())
+    throw std::runtime_error("cannot find the shipped kernel templates: " +
+                             io::data_dir_error(io::find_data_dir()));
   const std::string path = (std::filesystem::path(kernel_dir()) / t.file).string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the template file " + path);

@@ -37,8 +37,8 @@ std::string template_names();
 // The value of a `// template: NAME` first line (leading whitespace allowed), else nullopt.
 std::optional<std::string> template_from_source(std::string_view source);
 
-// Where the shipped kernel files are: $CUDAVIZ_KERNEL_DIR, else assets/kernels
-// beside the binary's source tree (CUDAVIZ_ASSET_DIR), else ./assets/kernels.
+// Where the shipped kernel files are: $CUDAVIZ_KERNEL_DIR, else kernels/ of the
+// shipped data's folder (io/data_dir.h); "" when there is none.
 std::string kernel_dir();
 // The shipped source of a template or example; throws std::runtime_error naming
 // the path when it cannot be read.

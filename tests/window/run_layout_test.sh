@@ -33,4 +33,6 @@ check --size 1280x800 --scene fountain --n 4096 --panel occupancy         # a tu
 lessons=$(cd "$(dirname "$0")/../../assets/lessons" && pwd)
 check --size 1280x720 --ui-scale 3 --lesson "$lessons/000-map-reduce-intro.md" --step 6  # the lesson tab
 check --size 1920x1080 --present --lesson "$lessons/001-counting.md" --step 4
+check --size 1280x720 --ui-scale 3 --scene fountain --n 4096 --panel kernel  # the kernel editor
+check --size 3840x2160 --scene fountain --n 4096 --panel kernel
 exit $fail

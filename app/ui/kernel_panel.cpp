@@ -1,0 +1,372 @@
+#include "ui/kernel_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "scenes/fountain_scene.h"
+#include "usercode/compile.h"
+#include "usercode/templates.h"
+#include "widgets/widgets.h"
+
+namespace cv {
+
+using usercode::UserKernel;
+using usercode::UserKernelState;
+
+namespace {
+
+code::Severity severity_of(usercode::Severity s) {
+  switch (s) {
+    case usercode::Severity::Error:
+      return code::Severity::Error;
+    case usercode::Severity::Warning:
+      return code::Severity::Warning;
+    case usercode::Severity::Note:
+      return code::Severity::Note;
+  }
+  return code::Severity::Error;
+}
+
+ImVec4 state_colour(UserKernelState s) {
+  switch (s) {
+    case UserKernelState::Ready:
+      return ui::kGood;
+    case UserKernelState::CompileFailed:
+    case UserKernelState::Faulted:
+      return ui::kBad;
+    case UserKernelState::CannotRun:
+      return ui::kWarn;
+    case UserKernelState::Off:
+    case UserKernelState::Compiling:
+      return ui::kDim;
+  }
+  return ui::kDim;
+}
+
+bool same_marks(const std::vector<code::Mark>& a, const std::vector<code::Mark>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].line != b[i].line || a[i].severity != b[i].severity || a[i].message != b[i].message)
+      return false;
+  return true;
+}
+
+// Where a compiled kernel runs in the window, when that is not where the student is.
+std::string where_it_runs(const usercode::UserKernelStatus& st, const ParticleScene& scene) {
+  if (st.state != UserKernelState::Ready) return {};
+  const bool fountain = st.kind == usercode::TemplateKind::FountainKernel ||
+                        st.kind == usercode::TemplateKind::FountainParticle;
+  if (fountain && !dynamic_cast<const FountainScene*>(&scene))
+    return "your kernel steps the fountain: switch to the fountain scene (key 1) to see it run";
+  if (!fountain)
+    return "the labs tab does not run your " + std::string(usercode::to_string(st.kind)) +
+           " kernel yet: `cudaviz bench kernel --source FILE.cu` runs it on the lab's data, "
+           "checks it and times it beside the built-in variants";
+  return {};
+}
+
+bool runs_the_fountain(const UserKernel& uk) {
+  return uk.wants(usercode::TemplateKind::FountainKernel) ||
+         uk.wants(usercode::TemplateKind::FountainParticle);
+}
+
+}  // namespace
+
+KernelPanel::KernelPanel() {
+  // Start from the first template so the tab is never empty.
+  const auto& ts = usercode::templates();
+  if (!ts.empty()) {
+    try {
+      source_.start_from(usercode::read_template_source(ts.front()), "my_" + ts.front().file);
+      source_.editor().reset_text(source_.text());  // nothing to undo yet
+    } catch (const std::exception& e) {
+      source_.start_from(std::string("// ") + e.what() + "\n", "my_kernel.cu");
+    }
+  }
+}
+
+void KernelPanel::show_file(const std::string& path) {
+  if (!source_.open(path)) follow_template_line();
+  tab_.expand();
+}
+
+void KernelPanel::follow_template_line() {
+  // The picker shows the template a file names, so its prelude and notes match.
+  const auto& ts = usercode::templates();
+  if (auto name = usercode::template_from_source(source_.text()))
+    for (int i = 0; i < static_cast<int>(ts.size()); ++i)
+      if (ts[i].name == *name) pick_ = i;
+}
+
+void KernelPanel::submit(UserKernel& uk) {
+  const std::string& text = source_.text();
+  // A file without a `// template:` line is compiled as the template picked here.
+  std::string name;
+  const auto& ts = usercode::templates();
+  if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
+    name = ts[pick_].name;
+  uk.submit(text, name, source_.file_name());
+  yours_ms_.clear();  // a new version: its own median
+}
+
+usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
+  if (auto name = usercode::template_from_source(source_.text()))
+    if (const auto* t = usercode::find_template(*name)) return t->kind;
+  if (uk.status().state != UserKernelState::Off) return uk.status().kind;
+  const auto& ts = usercode::templates();
+  return pick_ < static_cast<int>(ts.size()) ? ts[pick_].kind
+                                             : usercode::TemplateKind::FountainKernel;
+}
+
+void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
+  if (source_.watch(ImGui::GetTime())) {
+    follow_template_line();
+    if (run_on_reload_) submit(uk);
+  }
+  const int kind = static_cast<int>(kind_in_editor(uk));
+  if (kind != prelude_kind_) {
+    prelude_kind_ = kind;
+    prelude_.reset_text(usercode::prelude_text(static_cast<usercode::TemplateKind>(kind)));
+  }
+  const usercode::UserKernelStatus& st = uk.status();
+  if (st.version != seen_status_) {
+    seen_status_ = st.version;
+    std::vector<code::Mark> marks;
+    unplaced_.clear();
+    if (st.compile)
+      for (const usercode::Diagnostic& d : st.compile->diagnostics) {
+        if (d.line >= 1)
+          marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
+        else
+          unplaced_.push_back(d);
+      }
+    if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
+    const std::string& ptx = st.compile ? st.compile->ptx : std::string();
+    if (ptx != ptx_.text()) ptx_.reset_text(ptx);
+  }
+  // Yours against the built-in, each timed while it stepped the fountain.
+  scene_note_ = where_it_runs(st, scene);
+  if (const auto* f = dynamic_cast<const FountainScene*>(&scene)) {
+    if (scene_note_.empty()) scene_note_ = f->user_note();
+    if (runs_the_fountain(uk) && scene_note_.empty()) {
+      if (f->user_kernel_ms.latest() > 0) yours_ms_.push(f->user_kernel_ms.latest());
+    } else if (scene.kernel_ms.latest() > 0) {
+      builtin_ms_.push(scene.kernel_ms.latest());
+    }
+  }
+}
+
+void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
+  if (!tab_.begin(layout, "Your kernel")) return;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float font = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The editor gets most of the width and all the height the tool area may
+  // have (the layout sizes a tool by its content, so ask for the room); the
+  // rest scrolls in the column beside it. A floor keeps it usable when small.
+  const float room = layout.tool_room() - ImGui::GetCursorPosY() - st.WindowPadding.y - 3;
+  const float h = std::max(room, 8 * font);
+  const float left_w = std::max(20 * font, std::floor(avail.x * 0.62f));
+  ImGui::BeginChild("source", ImVec2(left_w, h), false, ImGuiWindowFlags_NoScrollbar);
+  source_.editor().draw_find_bar();
+  source_.editor().draw("editor", ImVec2(0, 0));
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("beside", ImVec2(0, h), false);
+  controls(uk);
+  status_section(uk);
+  run_settings(uk);
+  messages_section();
+  costs_section(uk);
+  ImGui::Spacing();
+  ui::section("file");
+  if (source_.draw_file_row()) {
+    follow_template_line();
+    if (run_on_reload_) submit(uk);
+  }
+  template_picker();
+  prelude_section();
+  ptx_section();
+  ImGui::Dummy(ImVec2(0, st.ItemSpacing.y));
+  ImGui::EndChild();
+  if (source_.editor().take_run_request()) submit(uk);
+  layout.end_tool();
+}
+
+void KernelPanel::controls(UserKernel& uk) {
+  ui::CodeEditor& ed = source_.editor();
+  if (ImGui::Button("Compile & run")) submit(uk);
+  ui::tooltip("Ctrl+Enter in the editor. Compiles off the UI thread; the scene keeps running.");
+  ui::same_line_if_fits("Built-in");
+  ImGui::BeginDisabled(uk.status().state == UserKernelState::Off);
+  if (ImGui::Button("Built-in")) uk.stop();
+  ImGui::EndDisabled();
+  ui::tooltip("Stop your kernel: the app's own kernel runs again (the messages stay).");
+  ui::same_line_if_fits("Undo");
+  ImGui::BeginDisabled(!ed.can_undo());
+  if (ImGui::Button("Undo")) ed.undo();
+  ImGui::EndDisabled();
+  ui::tooltip("Ctrl+Z. Also brings back text that a load, reload or template replaced.");
+  ui::same_line_if_fits("Redo");
+  ImGui::BeginDisabled(!ed.can_redo());
+  if (ImGui::Button("Redo")) ed.redo();
+  ImGui::EndDisabled();
+  ui::tooltip("Ctrl+Y or Ctrl+Shift+Z");
+  ui::same_line_if_fits("Find");
+  if (ImGui::Button("Find")) ed.open_find();
+  ui::tooltip("Ctrl+F");
+  char where[64];
+  std::snprintf(where, sizeof where, "line %d of %d", ed.cursor_line(), ed.line_count());
+  ui::same_line_if_fits(where);
+  ImGui::TextColored(ui::kDim, "%s", where);
+}
+
+void KernelPanel::run_settings(UserKernel& uk) {
+  bool checked = uk.options().checked;
+  if (ImGui::Checkbox("checked mode", &checked)) {
+    uk.set_checked(checked);
+    if (uk.status().state != UserKernelState::Off) submit(uk);  // it takes a new compile
+  }
+  ui::tooltip("Bounds-checked accessors: a bad index is caught and reported with its thread, "
+              "block and line instead of crashing. Slower; for finding the bug.");
+  ui::same_line_if_fits("- + 2.00 s   time limit");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (!limit_editing_) time_limit_s_ = static_cast<float>(uk.options().time_limit_s);
+  // Applied on Enter, a step button or leaving the field, not at every keystroke.
+  const bool entered = ImGui::InputFloat("time limit", &time_limit_s_, 0.5f, 1.f, "%.2f s",
+                                         ImGuiInputTextFlags_EnterReturnsTrue);
+  limit_editing_ = ImGui::IsItemActive();
+  if (entered || ImGui::IsItemDeactivatedAfterEdit()) {
+    try {
+      uk.set_time_limit(time_limit_s_);
+      limit_error_.clear();
+    } catch (const std::invalid_argument& e) {
+      limit_error_ = e.what();  // said, not clamped; the last valid limit stays
+    }
+  }
+  ui::tooltip("A launch running longer is stopped (the runner process is ended) and the "
+              "built-in kernel takes over. 0.05 to 60 s.");
+  if (!limit_error_.empty()) ui::wrapped(ui::kBad, limit_error_);
+}
+
+void KernelPanel::status_section(const UserKernel& uk) {
+  const usercode::UserKernelStatus& st = uk.status();
+  ui::wrapped(state_colour(st.state),
+              st.headline.empty() ? std::string("not compiled yet: press Ctrl+Enter") : st.headline);
+  if (st.compile) {
+    const usercode::CompileResult& c = *st.compile;
+    char line[160];
+    std::snprintf(line, sizeof line, "compiled in %.0f ms for %s (%s)%s", c.compile_ms, c.arch.c_str(),
+                  c.template_name.c_str(), c.checked ? ", bounds checked" : "");
+    ui::wrapped(ui::kDim, line);
+    if (st.edit_to_run_ms > 0 && st.headline.find("edit to running") == std::string::npos) {
+      std::snprintf(line, sizeof line, "edit to running: %.0f ms (compile + load + first launch)",
+                    st.edit_to_run_ms);
+      ui::wrapped(ui::kDim, line);
+    }
+    if (!c.error.empty()) ui::wrapped(ui::kBad, c.error);
+  }
+  if (st.fault) ui::wrapped(ui::kBad, st.fault->describe());
+  if (!st.fallback.empty()) ui::wrapped(ui::kWarn, st.fallback);
+  if (!scene_note_.empty()) ui::wrapped(ui::kWarn, scene_note_);
+}
+
+void KernelPanel::messages_section() {
+  const auto& marks = source_.editor().marks();
+  if (marks.empty() && unplaced_.empty()) return;
+  char title[64];
+  std::snprintf(title, sizeof title, "messages (%zu): click one to go to its line",
+                marks.size() + unplaced_.size());
+  ui::section(title);
+  for (const usercode::Diagnostic& d : unplaced_)
+    ui::wrapped(d.severity == usercode::Severity::Error ? ui::kBad : ui::kWarn,
+                std::string(usercode::to_string(d.severity)) + ": " + code::ascii_quotes(d.message));
+  source_.editor().draw_marks_list();
+}
+
+void KernelPanel::costs_section(const UserKernel& uk) {
+  const usercode::UserKernelStatus& st = uk.status();
+  ui::section("what it costs");
+  const usercode::KernelResources& r = st.resources;
+  if (r.known) {
+    ImGui::TextWrapped("%d registers / thread, %d B static shared / block, %d B local / thread%s", r.registers,
+                       r.shared_bytes, r.local_bytes, r.spill_bytes > 0 ? " (spills!)" : "");
+    if (r.max_threads > 0) ImGui::TextWrapped("at most %d threads / block", r.max_threads);
+    ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
+                "The occupancy tab shows what they allow.");
+  } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
+    ui::wrapped(ui::kDim, "compiled as C++ for the CPU: registers and shared memory are a GPU "
+                          "compile's measures");
+  } else {
+    ui::wrapped(ui::kDim, "registers, shared and local memory show once it compiles");
+  }
+  const float yours = yours_ms_.median(), builtin = builtin_ms_.median();
+  char line[160];
+  if (yours > 0 && builtin > 0)
+    std::snprintf(line, sizeof line, "yours %.3f ms vs built-in %.3f ms a step (%.2fx)", yours, builtin,
+                  yours / builtin);
+  else if (yours > 0)
+    std::snprintf(line, sizeof line, "yours %.3f ms a step (built-in not timed yet)", yours);
+  else if (builtin > 0)
+    std::snprintf(line, sizeof line, "built-in %.3f ms a step; yours shows once it runs", builtin);
+  else
+    std::snprintf(line, sizeof line, "yours vs built-in: shows on the fountain scene");
+  ImGui::TextWrapped("%s", line);
+  ui::tooltip("Medians of the last steps of each, on this backend, in the fountain scene. "
+              "Lab kernels are compared in the labs tab.");
+}
+
+void KernelPanel::template_picker() {
+  const auto& ts = usercode::templates();
+  if (ts.empty()) return;
+  pick_ = std::clamp(pick_, 0, static_cast<int>(ts.size()) - 1);
+  ui::section("start from");
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x));
+  if (ImGui::BeginCombo("##template", ts[pick_].name.c_str())) {
+    for (int i = 0; i < static_cast<int>(ts.size()); ++i) {
+      std::string label = ts[i].name + (ts[i].example ? "  (example)" : "");
+      if (ImGui::Selectable(label.c_str(), i == pick_)) pick_ = i;
+      ui::tooltip(ts[i].description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ui::wrapped(ui::kDim, ts[pick_].description);
+  if (ImGui::Button("New from this")) {
+    try {
+      source_.start_from(usercode::read_template_source(ts[pick_]), "my_" + ts[pick_].file);
+    } catch (const std::exception& e) {
+      ui::wrapped(ui::kBad, e.what());
+    }
+  }
+  ui::tooltip("Replace the text with this starting point (Undo brings yours back).");
+  ui::same_line_if_fits("run on save");
+  ImGui::Checkbox("run on save", &run_on_reload_);
+  ui::tooltip("When the file changes on disk (saved from your own editor) or is opened, run it.");
+}
+
+void KernelPanel::prelude_section() {
+  if (!ImGui::CollapsingHeader("prelude (read-only)")) return;
+  ui::wrapped(ui::kDim,
+              "What the app compiles before your file: its types, accessors and helpers. Messages "
+              "use your file's line numbers, not these.");
+  const float h = 14 * ImGui::GetFontSize();
+  prelude_.draw("prelude", ImVec2(0, h));
+}
+
+void KernelPanel::ptx_section() {
+  char title[64];
+  if (ptx_.text().empty())
+    std::snprintf(title, sizeof title, "PTX###ptx");
+  else
+    std::snprintf(title, sizeof title, "PTX (%d lines, read-only)###ptx", ptx_.line_count());
+  if (!ImGui::CollapsingHeader(title)) return;
+  if (ptx_.text().empty()) {
+    ui::wrapped(ui::kDim, "The PTX shows after a compile (also on machines without a GPU).");
+    return;
+  }
+  ptx_.draw("ptx", ImVec2(0, 16 * ImGui::GetFontSize()));
+}
+
+}  // namespace cv

@@ -1,0 +1,65 @@
+#pragma once
+// The "kernel" tab (issue 19): a student's CUDA source in an editor (line
+// numbers, compiler messages at their lines, find, undo, open/save/reload of
+// .cu files), Ctrl+Enter to compile off the UI thread and run it in place of
+// the built-in kernel, and beside it what happened: the compile time, the
+// messages as a list that jumps to the line, what the kernel costs, its time
+// against the built-in's, the fault in a student's words, the app's prelude
+// and the PTX, read-only. The compiling and running is usercode::UserKernel's.
+#include <optional>
+#include <string>
+
+#include "timing/frame_timers.h"
+#include "ui/kernel_source.h"
+#include "ui/tuning_layout.h"
+#include "usercode/user_kernel.h"
+
+namespace cv {
+
+class ParticleScene;
+
+class KernelPanel {
+ public:
+  KernelPanel();
+  void open() { tab_.expand(); }
+  // --kernel FILE: the tab opens with the file (the app submits it); why the
+  // editor could not open it (binary, too large) shows in the tab.
+  void show_file(const std::string& path);
+  // Every frame, panels shown or not: the compile's outcome (the frame loop
+  // polls uk), the file on disk (a save elsewhere reloads and runs it), the
+  // kernel times.
+  void update(usercode::UserKernel& uk, const ParticleScene& scene);
+  // The tab, when it is the open one.
+  void draw(ui::Layout& layout, usercode::UserKernel& uk);
+  const KernelSource& source() const { return source_; }
+
+ private:
+  void submit(usercode::UserKernel& uk);
+  void follow_template_line();
+  void controls(usercode::UserKernel& uk);
+  void run_settings(usercode::UserKernel& uk);
+  void status_section(const usercode::UserKernel& uk);
+  void costs_section(const usercode::UserKernel& uk);
+  void template_picker();
+  void messages_section();
+  void prelude_section();
+  void ptx_section();
+  usercode::TemplateKind kind_in_editor(const usercode::UserKernel& uk) const;
+
+  ui::ToolTab tab_{"kernel"};
+  KernelSource source_;
+  ui::CodeEditor prelude_{true}, ptx_{true};
+  int prelude_kind_ = -1;
+  uint64_t seen_status_ = ~uint64_t{0};
+  std::vector<usercode::Diagnostic> unplaced_;  // messages at no line (line 0)
+  int pick_ = 0;                 // the template picker's choice
+  bool run_on_reload_ = true;    // a save in the student's own editor runs it
+  float time_limit_s_ = 2.f;  // the field's value while it is edited
+  bool limit_editing_ = false;
+  std::string limit_error_;
+  // Yours and the built-in's kernel times, each while it ran in the scene.
+  History yours_ms_{120}, builtin_ms_{120};
+  std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
+};
+
+}  // namespace cv

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Usage: run_kernel_editor_test.sh CUDAVIZ OUT.png SOURCE.cu LINE|ready [CUDAVIZ ARGS...]
+# The kernel tab in a real window on the CPU backend: `--kernel SOURCE --panel
+# kernel` opens the editor with a source holding a deliberate compile error,
+# the scripted run waits for the compile, and the summary must report the
+# error at LINE with a clean layout (the tab at this size and UI scale
+# overlaps nothing). NVRTC needs no GPU or driver, so this runs anywhere.
+# With `ready` instead of a line the kernel must compile and load, and the run
+# must end (a scene that does not run it must not keep the last frame waiting).
+set -euo pipefail
+app=$1 out=$2 src=$3 line=$4
+shift 4
+rm -f "$out"
+run=("$app" --backend cpu --kernel "$src" --panel kernel --frames 12 --screenshot "$out"
+     --n 4096 "$@")
+if [ -z "${DISPLAY:-}" ]; then
+  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
+  summary=$(timeout -k 5 90 xvfb-run -a -s "-screen 0 3840x2160x24" "${run[@]}")
+else
+  summary=$(timeout -k 5 90 "${run[@]}")
+fi
+echo "$summary"
+fail=0
+if [[ $line == ready ]]; then
+  grep -q '"kernel_state":"ready"' <<<"$summary" || { echo "FAIL: the kernel is not ready"; fail=1; }
+else
+  grep -q "\"error_line\":$line[,}]" <<<"$summary" || { echo "FAIL: the summary has no \"error_line\":$line"; fail=1; }
+fi
+grep -q '"layout_problems":\[\]' <<<"$summary" || { echo "FAIL: layout problems with the kernel tab open"; fail=1; }
+[ -s "$out" ] || { echo "FAIL: no screenshot $out"; fail=1; }
+exit $fail
