@@ -6,11 +6,8 @@
 # --step past the last step is a usage error.
 set -euo pipefail
 app=$1
-xvfb=()
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  xvfb=(xvfb-run -a -s "-screen 0 1280x720x24")
-fi
+# A display of its own (with_xvfb.sh; the current one when DISPLAY is set).
+xvfb=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x720x24")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 bad=$dir/bad-lesson.md

@@ -13,12 +13,8 @@ shift 4
 rm -f "$out"
 run=("$app" --backend cpu --kernel "$src" --panel kernel --frames 12 --screenshot "$out"
      --n 4096 "$@")
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  summary=$(timeout -k 5 90 xvfb-run -a -s "-screen 0 3840x2160x24" "${run[@]}")
-else
-  summary=$(timeout -k 5 90 "${run[@]}")
-fi
+# A display of its own (with_xvfb.sh; the current one when DISPLAY is set).
+summary=$(timeout -k 5 90 "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 3840x2160x24" "${run[@]}")
 echo "$summary"
 fail=0
 if [[ $line == ready ]]; then

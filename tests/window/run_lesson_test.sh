@@ -8,11 +8,8 @@
 set -euo pipefail
 app=$1 lesson=$2
 shift 2
-xvfb=()
-if [ -z "${DISPLAY:-}" ]; then
-  command -v xvfb-run >/dev/null || { echo "xvfb-run not installed (apt-get install xvfb xauth)"; exit 1; }
-  xvfb=(xvfb-run -a -s "-screen 0 1280x720x24")
-fi
+# A display of its own (with_xvfb.sh; the current one when DISPLAY is set).
+xvfb=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x720x24")
 summary=$("${xvfb[@]}" "$app" --lesson "$lesson" --frames 3 --size 1280x720 "$@")
 echo "$summary"
 python3 - "$summary" <<'PY'
