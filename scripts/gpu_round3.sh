@@ -48,6 +48,19 @@ if [ "$part" = a ]; then
 fi
 
 if [ "$part" = b ]; then
+  say "Your kernel re-checks: the GPU tests (square/ragged grids, the loop), a looping kernel in the CLI and the window"
+  timeout -k 5 120 "$B/gpu_tests" --gtest_filter='UsercodeGpu.*' > "$OUT/gpu_tests_usercode_b.log" 2>&1
+  echo "UsercodeGpu exit $?" | tee -a "$log"
+  grep -E "Failure|Which is|block .* n |^\[  (FAILED|PASSED)|^\[       OK" "$OUT/gpu_tests_usercode_b.log" | head -40 | tee -a "$log"
+  printf '%s\n' '// template: fountain_kernel' \
+    'extern "C" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<float4> out,' \
+    '    cv::Span<float> vy, cv::Grid g, cv::Frame f, cv::Params p, cv::Ids ids) {' \
+    '  while (clock64() >= 0) {}' '}' > "$OUT/loop.cu"
+  t0=$(date +%s%N)
+  timeout -k 5 60 "$B/cudaviz" bench kernel --source "$OUT/loop.cu" --reps 3 > "$OUT/loop_bench.json" 2> "$OUT/loop_bench.err"
+  echo "loop bench: exit $? (want 1) after $(( ($(date +%s%N) - t0) / 1000000 )) ms: $(head -c 600 "$OUT/loop_bench.json")" | tee -a "$log"
+  win k_loop --kernel "$OUT/loop.cu" --panel kernel --frames 300 --screenshot "$OUT/k_loop.png"
+  grep -o '"frame_ms_max":[0-9.]*\|"kernel_fallback":"[^"]*"\|"kernel_state":"[^"]*"' "$OUT/w_k_loop.json" | tee -a "$log"
   say "pictures at 1920x1080 (issue 21): framing and colours"
   win f64k --scene fountain --n 65536 --frames 600 --screenshot "$OUT/f64k.png"
   win f64k_occ --scene fountain --n 65536 --frames 600 --panel occupancy --screenshot "$OUT/f64k_occ.png"
