@@ -70,7 +70,10 @@ fi
 
 # 5. The installed binary, from a folder of its own, traced: nothing of either tree is opened.
 cd "$scratch"
-unset CUDAVIZ_ASSETS
+unset CUDAVIZ_ASSETS LD_LIBRARY_PATH
+# A driver-only machine's PATH: the toolkit's bin/ (on this build machine's PATH) is
+# not there, and the app's PATH lookups (ffmpeg for clips) must not count as using it.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 trace() {  # trace LOG CMD...: file system calls of the app (not of Xvfb) into LOG
   local log=$1
   shift
