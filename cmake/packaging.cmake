@@ -2,7 +2,7 @@
 # scripts/package.sh for the portable build (docs/packaging.md).
 #
 #   bin/cudaviz                                   the app (static CUDA runtime: needs the driver only)
-#   bin/cudaviz-runner                            the process student kernels run in (docs/kernels.md)
+#   lib/cudaviz/cudaviz-runner                    the process student kernels run in (docs/kernels.md)
 #   share/cudaviz/{presets,lessons,kernels}/      found from bin/ as ../share/cudaviz (io/data_dir.h)
 #   share/applications/org.cudaviz.cudaviz.desktop, share/icons/hicolor/scalable/apps/cudaviz.svg,
 #   share/metainfo/org.cudaviz.cudaviz.metainfo.xml, share/doc/cudaviz/{copyright,changelog.Debian.gz}
@@ -12,14 +12,15 @@ include(GNUInstallDirs)
 set(_cv_pkg ${PROJECT_SOURCE_DIR}/packaging)
 
 install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The process student kernels run in: found beside the running cudaviz (usercode/runner_client).
-install(TARGETS cudaviz-runner RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The process student kernels run in, an internal helper: lib/cudaviz (Debian policy), where
+# usercode/runner_client looks after the binary's own folder.
+install(TARGETS cudaviz-runner RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
 # Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
 # libraries below may be shipped unmodified only).
 if(CMAKE_STRIP)
-  foreach(_cv_bin cudaviz cudaviz-runner)
+  foreach(_cv_bin ${CMAKE_INSTALL_BINDIR}/cudaviz ${CMAKE_INSTALL_LIBDIR}/cudaviz/cudaviz-runner)
     install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded
-      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${_cv_bin}\")")
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${_cv_bin}\")")
   endforeach()
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/cudaviz)

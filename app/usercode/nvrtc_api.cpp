@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 #ifndef CUDAVIZ_NVRTC_LIBRARY
@@ -20,8 +22,21 @@ bool bind(void* lib, const char* name, F& fn, std::string& error) {
 
 NvrtcApi load() {
   NvrtcApi api;
+  // An installed package ships NVRTC in lib/cudaviz. libnvrtc dlopens its builtins
+  // library by soname, which its own (empty) RUNPATH cannot find there: load the
+  // package's builtins first, so that lookup finds it already loaded.
+  std::vector<std::string> names;
+  std::error_code ec;
+  const std::filesystem::path pkg =
+      std::filesystem::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "lib" / "cudaviz";
+  if (!ec && std::filesystem::exists(pkg / "libnvrtc.so.13", ec)) {
+    for (const auto& e : std::filesystem::directory_iterator(pkg, ec))
+      if (e.path().filename().string().rfind("libnvrtc-builtins.so", 0) == 0)
+        dlopen(e.path().c_str(), RTLD_NOW | RTLD_GLOBAL);
+    names.push_back((pkg / "libnvrtc.so.13").string());
+  }
   // The soname of CUDA 13's NVRTC, then the build's toolkit copy.
-  std::vector<std::string> names = {"libnvrtc.so.13", "libnvrtc.so"};
+  names.insert(names.end(), {"libnvrtc.so.13", "libnvrtc.so"});
   if (*CUDAVIZ_NVRTC_LIBRARY) names.push_back(CUDAVIZ_NVRTC_LIBRARY);
   void* lib = nullptr;
   std::string last;

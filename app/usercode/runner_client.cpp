@@ -65,6 +65,10 @@ std::string find_runner(std::string* why) {
     const fs::path beside = self.parent_path() / "cudaviz-runner";
     if (access(beside.c_str(), X_OK) == 0) return beside.string();
     tried.push_back(beside.string());
+    // Installed: an internal helper lives in lib/cudaviz (Debian policy), not bin/.
+    const fs::path installed = self.parent_path().parent_path() / "lib" / "cudaviz" / "cudaviz-runner";
+    if (access(installed.c_str(), X_OK) == 0) return installed.string();
+    tried.push_back(installed.string());
   }
   if (*CUDAVIZ_RUNNER_PATH) {
     if (access(CUDAVIZ_RUNNER_PATH, X_OK) == 0) return CUDAVIZ_RUNNER_PATH;

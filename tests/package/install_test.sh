@@ -57,13 +57,13 @@ zcat "$root/usr/share/doc/cudaviz/changelog.Debian.gz" | head -1 |
 needed=$(readelf -d "$root/usr/bin/cudaviz" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "NEEDED: $needed"
 grep -qE 'libcuda|libcudart|libcurand' <<<"$needed" && fail "the binary links a CUDA library dynamically"
-if grep -q libnvrtc <<<"$needed"; then  # the kernel editor: NVRTC ships in lib/cudaviz, unmodified
-  readelf -d "$root/usr/bin/cudaviz" | grep -qF '[$ORIGIN/../lib/cudaviz]' ||
-    fail "the binary links NVRTC but has no RPATH \$ORIGIN/../lib/cudaviz"
-  for lib in "$root"/usr/lib/cudaviz/libnvrtc.so.* "$root"/usr/lib/cudaviz/libnvrtc-builtins.so.*; do
-    [ -e "$lib" ] || fail "the binary links NVRTC but the package lacks ${lib#"$root"}"
-  done
-fi
+# The kernel editor: the runner and NVRTC (dlopened through the RUNPATH) ship in lib/cudaviz.
+[ -x "$root/usr/lib/cudaviz/cudaviz-runner" ] || fail "the package lacks /usr/lib/cudaviz/cudaviz-runner"
+readelf -d "$root/usr/bin/cudaviz" | grep -qF '[$ORIGIN/../lib/cudaviz]' ||
+  fail "the binary has no RUNPATH \$ORIGIN/../lib/cudaviz (where NVRTC ships)"
+for lib in libnvrtc.so.13 libnvrtc-builtins.so.13.0; do
+  compgen -G "$root/usr/lib/cudaviz/$lib*" >/dev/null || fail "the package lacks /usr/lib/cudaviz/$lib"
+done
 if readelf -d "$root/usr/bin/cudaviz" | grep -E 'R(UN)?PATH' | grep -q -e /usr/local/cuda -e "$build"; then
   fail "the installed binary keeps a build-time RPATH"
 fi
@@ -95,14 +95,24 @@ cat doctor.out
 [ $rc -eq 0 ] || fail "the installed cudaviz doctor exited $rc"
 grep -qF "[ok] data: shipped presets in $root/usr/share/cudaviz/presets" doctor.out ||
   fail "doctor did not find the presets in the installed share/cudaviz"
-for t in run.trace doctor.trace; do
+# A student's kernel with a compile error, compiled by the packaged NVRTC: exit 2, the line named.
+printf '%s\n' '// template: fountain_kernel' 'extern "C" __global__ void fountain_step() { undeclared = 1; }' > bad.cu
+set +e
+trace kernel.trace "$root/usr/bin/cudaviz" bench kernel --source "$scratch/bad.cu" >kernel.out 2>kernel.err
+rc=$?
+set -e
+cat kernel.err
+[ $rc -eq 2 ] || fail "bench kernel on a compile error exited $rc, not 2"
+grep -q 'bad.cu:2:.*error' kernel.err || fail "the compile error does not name bad.cu line 2"
+grep -qE "lib/cudaviz/libnvrtc\.so[^\"]*\", O_RDONLY[^=]*= [0-9]" kernel.trace || fail "NVRTC was not loaded from the package"
+for t in run.trace doctor.trace kernel.trace; do
   if grep -F -e "\"$src/" -e "\"$src\"" -e "\"$build/" "$t" >"$t.hits"; then
-    head -5 "$t.hits"
+    head -5 "$t.hits" >&2
     fail "the installed app touched the source or build tree ($t: $(wc -l <"$t.hits") calls)"
   fi
   # A machine with the driver only has no toolkit: nothing may be looked up there.
   if grep -F -e '"/usr/local/cuda' "$t" >"$t.hits"; then
-    head -5 "$t.hits"
+    head -5 "$t.hits" >&2
     fail "the installed app looked in the CUDA toolkit ($t: $(wc -l <"$t.hits") calls)"
   fi
 done
