@@ -513,7 +513,7 @@ Step read_section(const Section& sec, int index, Problems& p, const std::string&
       }
       const std::string key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
       const std::string base = starts_with(key, "cpu.") ? key.substr(4) : key;
-      if (!known_key(base) || base == "gpu_only" && key != base) {
+      if (!known_key(base) || (base == "gpu_only" && key != base)) {
         p.field(key, ln, "unknown key; the keys are " + join_list(all_keys()) +
                              " (each also as cpu.KEY for the CPU backend)");
       } else if (fields.count(key)) {
