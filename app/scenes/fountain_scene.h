@@ -4,6 +4,7 @@
 
 #include "fountain/fountain.h"
 #include "scenes/particle_scene.h"
+#include "usercode/runner_client.h"
 
 namespace cv {
 
@@ -73,6 +74,7 @@ class FountainScene : public ParticleScene {
   // The student's kernel (scenes/fountain_user_kernel.cpp): true when it made this step.
   bool wants_user() const;
   void build_user_kernel_ui();  // scenes/fountain_scene_ui.cpp
+  usercode::FountainRequest user_request(const fountain::Frame& f, const BlockShape& b) const;
   bool run_user_gpu(const float4* source, float4* vbo, cudaStream_t s, const BlockShape& b,
                     const fountain::Frame& f);
   bool run_user_cpu(const fountain::Frame& f);

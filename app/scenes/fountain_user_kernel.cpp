@@ -61,10 +61,9 @@ std::optional<usercode::SharedBuffer> shared(const InteropBuffer& buffer, const 
 
 }  // namespace
 
-bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                                 const BlockShape& b, const fountain::Frame& f) {
-  usercode::RunnerClient* rc = user_->runner();
-  if (!rc) return false;
+// One step of the student's kernel on this scene's particles; each backend adds its buffers.
+usercode::FountainRequest FountainScene::user_request(const fountain::Frame& f,
+                                                      const BlockShape& b) const {
   usercode::FountainRequest q;
   q.count = count_;
   q.params = params_;
@@ -72,6 +71,14 @@ bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t
   q.block = b;
   q.reset = !user_active_;
   q.seed = kSeed;
+  return q;
+}
+
+bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t s,
+                                 const BlockShape& b, const fountain::Frame& f) {
+  usercode::RunnerClient* rc = user_->runner();
+  if (!rc) return false;
+  usercode::FountainRequest q = user_request(f, b);
   q.in = shared(*buffer_, source, buffer_generation_, *rc);
   q.out = shared(*buffer_, vbo, buffer_generation_, *rc);
   const bool in_place = q.in && q.out;
@@ -106,13 +113,7 @@ bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t
 bool FountainScene::run_user_cpu(const fountain::Frame& f) {
   usercode::RunnerClient* rc = user_->runner();
   if (!rc) return false;
-  usercode::FountainRequest q;
-  q.count = count_;
-  q.params = params_;
-  q.frame = f;
-  q.block = block_;
-  q.reset = !user_active_;
-  q.seed = kSeed;
+  usercode::FountainRequest q = user_request(f, block_);
   q.return_positions = true;
   const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
   if (!out.ok || out.positions.size() != 4ull * count_) {

@@ -36,17 +36,23 @@ std::optional<std::string> KernelSource::open(const std::string& path) {
   try {
     std::string text = read_source(path);
     editor_.set_text(text);  // undoable: what was there before comes back with undo
-    path_ = path_field_ = path;
-    saved_ = std::move(text);
-    watch_.known(stamp_of(path));
-    note_ = "opened " + path;
-    note_is_error_ = false;
-    return std::nullopt;
+    return in_step_with(path, std::move(text), "opened ");
   } catch (const std::exception& e) {
     note_ = e.what();
     note_is_error_ = true;
     return note_;
   }
+}
+
+// The editor and `path` now hold the same text: remember it (dirty state, file watch).
+std::optional<std::string> KernelSource::in_step_with(const std::string& path, std::string text,
+                                                      const char* verb) {
+  path_ = path_field_ = path;
+  saved_ = std::move(text);
+  watch_.known(stamp_of(path));
+  note_ = verb + path;
+  note_is_error_ = false;
+  return std::nullopt;
 }
 
 std::optional<std::string> KernelSource::save(const std::string& path) {
@@ -58,12 +64,7 @@ std::optional<std::string> KernelSource::save(const std::string& path) {
   }
   try {
     write_file_atomically(target, editor_.text());
-    path_ = path_field_ = target;
-    saved_ = editor_.text();
-    watch_.known(stamp_of(target));
-    note_ = "saved " + target;
-    note_is_error_ = false;
-    return std::nullopt;
+    return in_step_with(target, editor_.text(), "saved ");
   } catch (const std::exception& e) {
     note_ = e.what();
     note_is_error_ = true;

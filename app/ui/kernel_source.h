@@ -44,6 +44,7 @@ class KernelSource {
   void keep_mine() { watch_.keep_mine(); }
 
  private:
+  std::optional<std::string> in_step_with(const std::string& path, std::string text, const char* verb);
   bool reload();
   ui::CodeEditor editor_;
   std::string path_, path_field_, saved_, note_;
