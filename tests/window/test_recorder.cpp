@@ -19,25 +19,10 @@ namespace fs = std::filesystem;
 using cv::record::Recorder;
 using cv::record::RecordState;
 
+#include "hidden_window.h"
+
 namespace {
 
-struct HiddenWindow {
-  GLFWwindow* w = nullptr;
-  HiddenWindow() {
-    if (!glfwInit()) return;
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    w = glfwCreateWindow(64, 64, "record", nullptr, nullptr);
-    if (w) glfwMakeContextCurrent(w);
-    if (w && !gladLoadGL(glfwGetProcAddress)) w = nullptr;
-  }
-  ~HiddenWindow() {
-    if (w) glfwDestroyWindow(w);
-    glfwTerminate();
-  }
-};
 
 // Frame i: the bottom half red = i, the top half green = 200 (a top/bottom the
 // read must keep apart).
@@ -61,7 +46,7 @@ std::string scratch(const std::string& name) {
 }  // namespace
 
 TEST(PboRing, EveryFrameOnceInOrderBottomRowFirst) {
-  HiddenWindow win;
+  HiddenWindow win("record");
   if (!win.w) GTEST_SKIP() << "no GL context (no display)";
   constexpr int kW = 32, kH = 16, kFrames = 10;
   cv::PboRing ring(kW, kH, 3);
@@ -84,7 +69,7 @@ TEST(PboRing, EveryFrameOnceInOrderBottomRowFirst) {
 }
 
 TEST(Recorder, ReadsAtItsStageAndEndsOnAResize) {
-  HiddenWindow win;
+  HiddenWindow win("record");
   if (!win.w) GTEST_SKIP() << "no GL context (no display)";
   if (!cv::record::find_ffmpeg()) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
   const std::string path = scratch("resize.mp4");
@@ -118,7 +103,7 @@ TEST(Recorder, ReadsAtItsStageAndEndsOnAResize) {
 
 // A clip abandoned mid-way (the app ends on an error) leaves no file behind.
 TEST(Recorder, AnAbandonedClipLeavesNoFile) {
-  HiddenWindow win;
+  HiddenWindow win("record");
   if (!win.w) GTEST_SKIP() << "no GL context (no display)";
   if (!cv::record::find_ffmpeg()) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
   const std::string path = scratch("abandoned.mp4");

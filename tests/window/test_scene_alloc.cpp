@@ -15,25 +15,10 @@
 #include "scenes/swarm_scene.h"
 #include "soak/memory_sample.h"
 
+#include "hidden_window.h"
+
 namespace {
 
-struct HiddenWindow {
-  GLFWwindow* w = nullptr;
-  HiddenWindow() {
-    if (!glfwInit()) return;
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    w = glfwCreateWindow(64, 64, "alloc", nullptr, nullptr);
-    if (w) glfwMakeContextCurrent(w);
-    if (w && !gladLoadGL(glfwGetProcAddress)) w = nullptr;
-  }
-  ~HiddenWindow() {
-    if (w) glfwDestroyWindow(w);
-    glfwTerminate();
-  }
-};
 
 // Limits the address space to what is mapped now plus `headroom` for the scope.
 struct AddressSpaceLimit {
@@ -76,7 +61,7 @@ TEST(SceneAlloc, RefusedCountChangesKeepThePreviousBuffers) {
 #ifdef __SANITIZE_ADDRESS__
   GTEST_SKIP() << "AddressSanitizer needs the address space RLIMIT_AS would take";
 #endif
-  HiddenWindow win;
+  HiddenWindow win("alloc");
   ASSERT_NE(win.w, nullptr) << "no GL 4.1 context (run under xvfb-run)";
   cv::FountainScene fountain(cv::Backend::Cpu, 4096);
   check_refused_and_kept(fountain, cv::FountainScene::kMaxCount,
