@@ -10,12 +10,44 @@
 
 #include "insight/launch_model.h"
 #include "record/clip_format.h"
+#include "registry/scene_registry.h"
 
 namespace cv {
 
+namespace {
+
+// The usage text's scene lines, from the registry (registry/scene_registry.h).
+std::string scene_bar() {
+  std::string s;
+  for (const SceneDescriptor& d : scene_infos()) s += (s.empty() ? "" : "|") + std::string(d.name);
+  return s;
+}
+
+std::string scene_variant_lines() {
+  std::string text = "      --n, --block and --variant apply to the chosen scene:", line = text;
+  const auto& all = scene_infos();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const SceneDescriptor& d = all[i];
+    std::string part = std::string(" ") + d.name + " (" +
+                       (d.variants.empty() ? "no variants" : d.variants_text()) + ")" +
+                       (i + 1 < all.size() ? "," : ".");
+    if (line.size() + part.size() > 86) {
+      text += "\n     ";
+      line = "     ";
+    }
+    text += part;
+    line += part;
+  }
+  std::string keys;
+  for (const SceneDescriptor& d : all) keys += (keys.empty() ? "" : ",") + std::to_string(d.hotkey);
+  return text + "\n      In the window: keys " + keys + " switch scenes,";
+}
+
+}  // namespace
+
 std::string usage_text() {
   return R"(usage:
-  cudaviz [--scene fountain|swarm|nbody|pi] [--backend auto|cuda|cpu] [--preset FILE]
+  cudaviz [--scene )" + scene_bar() + R"(] [--backend auto|cuda|cpu] [--preset FILE]
           [--frames N] [--screenshot out.png] [--n N] [--block X[,Y[,Z]]]
           [--variant NAME] [--size WxH] [--lab LAB] [--renderer auto|sprites|splat]
           [--panel NAMES] [--sweep NAME[:SHAPES]]
@@ -23,9 +55,7 @@ std::string usage_text() {
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
           [--lesson FILE [--step K]] [--kernel FILE.cu]
-      --n, --block and --variant apply to the chosen scene: fountain (lean, seed),
-      swarm (swarm, sparkler), nbody (seed, tiled, fast; 1D block), pi (no variants).
-      In the window: keys 1-4 switch scenes, Space pause, S step, R reset, C camera,
+)" + scene_variant_lines() + R"( Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
       --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
       NAME[:SHAPES] runs a block-shape sweep in the sweep window (with --frames the
@@ -285,8 +315,8 @@ void parse_panels(const std::string& list, RunOptions& o) {
 // --scene, --backend, --preset, --frames, --soak, --screenshot, --n, --block, --variant, --lab.
 void parse_run_workload(FlagReader& f, RunOptions& o) {
   if (auto s = f.get("--scene")) {
-    if (*s != "fountain" && *s != "swarm" && *s != "nbody" && *s != "pi")
-      throw UsageError("--scene: '" + *s + "' is not one of fountain, swarm, nbody, pi");
+    if (!parse_scene(*s))
+      throw UsageError("--scene: '" + *s + "' is not one of " + scene_names_text());
     o.scene = *s;
     o.scene_given = true;
   }

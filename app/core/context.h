@@ -30,7 +30,7 @@ struct LaunchPlan {
   Backend backend = Backend::Cpu;
   std::optional<presets::Preset> preset;  // --preset, merged with the command line
   presets::Report preset_report;          // what the file had that cannot be used
-  SceneKind first_scene = SceneKind::Fountain;
+  SceneKind first_scene;  // the registry's first (key 1) unless named
   std::optional<lessons::Lesson> lesson;  // --lesson, parsed and checked
   std::vector<std::string> lesson_problems;  // --lesson without --frames: shown in the tab
   std::string kernel_source;  // --kernel FILE.cu: the file's text, submitted once the window is up

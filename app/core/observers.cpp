@@ -10,7 +10,7 @@
 #include "core/lesson_observer.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
-#include "scenes/fountain_scene.h"
+#include "scenes/particle_scene.h"
 
 namespace cv {
 
@@ -23,8 +23,8 @@ bool first_launch_pending(Context& ctx) {
   if (st.state != usercode::UserKernelState::Ready || st.edit_to_run_ms > 0) return false;
   const bool fountain_kind = st.kind == usercode::TemplateKind::FountainKernel ||
                              st.kind == usercode::TemplateKind::FountainParticle;
-  const auto* f = dynamic_cast<const FountainScene*>(ctx.scenes.current().scene.get());
-  return fountain_kind && f && f->user_note().empty();
+  const ParticleScene& scene = *ctx.scenes.current().scene;
+  return fountain_kind && scene.runs_user_kernels() && scene.user_note().empty();
 }
 }  // namespace
 
@@ -102,8 +102,8 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["max_threads"] = st.resources.max_threads;
   }
   if (st.edit_to_run_ms > 0) j["edit_to_run_ms"] = st.edit_to_run_ms;
-  if (const auto* f = dynamic_cast<const FountainScene*>(ctx.scenes.current().scene.get()))
-    if (f->user_kernel_ms.size()) j["user_kernel_ms"] = f->user_kernel_ms.median();
+  if (const History* h = ctx.scenes.current().scene->user_kernel_times(); h && h->size())
+    j["user_kernel_ms"] = h->median();
   if (st.compile && !st.compile->ok) {
     j["error"] = st.compile->first_error().empty() ? st.compile->error : st.compile->first_error();
     j["error_line"] = st.compile->first_error_line();

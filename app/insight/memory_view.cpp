@@ -5,8 +5,7 @@
 #include <set>
 
 #include "common/device_report.h"
-#include "scenes/fountain_scene.h"
-#include "scenes/swarm_scene.h"
+#include "scenes/particle_scene.h"
 #include "widgets/widgets.h"
 
 namespace cv::insight_ui {
@@ -34,11 +33,7 @@ const char* kNotice =
 
 std::optional<insight::AccessKernel> scene_access_kernel(const ParticleScene& scene,
                                                          const BlockShape& block) {
-  if (const auto* f = dynamic_cast<const FountainScene*>(&scene))
-    return insight::fountain_access_kernel(fountain::to_string(f->variant()), f->count(), block);
-  if (dynamic_cast<const SwarmScene*>(&scene))
-    return insight::swarm_access_kernel(scene.count(), block);
-  return std::nullopt;
+  return scene.access_kernel(block);  // the scene's hook: nullopt where not modelled
 }
 
 void MemoryView::draw(const ViewContext& ctx) {
@@ -49,10 +44,17 @@ void MemoryView::draw(const ViewContext& ctx) {
   const BlockShape block = shape_ == 0 ? ctx.scene.block() : kShapes[shape_ - 1];
   const auto k = scene_access_kernel(ctx.scene, block);
   if (!k) {
+    // Which scenes it can draw, from the registry (SceneDescriptor::access_model).
+    std::string modelled, keys;
+    for (const SceneDescriptor& d : scene_infos())
+      if (d.access_model) {
+        modelled += (modelled.empty() ? "the " : " and the ") + std::string(d.label) + "'s";
+        keys += (keys.empty() ? "" : " or ") + std::to_string(d.hotkey);
+      }
     ImGui::TextWrapped(
-        "The memory view draws the fountain's and the swarm's kernels (2D launches); the %s "
-        "scene's kernel is not modelled. Switch to the fountain (key 1).",
-        ctx.scene.name());
+        "The memory view draws %s kernels (2D launches); the %s scene's kernel is not "
+        "modelled. Switch scenes (key %s).",
+        modelled.c_str(), ctx.scene.name(), keys.c_str());
     window_.end(ctx.layout);
     return;
   }

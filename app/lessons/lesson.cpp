@@ -52,7 +52,15 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 // The state keys a step takes beside params.* and camera.* (scene keys go
 // under scenes.<scene>, lab keys under lab, ui keys under ui).
-const std::vector<std::string> kSceneKeys{"variant", "count", "block", "initial", "fast_build"};
+// Count, variant and block, and every registered scene's choices (n-body's
+// "initial", "fast_build": SceneDescriptor::choices).
+std::vector<std::string> scene_keys() {
+  std::vector<std::string> k{"variant", "count", "block"};
+  for (const SceneDescriptor& d : scene_infos())
+    for (const SceneChoice& c : d.choices)
+      if (std::find(k.begin(), k.end(), c.key) == k.end()) k.push_back(c.key);
+  return k;
+}
 const std::vector<std::string> kCameraKeys{"camera.target", "camera.distance", "camera.yaw",
                                            "camera.pitch"};
 const std::vector<std::string> kLabKeys{"lab",       "lab.variant", "lab.n",
@@ -65,7 +73,8 @@ const std::vector<std::string> kOtherKeys{
 
 std::vector<std::string> all_keys() {
   std::vector<std::string> k = kOtherKeys;
-  for (const auto* list : {&kSceneKeys, &kCameraKeys, &kLabKeys, &kUiKeys})
+  const std::vector<std::string> scene = scene_keys();
+  for (const auto* list : {&scene, &kCameraKeys, &kLabKeys, &kUiKeys})
     k.insert(k.end(), list->begin(), list->end());
   k.push_back("params.NAME");
   return k;
@@ -222,8 +231,9 @@ class StepReader {
       if (!parse_scene(scene)) return nullptr;  // reported as 'scene' by the preset reader
       return &s["scenes"][scene];
     };
+    const std::vector<std::string> scene_key_list = scene_keys();
     for (const auto& [key, e] : f_) {
-      if (std::find(kSceneKeys.begin(), kSceneKeys.end(), key) != kSceneKeys.end()) {
+      if (std::find(scene_key_list.begin(), scene_key_list.end(), key) != scene_key_list.end()) {
         if (json* o = scene_obj(key)) (*o)[key] = key == "count" ? scalar(e.value) : json(e.value);
       } else if (starts_with(key, "params.")) {
         if (json* o = scene_obj(key)) (*o)["params"][key.substr(7)] = scalar(e.value);

@@ -7,12 +7,8 @@
 
 #include "bench/bench.h"
 #include "timing/frame_pacing.h"
-#include "fountain/fountain.h"
 #include "io/atomic_file.h"
 #include "ui/lab_panel.h"
-#include "nbody/nbody.h"
-#include "presets/knobs.h"
-#include "swarm/swarm.h"
 #include "usercode/compile.h"
 #include "usercode/templates.h"
 
@@ -169,27 +165,9 @@ class Reader {
   Report& r_;
 };
 
-std::vector<std::string> scene_variants(SceneKind kind) {
-  std::vector<std::string> v;
-  switch (kind) {
-    case SceneKind::Fountain:
-      for (auto x : fountain::all_variants()) v.push_back(fountain::to_string(x));
-      break;
-    case SceneKind::Swarm:
-      for (auto x : swarm::all_variants()) v.push_back(swarm::to_string(x));
-      break;
-    case SceneKind::NBody:
-      for (auto x : nbody::all_variants()) v.push_back(nbody::to_string(x));
-      break;
-    case SceneKind::Pi:
-      break;
-  }
-  return v;
-}
-
 std::vector<std::string> scene_names() {
   std::vector<std::string> v;
-  for (const SceneInfo& s : scene_infos()) v.push_back(s.name);
+  for (const SceneDescriptor& s : scene_infos()) v.push_back(s.name);
   return v;
 }
 
@@ -223,46 +201,33 @@ std::optional<Camera> parse_camera(Reader& rd, const json& j, const std::string&
 
 std::optional<Scene> parse_scene(Reader& rd, SceneKind kind, const json& j,
                                  const std::string& path) {
+  const SceneDescriptor& info = scene_info(kind);
   std::set<std::string> known{"count", "block", "params", "camera"};
-  const std::vector<std::string> variants = scene_variants(kind);
-  if (!variants.empty()) known.insert("variant");
-  if (kind == SceneKind::NBody) {
-    known.insert("initial");
-    known.insert("fast_build");
-  }
+  if (!info.variants.empty()) known.insert("variant");
+  for (const SceneChoice& c : info.choices) known.insert(c.key);
   if (!rd.object(j, path, known)) return std::nullopt;
   Scene s;
-  if (j.contains("variant") && !variants.empty())
-    s.variant = rd.choice(j["variant"], join(path, "variant"), variants);
-  if (kind == SceneKind::NBody && j.contains("initial")) {
-    std::vector<std::string> ics;
-    for (auto ic : {nbody::Initial::Sphere, nbody::Initial::Disk, nbody::Initial::Galaxies})
-      ics.push_back(nbody::to_string(ic));
-    s.initial = rd.choice(j["initial"], join(path, "initial"), ics);
-  }
-  if (kind == SceneKind::NBody && j.contains("fast_build")) {
-    std::vector<std::string> builds = {"auto"};
-    for (const std::string& b : nbody::fast_tile_names()) builds.push_back(b);
-    s.fast_build = rd.choice(j["fast_build"], join(path, "fast_build"), builds);
-  }
+  if (j.contains("variant") && !info.variants.empty())
+    s.variant = rd.choice(j["variant"], join(path, "variant"), info.variants);
+  for (const SceneChoice& c : info.choices)
+    if (j.contains(c.key))
+      if (auto v = rd.choice(j[c.key], join(path, c.key), c.values())) s.choices[c.key] = *v;
   // Per-backend limits are checked when applied; here only what no backend takes.
   if (j.contains("count"))
-    s.count = rd.integer(j["count"], join(path, "count"), kind == SceneKind::NBody ? 2 : 1,
-                         (1ll << 31) - 1);
+    s.count = rd.integer(j["count"], join(path, "count"), info.min_count, (1ll << 31) - 1);
   if (j.contains("block")) s.block = rd.block(j["block"], join(path, "block"));
   if (j.contains("params")) {
     const std::string pp = join(path, "params");
-    const std::vector<Knob> table = knob_table(kind);
     std::set<std::string> keys;
-    for (const Knob& k : table) keys.insert(k.key);
+    for (const SceneParam& k : info.params) keys.insert(k.key);
     if (rd.object(j["params"], pp, keys)) {
-      for (const Knob& k : table) {
+      for (const SceneParam& k : info.params) {
         if (!j["params"].contains(k.key)) continue;
         const json& v = j["params"][k.key];
         const std::string kp = join(pp, k.key);
-        if (std::holds_alternative<bool*>(k.ptr)) {
+        if (k.type == ParamType::Boolean) {
           if (auto b = rd.boolean(v, kp)) s.params[k.key] = *b ? 1.0 : 0.0;
-        } else if (std::holds_alternative<int*>(k.ptr)) {
+        } else if (k.type == ParamType::Integer) {
           if (auto i =
                   rd.integer(v, kp, static_cast<long long>(k.min), static_cast<long long>(k.max)))
             s.params[k.key] = static_cast<double>(*i);
@@ -424,9 +389,9 @@ Preset parse_preset(const json& j, Report& report) {
   }
   if (j.contains("scenes")) {
     std::set<std::string> names;
-    for (const SceneInfo& s : scene_infos()) names.insert(s.name);
+    for (const SceneDescriptor& s : scene_infos()) names.insert(s.name);
     if (rd.object(j["scenes"], "scenes", names))
-      for (const SceneInfo& s : scene_infos())
+      for (const SceneDescriptor& s : scene_infos())
         if (j["scenes"].contains(s.name))
           p.scene_of(s.kind) = parse_scene(rd, s.kind, j["scenes"][s.name], join("scenes", s.name));
   }
@@ -489,12 +454,12 @@ nlohmann::ordered_json ui_json(const Ui& u) {
 // In the table's order, typed as the table says, so files read naturally.
 nlohmann::ordered_json params_json(const Scene& s, SceneKind kind) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const Knob& k : knob_table(kind)) {
+  for (const SceneParam& k : scene_info(kind).params) {
     auto it = s.params.find(k.key);
     if (it == s.params.end()) continue;
-    if (std::holds_alternative<bool*>(k.ptr))
+    if (k.type == ParamType::Boolean)
       params[k.key] = it->second != 0.0;
-    else if (std::holds_alternative<int*>(k.ptr))
+    else if (k.type == ParamType::Integer)
       params[k.key] = static_cast<long long>(it->second);
     else
       params[k.key] = tidy(static_cast<float>(it->second));
@@ -514,8 +479,8 @@ nlohmann::ordered_json camera_json(const Camera& cam) {
 nlohmann::ordered_json scene_json(const Scene& s, SceneKind kind) {
   nlohmann::ordered_json o = nlohmann::ordered_json::object();
   if (s.variant) o["variant"] = *s.variant;
-  if (s.initial) o["initial"] = *s.initial;
-  if (s.fast_build) o["fast_build"] = *s.fast_build;
+  for (const SceneChoice& c : scene_info(kind).choices)  // in the descriptor's order
+    if (auto it = s.choices.find(c.key); it != s.choices.end()) o[c.key] = it->second;
   if (s.count) o["count"] = *s.count;
   if (s.block) o["block"] = block_json(*s.block);
   if (!s.params.empty()) o["params"] = params_json(s, kind);
@@ -558,7 +523,7 @@ nlohmann::ordered_json to_json(const Preset& p) {
   const nlohmann::ordered_json ui = ui_json(p.ui);
   if (!ui.empty()) j["ui"] = ui;
   nlohmann::ordered_json scenes = nlohmann::ordered_json::object();
-  for (const SceneInfo& info : scene_infos()) {
+  for (const SceneDescriptor& info : scene_infos()) {
     if (const auto& s = p.scene_of(info.kind)) scenes[info.name] = scene_json(*s, info.kind);
   }
   if (!scenes.empty()) j["scenes"] = scenes;

@@ -9,7 +9,7 @@
 //     "ui": {"scale": 2, "high_contrast": true, "panels_hidden": false, "paused": false,
 //            "vsync": true, "fps_cap": 0, "colour_by": "warp"},
 //     "scenes": {"fountain": {"variant": "lean", "count": 65536, "block": [16, 16],
-//                             ("nbody" also "initial" and "fast_build"),
+//                             (and the scene's choices: nbody "initial", "fast_build"),
 //                             "params": {"gravity": 1e-4, ...},
 //                             "camera": {"target": [0, 0.8, 0], "distance": 9,
 //                                        "yaw": 0.6, "pitch": 0.3}}},
@@ -19,7 +19,6 @@
 //               "shapes": ["1x1", "16x16", "256x1"]},
 //     "kernel": {"template": "fountain_kernel", "source": "// template: ...", "file": "k.cu",
 //                "checked": false} }
-#include <array>
 #include <glm/glm.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -29,7 +28,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
-#include "scenes/scene_factory.h"
+#include "registry/scene_registry.h"
 #include "ui/presentation.h"
 
 namespace cv::presets {
@@ -47,11 +46,11 @@ struct Camera {
 
 struct Scene {
   std::optional<std::string> variant;
-  std::optional<std::string> initial;     // n-body's initial condition
-  std::optional<std::string> fast_build;  // n-body: "auto" or a fast build (nbody::fast_tile_names)
+  // The descriptor's choices (SceneChoice), e.g. n-body's "initial" and "fast_build".
+  std::map<std::string, std::string> choices;
   std::optional<long long> count;
   std::optional<BlockShape> block;
-  std::map<std::string, double> params;  // keys of knob_table(kind), already range-checked
+  std::map<std::string, double> params;  // the descriptor's param keys, already range-checked
   std::optional<Camera> camera;
 };
 
@@ -93,14 +92,20 @@ struct Preset {
   int version = kVersion;
   std::string description;
   std::optional<SceneKind> scene;  // the current scene
-  std::array<std::optional<Scene>, kSceneCount> scenes;
+  std::vector<std::optional<Scene>> scenes;  // by SceneKind::index; see scene_of
   Ui ui;
   std::optional<Lab> lab;
   std::optional<Sweep> sweep;
   std::optional<Kernel> kernel;
 
-  std::optional<Scene>& scene_of(SceneKind k) { return scenes[static_cast<int>(k)]; }
-  const std::optional<Scene>& scene_of(SceneKind k) const { return scenes[static_cast<int>(k)]; }
+  std::optional<Scene>& scene_of(SceneKind k) {
+    if (scenes.size() <= static_cast<size_t>(k.index)) scenes.resize(k.index + 1);
+    return scenes[k.index];
+  }
+  const std::optional<Scene>& scene_of(SceneKind k) const {
+    static const std::optional<Scene> none;  // a constant: a scene the preset does not name
+    return static_cast<size_t>(k.index) < scenes.size() ? scenes[k.index] : none;
+  }
 };
 
 // What loading left out, by JSON path ("scenes.fountain.params.gravity: ...").

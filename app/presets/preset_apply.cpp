@@ -4,19 +4,12 @@
 
 #include <cmath>
 
-#include "fountain/fountain.h"
 #include "insight/launch_model.h"
 #include "ui/lab_panel.h"
 #include "usercode/user_kernel.h"
-#include "nbody/nbody.h"
 #include "presets/knobs.h"
-#include "scenes/fountain_scene.h"
-#include "scenes/nbody_scene.h"
-#include "scenes/pi_scene.h"
 #include "scenes/scene_memory.h"
 #include "scenes/scene_set.h"
-#include "scenes/swarm_scene.h"
-#include "swarm/swarm.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 
@@ -28,13 +21,8 @@ Scene capture_scene(SceneSlot& slot, SceneKind kind) {
   Scene s;
   s.count = scene.count();
   s.block = scene.block();
-  if (auto* f = dynamic_cast<FountainScene*>(&scene)) s.variant = fountain::to_string(f->variant());
-  if (auto* w = dynamic_cast<SwarmScene*>(&scene)) s.variant = swarm::to_string(w->variant());
-  if (auto* n = dynamic_cast<NBodyScene*>(&scene)) {
-    s.variant = nbody::to_string(n->variant);
-    s.initial = nbody::to_string(n->initial());
-    s.fast_build = n->fast_build.empty() ? "auto" : n->fast_build;
-  }
+  if (const std::string v = scene.variant_name(); !v.empty()) s.variant = v;
+  s.choices = scene.choices();
   for (const Knob& k : knobs_of(scene, kind)) {
     if (auto* f = std::get_if<float*>(&k.ptr)) s.params[k.key] = **f;
     if (auto* i = std::get_if<int*>(&k.ptr)) s.params[k.key] = **i;
@@ -56,9 +44,6 @@ struct SceneErrors {
   void fail(const std::string& key, const std::string& why) const {
     report.invalid.push_back(path + "." + key + ": " + why);
   }
-  // Variant names were checked by the parser (or by check_scene_request for
-  // --variant); a name that still does not parse is reported, not dereferenced.
-  void bad_variant() const { fail("variant", "'" + *s.variant + "' is not a variant here"); }
 };
 
 // A count this GPU's free memory cannot hold is scaled down, with a note.
@@ -75,71 +60,34 @@ unsigned fitted_count(const Scene& s, ParticleScene& scene, SceneKind kind, cons
   return count;
 }
 
-std::optional<std::string> rebuild_fountain(FountainScene& f, const SceneErrors& e, unsigned count,
-                                            bool& rebuilt) {
-  auto v = f.variant();
-  if (e.s.variant) {
-    if (auto pv = fountain::parse_variant(*e.s.variant))
-      v = *pv;
-    else
-      e.bad_variant();
-  }
-  if (count == f.count() && v == f.variant()) return std::nullopt;
-  auto err = f.reconfigure(count, v);
-  rebuilt = !err;
-  return err;
-}
-
-std::optional<std::string> rebuild_swarm(SwarmScene& w, const SceneErrors& e, unsigned count,
+// Count, variant and the scene's choices (n-body's initial condition) go to
+// its rebuild hook, which rebuilds the buffers only when they change.
+std::optional<std::string> rebuild_scene(ParticleScene& scene, const Scene& s, unsigned count,
                                          bool& rebuilt) {
-  if (e.s.variant) {
-    auto v = swarm::parse_variant(*e.s.variant);
-    if (!v)
-      e.bad_variant();
-    else if (*v != w.variant())
-      w.set_variant(*v);  // loads its defaults; params follow
-  }
-  if (count == w.count()) return std::nullopt;
-  auto err = w.reconfigure(count);
-  rebuilt = !err;
-  return err;
-}
-
-std::optional<std::string> rebuild_nbody(NBodyScene& n, const SceneErrors& e, unsigned count,
-                                         bool& rebuilt) {
-  if (e.s.variant) {
-    if (auto v = nbody::parse_variant(*e.s.variant))
-      n.variant = *v;
-    else
-      e.bad_variant();
-  }
-  auto ic = n.initial();
-  if (e.s.initial)
-    if (auto pi = nbody::parse_initial(*e.s.initial)) ic = *pi;
-  if (count == n.count() && ic == n.initial()) return std::nullopt;
-  auto err = n.reconfigure(count, ic);  // checks the backend's limit and names it
-  rebuilt = !err;
-  return err;
-}
-
-// Count and variant (and n-body's initial condition) rebuild the buffers.
-std::optional<std::string> rebuild_scene(ParticleScene& scene, const SceneErrors& e, unsigned count,
-                                         bool& rebuilt) {
+  RebuildRequest r;
+  r.count = count;
+  r.variant = s.variant;
+  r.choices = s.choices;
   try {
-    if (auto* f = dynamic_cast<FountainScene*>(&scene))
-      return rebuild_fountain(*f, e, count, rebuilt);
-    if (auto* w = dynamic_cast<SwarmScene*>(&scene)) return rebuild_swarm(*w, e, count, rebuilt);
-    if (auto* n = dynamic_cast<NBodyScene*>(&scene)) return rebuild_nbody(*n, e, count, rebuilt);
-    if (auto* p = dynamic_cast<PiPointsScene*>(&scene); p && count != p->count()) {
-      auto err = p->reconfigure(count);
-      rebuilt = !err;
-      return err;
-    }
+    return scene.rebuild(r, &rebuilt);
   } catch (const std::exception& ex) {
     cudaGetLastError();  // an out-of-memory error must not stick to the next call
     return std::string(ex.what());
   }
-  return std::nullopt;
+}
+
+// Choices that need no rebuild (n-body's fast_build; the scene checks them) against the
+// block the preset leaves (its own or the current one) before it is applied.
+void apply_choices(const SceneErrors& e, ParticleScene& scene, SceneKind kind) {
+  const std::map<std::string, std::string> now = scene.choices();
+  for (const SceneChoice& c : scene_info(kind).choices) {
+    const auto it = e.s.choices.find(c.key);
+    if (c.rebuilds || it == e.s.choices.end()) continue;
+    const auto current = now.find(c.key);
+    if (current != now.end() && current->second == it->second) continue;
+    if (auto err = scene.set_choice(c.key, it->second, e.s.block ? *e.s.block : scene.block()))
+      e.fail(c.key, *err);
+  }
 }
 
 void apply_knobs(const Scene& s, ParticleScene& scene, SceneKind kind) {
@@ -169,21 +117,6 @@ void apply_camera(const Scene& s, ParticleScene& scene, OrbitCamera& c) {
     c.follow();  // a direction only: framed from there
 }
 
-// The n-body fast build, checked against the block the preset leaves (its own
-// or the current one) before the block is applied, which checks it in turn.
-void apply_fast_build(NBodyScene& n, const SceneErrors& e) {
-  const std::string name = *e.s.fast_build == "auto" ? "" : *e.s.fast_build;
-  const BlockShape block = e.s.block ? *e.s.block : n.block();
-  if (!name.empty() && block.threads() > nbody::fast_tile_max_threads(name)) {
-    e.fail("fast_build", "build " + name + " runs blocks of at most " +
-                             std::to_string(nbody::fast_tile_max_threads(name)) +
-                             " threads, not " + std::to_string(block.threads()) + "; keeping " +
-                             (n.fast_build.empty() ? "auto" : n.fast_build));
-    return;
-  }
-  n.fast_build = name;
-}
-
 // Count and variant (and n-body's initial condition) rebuild the buffers;
 // everything else is set in place.
 void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::string& path,
@@ -192,11 +125,9 @@ void apply_scene(const Scene& s, SceneSlot& slot, SceneKind kind, const std::str
   const SceneErrors errors{s, path, report};
   const unsigned count = fitted_count(s, scene, kind, path, report);
   bool rebuilt = false;
-  if (auto err = rebuild_scene(scene, errors, count, rebuilt))
+  if (auto err = rebuild_scene(scene, s, count, rebuilt))
     errors.fail(s.count ? "count" : "variant", *err + "; keeping " + std::to_string(scene.count()));
-
-  if (auto* n = dynamic_cast<NBodyScene*>(&scene); n && s.fast_build)
-    apply_fast_build(*n, errors);
+  apply_choices(errors, scene, kind);
   if (s.block) {
     BlockShape b = *s.block;
     if (auto e = scene.set_block(b))
@@ -217,7 +148,7 @@ Preset capture(AppState& app) {
   Preset p;
   p.scene = app.scenes.current_kind();
   const SceneKind current = app.scenes.current_kind();
-  for (const SceneInfo& info : scene_infos()) {
+  for (const SceneDescriptor& info : scene_infos()) {
     if (!app.scenes.built(info.kind)) continue;
     app.scenes.activate(info.kind);  // built already: only selects it
     p.scene_of(info.kind) = capture_scene(app.scenes.current(), info.kind);
@@ -274,7 +205,7 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
                             p.kernel->file.value_or("kernel.cu"));
   }
   const SceneKind before = app.scenes.current_kind();
-  for (const SceneInfo& info : scene_infos()) {
+  for (const SceneDescriptor& info : scene_infos()) {
     const auto& s = p.scene_of(info.kind);
     if (!s) continue;
     const std::string path = std::string("scenes.") + info.name;

@@ -6,6 +6,10 @@
 #include "cli.h"
 #include "presets/preset.h"
 
+namespace cv::usercode {
+class UserKernel;
+}
+
 namespace cv {
 
 class SceneSet;

@@ -17,6 +17,14 @@ class FountainScene : public ParticleScene {
                 fountain::Variant variant = fountain::Variant::Lean);
 
   const char* name() const override { return "fountain"; }
+  // Hooks and the registry entry: scenes/fountain_scene_entry.cpp.
+  std::string variant_name() const override { return fountain::to_string(variant_); }
+  std::vector<ParamBinding> param_bindings() override { return bind_params(params_, point_size); }
+  static std::vector<ParamBinding> bind_params(fountain::Params& p, float& point_size);
+  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<SceneKernel> kernel() const override;
+  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const override;
+  const History* user_kernel_times() const override { return &user_kernel_ms; }
   void build_custom_ui(SceneUi& sui) override;  // scenes/fountain_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
@@ -48,9 +56,11 @@ class FountainScene : public ParticleScene {
   // Yours: the student's kernel time per step (in the runner), beside kernel_ms.
   History user_kernel_ms{240};
   // Why the student's kernel is not running in this scene now ("" when it is / none).
-  const std::string& user_note() const { return user_note_; }
+  std::string user_note() const override { return user_note_; }
   // The student's kernel when it made the last step (the occupancy panel shows it), else null.
-  usercode::UserKernel* user_kernel_running() const { return user_active_ ? user_ : nullptr; }
+  usercode::UserKernel* user_kernel_running() const override {
+    return user_active_ ? user_ : nullptr;
+  }
 
  protected:
   bool ping_pong() const override { return true; }

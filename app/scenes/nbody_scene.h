@@ -24,6 +24,19 @@ class NBodyScene : public ParticleScene {
              nbody::Initial initial = nbody::Initial::Galaxies);
 
   const char* name() const override { return "nbody"; }
+  // Hooks and the registry entry: scenes/nbody_scene_entry.cpp.
+  std::string variant_name() const override { return nbody::to_string(variant); }
+  std::vector<ParamBinding> param_bindings() override {
+    return bind_params(params_, point_size, speed_scale, steps_per_frame, energy_every);
+  }
+  static std::vector<ParamBinding> bind_params(nbody::Params& p, float& point_size,
+                                               float& speed_scale, int& steps_per_frame,
+                                               int& energy_every);
+  std::map<std::string, std::string> choices() const override;
+  std::optional<std::string> set_choice(const std::string& key, const std::string& value,
+                                        const BlockShape& next_block) override;
+  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<SceneKernel> kernel() const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/nbody_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }

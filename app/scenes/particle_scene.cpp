@@ -198,4 +198,20 @@ std::optional<std::string> ParticleScene::attempt_or_undo(const std::string& wha
   }
 }
 
+bool ParticleScene::runs_user_kernels() const {
+  const SceneDescriptor* d = scene_registry().find(name());
+  return d && d->runs_user_kernels;
+}
+
+std::optional<std::string> ParticleScene::set_choice(const std::string& key, const std::string&,
+                                                     const BlockShape&) {
+  return "'" + key + "' is not a setting of the " + name() + " scene";
+}
+
+std::optional<std::string> ParticleScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+  if (rebuilt) *rebuilt = false;
+  if (r.count == count() && !r.variant && r.choices.empty()) return std::nullopt;
+  return std::string("the ") + name() + " scene cannot be rebuilt";
+}
+
 }  // namespace cv

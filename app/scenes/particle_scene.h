@@ -3,9 +3,11 @@
 // into (InteropBuffer), a stream, the block shape the user chose, and the
 // timers for the plots. Subclasses supply the simulation (GPU and CPU twin).
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -15,7 +17,10 @@
 #include "common/cuda_resources.h"
 #include "common/device_info.h"
 #include "gl/interop_buffer.h"
+#include "common/kernel_attributes.h"
+#include "insight/access_model.h"
 #include "insight/launch_model.h"
+#include "registry/scene_registry.h"
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "timing/frame_timers.h"
@@ -28,6 +33,27 @@ class UserKernel;
 struct SceneUi;
 struct SceneControls;
 
+// A scene's param (registry/scene_registry.h: SceneParam) bound to its field.
+using ParamPtr = std::variant<float*, int*, bool*>;
+struct ParamBinding {
+  const char* key;  // the descriptor's SceneParam::key
+  ParamPtr ptr;
+};
+
+// What the app asks a scene to rebuild to (presets, lessons, the soak): the
+// count, and the variant and choices (SceneChoice keys) when given.
+struct RebuildRequest {
+  unsigned count = 0;
+  std::optional<std::string> variant;
+  std::map<std::string, std::string> choices;
+};
+
+// The scene's step kernel for the occupancy panel and the kernel catalogue.
+struct SceneKernel {
+  KernelAttributes attributes;
+  std::string context;  // e.g. "nbody, variant tiled"
+};
+
 class ParticleScene {
  public:
   explicit ParticleScene(Backend backend);
@@ -36,6 +62,40 @@ class ParticleScene {
   virtual const char* name() const = 0;
   virtual ParticleStyle style() const = 0;
   virtual unsigned count() const = 0;
+
+  // Hooks the app calls instead of asking for the scene's type (issue 18);
+  // each scene's overrides live in scenes/<scene>_scene_entry.cpp beside its
+  // registry entry. The variant as --variant spells it ("" without variants).
+  virtual std::string variant_name() const { return ""; }
+  // The descriptor's params bound to this scene's fields (presets, lessons).
+  virtual std::vector<ParamBinding> param_bindings() { return {}; }
+  // The descriptor's choices as they stand, e.g. {"initial": "galaxies"}.
+  virtual std::map<std::string, std::string> choices() const { return {}; }
+  // Sets a choice that needs no rebuild (n-body's fast_build), checked against
+  // the block the scene will run; returns why not. Rebuilding ones go to rebuild().
+  virtual std::optional<std::string> set_choice(const std::string& key, const std::string& value,
+                                                const BlockShape& next_block);
+  // Rebuilds for a new count, variant or choice through the scene's own
+  // reconfigure(); *rebuilt says whether buffers were rebuilt (then the scene
+  // starts from its reset). On failure returns why and keeps the current state.
+  virtual std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt);
+  // The step kernel of the current variant and block (the occupancy panel);
+  // nullopt for a scene without one of ours.
+  virtual std::optional<SceneKernel> kernel() const { return std::nullopt; }
+  // The kernel's memory accesses for the memory view (insight/memory_view.h);
+  // nullopt where the scene's kernel is not modelled.
+  virtual std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const {
+    (void)b;
+    return std::nullopt;
+  }
+  // The student's kernel (usercode): whether this scene runs a loaded one
+  // (its descriptor's runs_user_kernels: the fountain), the one that made the
+  // last step (else null), why it is not running here ("" when it is or none
+  // is loaded) and its times.
+  bool runs_user_kernels() const;
+  virtual usercode::UserKernel* user_kernel_running() const { return nullptr; }
+  virtual std::string user_note() const { return ""; }
+  virtual const History* user_kernel_times() const { return nullptr; }
 
   // Where the camera starts (and returns to on C) for this scene.
   struct CameraHome {

@@ -18,6 +18,10 @@ class PiPointsScene : public ParticleScene {
   PiPointsScene(Backend backend, unsigned count = kDefaultCount);
 
   const char* name() const override { return "pi"; }
+  // Hooks and the registry entry: scenes/pi_scene_entry.cpp.
+  std::vector<ParamBinding> param_bindings() override { return {{"point_size", &point_size}}; }
+  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<SceneKernel> kernel() const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/pi_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }

@@ -1,28 +1,15 @@
 #pragma once
-// The scene menu: names, keys, and construction with the command line's
-// --n / --variant checked per scene.
+// Construction of a registered scene (registry/scene_registry.h) with the
+// command line's --n / --variant checked against its descriptor.
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "common/device_info.h"
+#include "registry/scene_registry.h"
 #include "scenes/particle_scene.h"
 
 namespace cv {
-
-enum class SceneKind { Fountain = 0, Swarm = 1, NBody = 2, Pi = 3 };
-constexpr int kSceneCount = 4;
-
-struct SceneInfo {
-  SceneKind kind;
-  const char* name;      // --scene value
-  const char* label;     // the combo
-  const char* variants;  // for messages: "lean, seed"; "" when the scene has none
-};
-const std::vector<SceneInfo>& scene_infos();
-const SceneInfo& scene_info(SceneKind k);
-std::optional<SceneKind> parse_scene(const std::string& name);
 
 struct SceneRequest {
   std::optional<long long> n;

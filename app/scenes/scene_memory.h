@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/memory_fit.h"
-#include "scenes/scene_factory.h"
+#include "registry/scene_registry.h"
 
 namespace cv {
 

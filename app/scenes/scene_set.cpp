@@ -5,7 +5,7 @@
 namespace cv {
 
 void SceneSet::adopt(SceneKind kind, std::unique_ptr<ParticleScene> scene) {
-  SceneSlot& s = slots_[static_cast<int>(kind)];
+  SceneSlot& s = slots_.at(kind.index);
   s.scene = std::move(scene);
   s.ui.sync_from(*s.scene);
   const auto home = s.scene->camera_home();

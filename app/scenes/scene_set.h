@@ -2,11 +2,11 @@
 // The scenes of the menu, each built on first use and then kept with its
 // sliders and camera, so switching back finds it as it was left. A scene that
 // cannot be built (allocation, CUDA error) leaves the current one in place.
-#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "render/camera.h"
 #include "scenes/particle_scene.h"
@@ -24,7 +24,8 @@ struct SceneSlot {
 class SceneSet {
  public:
   using Factory = std::function<std::unique_ptr<ParticleScene>(SceneKind)>;
-  explicit SceneSet(Factory factory) : factory_(std::move(factory)) {}
+  explicit SceneSet(Factory factory)
+      : factory_(std::move(factory)), slots_(scene_infos().size()) {}
 
   // Takes a scene built elsewhere (the one the command line asked for) and makes it current.
   void adopt(SceneKind kind, std::unique_ptr<ParticleScene> scene);
@@ -34,13 +35,13 @@ class SceneSet {
 
   bool has_current() const { return current_.has_value(); }
   SceneKind current_kind() const { return *current_; }
-  SceneSlot& current() { return slots_[static_cast<int>(*current_)]; }
-  const SceneSlot& slot(SceneKind kind) const { return slots_[static_cast<int>(kind)]; }
+  SceneSlot& current() { return slots_.at(current_->index); }
+  const SceneSlot& slot(SceneKind kind) const { return slots_.at(kind.index); }
   bool built(SceneKind kind) const { return slot(kind).scene != nullptr; }
 
  private:
   Factory factory_;
-  std::array<SceneSlot, kSceneCount> slots_;
+  std::vector<SceneSlot> slots_;  // one per registered scene
   std::optional<SceneKind> current_;
 };
 

@@ -20,6 +20,16 @@ class SwarmScene : public ParticleScene {
              swarm::Variant variant = swarm::Variant::Swarm);
 
   const char* name() const override { return "swarm"; }
+  // Hooks and the registry entry: scenes/swarm_scene_entry.cpp.
+  std::string variant_name() const override { return swarm::to_string(variant_); }
+  std::vector<ParamBinding> param_bindings() override {
+    return bind_params(params_, point_size, follow_pointer);
+  }
+  static std::vector<ParamBinding> bind_params(swarm::Params& p, float& point_size,
+                                               bool& follow_pointer);
+  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<SceneKernel> kernel() const override;
+  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/swarm_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }

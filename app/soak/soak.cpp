@@ -5,22 +5,17 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "scenes/fountain_scene.h"
-#include "scenes/nbody_scene.h"
-#include "scenes/pi_scene.h"
-#include "scenes/swarm_scene.h"
 #include "soak/memory_sample.h"
 
 namespace cv {
 namespace {
 
-// The count slider's path for each scene type.
+// The count slider's path: the scene's rebuild hook, variant and choices kept.
 std::optional<std::string> set_count(ParticleScene& s, unsigned n) {
-  if (auto* f = dynamic_cast<FountainScene*>(&s)) return f->reconfigure(n, f->variant());
-  if (auto* w = dynamic_cast<SwarmScene*>(&s)) return w->reconfigure(n);
-  if (auto* b = dynamic_cast<NBodyScene*>(&s)) return b->reconfigure(n, b->initial());
-  if (auto* p = dynamic_cast<PiPointsScene*>(&s)) return p->reconfigure(n);
-  return std::string("the ") + s.name() + " scene has no particle count";
+  RebuildRequest r;
+  r.count = n;
+  bool rebuilt = false;
+  return s.rebuild(r, &rebuilt);
 }
 
 nlohmann::ordered_json bytes_or_null(const std::optional<uint64_t>& v) {
@@ -40,17 +35,14 @@ std::optional<double> growth_percent(const std::vector<MemorySample>& samples, s
 }
 
 SoakRun::SoakRun(long long frames, Backend backend) : backend_(backend), frames_(frames) {
-  // Two counts a scene, small enough for the CPU backend (n-body is O(N^2) a
-  // step there); the GPU run uses larger ones so its buffers are not trivial.
+  // Two counts a scene (its descriptor's soak counts), small enough for the
+  // CPU backend (n-body is O(N^2) a step there); the GPU run uses larger ones
+  // so its buffers are not trivial. Every registered scene takes part.
   const bool gpu = backend == Backend::Cuda;
-  phases_ = {{SceneKind::Fountain, gpu ? 1u << 20 : 16384u},
-             {SceneKind::Fountain, 65536u},
-             {SceneKind::Swarm, gpu ? 1u << 20 : 16384u},
-             {SceneKind::Swarm, 65536u},
-             {SceneKind::NBody, gpu ? 16384u : 512u},
-             {SceneKind::NBody, gpu ? 4096u : 1024u},
-             {SceneKind::Pi, 10000u},
-             {SceneKind::Pi, 50000u}};
+  for (const SceneDescriptor& d : scene_infos()) {
+    const unsigned* counts = gpu ? d.soak_gpu : d.soak_cpu;
+    for (int i = 0; i < 2; ++i) phases_.push_back({d.kind, counts[i]});
+  }
   // A few hundred frames a phase on long runs; at least ten cycles on short ones.
   const long long cycle_len = static_cast<long long>(phases_.size());
   frames_per_phase_ = std::clamp(frames_ / (10 * cycle_len), 10ll, 300ll);
@@ -127,7 +119,7 @@ void SoakRun::finish(long long frames_done, SceneSet& scenes, UiState& ui) {
   collect_error(scenes, ui);
   sample(frames_done);
   // Steps since each scene's last count change: > 0 means it ran in its last phase.
-  for (const SceneInfo& info : scene_infos())
+  for (const SceneDescriptor& info : scene_infos())
     if (scenes.built(info.kind)) steps_[info.name] = scenes.slot(info.kind).scene->steps();
 }
 

@@ -1,53 +1,21 @@
 #include "tuning/kernel_catalog.h"
 
-#include "fountain/fountain.h"
+#include "scenes/particle_scene.h"
+
 #include "labs/pi/pi.h"
-#include "labs/pi/pi_points.h"
 #include "labs/reverse/reverse.h"
 #include "labs/sum3/sum3.h"
-#include "nbody/nbody.h"
-#include "scenes/fountain_scene.h"
-#include "scenes/nbody_scene.h"
-#include "scenes/pi_scene.h"
-#include "usercode/user_kernel.h"
-#include "scenes/swarm_scene.h"
-#include "swarm/swarm.h"
 
 namespace cv::tuning {
 
 std::optional<KernelPick> scene_kernel(const ParticleScene& scene) {
+  auto sk = scene.kernel();  // the scene's hook: its variant's kernel, or the student's
+  if (!sk) return std::nullopt;
   KernelPick k;
   k.block = scene.block();
   k.two_dimensional = scene.two_dimensional_block();
-  if (auto* f = dynamic_cast<const FountainScene*>(&scene); f && f->user_kernel_running()) {
-    // Yours: cuFuncGetAttribute's values from the runner (no host stub here).
-    const usercode::UserKernelStatus& st = f->user_kernel_running()->status();
-    KernelAttributes& a = k.attributes;
-    a.name = "your " + (st.compile && !st.compile->entry_points.empty() ? st.compile->entry_points[0]
-                                                                        : std::string("kernel"));
-    a.ok = st.resources.known;
-    a.error = a.ok ? "" : "your kernel's resources are not known yet";
-    a.regs_per_thread = st.resources.registers;
-    a.static_shared_bytes = st.resources.shared_bytes;
-    a.local_bytes = st.resources.local_bytes;
-    a.max_threads_per_block = st.resources.max_threads;
-    k.context = "fountain, your kernel (" + st.template_name + ")";
-  } else if (auto* f = dynamic_cast<const FountainScene*>(&scene)) {
-    k.attributes = fountain::kernel_attributes(f->variant());
-    k.context = std::string("fountain, variant ") + fountain::to_string(f->variant());
-  } else if (dynamic_cast<const SwarmScene*>(&scene)) {
-    k.attributes = swarm::kernel_attributes();
-    k.context = "swarm (both variants run this kernel)";
-  } else if (auto* n = dynamic_cast<const NBodyScene*>(&scene)) {
-    k.attributes = nbody::kernel_attributes(n->variant, scene.block(), n->fast_build);
-    k.context = std::string("nbody, variant ") + nbody::to_string(n->variant) +
-                " (the force kernel; gather and finish are light)";
-  } else if (dynamic_cast<const PiPointsScene*>(&scene)) {
-    k.attributes = pi::points_kernel_attributes();
-    k.context = "pi points";
-  } else {
-    return std::nullopt;
-  }
+  k.attributes = std::move(sk->attributes);
+  k.context = std::move(sk->context);
   return k;
 }
 

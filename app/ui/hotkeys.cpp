@@ -12,16 +12,28 @@
 
 namespace cv {
 
-const std::vector<Hotkey>& hotkeys() {
-  static const std::vector<Hotkey> table{
+namespace {
+
+// One row per registered scene, its digit on both key rows.
+std::vector<Hotkey> scene_rows() {
+  std::vector<Hotkey> rows;
+  for (const SceneDescriptor& d : scene_infos()) {
+    static const char* const digits[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
+    const int k = d.hotkey - 1;  // the registry holds keys 1..9
+    rows.push_back({static_cast<Action>(static_cast<int>(Action::Scene1) + k),
+                    {{GLFW_KEY_1 + k}, {GLFW_KEY_KP_1 + k}},
+                    digits[k],
+                    d.label});
+  }
+  return rows;
+}
+
+std::vector<Hotkey> make_table() {
+  std::vector<Hotkey> table{
       {Action::Pause, {{GLFW_KEY_SPACE}}, "Space", "pause / resume the simulation"},
       {Action::Step, {{GLFW_KEY_S}}, "S", "one step while paused"},
       {Action::Reset, {{GLFW_KEY_R}}, "R", "reset the scene to its first step"},
       {Action::ResetCamera, {{GLFW_KEY_C}}, "C", "camera back to the scene's view"},
-      {Action::Scene1, {{GLFW_KEY_1}, {GLFW_KEY_KP_1}}, "1", "fountain"},
-      {Action::Scene2, {{GLFW_KEY_2}, {GLFW_KEY_KP_2}}, "2", "swarm"},
-      {Action::Scene3, {{GLFW_KEY_3}, {GLFW_KEY_KP_3}}, "3", "n-body"},
-      {Action::Scene4, {{GLFW_KEY_4}, {GLFW_KEY_KP_4}}, "4", "pi points"},
       {Action::Screenshot, {{GLFW_KEY_P}}, "P", "screenshot: cudaviz-<date>-<time>.png here"},
       {Action::HidePanels, {{GLFW_KEY_TAB}, {GLFW_KEY_H}}, "Tab or H", "hide / show all panels"},
       {Action::Fullscreen, {{GLFW_KEY_F11}}, "F11", "fullscreen on / off"},
@@ -44,6 +56,15 @@ const std::vector<Hotkey>& hotkeys() {
        "PageUp or Left",
        "lesson: previous step"},
   };
+  const std::vector<Hotkey> scenes = scene_rows();  // after reset camera, as the help lists them
+  table.insert(table.begin() + 4, scenes.begin(), scenes.end());
+  return table;
+}
+
+}  // namespace
+
+const std::vector<Hotkey>& hotkeys() {
+  static const std::vector<Hotkey> table = make_table();  // the registry is complete by now
   return table;
 }
 
@@ -98,8 +119,13 @@ void apply_action(Action a, UiState& ui, Presentation& p) {
     case Action::Scene2:
     case Action::Scene3:
     case Action::Scene4:
-      ui.scene_request =
-          static_cast<SceneKind>(static_cast<int>(a) - static_cast<int>(Action::Scene1));
+    case Action::Scene5:
+    case Action::Scene6:
+    case Action::Scene7:
+    case Action::Scene8:
+    case Action::Scene9:
+      if (auto k = scene_by_hotkey(static_cast<int>(a) - static_cast<int>(Action::Scene1) + 1))
+        ui.scene_request = *k;
       break;
     case Action::Fullscreen:
       p.fullscreen_requested = !p.fullscreen_requested;

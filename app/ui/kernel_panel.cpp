@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "scenes/fountain_scene.h"
+#include "scenes/particle_scene.h"
 #include "usercode/compile.h"
 #include "usercode/templates.h"
 #include "widgets/widgets.h"
@@ -58,8 +58,14 @@ std::string where_it_runs(const usercode::UserKernelStatus& st, const ParticleSc
   if (st.state != UserKernelState::Ready) return {};
   const bool fountain = st.kind == usercode::TemplateKind::FountainKernel ||
                         st.kind == usercode::TemplateKind::FountainParticle;
-  if (fountain && !dynamic_cast<const FountainScene*>(&scene))
-    return "your kernel steps the fountain: switch to the fountain scene (key 1) to see it run";
+  if (fountain && !scene.runs_user_kernels()) {
+    std::string where;  // the scenes that run a student's kernel, from the registry's names
+    for (const SceneDescriptor& d : scene_infos())
+      if (d.runs_user_kernels)
+        where += (where.empty() ? "" : " or ") + std::string("the ") + d.label + " scene (key " +
+                 std::to_string(d.hotkey) + ")";
+    return "your kernel steps the fountain: switch to " + where + " to see it run";
+  }
   if (!fountain)
     return "the labs tab does not run your " + std::string(usercode::to_string(st.kind)) +
            " kernel yet: `cudaviz bench kernel --source FILE.cu` runs it on the lab's data, "
@@ -148,10 +154,10 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   }
   // Yours against the built-in, each timed while it stepped the fountain.
   scene_note_ = where_it_runs(st, scene);
-  if (const auto* f = dynamic_cast<const FountainScene*>(&scene)) {
-    if (scene_note_.empty()) scene_note_ = f->user_note();
+  if (const History* yours = scene.user_kernel_times()) {
+    if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_the_fountain(uk) && scene_note_.empty()) {
-      if (f->user_kernel_ms.latest() > 0) yours_ms_.push(f->user_kernel_ms.latest());
+      if (yours->latest() > 0) yours_ms_.push(yours->latest());
     } else if (scene.kernel_ms.latest() > 0) {
       builtin_ms_.push(scene.kernel_ms.latest());
     }

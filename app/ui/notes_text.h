@@ -1,10 +1,10 @@
 #pragma once
 // "What to notice": a short text per scene and per lab, shown in a collapsible
-// section of its panel. All of them live in notes_text.cpp, so they can be
-// read and edited together.
+// section of its panel. A scene's lives in its registry entry (SceneDescriptor::
+// notice, scenes/<scene>_scene_entry.cpp); the labs' live in notes_text.cpp.
 #include <string>
 
-#include "scenes/scene_factory.h"
+#include "registry/scene_registry.h"
 
 namespace cv::notes {
 

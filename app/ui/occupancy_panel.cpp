@@ -10,8 +10,9 @@
 #include "common/occupancy.h"
 #include "ui/lab_panel.h"
 #include "tuning/kernel_catalog.h"
-#include "scenes/fountain_scene.h"
+#include "scenes/particle_scene.h"
 #include "usercode/runner_client.h"
+#include "usercode/user_kernel.h"
 
 namespace cv {
 namespace {
@@ -237,10 +238,9 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
   if (key != cross_key_) {
     cross_ = cuda_active_blocks_per_sm(pick->attributes, threads);
     // The student's kernel lives in the runner: its occupancy call answers there.
-    if (auto* f = dynamic_cast<FountainScene*>(&scene); f && f->user_kernel_running())
-      if (usercode::RunnerClient* rc = f->user_kernel_running()->runner()) {
-        const usercode::OccupancyReply r =
-            rc->occupancy(pick->block, f->user_kernel_running()->options().time_limit_s);
+    if (usercode::UserKernel* uk = scene.user_kernel_running())
+      if (usercode::RunnerClient* rc = uk->runner()) {
+        const usercode::OccupancyReply r = rc->occupancy(pick->block, uk->options().time_limit_s);
         cross_ = CudaAnswer{r.ok, r.blocks_per_sm, r.ok ? "" : "cuOccupancyMaxActiveBlocksPerMultiprocessor: " + r.error};
       }
     cross_key_ = key;

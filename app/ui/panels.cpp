@@ -35,15 +35,17 @@ void backend_section(const ParticleScene& scene) {
 }
 
 void scene_menu(SceneKind kind, UiState& ui) {
-  int current = static_cast<int>(kind);
-  std::string items;
-  for (const SceneInfo& s : scene_infos()) {
-    items += s.label;
+  int current = kind.index;
+  std::string items, keys;
+  for (const SceneDescriptor& s : scene_infos()) {
+    items += std::to_string(s.hotkey) + " " + s.label;  // the combo shows the key
     items += '\0';
+    keys += (keys.empty() ? "" : ", ") + std::to_string(s.hotkey);
   }
-  if (ImGui::Combo("scene", &current, items.c_str()))
-    ui.scene_request = static_cast<SceneKind>(current);
-  ui::tooltip("Keys 1-4. Each scene keeps its own block shape, parameters, camera and plots.");
+  if (ImGui::Combo("scene", &current, items.c_str())) ui.scene_request = SceneKind{current};
+  ui::tooltip(("Keys " + keys +
+               ". Each scene keeps its own block shape, parameters, camera and plots.")
+                  .c_str());
   if (!ui.scene_message.empty()) ImGui::TextColored(kWarn, "%s", ui.scene_message.c_str());
 }
 

@@ -15,6 +15,7 @@
 #include "presets/knobs.h"
 #include "presets/preset.h"
 #include "presets/preset_panel.h"
+#include "scenes/fountain_scene.h"
 
 using namespace cv;
 using namespace cv::presets;
@@ -42,7 +43,7 @@ std::string dump(const std::vector<std::string>& lines) {
 Preset sample() {
   Preset p;
   p.description = "round trip";
-  p.scene = SceneKind::NBody;
+  p.scene = *parse_scene("nbody");
   p.ui.scale = 2.5f;
   p.ui.high_contrast = true;
   p.ui.panels_hidden = false;
@@ -53,18 +54,18 @@ Preset sample() {
   f.block = BlockShape{32, 8, 1};
   f.params = {{"gravity", 2e-4}, {"bounce", 0.5}, {"point_size", 12}};
   f.camera = Camera{glm::vec3(0.f, 1.5f, -2.f), 7.5f, 1.25f, -0.5f};
-  p.scene_of(SceneKind::Fountain) = f;
+  p.scene_of(*parse_scene("fountain")) = f;
   Scene n;
   n.variant = "tiled";
-  n.initial = "disk";
-  n.fast_build = "pairs8";
+  n.choices["initial"] = "disk";
+  n.choices["fast_build"] = "pairs8";
   n.count = 1024;
   n.block = BlockShape{128, 1, 1};
   n.params = {{"dt", 0.004}, {"softening", 0.05}, {"steps_per_frame", 3}, {"energy_every", 0}};
-  p.scene_of(SceneKind::NBody) = n;
+  p.scene_of(*parse_scene("nbody")) = n;
   Scene s;
   s.params = {{"follow_mouse", 1.0}, {"drag", 0.01}};
-  p.scene_of(SceneKind::Swarm) = s;
+  p.scene_of(*parse_scene("swarm")) = s;
   Lab l;
   l.name = "sum3";
   l.variant = "shared";
@@ -101,12 +102,12 @@ TEST(Presets, RoundTripKeepsEveryField) {
   EXPECT_TRUE(r.clean()) << dump(r.skipped());
   EXPECT_TRUE(r.notes.empty()) << dump(r.notes);
   EXPECT_EQ(q.description, "round trip");
-  EXPECT_EQ(q.scene, SceneKind::NBody);
+  EXPECT_EQ(q.scene, *parse_scene("nbody"));
   EXPECT_FLOAT_EQ(*q.ui.scale, 2.5f);
   EXPECT_TRUE(*q.ui.high_contrast);
   EXPECT_FALSE(*q.ui.panels_hidden);
   EXPECT_TRUE(*q.ui.paused);
-  const Scene& f = *q.scene_of(SceneKind::Fountain);
+  const Scene& f = *q.scene_of(*parse_scene("fountain"));
   EXPECT_EQ(*f.variant, "seed");
   EXPECT_EQ(*f.count, 4096);
   EXPECT_EQ(*f.block, (BlockShape{32, 8, 1}));
@@ -116,13 +117,13 @@ TEST(Presets, RoundTripKeepsEveryField) {
   EXPECT_EQ(*f.camera->target, glm::vec3(0.f, 1.5f, -2.f));
   EXPECT_FLOAT_EQ(*f.camera->distance, 7.5f);
   EXPECT_FLOAT_EQ(*f.camera->pitch, -0.5f);
-  const Scene& n = *q.scene_of(SceneKind::NBody);
-  EXPECT_EQ(*n.initial, "disk");
-  EXPECT_EQ(*n.fast_build, "pairs8");
+  const Scene& n = *q.scene_of(*parse_scene("nbody"));
+  EXPECT_EQ(n.choices.at("initial"), "disk");
+  EXPECT_EQ(n.choices.at("fast_build"), "pairs8");
   EXPECT_EQ(*n.block, (BlockShape{128, 1, 1}));
   EXPECT_EQ(n.params.at("steps_per_frame"), 3);
-  EXPECT_EQ(q.scene_of(SceneKind::Swarm)->params.at("follow_mouse"), 1.0);
-  EXPECT_FALSE(q.scene_of(SceneKind::Pi).has_value());
+  EXPECT_EQ(q.scene_of(*parse_scene("swarm"))->params.at("follow_mouse"), 1.0);
+  EXPECT_FALSE(q.scene_of(*parse_scene("pi")).has_value());
   ASSERT_TRUE(q.lab);
   EXPECT_EQ(*q.lab->name, "sum3");
   EXPECT_EQ(**q.lab->n, 1200);
@@ -138,7 +139,7 @@ TEST(Presets, SavedFloatsReadNaturally) {
   Preset p;
   Scene f;
   f.params = {{"gravity", static_cast<double>(1e-4f)}};
-  p.scene_of(SceneKind::Fountain) = f;
+  p.scene_of(*parse_scene("fountain")) = f;
   const std::string text = to_json(p).dump();
   EXPECT_NE(text.find("\"gravity\":0.0001"), std::string::npos) << text;
   EXPECT_NE(text.find("\"version\":1"), std::string::npos) << text;
@@ -150,7 +151,7 @@ TEST(Presets, FileRoundTripIsAtomicAndReadable) {
   Report r;
   const Preset q = load_preset_file(path, r);
   EXPECT_TRUE(r.clean()) << dump(r.skipped());
-  EXPECT_EQ(*q.scene_of(SceneKind::Fountain)->count, 4096);
+  EXPECT_EQ(*q.scene_of(*parse_scene("fountain"))->count, 4096);
   // Only the file itself is left in the directory: no temporary.
   int files = 0;
   for (const auto& e :
@@ -168,10 +169,10 @@ TEST(Presets, NewerVersionLoadsWhatItKnowsAndListsUnknownKeys) {
     "scenes": {"swarm": {"variant": "sparkler", "wind": 3, "params": {"drag": 0.02, "curl": 1}},
                "galaxy_zoo": {}}})",
                          r);
-  EXPECT_EQ(p.scene, SceneKind::Swarm);
+  EXPECT_EQ(p.scene, *parse_scene("swarm"));
   EXPECT_FLOAT_EQ(*p.ui.scale, 1.5f);
-  EXPECT_EQ(*p.scene_of(SceneKind::Swarm)->variant, "sparkler");
-  EXPECT_DOUBLE_EQ(p.scene_of(SceneKind::Swarm)->params.at("drag"), 0.02);
+  EXPECT_EQ(*p.scene_of(*parse_scene("swarm"))->variant, "sparkler");
+  EXPECT_DOUBLE_EQ(p.scene_of(*parse_scene("swarm"))->params.at("drag"), 0.02);
   EXPECT_TRUE(r.invalid.empty()) << dump(r.invalid);
   EXPECT_EQ(r.unknown.size(), 5u) << dump(r.unknown);
   for (const char* path : {"hologram", "ui.vr_mode", "scenes.swarm.wind",
@@ -185,7 +186,7 @@ TEST(Presets, UnversionedFilesLoadWithANote) {
   // Version 1 is the first; a file without "version" (hand-written) reads as it.
   Report r2;
   Preset p = parse(R"({"scene": "nbody"})", r2);
-  EXPECT_EQ(p.scene, SceneKind::NBody);
+  EXPECT_EQ(p.scene, *parse_scene("nbody"));
   EXPECT_TRUE(r2.clean());
   EXPECT_TRUE(mentions(r2.notes, "no \"version\"")) << dump(r2.notes);
 }
@@ -215,14 +216,14 @@ TEST(Presets, WrongTypesAreSkippedByPathAndTheRestLoads) {
     EXPECT_TRUE(mentions(r.invalid, path)) << path << "\n" << dump(r.invalid);
   // What was right still loads.
   EXPECT_FALSE(*p.ui.paused);
-  const Scene& f = *p.scene_of(SceneKind::Fountain);
+  const Scene& f = *p.scene_of(*parse_scene("fountain"));
   EXPECT_DOUBLE_EQ(f.params.at("bounce"), 0.3);
   EXPECT_FALSE(f.params.count("gravity"));
   EXPECT_FALSE(f.count);
   EXPECT_FLOAT_EQ(*f.camera->distance, 4.f);
   EXPECT_FALSE(f.camera->target);
-  EXPECT_FALSE(p.scene_of(SceneKind::Swarm));
-  EXPECT_EQ(*p.scene_of(SceneKind::NBody)->block, (BlockShape{256, 1, 1}));
+  EXPECT_FALSE(p.scene_of(*parse_scene("swarm")));
+  EXPECT_EQ(*p.scene_of(*parse_scene("nbody"))->block, (BlockShape{256, 1, 1}));
   EXPECT_EQ(*p.lab->name, "sum3");
   EXPECT_EQ(p.sweep->shapes.size(), 1u);
   // Messages say what was expected and what came.
@@ -254,7 +255,7 @@ TEST(Presets, MissingFieldsAreSimplyAbsent) {
   EXPECT_FALSE(p.scene);
   EXPECT_FALSE(p.ui.scale);
   EXPECT_FALSE(p.lab);
-  const Scene& f = *p.scene_of(SceneKind::Fountain);
+  const Scene& f = *p.scene_of(*parse_scene("fountain"));
   EXPECT_FALSE(f.count || f.variant || f.block || f.camera);
   EXPECT_TRUE(f.params.empty());
   Report r2;
@@ -275,12 +276,13 @@ TEST(Presets, NBodyFastBuildIsAutoOrABuildName) {
   Report r;
   Preset p = parse(R"({"scenes": {"nbody": {"fast_build": "pairs4"}}})", r);
   EXPECT_TRUE(r.clean());
-  EXPECT_EQ(*p.scene_of(SceneKind::NBody)->fast_build, "pairs4");
+  EXPECT_EQ(p.scene_of(*parse_scene("nbody"))->choices.at("fast_build"), "pairs4");
   Report r2;
   p = parse(R"({"scenes": {"nbody": {"fast_build": "pair4"}}})", r2);
   EXPECT_TRUE(mentions(r2.invalid, "scenes.nbody.fast_build")) << dump(r2.invalid);
   EXPECT_TRUE(mentions(r2.invalid, "pairs4")) << dump(r2.invalid);  // the list of builds
-  EXPECT_FALSE(p.scene_of(SceneKind::NBody) && p.scene_of(SceneKind::NBody)->fast_build);
+  EXPECT_FALSE(p.scene_of(*parse_scene("nbody")) &&
+               p.scene_of(*parse_scene("nbody"))->choices.count("fast_build"));
 }
 
 TEST(Presets, LabNullsMeanTheLabsDefaults) {
@@ -335,13 +337,13 @@ TEST(Presets, CommandLineWinsOverThePreset) {
   RunOptions o;  // no flags: the preset decides
   Preset q = p;
   merge_command_line(q, o);
-  EXPECT_EQ(q.scene, SceneKind::Swarm);
+  EXPECT_EQ(q.scene, *parse_scene("swarm"));
   EXPECT_FLOAT_EQ(*q.ui.scale, 1.5f);
   o.n = 5000;
   o.present = true;
   q = p;
   merge_command_line(q, o);
-  EXPECT_EQ(*q.scene_of(SceneKind::Swarm)->count, 5000);
+  EXPECT_EQ(*q.scene_of(*parse_scene("swarm"))->count, 5000);
   EXPECT_TRUE(*q.ui.high_contrast);
   EXPECT_FLOAT_EQ(*q.ui.scale, 2.f) << "--present means scale 2 without --ui-scale";
   o.ui_scale = 3.f;
@@ -349,25 +351,34 @@ TEST(Presets, CommandLineWinsOverThePreset) {
   o.scene_given = true;
   q = p;
   merge_command_line(q, o);
-  EXPECT_EQ(q.scene, SceneKind::NBody);
-  EXPECT_EQ(*q.scene_of(SceneKind::NBody)->count, 5000);
+  EXPECT_EQ(q.scene, *parse_scene("nbody"));
+  EXPECT_EQ(*q.scene_of(*parse_scene("nbody"))->count, 5000);
   EXPECT_FLOAT_EQ(*q.ui.scale, 3.f);
 }
 
 TEST(Presets, KnobTablesHaveUniqueKeysAndSaneRanges) {
-  for (const SceneInfo& s : scene_infos()) {
+  for (const SceneDescriptor& s : scene_infos()) {
     std::set<std::string> keys;
-    for (const Knob& k : knob_table(s.kind)) {
+    for (const SceneParam& k : s.params) {
       EXPECT_TRUE(keys.insert(k.key).second) << s.name << "." << k.key;
-      if (!std::holds_alternative<bool*>(k.ptr)) EXPECT_LT(k.min, k.max) << k.key;
+      if (k.type != ParamType::Boolean) EXPECT_LT(k.min, k.max) << k.key;
+      // A slider drags within what a preset may set.
+      if (k.slider_min != k.slider_max) {
+        EXPECT_GE(k.slider_min, k.min) << k.key;
+        EXPECT_LE(k.slider_max, k.max) << k.key;
+      }
     }
     EXPECT_TRUE(keys.count("point_size")) << s.name;
   }
-  // The tables point at the fields they name.
+  // The bindings point at the fields they name, and every one has a descriptor entry.
   fountain::Params fp;
   float ps = 0;
-  for (const Knob& k : fountain_knobs(fp, ps))
+  const SceneDescriptor& fountain = scene_info(*parse_scene("fountain"));
+  for (const ParamBinding& k : FountainScene::bind_params(fp, ps)) {
+    EXPECT_TRUE(fountain.param(k.key)) << k.key;
     if (std::string(k.key) == "bounce") EXPECT_EQ(std::get<float*>(k.ptr), &fp.restitution);
+  }
+  EXPECT_EQ(FountainScene::bind_params(fp, ps).size(), fountain.params.size());
 }
 
 TEST(Presets, SweepCommandReproducesTheTable) {
@@ -397,7 +408,7 @@ TEST(Presets, EveryShippedPresetLoadsCleanly) {
     if (p.lab && p.lab->name) labs.insert(*p.lab->name);
     names.insert(std::filesystem::path(f).stem().string());
   }
-  for (const SceneInfo& s : scene_infos()) EXPECT_TRUE(scenes.count(s.name)) << s.name;
+  for (const SceneDescriptor& s : scene_infos()) EXPECT_TRUE(scenes.count(s.name)) << s.name;
   for (const std::string& l : LabPanel::lab_names())
     if (l.rfind("test_", 0) != 0) EXPECT_TRUE(labs.count(l)) << l;  // not the tests' own targets
   for (const char* table : {"seed000-sum3-table", "seed001-reverse-profile", "seed002-corelated-1k",

@@ -23,42 +23,43 @@ static std::string request_error(SceneKind k, Backend b, SceneRequest r) {
 }
 
 TEST(SceneMenu, NamesKeysAndOrder) {
-  ASSERT_EQ(scene_infos().size(), static_cast<size_t>(kSceneCount));
   const char* names[] = {"fountain", "swarm", "nbody", "pi"};
-  for (int i = 0; i < kSceneCount; ++i) {
+  ASSERT_EQ(scene_infos().size(), std::size(names));  // app_tests registers no other scene
+  for (int i = 0; i < static_cast<int>(std::size(names)); ++i) {
     EXPECT_STREQ(scene_infos()[i].name, names[i]);
-    EXPECT_EQ(static_cast<int>(scene_infos()[i].kind), i);
-    EXPECT_EQ(scene_infos()[i].label[0], '1' + i);  // the combo shows the key
+    EXPECT_EQ(scene_infos()[i].kind.index, i);
+    EXPECT_EQ(scene_infos()[i].hotkey, i + 1);  // the registry is in key order
     EXPECT_EQ(parse_scene(names[i]), scene_infos()[i].kind);
+    EXPECT_EQ(scene_by_hotkey(i + 1), scene_infos()[i].kind);
   }
   EXPECT_FALSE(parse_scene("tetris"));
   EXPECT_FALSE(parse_scene(""));
 }
 
 TEST(SceneMenu, RequestsWithinEachScenesLimitsPass) {
-  EXPECT_EQ(request_error(SceneKind::Fountain, Backend::Cpu, {1000, "seed"}), "");
-  EXPECT_EQ(request_error(SceneKind::Swarm, Backend::Cpu, {1, "sparkler"}), "");
-  EXPECT_EQ(request_error(SceneKind::NBody, Backend::Cpu, {1024, "tiled"}), "");
-  EXPECT_EQ(request_error(SceneKind::NBody, Backend::Cuda, {1 << 20, "fast"}), "");
-  EXPECT_EQ(request_error(SceneKind::Pi, Backend::Cpu, {100000, std::nullopt}), "");
+  EXPECT_EQ(request_error(*parse_scene("fountain"), Backend::Cpu, {1000, "seed"}), "");
+  EXPECT_EQ(request_error(*parse_scene("swarm"), Backend::Cpu, {1, "sparkler"}), "");
+  EXPECT_EQ(request_error(*parse_scene("nbody"), Backend::Cpu, {1024, "tiled"}), "");
+  EXPECT_EQ(request_error(*parse_scene("nbody"), Backend::Cuda, {1 << 20, "fast"}), "");
+  EXPECT_EQ(request_error(*parse_scene("pi"), Backend::Cpu, {100000, std::nullopt}), "");
 }
 
 TEST(SceneMenu, BadRequestsNameTheFlagAndTheScene) {
-  std::string e = request_error(SceneKind::Swarm, Backend::Cpu, {std::nullopt, "seed"});
+  std::string e = request_error(*parse_scene("swarm"), Backend::Cpu, {std::nullopt, "seed"});
   EXPECT_NE(e.find("--variant"), std::string::npos) << e;
   EXPECT_NE(e.find("swarm, sparkler"), std::string::npos) << e;
-  e = request_error(SceneKind::NBody, Backend::Cpu, {std::nullopt, "lean"});
+  e = request_error(*parse_scene("nbody"), Backend::Cpu, {std::nullopt, "lean"});
   EXPECT_NE(e.find("seed, tiled, fast"), std::string::npos) << e;
-  e = request_error(SceneKind::Pi, Backend::Cpu, {std::nullopt, "fast"});
+  e = request_error(*parse_scene("pi"), Backend::Cpu, {std::nullopt, "fast"});
   EXPECT_NE(e.find("no variants"), std::string::npos) << e;
   // The CPU n-body is O(N^2) a step: the limit is lower there and says so.
-  e = request_error(SceneKind::NBody, Backend::Cpu, {1 << 20, std::nullopt});
+  e = request_error(*parse_scene("nbody"), Backend::Cpu, {1 << 20, std::nullopt});
   EXPECT_NE(e.find("--n"), std::string::npos) << e;
   EXPECT_NE(e.find("CPU"), std::string::npos) << e;
   EXPECT_NE(e.find(std::to_string(NBodyScene::kMaxCountCpu)), std::string::npos) << e;
-  e = request_error(SceneKind::NBody, Backend::Cuda, {1, std::nullopt});
+  e = request_error(*parse_scene("nbody"), Backend::Cuda, {1, std::nullopt});
   EXPECT_NE(e.find("[2, "), std::string::npos) << e;
-  e = request_error(SceneKind::Fountain, Backend::Cpu, {(1ll << 26) + 1, std::nullopt});
+  e = request_error(*parse_scene("fountain"), Backend::Cpu, {(1ll << 26) + 1, std::nullopt});
   EXPECT_NE(e.find("fountain"), std::string::npos) << e;
 }
 
@@ -132,27 +133,27 @@ TEST(SceneSet, BuildsOnFirstUseAndKeepsEachScenesState) {
   int built = 0;
   SceneSet set([&](SceneKind k) -> std::unique_ptr<ParticleScene> {
     ++built;
-    return std::make_unique<FakeScene>(scene_info(k).name, 10 + static_cast<unsigned>(k));
+    return std::make_unique<FakeScene>(scene_info(k).name, 10 + static_cast<unsigned>(k.index));
   });
-  set.adopt(SceneKind::Fountain, std::make_unique<FakeScene>("fountain", 5));
-  EXPECT_EQ(set.current_kind(), SceneKind::Fountain);
+  set.adopt(*parse_scene("fountain"), std::make_unique<FakeScene>("fountain", 5));
+  EXPECT_EQ(set.current_kind(), *parse_scene("fountain"));
   EXPECT_EQ(set.current().ui.count_input, 5);
   EXPECT_FLOAT_EQ(set.current().camera.distance, 5.f);  // the scene's home view
   ASSERT_EQ(set.current().scene->set_block(BlockShape{32, 8, 1}), std::nullopt);
   set.current().camera.zoom(2);
   const float zoomed = set.current().camera.distance;
 
-  EXPECT_EQ(set.activate(SceneKind::NBody), std::nullopt);
-  EXPECT_EQ(set.current_kind(), SceneKind::NBody);
+  EXPECT_EQ(set.activate(*parse_scene("nbody")), std::nullopt);
+  EXPECT_EQ(set.current_kind(), *parse_scene("nbody"));
   EXPECT_STREQ(set.current().scene->name(), "nbody");
   EXPECT_FLOAT_EQ(set.current().camera.distance, 12.f);
   EXPECT_EQ(built, 1);
 
-  EXPECT_EQ(set.activate(SceneKind::Fountain), std::nullopt);  // back: as it was left, not rebuilt
+  EXPECT_EQ(set.activate(*parse_scene("fountain")), std::nullopt);  // back: as it was left, not rebuilt
   EXPECT_EQ(built, 1);
   EXPECT_EQ(set.current().scene->block().x, 32);
   EXPECT_FLOAT_EQ(set.current().camera.distance, zoomed);
-  EXPECT_EQ(set.activate(SceneKind::NBody), std::nullopt);
+  EXPECT_EQ(set.activate(*parse_scene("nbody")), std::nullopt);
   EXPECT_EQ(built, 1);
 }
 
@@ -162,15 +163,15 @@ TEST(SceneSet, AFailedBuildKeepsTheCurrentSceneAndSaysWhy) {
     if (fail) throw std::runtime_error("cudaMalloc failed: cudaErrorMemoryAllocation");
     return std::make_unique<FakeScene>(scene_info(k).name, 3);
   });
-  set.adopt(SceneKind::Swarm, std::make_unique<FakeScene>("swarm", 7));
-  auto err = set.activate(SceneKind::Pi);
+  set.adopt(*parse_scene("swarm"), std::make_unique<FakeScene>("swarm", 7));
+  auto err = set.activate(*parse_scene("pi"));
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("pi"), std::string::npos) << *err;
   EXPECT_NE(err->find("cudaErrorMemoryAllocation"), std::string::npos) << *err;
-  EXPECT_EQ(set.current_kind(), SceneKind::Swarm);
+  EXPECT_EQ(set.current_kind(), *parse_scene("swarm"));
   EXPECT_STREQ(set.current().scene->name(), "swarm");
-  EXPECT_FALSE(set.built(SceneKind::Pi));
+  EXPECT_FALSE(set.built(*parse_scene("pi")));
   fail = false;  // a later try may succeed
-  EXPECT_EQ(set.activate(SceneKind::Pi), std::nullopt);
-  EXPECT_EQ(set.current_kind(), SceneKind::Pi);
+  EXPECT_EQ(set.activate(*parse_scene("pi")), std::nullopt);
+  EXPECT_EQ(set.current_kind(), *parse_scene("pi"));
 }

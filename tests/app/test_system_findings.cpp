@@ -231,9 +231,9 @@ TEST(DeviceFlag, BadOrdinalIsAUsageErrorHere) {
 }
 
 TEST(SceneMemory, BytesPerElementCoverVboStateAndStaging) {
-  EXPECT_EQ(device_bytes_per_element(SceneKind::Fountain, std::nullopt), 2 * 16 + 4);
-  EXPECT_EQ(device_bytes_per_element(SceneKind::Fountain, std::string("seed")), 2 * 32 + 16);
-  EXPECT_GE(device_bytes_per_element(SceneKind::NBody, std::nullopt), 3 * 16);
+  EXPECT_EQ(device_bytes_per_element(*parse_scene("fountain"), std::nullopt), 2 * 16 + 4);
+  EXPECT_EQ(device_bytes_per_element(*parse_scene("fountain"), std::string("seed")), 2 * 32 + 16);
+  EXPECT_GE(device_bytes_per_element(*parse_scene("nbody"), std::nullopt), 3 * 16);
   // The CPU backend allocates nothing on a GPU: no check.
-  EXPECT_FALSE(check_scene_memory(SceneKind::Fountain, Backend::Cpu, 1ll << 30, std::nullopt));
+  EXPECT_FALSE(check_scene_memory(*parse_scene("fountain"), Backend::Cpu, 1ll << 30, std::nullopt));
 }
