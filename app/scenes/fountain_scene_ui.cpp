@@ -34,21 +34,11 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
   scene_ui::count_row(
       scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n, v); },
       variant_changed);
-  ImGui::SliderFloat("point size", &scene.point_size, 2.f, 200.f, "%.0f");
-  ui::tooltip("Sprite size in pixels at distance 1 (drawing only).");
-
-  fountain::Params& p = scene.params();
+  // Sliders from the registry entry's params (scenes/fountain_scene_entry.cpp).
+  scene_ui::param_slider(scene, "point_size");
   if (ImGui::TreeNode("physics")) {
-    ImGui::SliderFloat("gravity", &p.gravity, 0.f, 5e-4f, "%.5f");
-    ui::tooltip("Vertical speed lost per step.");
-    ImGui::SliderFloat("bounce", &p.restitution, 0.f, 1.f);
-    ui::tooltip("Fraction of vertical speed kept when a particle hits the table.");
-    ImGui::SliderFloat("max age", &p.max_age, 10.f, 2000.f, "%.0f");
-    ui::tooltip("Steps a particle lives before respawning at the emitter.");
-    ImGui::SliderFloat("table radius", &p.table_radius, 0.5f, 10.f);
-    ui::tooltip("Radius of the table top the particles bounce on; beyond it they fall.");
-    ImGui::SliderFloat("emitter speed", &p.emitter_speed, 0.f, 0.1f);
-    ui::tooltip("Radians per step the emitter circles: 0 is a still fountain.");
+    for (const char* key : {"gravity", "bounce", "max_age", "table_radius", "emitter_speed"})
+      scene_ui::param_slider(scene, key);
     ImGui::TreePop();
   }
   build_user_kernel_ui();

@@ -53,8 +53,7 @@ void energy_section(NBodyScene& scene) {
   ImGui::SetNextItemWidth(
       std::max(3 * ImGui::GetFontSize(),
                std::min(6 * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - label)));
-  ImGui::SliderInt("every k frames", &scene.energy_every, 0, 120);
-  ui::tooltip("0: only on demand. Off by default above 65,536 bodies: it costs about one step.");
+  scene_ui::param_slider(scene, "energy_every");
   if (const auto& e = scene.energy()) {
     ImGui::TextWrapped("E = %.6g  (K %.4g, U %.4g) at step %lld", e->total(), e->kinetic,
                        e->potential, scene.energy_step());
@@ -99,14 +98,12 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
   if (scene.backend() == Backend::Cpu)
     ui::text_wrapped(kDim, "CPU backend: up to %u bodies (O(N^2) a step)",
                      NBodyScene::kMaxCountCpu);
-  ImGui::SliderInt("steps / frame", &scene.steps_per_frame, 1, 20);
-  ui::tooltip("More simulated time per frame; the kernel plot then covers all of them.");
+  // Sliders from the registry entry's params (scenes/nbody_scene_entry.cpp).
+  scene_ui::param_slider(scene, "steps_per_frame");
+  scene_ui::param_slider(scene, "dt");
   nbody::Params& p = scene.params();
-  ImGui::SliderFloat("dt", &p.dt, 1e-4f, 1e-2f, "%.4f", ImGuiSliderFlags_Logarithmic);
-  ui::tooltip("Time step. Larger steps integrate faster and drift more: watch the energy.");
   const float softening = p.softening;
-  if (ImGui::SliderFloat("softening", &p.softening, 1e-3f, 0.2f, "%.3f",
-                         ImGuiSliderFlags_Logarithmic)) {
+  if (scene_ui::param_slider(scene, "softening")) {
     sui.param_message.clear();
     try {  // a typed value (ctrl+click) can leave the slider's range
       nbody::require_softening(p);
@@ -115,14 +112,9 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
       p.softening = softening;
     }
   }
-  ui::tooltip("eps in r / (r^2 + eps^2)^(3/2): keeps close encounters finite.");
   if (!sui.param_message.empty()) ui::text_wrapped(kWarn, "%s", sui.param_message.c_str());
-  ImGui::SliderFloat("point size", &scene.point_size, 0.5f, 20.f, "%.1f");
-  ui::tooltip("Body size in pixels (drawing only).");
-  ImGui::SliderFloat("speed colours", &scene.speed_scale, 0.1f, 4.f, "%.2f");
-  ui::tooltip(
-      "Speed that maps to orange, relative to the 95th percentile at reset. Blue slow, white, "
-      "orange fast.");
+  scene_ui::param_slider(scene, "point_size");
+  scene_ui::param_slider(scene, "speed_colours");
 
   energy_section(scene);
 }

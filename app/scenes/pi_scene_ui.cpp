@@ -47,8 +47,7 @@ void PiPointsScene::build_custom_ui(SceneUi& sui) {
                        std::fabs(*e - M_PI), std::sqrt(M_PI * (4 - M_PI) / scene.count()));
     ImGui::PopStyleColor();
   }
-  ImGui::SliderFloat("point size", &scene.point_size, 1.f, 40.f, "%.0f");
-  ui::tooltip("Point size in pixels (drawing only).");
+  scene_ui::param_slider(scene, "point_size");  // scenes/pi_scene_entry.cpp
 }
 
 }  // namespace cv

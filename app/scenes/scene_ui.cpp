@@ -25,6 +25,29 @@ void SceneUi::sync_from(const ParticleScene& s) {
 
 namespace scene_ui {
 
+bool param_slider(ParticleScene& scene, const char* key) {
+  const SceneDescriptor* d = scene_registry().find(scene.name());
+  const SceneParam* p = d ? d->param(key) : nullptr;
+  if (!p || p->slider_min == p->slider_max) return false;
+  bool changed = false;
+  const char* label = p->label ? p->label : p->key;
+  const ImGuiSliderFlags flags = p->logarithmic ? ImGuiSliderFlags_Logarithmic : 0;
+  for (const ParamBinding& b : scene.param_bindings()) {
+    if (std::string(b.key) != key) continue;
+    if (auto* f = std::get_if<float*>(&b.ptr))
+      changed = ImGui::SliderFloat(label, *f, static_cast<float>(p->slider_min),
+                                   static_cast<float>(p->slider_max), p->format, flags);
+    else if (auto* i = std::get_if<int*>(&b.ptr))
+      changed = ImGui::SliderInt(label, *i, static_cast<int>(p->slider_min),
+                                 static_cast<int>(p->slider_max), p->format, flags);
+    else if (auto* v = std::get_if<bool*>(&b.ptr))
+      changed = ImGui::Checkbox(label, *v);
+    if (*p->help) ui::tooltip(p->help);
+    break;
+  }
+  return changed;
+}
+
 void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
                const std::function<std::optional<std::string>(unsigned)>& apply, bool force_apply) {
   ImGui::InputInt("count", &sui.count_input, 0, 0);

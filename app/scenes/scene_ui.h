@@ -39,6 +39,11 @@ void count_row(ParticleScene& scene, SceneUi& sui, const char* what,
                bool force_apply = false);
 // The colour-by combo and, when the scene cannot draw the choice, why.
 void colour_by_row(ParticleScene& scene, SceneControls& run);
+// The slider (or checkbox) of the scene's param `key`: its descriptor's drag
+// range, format, label and tooltip, bound through the scene's param_bindings(),
+// so the panel and the presets share one name and one range. Returns whether
+// the value changed; false (nothing drawn) when the param has no slider.
+bool param_slider(ParticleScene& scene, const char* key);
 // A row of small buttons that set the count field.
 void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n);
 }  // namespace scene_ui

@@ -30,24 +30,12 @@ void SwarmScene::build_custom_ui(SceneUi& sui) {
       "centre. It stays put while a mouse button is held, so dragging still orbits the camera.");
   const glm::vec3 t = scene.target();
   ui::text_wrapped(kDim, "target (%.2f, %.2f, %.2f)", t.x, t.y, t.z);
-  swarm::Params& p = scene.params();
-  ImGui::SliderFloat("attraction", &p.attraction, 0.f, 1e-4f, "%.2e", ImGuiSliderFlags_Logarithmic);
-  ui::tooltip(
-      "Speed gained per step along the unit vector to (swarm) or from (sparkler) the target.");
-  ImGui::SliderFloat("max age", &p.max_age, 10.f, 2000.f, "%.0f");
-  ui::tooltip(
-      "Steps a particle lives before it respawns at the target. Colour shows age: pale young, "
-      "violet old.");
+  // Sliders from the registry entry's params (scenes/swarm_scene_entry.cpp).
+  scene_ui::param_slider(scene, "attraction");
+  scene_ui::param_slider(scene, "max_age");
   if (ImGui::TreeNode("more")) {
-    ImGui::SliderFloat("gravity", &p.gravity, 0.f, 5e-4f, "%.2e");
-    ui::tooltip("Downward speed gained per step (the sparkler falls, the swarm floats at 0).");
-    ImGui::SliderFloat("drag", &p.drag, 0.f, 0.05f, "%.3f");
-    ui::tooltip("Fraction of the velocity lost per step; 0 is the seed's undamped swarm.");
-    ImGui::SliderFloat("spawn radius", &p.spawn_radius, 0.f, 1.f);
-    ui::tooltip("How far from the target a particle respawns, per axis.");
-    ImGui::SliderFloat("spawn speed", &p.spawn_speed, 0.f, 0.05f, "%.2e",
-                       ImGuiSliderFlags_Logarithmic);
-    ui::tooltip("Speed a particle respawns with, per axis (the sparkler's burst).");
+    for (const char* key : {"gravity", "drag", "spawn_radius", "spawn_speed"})
+      scene_ui::param_slider(scene, key);
     ImGui::TreePop();
   }
   const char* counts[] = {"16K", "64K", "256K", "1M", "4M", "16M"};
@@ -57,8 +45,7 @@ void SwarmScene::build_custom_ui(SceneUi& sui) {
     if (ImGui::SmallButton(counts[i])) sui.count_input = ns[i];
   }
   scene_ui::count_row(scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n); });
-  ImGui::SliderFloat("point size", &scene.point_size, 2.f, 200.f, "%.0f");
-  ui::tooltip("Sprite size in pixels at distance 1 (drawing only).");
+  scene_ui::param_slider(scene, "point_size");
 }
 
 }  // namespace cv

@@ -1,0 +1,127 @@
+#include "dots_scene.h"
+
+#include <imgui.h>
+
+#include <stdexcept>
+
+#include "dots_math.h"
+#include "scenes/scene_ui.h"
+#include "widgets/widgets.h"
+
+namespace cv {
+namespace {
+
+SceneDescriptor descriptor() {
+  SceneDescriptor d;
+  d.name = "dots";
+  d.label = "dots (test)";
+  d.hotkey = 5;
+  d.variants = {"ring", "spiral"};
+  d.default_variant = "ring";
+  d.count_noun = "dots";
+  d.max_count = [](Backend) { return static_cast<long long>(DotsScene::kMaxCount); };
+  d.default_count = [](Backend) { return 4096ll; };
+  d.bytes_per_element = [](const std::optional<std::string>&) { return 16ll; };
+  d.params = {{"speed", ParamType::Number, -1, 1, -0.1, 0.1, "%.3f", nullptr,
+               "Radians the dots turn a step."},
+              {"point_size", ParamType::Number, 0.5, 100, 1, 40, "%.0f", "point size"},
+              {"frozen", ParamType::Boolean, 0, 0, 0, 1, "", nullptr, "Stop turning."}};
+  d.notice = "A test-only scene: dots on a ring, one thread a dot.";
+  d.soak_gpu[0] = d.soak_cpu[0] = 1000;
+  d.soak_gpu[1] = d.soak_cpu[1] = 3000;
+  d.make = [](Backend b, unsigned n, const std::string& v) -> std::unique_ptr<ParticleScene> {
+    return std::make_unique<DotsScene>(b, n, v == "spiral");
+  };
+  return d;
+}
+
+const SceneRegistrar reg(descriptor());  // the one registration line
+
+}  // namespace
+
+DotsScene::DotsScene(Backend backend, unsigned count, bool spiral) : ParticleScene(backend) {
+  block_ = BlockShape{128, 1, 1};
+  block_2d_ = false;
+  if (auto err = reconfigure(count, spiral)) throw std::invalid_argument(*err);
+}
+
+std::optional<std::string> DotsScene::reconfigure(unsigned count, bool spiral) {
+  if (count < 1 || count > kMaxCount)
+    return "dot count " + std::to_string(count) + " is outside [1, " + std::to_string(kMaxCount) +
+           "]";
+  std::unique_ptr<InteropBuffer> buffer;
+  std::vector<float4> host;
+  if (auto err = attempt_or_undo(std::to_string(count) + " dots", [&] {
+        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
+        host.resize(count);
+      }))
+    return err;
+  buffer_ = std::move(buffer);
+  host_ = std::move(host);
+  count_ = count;
+  spiral_ = spiral;
+  reset();
+  return std::nullopt;
+}
+
+std::optional<std::string> DotsScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+  if (rebuilt) *rebuilt = false;
+  bool spiral = spiral_;
+  if (r.variant) {
+    if (*r.variant != "ring" && *r.variant != "spiral")
+      return "'" + *r.variant + "' is not a dots variant";
+    spiral = *r.variant == "spiral";
+  }
+  if (r.count == count_ && spiral == spiral_) return std::nullopt;
+  auto err = reconfigure(r.count, spiral);
+  if (rebuilt) *rebuilt = !err;
+  return err;
+}
+
+std::optional<SceneKernel> DotsScene::kernel() const {
+  return SceneKernel{dots::dots_kernel_attributes(), "dots, variant " + variant_name()};
+}
+
+std::optional<std::string> DotsScene::check_block(const BlockShape& b) const {
+  if (b.y != 1 || b.z != 1) return "the dots kernel uses 1D blocks (" + to_string(b) + ")";
+  return std::nullopt;
+}
+
+float DotsScene::next_turn() {
+  if (!frozen) turn_ += speed;
+  return turn_;
+}
+
+void DotsScene::simulate_gpu(const float4*, float4* vbo, cudaStream_t s, const BlockShape& b) {
+  dots::write_dots_gpu(vbo, count_, next_turn(), spiral_, static_cast<unsigned>(b.x), s);
+}
+
+void DotsScene::simulate_cpu() {
+  const float turn = next_turn();
+  for (unsigned i = 0; i < count_; ++i) host_[i] = dots::dot(i, count_, turn, spiral_);
+}
+
+ParticleScene::CameraHome DotsScene::camera_home() const {
+  CameraHome h;
+  h.target = {0.5f, 0.5f, 0.f};
+  h.distance = 2.3f;
+  h.yaw = 0.f;
+  h.pitch = 0.f;
+  return h;
+}
+
+ParticleStyle DotsScene::style() const {
+  ParticleStyle st;
+  st.palette = ParticleStyle::Palette::InsideOutside;
+  st.point_size = point_size;
+  st.opacity = 0.9f;
+  return st;
+}
+
+void DotsScene::build_custom_ui(SceneUi& sui) {
+  ui::section("Dots");
+  scene_ui::count_row(*this, sui, "dots", [&](unsigned n) { return reconfigure(n, spiral_); });
+  for (const char* key : {"speed", "point_size", "frozen"}) scene_ui::param_slider(*this, key);
+}
+
+}  // namespace cv

@@ -1,0 +1,59 @@
+#pragma once
+// A scene that exists only in the tests: dots turning on a ring or a spiral,
+// a CUDA kernel and a CPU loop over the same math (dots_math.h). It is added
+// the way docs/architecture.md "Add a scene" says: its own files and one
+// registration line (dots_scene.cpp), so every consumer of the registry must
+// offer it without being told (tests/scene/run_dots_test.sh, test_dots_scene.cpp).
+#include <vector>
+
+#include "scenes/particle_scene.h"
+
+namespace cv {
+
+class DotsScene : public ParticleScene {
+ public:
+  static constexpr unsigned kMaxCount = 1u << 16;
+
+  DotsScene(Backend backend, unsigned count, bool spiral);
+
+  const char* name() const override { return "dots"; }
+  std::string variant_name() const override { return spiral_ ? "spiral" : "ring"; }
+  std::vector<ParamBinding> param_bindings() override {
+    return {{"speed", &speed}, {"point_size", &point_size}, {"frozen", &frozen}};
+  }
+  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<SceneKernel> kernel() const override;
+
+  ParticleStyle style() const override;
+  unsigned count() const override { return count_; }
+  void reset() override { turn_ = 0.f; }
+  CameraHome camera_home() const override;
+  std::optional<ContentBounds> content_bounds() const override {
+    return ContentBounds{{0.f, 0.f, 0.f}, {1.f, 1.f, 0.f}, false};
+  }
+  void describe(nlohmann::ordered_json& j) const override { j["variant"] = variant_name(); }
+  void build_custom_ui(SceneUi& sui) override;
+
+  float speed = 0.02f;  // radians a step
+  float point_size = 6.f;
+  bool frozen = false;
+
+ protected:
+  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
+                    const BlockShape& b) override;
+  void simulate_cpu() override;
+  const void* cpu_vertices() const override { return host_.data(); }
+  size_t vertex_bytes() const override { return host_.size() * sizeof(float4); }
+  std::optional<std::string> check_block(const BlockShape& b) const override;
+
+ private:
+  std::optional<std::string> reconfigure(unsigned count, bool spiral);
+  float next_turn();
+
+  unsigned count_ = 0;
+  bool spiral_ = false;
+  float turn_ = 0.f;
+  std::vector<float4> host_;
+};
+
+}  // namespace cv
