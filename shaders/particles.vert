@@ -9,24 +9,20 @@ layout(location = 2) in uint a_id;  // colour by launch: the id the kernel wrote
 uniform mat4 u_view_proj;
 uniform float u_point_size;    // pixels at distance 1
 uniform float u_scalar_scale;  // maps w to [0, 1] for the palette
-uniform int u_palette;         // 0 fountain age, 1 heat, 2 inside/outside, 3 age (swarm), 4 speed (n-body)
+uniform vec3 u_stops[3];      // the palette's colours at t = 0, 0.5, 1 (kernels/common/palette.h)
+uniform int u_two_colours;    // 1: stops[0] up to t = 0.5, then stops[2]
 uniform int u_colour_from_attribute;
 uniform float u_hide_below;    // particles parked below this y are not drawn
 uniform int u_colour_by;       // 0 palette; 1 block, 2 warp, 3 lane, 4 SM (insight::ColourBy)
 
 out vec4 v_colour;
 
+// kernels/common/palette.h's colour(): the table lives there, the stops come as uniforms.
 vec3 palette(float t) {
   t = clamp(t, 0.0, 1.0);
-  if (u_palette == 0) return vec3(1.0, 1.0 - 0.5 * t, 1.0 - t);  // = fountain::colour()
-  if (u_palette == 1) return mix(vec3(0.25, 0.45, 1.0), vec3(1.0, 0.85, 0.4), t);
-  if (u_palette == 2) return t > 0.5 ? vec3(0.35, 0.9, 0.45) : vec3(1.0, 0.35, 0.3);
-  if (u_palette == 3)  // young: pale cyan, then violet, old: dim magenta
-    return t < 0.5 ? mix(vec3(0.75, 1.0, 1.0), vec3(0.45, 0.5, 1.0), t * 2.0)
-                   : mix(vec3(0.45, 0.5, 1.0), vec3(0.55, 0.15, 0.55), t * 2.0 - 1.0);
-  // speed: slow deep blue, then white, fast orange
-  return t < 0.5 ? mix(vec3(0.2, 0.35, 1.0), vec3(0.95, 0.95, 1.0), t * 2.0)
-                 : mix(vec3(0.95, 0.95, 1.0), vec3(1.0, 0.5, 0.1), t * 2.0 - 1.0);
+  if (u_two_colours == 1) return t > 0.5 ? u_stops[2] : u_stops[0];
+  return t < 0.5 ? u_stops[0] + (u_stops[1] - u_stops[0]) * (t * 2.0)
+                 : u_stops[1] + (u_stops[2] - u_stops[1]) * (t * 2.0 - 1.0);
 }
 
 vec3 hsv(float h, float s, float v) {

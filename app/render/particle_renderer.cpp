@@ -16,7 +16,8 @@ ParticleRenderer::ParticleRenderer()
   u_view_proj_ = glGetUniformLocation(p, "u_view_proj");
   u_point_size_ = glGetUniformLocation(p, "u_point_size");
   u_scalar_scale_ = glGetUniformLocation(p, "u_scalar_scale");
-  u_palette_ = glGetUniformLocation(p, "u_palette");
+  u_stops_ = glGetUniformLocation(p, "u_stops");
+  u_two_colours_ = glGetUniformLocation(p, "u_two_colours");
   u_from_attr_ = glGetUniformLocation(p, "u_colour_from_attribute");
   u_hide_below_ = glGetUniformLocation(p, "u_hide_below");
   u_opacity_ = glGetUniformLocation(p, "u_opacity");
@@ -41,7 +42,9 @@ void ParticleRenderer::draw(GLuint vbo, unsigned count, const ParticleStyle& sty
   glUniformMatrix4fv(u_view_proj_, 1, GL_FALSE, glm::value_ptr(view_proj));
   glUniform1f(u_point_size_, style.point_size);
   glUniform1f(u_scalar_scale_, style.scalar_scale);
-  glUniform1i(u_palette_, static_cast<int>(style.palette));
+  const palette::Ramp ramp = palette::ramp(static_cast<int>(style.palette));
+  glUniform3fv(u_stops_, 3, &ramp.stops[0].r);
+  glUniform1i(u_two_colours_, ramp.two_colours ? 1 : 0);
   glUniform1i(u_from_attr_, style.colours_follow_positions ? 1 : 0);
   glUniform1f(u_hide_below_, style.hide_below);
   glUniform1f(u_opacity_, style.opacity);

@@ -2,14 +2,15 @@
 // Draws a particle vertex buffer as round, blended point sprites.
 #include <glm/glm.hpp>
 
+#include "common/palette.h"
 #include "gl/gl_objects.h"
 
 namespace cv {
 
 // How to read and colour a scene's vertex buffer.
 struct ParticleStyle {
-  // Must match palette() in shaders/particles.vert.
-  enum class Palette { FountainAge = 0, Heat = 1, InsideOutside = 2, Age = 3, Speed = 4 };
+  // The palettes' colours: kernels/common/palette.h (one table for both renderers).
+  using Palette = palette::Id;
   Palette palette = Palette::FountainAge;
   float scalar_scale = 1.f;               // w * scalar_scale -> palette position in [0, 1]
   bool colours_follow_positions = false;  // float4 colours stored after `count` positions
@@ -37,7 +38,8 @@ class ParticleRenderer {
  private:
   GlProgram program_;
   GlVertexArray vao_;
-  GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_palette_, u_from_attr_, u_hide_below_,
+  GLint u_view_proj_, u_point_size_, u_scalar_scale_, u_stops_, u_two_colours_, u_from_attr_,
+      u_hide_below_,
       u_opacity_, u_colour_by_;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/hd.h"
+#include "common/palette.h"
 
 namespace cv::splat {
 
@@ -60,27 +61,9 @@ CV_HD uint64_t contribution(float w, const View& v) {
   return kOneHit | static_cast<uint64_t>(t * 255.f + 0.5f);
 }
 
-struct Rgb {
-  float r, g, b;
-};
-
-// The same palettes as shaders/particles.vert (0 fountain age, 1 heat,
-// 2 inside/outside, 3 swarm age, 4 n-body speed): both renderers must agree.
-CV_HD Rgb mix3(Rgb a, Rgb b, float t) {
-  return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
-}
-CV_HD Rgb palette(int which, float t) {
-  t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
-  if (which == 0) return {1.f, 1.f - 0.5f * t, 1.f - t};
-  if (which == 1) return {0.25f + 0.75f * t, 0.45f + 0.4f * t, 1.f - 0.6f * t};
-  if (which == 2) return t > 0.5f ? Rgb{0.35f, 0.9f, 0.45f} : Rgb{1.f, 0.35f, 0.3f};
-  if (which == 3) {
-    const Rgb young{0.75f, 1.f, 1.f}, mid{0.45f, 0.5f, 1.f}, old{0.55f, 0.15f, 0.55f};
-    return t < 0.5f ? mix3(young, mid, t * 2.f) : mix3(mid, old, t * 2.f - 1.f);
-  }
-  const Rgb slow{0.2f, 0.35f, 1.f}, mid{0.95f, 0.95f, 1.f}, fast{1.f, 0.5f, 0.1f};
-  return t < 0.5f ? mix3(slow, mid, t * 2.f) : mix3(mid, fast, t * 2.f - 1.f);
-}
+// The palettes are kernels/common/palette.h's, shared with the GL sprites.
+using Rgb = palette::Rgb;
+CV_HD Rgb palette(int which, float t) { return palette::colour(which, t); }
 
 // Tone mapping, shared with the GL sprites' float target (shaders/density.frag):
 // a pixel's colour is the mean of its particles' palette colours (the hue by
