@@ -69,7 +69,7 @@ std::optional<std::string> rebuild_scene(ParticleScene& scene, const Scene& s, u
   r.variant = s.variant;
   r.choices = s.choices;
   try {
-    return scene.rebuild(r, &rebuilt);
+    return scene.rebuild_for(r, &rebuilt);
   } catch (const std::exception& ex) {
     cudaGetLastError();  // an out-of-memory error must not stick to the next call
     return std::string(ex.what());

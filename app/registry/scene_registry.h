@@ -47,7 +47,7 @@ struct SceneParam {
 struct SceneChoice {
   const char* key;
   std::function<std::vector<std::string>()> values;
-  bool rebuilds = false;  // goes to ParticleScene::rebuild, else to set_choice
+  bool rebuilds = false;  // goes to ParticleScene::rebuild_for, else to set_choice
 };
 
 struct SceneDescriptor {

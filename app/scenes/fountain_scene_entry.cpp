@@ -97,7 +97,7 @@ std::vector<ParamBinding> FountainScene::bind_params(fountain::Params& p, float&
           {"point_size", &point_size}};
 }
 
-std::optional<std::string> FountainScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+std::optional<std::string> FountainScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {
   if (rebuilt) *rebuilt = false;
   auto v = variant_;
   if (r.variant) {

@@ -120,7 +120,7 @@ std::optional<std::string> NBodyScene::set_choice(const std::string& key, const 
 }
 
 // The variant switches live; a new count or initial condition rebuilds.
-std::optional<std::string> NBodyScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+std::optional<std::string> NBodyScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {
   if (rebuilt) *rebuilt = false;
   if (r.variant) {
     const auto v = nbody::parse_variant(*r.variant);

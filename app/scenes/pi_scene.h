@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenes/particle_scene.h"
+#include "scenes/pi_sim.h"
 
 namespace cv {
 
@@ -20,7 +21,7 @@ class PiPointsScene : public ParticleScene {
   const char* name() const override { return "pi"; }
   // Hooks and the registry entry: scenes/pi_scene_entry.cpp.
   std::vector<ParamBinding> param_bindings() override { return {{"point_size", &point_size}}; }
-  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<std::string> rebuild_for(const RebuildRequest& r, bool* rebuilt) override;
   std::optional<SceneKernel> kernel() const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/pi_scene_ui.cpp
   ParticleStyle style() const override;
@@ -49,11 +50,7 @@ class PiPointsScene : public ParticleScene {
   float point_size = 5.f;
 
  protected:
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                    const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override { return host_.data(); }
-  size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }
+  void simulate(VertexWrite& out, const BlockShape& b) override;
   void after_step() override;
   std::optional<std::string> check_block(const BlockShape& b) const override;
 
@@ -63,7 +60,7 @@ class PiPointsScene : public ParticleScene {
   bool dirty_ = true;
   bool counted_ = false;
   unsigned long long inside_ = 0;
-  std::vector<float4> host_;  // CPU backend: the points; CUDA: a readback for the count
+  std::unique_ptr<PiSim> sim_;  // CUDA or CPU, made with the vertex target
 };
 
 }  // namespace cv

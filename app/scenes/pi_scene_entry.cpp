@@ -39,7 +39,7 @@ const SceneRegistrar reg(descriptor());
 
 }  // namespace
 
-std::optional<std::string> PiPointsScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+std::optional<std::string> PiPointsScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {
   if (rebuilt) *rebuilt = false;
   if (r.count == count_) return std::nullopt;
   auto err = reconfigure(r.count);

@@ -82,7 +82,7 @@ std::vector<ParamBinding> SwarmScene::bind_params(swarm::Params& p, float& point
 
 // A new variant keeps the particles and loads its default parameters; a new
 // count rebuilds.
-std::optional<std::string> SwarmScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+std::optional<std::string> SwarmScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {
   if (rebuilt) *rebuilt = false;
   if (r.variant) {
     const auto v = swarm::parse_variant(*r.variant);

@@ -15,7 +15,7 @@ std::optional<std::string> set_count(ParticleScene& s, unsigned n) {
   RebuildRequest r;
   r.count = n;
   bool rebuilt = false;
-  return s.rebuild(r, &rebuilt);
+  return s.rebuild_for(r, &rebuilt);
 }
 
 nlohmann::ordered_json bytes_or_null(const std::optional<uint64_t>& v) {

@@ -46,7 +46,7 @@ void scene_menu(SceneKind kind, UiState& ui) {
   ui::tooltip(("Keys " + keys +
                ". Each scene keeps its own block shape, parameters, camera and plots.")
                   .c_str());
-  if (!ui.scene_message.empty()) ImGui::TextColored(kWarn, "%s", ui.scene_message.c_str());
+  if (!ui.scene_message.empty()) ui::wrapped(kWarn, ui.scene_message);  // can be long: wrap
 }
 
 }  // namespace

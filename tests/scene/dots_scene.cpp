@@ -49,22 +49,18 @@ std::optional<std::string> DotsScene::reconfigure(unsigned count, bool spiral) {
   if (count < 1 || count > kMaxCount)
     return "dot count " + std::to_string(count) + " is outside [1, " + std::to_string(kMaxCount) +
            "]";
-  std::unique_ptr<InteropBuffer> buffer;
-  std::vector<float4> host;
-  if (auto err = attempt_or_undo(std::to_string(count) + " dots", [&] {
-        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
-        host.resize(count);
-      }))
-    return err;
-  buffer_ = std::move(buffer);
-  host_ = std::move(host);
-  count_ = count;
-  spiral_ = spiral;
-  reset();
-  return std::nullopt;
+  // The shared rebuild (scenes/rebuild.h): built aside, kept as it was on failure.
+  return rebuild(
+      std::to_string(count) + " dots", static_cast<size_t>(count) * sizeof(float4), host_,
+      [&] { return std::make_unique<std::vector<float4>>(count); },
+      [&] {
+        count_ = count;
+        spiral_ = spiral;
+      },
+      keep(count_, spiral_, turn_));
 }
 
-std::optional<std::string> DotsScene::rebuild(const RebuildRequest& r, bool* rebuilt) {
+std::optional<std::string> DotsScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {
   if (rebuilt) *rebuilt = false;
   bool spiral = spiral_;
   if (r.variant) {
@@ -92,13 +88,16 @@ float DotsScene::next_turn() {
   return turn_;
 }
 
-void DotsScene::simulate_gpu(const float4*, float4* vbo, cudaStream_t s, const BlockShape& b) {
-  dots::write_dots_gpu(vbo, count_, next_turn(), spiral_, static_cast<unsigned>(b.x), s);
-}
-
-void DotsScene::simulate_cpu() {
+void DotsScene::simulate(VertexWrite& out, const BlockShape& b) {
   const float turn = next_turn();
-  for (unsigned i = 0; i < count_; ++i) host_[i] = dots::dot(i, count_, turn, spiral_);
+  if (out.on_device()) {
+    dots::write_dots_gpu(static_cast<float4*>(out.device()), count_, turn, spiral_,
+                         static_cast<unsigned>(b.x), out.stream());
+    return;
+  }
+  std::vector<float4>& host = *host_;
+  for (unsigned i = 0; i < count_; ++i) host[i] = dots::dot(i, count_, turn, spiral_);
+  out.put(host.data(), host.size() * sizeof(float4));
 }
 
 ParticleScene::CameraHome DotsScene::camera_home() const {

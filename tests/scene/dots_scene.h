@@ -4,6 +4,7 @@
 // the way docs/architecture.md "Add a scene" says: its own files and one
 // registration line (dots_scene.cpp), so every consumer of the registry must
 // offer it without being told (tests/scene/run_dots_test.sh, test_dots_scene.cpp).
+#include <memory>
 #include <vector>
 
 #include "scenes/particle_scene.h"
@@ -21,7 +22,7 @@ class DotsScene : public ParticleScene {
   std::vector<ParamBinding> param_bindings() override {
     return {{"speed", &speed}, {"point_size", &point_size}, {"frozen", &frozen}};
   }
-  std::optional<std::string> rebuild(const RebuildRequest& r, bool* rebuilt) override;
+  std::optional<std::string> rebuild_for(const RebuildRequest& r, bool* rebuilt) override;
   std::optional<SceneKernel> kernel() const override;
 
   ParticleStyle style() const override;
@@ -39,11 +40,8 @@ class DotsScene : public ParticleScene {
   bool frozen = false;
 
  protected:
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                    const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override { return host_.data(); }
-  size_t vertex_bytes() const override { return host_.size() * sizeof(float4); }
+  // The kernel into the target's device memory, or the CPU loop put() into it.
+  void simulate(VertexWrite& out, const BlockShape& b) override;
   std::optional<std::string> check_block(const BlockShape& b) const override;
 
  private:
@@ -53,7 +51,7 @@ class DotsScene : public ParticleScene {
   unsigned count_ = 0;
   bool spiral_ = false;
   float turn_ = 0.f;
-  std::vector<float4> host_;
+  std::unique_ptr<std::vector<float4>> host_;  // the CPU loop's frame (the "simulation")
 };
 
 }  // namespace cv

@@ -157,12 +157,12 @@ TEST(DotsScene, BuildsStepsAndAnswersTheHooks) {
   RebuildRequest r;
   r.count = 300;
   r.variant = "ring";
-  EXPECT_EQ(scene->rebuild(r, &rebuilt), std::nullopt);
+  EXPECT_EQ(scene->rebuild_for(r, &rebuilt), std::nullopt);
   EXPECT_TRUE(rebuilt);
   EXPECT_EQ(scene->count(), 300u);
   EXPECT_EQ(scene->variant_name(), "ring");
   r.count = 1u << 20;
-  auto err = scene->rebuild(r, &rebuilt);
+  auto err = scene->rebuild_for(r, &rebuilt);
   ASSERT_TRUE(err);
   EXPECT_FALSE(rebuilt);
   EXPECT_EQ(scene->count(), 300u);  // kept
