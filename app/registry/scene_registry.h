@@ -96,6 +96,15 @@ class SceneRegistry {
   std::vector<SceneDescriptor> scenes_;  // sorted by hotkey
 };
 
+// The spellings of a kernel's variants (or any enum list) for `variants` and
+// choices: names_of(fountain::all_variants(), fountain::to_string).
+template <typename List, typename ToString>
+std::vector<std::string> names_of(const List& all, ToString to_string) {
+  std::vector<std::string> v;
+  for (const auto& x : all) v.push_back(to_string(x));
+  return v;
+}
+
 // The app's registry, filled before main() by the scenes' registrars.
 SceneRegistry& scene_registry();
 struct SceneRegistrar {

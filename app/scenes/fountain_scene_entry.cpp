@@ -7,12 +7,6 @@
 namespace cv {
 namespace {
 
-std::vector<std::string> variant_names() {
-  std::vector<std::string> v;
-  for (auto x : fountain::all_variants()) v.push_back(fountain::to_string(x));
-  return v;
-}
-
 // Ranges are what makes physical sense (and keeps the simulation finite), a
 // little wider than the sliders so a value typed with ctrl+click still saves.
 std::vector<SceneParam> param_table() {
@@ -63,7 +57,7 @@ SceneDescriptor descriptor() {
   d.name = "fountain";
   d.label = "fountain";
   d.hotkey = 1;
-  d.variants = variant_names();
+  d.variants = names_of(fountain::all_variants(), [](auto x) { return fountain::to_string(x); });
   d.default_variant = fountain::to_string(fountain::Variant::Lean);
   d.max_count = [](Backend) { return static_cast<long long>(FountainScene::kMaxCount); };
   d.default_count = [](Backend) { return static_cast<long long>(FountainScene::kDefaultCount); };

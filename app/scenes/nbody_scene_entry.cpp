@@ -6,17 +6,10 @@
 namespace cv {
 namespace {
 
-std::vector<std::string> variant_names() {
-  std::vector<std::string> v;
-  for (auto x : nbody::all_variants()) v.push_back(nbody::to_string(x));
-  return v;
-}
-
 std::vector<std::string> initial_names() {
-  std::vector<std::string> v;
-  for (auto ic : {nbody::Initial::Sphere, nbody::Initial::Disk, nbody::Initial::Galaxies})
-    v.push_back(nbody::to_string(ic));
-  return v;
+  const nbody::Initial all[] = {nbody::Initial::Sphere, nbody::Initial::Disk,
+                                nbody::Initial::Galaxies};
+  return names_of(all, [](nbody::Initial ic) { return nbody::to_string(ic); });
 }
 
 std::vector<std::string> fast_build_names() {
@@ -64,7 +57,7 @@ SceneDescriptor descriptor() {
   d.name = "nbody";
   d.label = "n-body";
   d.hotkey = 3;
-  d.variants = variant_names();
+  d.variants = names_of(nbody::all_variants(), [](auto x) { return nbody::to_string(x); });
   d.default_variant = nbody::to_string(nbody::Variant::Fast);
   d.count_noun = "bodies";
   d.min_count = 2;

@@ -6,12 +6,6 @@
 namespace cv {
 namespace {
 
-std::vector<std::string> variant_names() {
-  std::vector<std::string> v;
-  for (auto x : swarm::all_variants()) v.push_back(swarm::to_string(x));
-  return v;
-}
-
 std::vector<SceneParam> param_table() {
   using T = ParamType;
   return {
@@ -50,7 +44,7 @@ SceneDescriptor descriptor() {
   d.name = "swarm";
   d.label = "swarm";
   d.hotkey = 2;
-  d.variants = variant_names();
+  d.variants = names_of(swarm::all_variants(), [](auto x) { return swarm::to_string(x); });
   d.default_variant = swarm::to_string(swarm::Variant::Swarm);
   d.max_count = [](Backend) { return static_cast<long long>(SwarmScene::kMaxCount); };
   d.default_count = [](Backend) { return static_cast<long long>(SwarmScene::kDefaultCount); };
