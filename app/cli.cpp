@@ -29,7 +29,8 @@ std::string scene_variant_lines() {
   for (size_t i = 0; i < all.size(); ++i) {
     const SceneDescriptor& d = all[i];
     std::string part = std::string(" ") + d.name + " (" +
-                       (d.variants.empty() ? "no variants" : d.variants_text()) + ")" +
+                       (d.variants.empty() ? "no variants" : d.variants_text()) +
+                       (*d.usage_note ? std::string("; ") + d.usage_note : "") + ")" +
                        (i + 1 < all.size() ? "," : ".");
     if (line.size() + part.size() > 86) {
       text += "\n     ";
@@ -38,9 +39,7 @@ std::string scene_variant_lines() {
     text += part;
     line += part;
   }
-  std::string keys;
-  for (const SceneDescriptor& d : all) keys += (keys.empty() ? "" : ",") + std::to_string(d.hotkey);
-  return text + "\n      In the window: keys " + keys + " switch scenes,";
+  return text + "\n      In the window: keys " + scene_keys_text() + " switch scenes,";
 }
 
 }  // namespace

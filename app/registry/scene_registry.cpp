@@ -80,4 +80,15 @@ std::string scene_names_text() {
   return s;
 }
 
+std::string scene_keys_text() {
+  const auto& all = scene_infos();
+  std::string keys;
+  bool run_on = true;
+  for (size_t i = 0; i < all.size(); ++i) {
+    keys += (keys.empty() ? "" : ",") + std::to_string(all[i].hotkey);
+    run_on = run_on && all[i].hotkey == static_cast<int>(i) + 1;
+  }
+  return run_on && all.size() > 1 ? "1-" + std::to_string(all.size()) : keys;
+}
+
 }  // namespace cv

@@ -57,6 +57,7 @@ struct SceneDescriptor {
   std::vector<std::string> variants;  // --variant spellings; empty: none
   std::string default_variant;
   const char* count_noun = "particles";  // messages: "65536 particles"
+  const char* usage_note = "";           // after its variants in the usage text: "1D block"
   long long min_count = 1;
   std::function<long long(Backend)> max_count;
   std::function<long long(Backend)> default_count;
@@ -117,5 +118,7 @@ std::optional<SceneKind> parse_scene(const std::string& name);
 std::optional<SceneKind> scene_by_hotkey(int key);
 // "fountain, swarm, nbody, pi": for messages and the usage text.
 std::string scene_names_text();
+// The scenes' keys: "1-4" when they run on from 1, else "1,2,5".
+std::string scene_keys_text();
 
 }  // namespace cv

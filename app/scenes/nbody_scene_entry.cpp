@@ -60,6 +60,7 @@ SceneDescriptor descriptor() {
   d.variants = names_of(nbody::all_variants(), [](auto x) { return nbody::to_string(x); });
   d.default_variant = nbody::to_string(nbody::Variant::Fast);
   d.count_noun = "bodies";
+  d.usage_note = "1D block";
   d.min_count = 2;
   d.max_count = [](Backend b) { return static_cast<long long>(NBodyScene::max_count(b)); };
   d.default_count = [](Backend b) { return static_cast<long long>(NBodyScene::default_count(b)); };

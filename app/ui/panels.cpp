@@ -36,12 +36,12 @@ void backend_section(const ParticleScene& scene) {
 
 void scene_menu(SceneKind kind, UiState& ui) {
   int current = kind.index;
-  std::string items, keys;
+  std::string items;
   for (const SceneDescriptor& s : scene_infos()) {
     items += std::to_string(s.hotkey) + " " + s.label;  // the combo shows the key
     items += '\0';
-    keys += (keys.empty() ? "" : ", ") + std::to_string(s.hotkey);
   }
+  const std::string keys = scene_keys_text();
   if (ImGui::Combo("scene", &current, items.c_str())) ui.scene_request = SceneKind{current};
   ui::tooltip(("Keys " + keys +
                ". Each scene keeps its own block shape, parameters, camera and plots.")

@@ -93,6 +93,7 @@ TEST(SceneRegistry, DescriptorHelpers) {
 // The app's own registry: the four built-in scenes, each complete.
 TEST(SceneRegistry, TheAppsScenesAreRegisteredOnce) {
   EXPECT_EQ(scene_names_text(), "fountain, swarm, nbody, pi");
+  EXPECT_EQ(scene_keys_text(), "1-4");
   for (const SceneDescriptor& d : scene_infos()) {
     EXPECT_EQ(&scene_info(d.kind), &d);
     EXPECT_TRUE(*d.notice) << d.name << " has no notice";
