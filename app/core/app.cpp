@@ -142,7 +142,7 @@ void App::toggle_recording() {
     if (ctx_.recorder.recording()) {
       ctx_.recorder.stop();
     } else {
-      rc.ffmpeg_found = record::find_ffmpeg().has_value();
+      rc.ffmpeg_found = record::find_ffmpeg(ctx_.config.paths).has_value();
       const char* ext = record::extension(rc.format ? record::ClipFormat::Gif : record::ClipFormat::Mp4);
       if (auto err = ctx_.recorder.start(timestamped_name(ext), rc.include_ui)) rc.message = *err;
     }
@@ -198,7 +198,8 @@ void App::build_ui() {
   if (!ctx_.presentation.panels_hidden) {
     ui::Layout& layout = ctx_.layout;
     layout.begin_frame();  // from the framebuffer size and the UI scale
-    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout);
+    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout,
+                       ctx_.system);
     draw_timing_panel(*slot.scene, ctx_.ui, layout);
     ctx_.labs.draw(layout);  // the tool area's tabs: only the open one draws
     ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui, layout);

@@ -21,13 +21,14 @@
 namespace cv {
 
 // Runs until the window closes (or --frames N are drawn). Returns the exit code.
-int run_app(const RunOptions& opt);
+// `config`: the environment as main() read it.
+int run_app(const RunOptions& opt, const Config& config);
 
 class App {
  public:
   // Opens the window and sets up everything `opt` asks for. Throws LaunchError
   // for a request that cannot be met (exit 2), anything else on failure (exit 1).
-  App(const RunOptions& opt, const LaunchPlan& plan);
+  App(const RunOptions& opt, const LaunchPlan& plan, const Config& config);
   // The frame loop; then teardown. Returns the exit code.
   int run();
 

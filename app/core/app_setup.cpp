@@ -22,10 +22,10 @@ namespace {
 
 // --lesson: every problem of the file is listed; a scripted run refuses a
 // lesson with any (exit 2), the window shows them in the lesson tab.
-void plan_lesson(const RunOptions& opt, LaunchPlan& plan) {
+void plan_lesson(const RunOptions& opt, const Config& config, LaunchPlan& plan) {
   if (!opt.lesson) return;
   try {
-    plan.lesson = lessons::load_lesson_file(*opt.lesson);
+    plan.lesson = lessons::load_lesson_file(*opt.lesson, config.paths);
   } catch (const lessons::LessonError& e) {
     for (const auto& p : e.problems()) std::cerr << "cudaviz: " << p << "\n";
     if (opt.frames > 0)
@@ -43,7 +43,7 @@ void plan_lesson(const RunOptions& opt, LaunchPlan& plan) {
 // Before a window opens: the preset file and the first scene. A file that
 // cannot be used is a usage error; values of the wrong type or range are
 // skipped and listed, and a scripted run (--frames) refuses them.
-LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
+LaunchPlan plan_launch(const RunOptions& opt, Backend backend, const Config& config) {
   LaunchPlan plan;
   plan.backend = backend;
   if (opt.preset) {
@@ -76,19 +76,22 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   }
-  plan_lesson(opt, plan);
+  plan_lesson(opt, config, plan);
   return plan;
 }
 
 }  // namespace
 
-int run_app(const RunOptions& opt) {
+int run_app(const RunOptions& opt, const Config& config) {
   try {
     // Backend first: a bad --backend request is reported before any window opens.
-    const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend));
-    if (opt.record && !record::find_ffmpeg())  // before a window flashes up
+    const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend), config);
+    // A refused CUDAVIZ_INTEROP: every scene's buffers would be refused (exit 2,
+    // as when the first scene's constructor read it), before a window flashes up.
+    if (!config.interop_error.empty()) throw LaunchError(config.interop_error);
+    if (opt.record && !record::find_ffmpeg(config.paths))  // before a window flashes up
       throw LaunchError(std::string("--record: ") + record::kNeedsFfmpeg);
-    App app(opt, plan);
+    App app(opt, plan, config);
     return app.run();
   } catch (const LaunchError& e) {
     std::cerr << "cudaviz: " << e.what() << "\n";
@@ -99,26 +102,33 @@ int run_app(const RunOptions& opt) {
   }
 }
 
-Context::Context(Backend b)
-    : backend(b),
-      user_kernel([b] {
+Context::Context(Backend b, const Config& cfg)
+    : config(cfg),
+      backend(b),
+      user_kernel([b, &cfg] {
         usercode::UserKernelOptions o;
         o.backend = b;
+        o.paths = cfg.paths;
         return o;
       }()),
-      scenes([b](SceneKind k) { return make_scene(k, b); }),
+      scenes([b, transfer = cfg.transfer()](SceneKind k) { return make_scene(k, b, {}, transfer); }),
       labs(b),
       tuning(b),
       insight(b),
-      lesson(b) {}
+      kernel_panel(cfg.paths),
+      system(cfg),
+      preset_panel(cfg.paths),
+      lesson(b, cfg),
+      recorder(cfg.paths) {}
 
-App::App(const RunOptions& opt, const LaunchPlan& plan)
+App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
     : opt_(opt),
-      window_(opt.width, opt.height, "cudaviz"),
-      imgui_(window_.handle(), opt.frames == 0),
-      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr)),  // --device, else GL's GPU
+      window_(opt.width, opt.height, "cudaviz", config.gl_debug_on()),
+      imgui_(window_.handle(), opt.frames == 0, config.paths.config_home),
+      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr), config),  // --device, else GL's GPU
+      view_(config.interop),
       input_(window_.handle()) {
-  ctx_.gl_debug = gl_debug_requested() && enable_gl_debug_output();
+  ctx_.gl_debug = config.gl_debug_on() && enable_gl_debug_output();
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION));
   setup_scene(plan);
@@ -129,13 +139,14 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   setup_lesson(plan);
   setup_pacing();
   setup_record();
-  observers_ = make_observers(opt_, ctx_.backend);
+  observers_ = make_observers(opt_, ctx_.backend, ctx_.config);
 }
 
 void App::setup_scene(const LaunchPlan& plan) {
   try {
     ctx_.scenes.adopt(plan.first_scene,
-                      make_scene(plan.first_scene, ctx_.backend, {opt_.n, opt_.variant}));
+                      make_scene(plan.first_scene, ctx_.backend, {opt_.n, opt_.variant},
+                                 ctx_.config.transfer()));
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   } catch (const std::invalid_argument& e) {  // the count asked for cannot be allocated
@@ -227,7 +238,7 @@ void App::setup_pacing() {
 // --record FILE: the clip starts with the first frame. The record button
 // learns whether ffmpeg is there before anyone presses it.
 void App::setup_record() {
-  ctx_.ui.record.ffmpeg_found = record::find_ffmpeg().has_value();
+  ctx_.ui.record.ffmpeg_found = record::find_ffmpeg(ctx_.config.paths).has_value();
   ctx_.ui.record.include_ui = opt_.record_ui;
   if (!opt_.record) return;
   if (auto err = ctx_.recorder.start(*opt_.record, opt_.record_ui)) throw LaunchError("--record: " + *err);

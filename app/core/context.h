@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/device_info.h"
+#include "config/config.h"
 #include "ui/lab_panel.h"
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
@@ -44,8 +45,9 @@ class LaunchError : public std::runtime_error {
 };
 
 struct Context {
-  explicit Context(Backend b);
+  Context(Backend b, const Config& config);
 
+  const Config config;  // the environment, read once by main() (config/config.h)
   Backend backend;
   // The student's kernel (issue 19): the editor submits, the fountain scene
   // runs it; before the scenes so it outlives their pointer to it.
@@ -57,6 +59,7 @@ struct Context {
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
+  ui::SystemSection system;  // the control panel's doctor findings, probed here (not in a draw call)
   presets::PresetPanel preset_panel;
   lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)

@@ -232,11 +232,13 @@ void CloseAtFrame::finish(Context& ctx, nlohmann::ordered_json& summary) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *closed_at_).count();
 }
 
-std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend) {
+std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend,
+                                                          const Config& config) {
   std::vector<std::unique_ptr<FrameObserver>> list;
-  if (ResizeStorm::requested()) list.push_back(std::make_unique<StormObserver>());
-  if (const auto close_at = close_at_frame_from_env())
-    list.push_back(std::make_unique<CloseAtFrame>(*close_at));
+  if (config.resize_storm) list.push_back(std::make_unique<StormObserver>());
+  if (!config.close_at_frame_error.empty())
+    std::fprintf(stderr, "cudaviz: %s; ignored\n", config.close_at_frame_error.c_str());
+  if (config.close_at_frame) list.push_back(std::make_unique<CloseAtFrame>(*config.close_at_frame));
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
   if (opt.record) list.push_back(std::make_unique<RecordObserver>());
   if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));

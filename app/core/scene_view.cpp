@@ -58,7 +58,7 @@ bool SceneView::splat(ParticleScene& scene, UiState& ui, const glm::mat4& view_p
                       const Viewport& view) {
   // CUDA work first (its own events); the composite is part of the GL draw.
   try {
-    if (!splat_) splat_ = std::make_unique<SplatRenderer>();
+    if (!splat_) splat_ = std::make_unique<SplatRenderer>(interop_);
     for (float ms : splat_->poll_times()) ui.splat_ms.push(ms);
     for (float ms : splat_->poll_map_times()) ui.splat_map_ms.push(ms);
     for (float ms : splat_->poll_kernel_times()) ui.splat_kernel_ms.push(ms);

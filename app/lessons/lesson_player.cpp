@@ -318,7 +318,7 @@ void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long
     const std::string path = *load_request_;
     load_request_.reset();
     try {
-      load(load_lesson_file(path));
+      load(load_lesson_file(path, paths_));
       message_.clear();
     } catch (const LessonError& e) {
       show_problems(path, e.problems());
@@ -391,21 +391,9 @@ void LessonPlayer::start_script(int first, int last, int show_frames) {
 }
 
 void LessonPlayer::fill_script_prediction() {
-  const char* env = std::getenv("CUDAVIZ_LESSON_PREDICT");
-  if (!env || !*env) return;
-  std::vector<double> nums;
-  std::stringstream in(env);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const double d = std::strtod(item.c_str(), &end);
-    if (end == item.c_str() || *end != '\0') {
-      std::fprintf(stderr, "cudaviz: CUDAVIZ_LESSON_PREDICT: '%s' is not a number\n",
-                   item.c_str());
-      return;
-    }
-    nums.push_back(d);
-  }
+  if (!predict_error_.empty()) std::fprintf(stderr, "cudaviz: %s\n", predict_error_.c_str());
+  if (!predict_) return;
+  const std::vector<double>& nums = *predict_;
   const Prediction& p = plan().predict;
   if (p.kind == Prediction::Kind::Choice)
     for (size_t i = 0; i < hands_.size() && i < nums.size(); ++i)

@@ -46,7 +46,13 @@ struct StepReport {
 
 class LessonPlayer {
  public:
-  explicit LessonPlayer(Backend backend) : backend_(backend) {}
+  // config: where the shipped lessons and presets are, and the scripted
+  // prediction (CUDAVIZ_LESSON_PREDICT) a --lesson --frames run enters.
+  LessonPlayer(Backend backend, const Config& config)
+      : backend_(backend),
+        paths_(config.paths),
+        predict_(config.lesson_predict),
+        predict_error_(config.lesson_predict_error) {}
 
   // A parsed lesson (--lesson, or the tab's loader); the base state is
   // captured on the next service(). Opens the tab at step `first` (0-based).
@@ -107,6 +113,9 @@ class LessonPlayer {
   void draw_rows();
 
   Backend backend_;
+  PathConfig paths_;
+  std::optional<std::vector<double>> predict_;  // CUDAVIZ_LESSON_PREDICT's numbers
+  std::string predict_error_;                    // why they were refused
   std::optional<Lesson> lesson_;
   std::vector<std::vector<Block>> text_, explanation_;  // parsed Markdown per step
   std::vector<Block> intro_;

@@ -14,7 +14,8 @@ class FountainScene : public ParticleScene {
   static constexpr unsigned kMaxCount = 1u << 26;  // 64M; the UI offers up to 16M+
 
   FountainScene(Backend backend, unsigned count = kDefaultCount,
-                fountain::Variant variant = fountain::Variant::Lean);
+                fountain::Variant variant = fountain::Variant::Lean,
+                const TransferConfig& transfer = {});
 
   const char* name() const override { return "fountain"; }
   void build_custom_ui(SceneUi& sui) override;  // scenes/fountain_scene_ui.cpp

@@ -90,27 +90,29 @@ void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& re
 }
 
 std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend,
-                                          const SceneRequest& req) {
+                                          const SceneRequest& req,
+                                          const TransferConfig& transfer) {
   check_scene_request(kind, backend, req);
   switch (kind) {
     case SceneKind::Fountain: {
       const auto v = req.variant ? *fountain::parse_variant(*req.variant) : fountain::Variant::Lean;
       return std::make_unique<FountainScene>(
-          backend, static_cast<unsigned>(req.n.value_or(FountainScene::kDefaultCount)), v);
+          backend, static_cast<unsigned>(req.n.value_or(FountainScene::kDefaultCount)), v, transfer);
     }
     case SceneKind::Swarm: {
       const auto v = req.variant ? *swarm::parse_variant(*req.variant) : swarm::Variant::Swarm;
       return std::make_unique<SwarmScene>(
-          backend, static_cast<unsigned>(req.n.value_or(SwarmScene::kDefaultCount)), v);
+          backend, static_cast<unsigned>(req.n.value_or(SwarmScene::kDefaultCount)), v, transfer);
     }
     case SceneKind::NBody: {
       const auto v = req.variant ? *nbody::parse_variant(*req.variant) : nbody::Variant::Fast;
       return std::make_unique<NBodyScene>(
-          backend, static_cast<unsigned>(req.n.value_or(NBodyScene::default_count(backend))), v);
+          backend, static_cast<unsigned>(req.n.value_or(NBodyScene::default_count(backend))), v,
+          nbody::Initial::Galaxies, transfer);
     }
     case SceneKind::Pi:
       return std::make_unique<PiPointsScene>(
-          backend, static_cast<unsigned>(req.n.value_or(PiPointsScene::kDefaultCount)));
+          backend, static_cast<unsigned>(req.n.value_or(PiPointsScene::kDefaultCount)), transfer);
   }
   return nullptr;
 }

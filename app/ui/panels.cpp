@@ -119,13 +119,13 @@ void pacing_section(UiState& ui) {
 }  // namespace
 
 void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui,
-                        ui::Layout& layout) {
+                        ui::Layout& layout, ui::SystemSection& system) {
   layout.place_control();
   ImGui::Begin("cudaviz", nullptr, layout.side_flags());
   // Widgets fill the panel but leave room for the longest label beside them.
   ImGui::PushItemWidth(-(ImGui::CalcTextSize("emitter speed").x + ImGui::GetStyle().ItemInnerSpacing.x));
   backend_section(scene);
-  ui::draw_system_section();  // doctor's findings (ui/system_panel.h)
+  system.draw();  // doctor's findings (ui/system_panel.h)
   scene_menu(kind, ui);
   notes::draw_notice(notes::scene_notice(kind), "scene notice");
   scene.build_ui(sui, ui);  // the scene's own panel: run controls, block, its section

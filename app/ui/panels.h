@@ -13,6 +13,7 @@
 #include "ui/layout.h"
 #include "timing/frame_timers.h"
 #include "ui/record_controls.h"
+#include "ui/system_panel.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -59,7 +60,7 @@ std::optional<UiState::Renderer> parse_renderer(const std::string& s);
 
 // The side panels, where the layout puts them (ui/layout.h).
 void draw_control_panel(ParticleScene& scene, SceneKind kind, SceneUi& sui, UiState& ui,
-                        ui::Layout& layout);
+                        ui::Layout& layout, ui::SystemSection& system);
 void draw_timing_panel(ParticleScene& scene, UiState& ui, ui::Layout& layout);
 
 }  // namespace cv
