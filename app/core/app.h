@@ -59,6 +59,9 @@ class App {
   InputHandler input_;
   std::vector<std::unique_ptr<FrameObserver>> observers_;
   GlfwWindow::Size size_;  // this frame's
+  // This frame's requests, taken from ctx_.ui.requests in one place
+  // (apply_requests); what is asked during the frame waits for the next one.
+  FrameRequests requests_;
   // Frame pacing: fixed steps or steps from elapsed time, vsync as applied.
   bool fixed_steps_ = false;
   bool vsync_applied_ = false;

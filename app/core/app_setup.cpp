@@ -158,8 +158,8 @@ void App::setup_scene(const LaunchPlan& plan) {
     if (auto err = slot.scene->set_block(*opt_.block)) throw LaunchError("--block: " + *err);
     slot.ui.sync_from(*slot.scene);
   }
-  ctx_.ui.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
-  if (opt_.colour_by) ctx_.ui.colour_by = *insight::parse_colour_by(*opt_.colour_by);
+  ctx_.ui.settings.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
+  if (opt_.colour_by) ctx_.ui.settings.colour_by = *insight::parse_colour_by(*opt_.colour_by);
   std::fprintf(stderr, "backend: %s | %s\n", to_string(ctx_.backend),
                slot.scene->transfer_note().c_str());
 }
@@ -225,7 +225,7 @@ void App::setup_lesson(const LaunchPlan& plan) {
 // asked for); --vsync and --fps-cap win over a preset's.
 void App::setup_pacing() {
   fixed_steps_ = opt_.frames > 0;
-  pacing::Settings& p = ctx_.ui.pacing;
+  pacing::Settings& p = ctx_.ui.settings.pacing;
   if (opt_.frames > 0) p.vsync = false;
   if (opt_.vsync) p.vsync = *opt_.vsync;
   if (opt_.fps_cap) p.fps_cap = *opt_.fps_cap;

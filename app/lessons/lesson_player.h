@@ -63,9 +63,10 @@ class LessonPlayer {
   const Lesson* lesson() const { return lesson_ ? &*lesson_ : nullptr; }
   int current() const { return current_; }
 
-  // Between frames: keys (ui.lesson_move), pending loads, a step's state, a
-  // run to start, a run's progress. `frame` is the frame counter.
-  void service(presets::AppState& app, ui::Layout& layout, long long frame);
+  // Between frames: the steps to move (`move`: the keys' request this frame,
+  // FrameRequests::lesson_move), pending loads, a step's state, a run to start,
+  // a run's progress. `frame` is the frame counter.
+  void service(presets::AppState& app, ui::Layout& layout, long long frame, int move);
   void draw(ui::Layout& layout);
   // Cancels and joins the workers (window closing).
   void shutdown();
