@@ -206,6 +206,7 @@ std::optional<std::string> LessonPlayer::start_run(presets::AppState& app) {
           o.block = r.block;
           o.reps = r.reps;
           o.backend = backend_flag;
+          o.paths = paths_;
           jobs.push_back(o);
         }
       if (auto err = labs_.start(jobs, backend_)) return err;
