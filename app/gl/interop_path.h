@@ -11,6 +11,12 @@
 
 namespace cv {
 
+// How a vertex target's contents reach GL: one of the chain's paths, or the
+// CPU backend's upload of host memory.
+enum class TransferMode { External, Interop, CopyFallback, HostUpload };
+// "external memory", "interop", "copy fallback", "host upload"
+const char* to_string(TransferMode m);
+
 // The fallback chain as data: given where it starts and why each path could
 // not be set up (empty = it works), the path used and the reasons of the paths
 // skipped, joined with "; " ("" when the first one tried works).
