@@ -143,7 +143,8 @@ void App::apply_requests() {
   if (ctx_.preset_panel.service(state)) ctx_.preset_lab = true;
   if (auto spec = ctx_.preset_panel.take_sweep_request())
     if (auto err = ctx_.tuning.start_sweep(*spec)) ctx_.preset_panel.sweep_failed(*err);
-  ctx_.lesson.service(state, ctx_.layout, ctx_.frame, requests_.lesson_move);  // a step's state, its run
+  // A step's state, its run; the keys' steps to move.
+  ctx_.lesson.service(state, ctx_.layout, ctx_.frame, requests_.lesson_move);
   SceneSlot& slot = ctx_.scenes.current();
   if (requests_.camera_reset) slot.camera.reset();
   if (slot.scene->take_camera_refit()) {
