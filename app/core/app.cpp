@@ -268,8 +268,9 @@ void App::account_frame() {
   ctx_.ui.stats.fps.push(dt > 0 ? 1.f / dt : 0.f);
   if (now - title_time_ > 0.5) {
     title_time_ = now;
-    glfwSetWindowTitle(window_.handle(),
-                       window_title(*ctx_.scenes.current().scene, ctx_.ui.stats.fps.latest()).c_str());
+    glfwSetWindowTitle(
+        window_.handle(),
+        window_title(*ctx_.scenes.current().scene, ctx_.ui.stats.fps.latest()).c_str());
   }
 }
 
@@ -281,7 +282,8 @@ void App::watch_after_fault() {
   std::string why;
   if (fault && !fault->out_of_range)  // checked mode's report is no fault of the GPU
     why = "your kernel's fault (" + fault->describe() + ")";
-  else if (!ctx_.ui.stats.error_message.empty() && ctx_.ui.stats.error_message.find("cudaError") != std::string::npos)
+  else if (!ctx_.ui.stats.error_message.empty() &&
+           ctx_.ui.stats.error_message.find("cudaError") != std::string::npos)
     why = "the scene's CUDA error (" + ctx_.ui.stats.error_message + ")";
   if (why.empty() || why == armed_for_) return;
   armed_for_ = why;

@@ -140,7 +140,8 @@ Context::Context(Backend b, const Config& cfg)
         o.checked = true;
         return o;
       }()),
-      scenes([b, transfer = cfg.transfer()](SceneKind k) { return make_scene(k, b, {}, transfer); }),
+      scenes(
+          [b, transfer = cfg.transfer()](SceneKind k) { return make_scene(k, b, {}, transfer); }),
       labs(b),
       tuning(b),
       insight(b),
@@ -154,14 +155,14 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
     : opt_(opt),
       window_(opt.width, opt.height, "cudaviz", config.gl_debug_on()),
       imgui_(window_.handle(), opt.frames == 0, config.paths.config_home),
-      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr), config),  // --device, else GL's GPU
+      // --device, else GL's GPU
+      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr), config),
       view_(config.interop),
       input_(window_.handle()),
-      watchdog_(std::chrono::seconds(15),
-                [dir = user_config_dir(config.paths.config_home)](const FrameWatchdog::Rescue& r,
-                                                                  double waited_s) {
-                  report_stall_and_exit(r, waited_s, dir);
-                }) {
+      watchdog_(std::chrono::seconds(15), [dir = user_config_dir(config.paths.config_home)](
+                                              const FrameWatchdog::Rescue& r, double waited_s) {
+        report_stall_and_exit(r, waited_s, dir);
+      }) {
   ctx_.gl_debug = config.gl_debug_on() && enable_gl_debug_output();
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s | %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION), window_.robustness_note().c_str());
@@ -180,9 +181,8 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
 
 void App::setup_scene(const LaunchPlan& plan) {
   try {
-    ctx_.scenes.adopt(plan.first_scene,
-                      make_scene(plan.first_scene, ctx_.backend, {opt_.n, opt_.variant},
-                                 ctx_.config.transfer()));
+    ctx_.scenes.adopt(plan.first_scene, make_scene(plan.first_scene, ctx_.backend,
+                                                   {opt_.n, opt_.variant}, ctx_.config.transfer()));
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   } catch (const std::invalid_argument& e) {  // the count asked for cannot be allocated
@@ -251,8 +251,9 @@ void App::setup_reopened() {
   ctx_.ui.stats.scene_message = "The window was reopened: " + reopened_->why + ".";
   if (!reopened_->kernel_text.empty())
     ctx_.kernel_panel.restore(reopened_->kernel_text, reopened_->kernel_path,
-                              ctx_.ui.stats.scene_message + " Your kernel is back here, not running: "
-                              "fix it, then Ctrl+Enter.");
+                              ctx_.ui.stats.scene_message +
+                                  " Your kernel is back here, not running: "
+                                  "fix it, then Ctrl+Enter.");
 }
 
 // --lesson: the tab opens at --step (or the problems the file has); a

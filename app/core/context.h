@@ -66,7 +66,8 @@ struct Context {
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
-  ui::SystemSection system;  // the control panel's doctor findings, probed here (not in a draw call)
+  // The control panel's doctor findings, probed here (not in a draw call).
+  ui::SystemSection system;
   presets::PresetPanel preset_panel;
   lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)

@@ -20,11 +20,14 @@ bool wants_splat(UiState& ui, ParticleScene& scene, const ParticleStyle& style) 
   const bool asked = ui.settings.renderer == UiState::Renderer::Splat;
   ui.stats.renderer_message.clear();
   if (scene.backend() != Backend::Cuda || !scene.vertex_buffer()) {
-    if (asked) ui.stats.renderer_message = "the splatter needs the CUDA backend: drawing point sprites";
+    if (asked)
+      ui.stats.renderer_message = "the splatter needs the CUDA backend: drawing point sprites";
     return false;
   }
   if (style.colour_by > 0) {
-    if (asked) ui.stats.renderer_message = "colour by launch reads the ids as a vertex attribute: drawing point sprites";
+    if (asked)
+      ui.stats.renderer_message =
+          "colour by launch reads the ids as a vertex attribute: drawing point sprites";
     return false;
   }
   if (style.colours_follow_positions) {

@@ -264,7 +264,8 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
   if (p.ui.paused) app.ui.settings.paused = *p.ui.paused;
   if (p.ui.colour_by)
-    app.ui.settings.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.settings.colour_by);
+    app.ui.settings.colour_by =
+        insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.settings.colour_by);
   if (p.ui.vsync) app.ui.settings.pacing.vsync = *p.ui.vsync;
   if (p.ui.fps_cap) app.ui.settings.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 

@@ -123,7 +123,8 @@ void PresetPanel::draw_shipped() {
     ImGui::SameLine();
     if (ImGui::Button("load##shipped")) load_request_ = files[shipped_];
   } else {  // a broken install or build tree: say where the presets were looked for
-    ImGui::TextColored(ui::kWarn, "%s", io::data_dir_error(io::find_data_dir(paths_.assets)).c_str());
+    ImGui::TextColored(ui::kWarn, "%s",
+                       io::data_dir_error(io::find_data_dir(paths_.assets)).c_str());
   }
 }
 

@@ -89,15 +89,15 @@ void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& re
   }
 }
 
-std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend,
-                                          const SceneRequest& req,
+std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend, const SceneRequest& req,
                                           const TransferConfig& transfer) {
   check_scene_request(kind, backend, req);
   switch (kind) {
     case SceneKind::Fountain: {
       const auto v = req.variant ? *fountain::parse_variant(*req.variant) : fountain::Variant::Lean;
       return std::make_unique<FountainScene>(
-          backend, static_cast<unsigned>(req.n.value_or(FountainScene::kDefaultCount)), v, transfer);
+          backend, static_cast<unsigned>(req.n.value_or(FountainScene::kDefaultCount)), v,
+          transfer);
     }
     case SceneKind::Swarm: {
       const auto v = req.variant ? *swarm::parse_variant(*req.variant) : swarm::Variant::Swarm;
