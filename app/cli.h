@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "common/block_shape.h"
 #include "worker/run_state.h"  // RunControl, for BenchOptions
 
@@ -75,6 +76,7 @@ struct BenchOptions {
   std::optional<int> device;      // --device N
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
+  PathConfig paths;  // not from the command line: the configuration's (config/config.h)
 };
 
 struct SweepOptions {

@@ -1,10 +1,13 @@
-// cudaviz entry point: parse the command line, then run the window, a bench, a
-// sweep or the doctor.
+// cudaviz entry point: read the environment once (config/config.h), parse the
+// command line, then run the window, a bench, a sweep or the doctor, each
+// handed the same configuration.
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "core/app.h"
+#include "core/apply_config.h"
 #include "bench/bench.h"
 #include "cli.h"
 #include "tuning/sweep.h"
@@ -26,6 +29,9 @@ int refuse_blocked_cuda(const char* what, const std::string& backend) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The one place the app reads its environment.
+  const cv::Config config =
+      cv::config_from_environment([](const char* name) { return std::getenv(name); });
   std::vector<std::string> args(argv + 1, argv + argc);
   cv::Command cmd;
   try {
@@ -43,15 +49,19 @@ int main(int argc, char** argv) {
       std::cout << cv::usage_text();
       return 0;
     case cv::Command::Kind::Doctor:
-      return cv::sys::run_doctor(std::cout);
+      return cv::sys::run_doctor(config, std::cout);
     case cv::Command::Kind::Bench:
       if (int rc = refuse_blocked_cuda("bench", cmd.bench.backend)) return rc;
+      cv::apply_config_to_kernels(config, std::cerr);
+      cmd.bench.paths = config.paths;
       return cv::bench::run_bench(cmd.bench, std::cout, std::cerr);
     case cv::Command::Kind::Sweep:
       if (int rc = refuse_blocked_cuda("sweep", cmd.sweep.backend)) return rc;
+      cv::apply_config_to_kernels(config, std::cerr);
       return cv::tuning::run_sweep(cmd.sweep, std::cout, std::cerr);
     case cv::Command::Kind::Run:
     default:
-      return cv::run_app(cmd.run);
+      cv::apply_config_to_kernels(config, std::cerr);
+      return cv::run_app(cmd.run, config);
   }
 }

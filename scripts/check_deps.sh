@@ -12,7 +12,7 @@ cd "$root"
 # Layers of app/, lowest first. Root files count as the folder named like them
 # (cli.h/cli.cpp -> cli, main.cpp -> main). A new folder must be placed here.
 declare -A layer=(
-  [io]=0 [worker]=0 [widgets]=0 [registry]=0
+  [config]=0 [io]=0 [worker]=0 [widgets]=0 [registry]=0
   [gl]=1
   [timing]=2 [record]=2
   [cli]=3 [render]=3 [usercode]=3
@@ -77,4 +77,4 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main)"
+     "(config io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main)"

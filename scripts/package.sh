@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 cmake --preset portable -DCUDAVIZ_BUILD_TESTS=OFF "$@"
-cmake --build --preset portable -j "$(nproc)" --target cudaviz
+cmake --build --preset portable -j "$(nproc)" --target cudaviz cudaviz-runner
 (cd build/portable && umask 022 && cpack -G DEB)
 deb=$(ls -t build/portable/cudaviz_*.deb | head -1)
 echo "package: $deb ($(du -h "$deb" | cut -f1))"

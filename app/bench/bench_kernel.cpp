@@ -293,6 +293,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.template_name = name;
   req.target = backend == Backend::Cpu && runs_on_cpu(kind) ? usercode::Target::Cpu : usercode::Target::Gpu;
   req.file_name = r.path;
+  req.paths = opt.paths;
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
@@ -302,7 +303,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
 
   if (can_run) {
     std::string why;
-    const std::string runner = find_runner(&why);
+    const std::string runner = find_runner(opt.paths.runner, &why);
     if (runner.empty()) fail(r, why, 0, 1);
     r.client = std::make_unique<RunnerClient>(runner, backend);
     try {

@@ -11,6 +11,7 @@
 #include <ctime>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include "common/fault_injection.h"
 #include "common/nvtx_range.h"
@@ -120,28 +121,32 @@ bool App::frame() {
   return go_on;
 }
 
-// What the panels, keys and the classroom window asked for last frame: a scene
-// switch, a preset load or save, a sweep; and the camera a scene asked to refit.
+// What the panels, keys, presets, lessons and the soak asked for last frame,
+// taken here and nowhere else (the frame's later steps read requests_): a scene
+// switch, a preset load or save, a sweep, lesson steps, the camera (reset, or
+// a scene's refit); then step/reset (simulate) and a screenshot (present).
 void App::apply_requests() {
   CV_NVTX_RANGE("requests");
   UiState& ui = ctx_.ui;
-  if (ui.scene_request && *ui.scene_request != ctx_.scenes.current_kind()) {
-    if (auto err = ctx_.scenes.activate(*ui.scene_request)) {
-      ui.scene_message = *err;  // the current scene stays
+  requests_ = std::exchange(ui.requests, FrameRequests{});
+  if (requests_.scene && *requests_.scene != ctx_.scenes.current_kind()) {
+    if (auto err = ctx_.scenes.activate(*requests_.scene)) {
+      ui.stats.scene_message = *err;  // the current scene stays
       std::fprintf(stderr, "cudaviz: %s\n", err->c_str());
     } else {
-      ui.scene_message.clear();
-      ui.error_message.clear();  // a stopped scene's error belongs to that scene
+      ui.stats.scene_message.clear();
+      ui.stats.error_message.clear();  // a stopped scene's error belongs to that scene
     }
   }
-  ui.scene_request.reset();
   toggle_recording();
   auto state = ctx_.app_state();
   if (ctx_.preset_panel.service(state)) ctx_.preset_lab = true;
   if (auto spec = ctx_.preset_panel.take_sweep_request())
     if (auto err = ctx_.tuning.start_sweep(*spec)) ctx_.preset_panel.sweep_failed(*err);
-  ctx_.lesson.service(state, ctx_.layout, ctx_.frame);  // a step's state, its run
+  // A step's state, its run; the keys' steps to move.
+  ctx_.lesson.service(state, ctx_.layout, ctx_.frame, requests_.lesson_move);
   SceneSlot& slot = ctx_.scenes.current();
+  if (requests_.camera_reset) slot.camera.reset();
   if (slot.scene->take_camera_refit()) {
     const auto home = slot.scene->camera_home();
     slot.camera.set_home(home.target, home.distance, home.yaw, home.pitch);
@@ -159,7 +164,7 @@ void App::toggle_recording() {
     if (ctx_.recorder.recording()) {
       ctx_.recorder.stop();
     } else {
-      rc.ffmpeg_found = record::find_ffmpeg().has_value();
+      rc.ffmpeg_found = record::find_ffmpeg(ctx_.config.paths).has_value();
       const char* ext = record::extension(rc.format ? record::ClipFormat::Gif : record::ClipFormat::Mp4);
       if (auto err = ctx_.recorder.start(timestamped_name(ext), rc.include_ui)) rc.message = *err;
     }
@@ -177,26 +182,22 @@ void App::simulate() {
   const double now = glfwGetTime();
   const auto plan = pacing::plan_steps(sim_pending_, now - sim_clock_);
   sim_clock_ = now;
-  const bool running = ui.error_message.empty() && !ui.paused;
+  const bool running = ui.stats.error_message.empty() && !ui.settings.paused;
   const bool one_a_frame = fixed_steps_ || ctx_.recorder.recording();
   sim_pending_ = running && !one_a_frame ? plan.pending : 0;
   int steps = one_a_frame ? 1 : plan.steps;
-  if (!running) steps = ui.step_once && ui.error_message.empty() ? 1 : 0;
-  ui.sim_behind = running && !one_a_frame && plan.dropped;
-  ui.step_once = false;
-  ui.sim_steps = 0;
-  scene.set_colour_by(ui.colour_by);
+  if (!running) steps = requests_.step_once && ui.stats.error_message.empty() ? 1 : 0;
+  ui.stats.sim_behind = running && !one_a_frame && plan.dropped;
+  ui.stats.sim_steps = 0;
+  scene.set_colour_by(ui.settings.colour_by);
   ctx_.user_kernel.poll();  // a finished compile is loaded into the runner here
   scene.set_user_kernel(&ctx_.user_kernel);
   try {
-    if (ui.reset_requested) {
-      ui.reset_requested = false;
-      scene.reset();
-    }
-    for (; ui.sim_steps < steps; ++ui.sim_steps) scene.step();
+    if (requests_.reset) scene.reset();
+    for (; ui.stats.sim_steps < steps; ++ui.stats.sim_steps) scene.step();
   } catch (const std::exception& e) {
-    ui.error_message = e.what();  // names the call and the error
-    ui.paused = true;
+    ui.stats.error_message = e.what();  // names the call and the error
+    ui.settings.paused = true;
     cudaGetLastError();
     std::fprintf(stderr, "cudaviz: %s\n", e.what());
   }
@@ -215,7 +216,8 @@ void App::build_ui() {
   if (!ctx_.presentation.panels_hidden) {
     ui::Layout& layout = ctx_.layout;
     layout.begin_frame();  // from the framebuffer size and the UI scale
-    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout);
+    draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout,
+                       ctx_.system);
     draw_timing_panel(*slot.scene, ctx_.ui, layout);
     ctx_.labs.draw(layout);  // the tool area's tabs: only the open one draws
     ctx_.tuning.draw(*slot.scene, slot.ui, ctx_.ui, layout);
@@ -237,19 +239,18 @@ void App::present() {
   CV_NVTX_RANGE("present");
   UiState& ui = ctx_.ui;
   ctx_.recorder.capture(record::Recorder::Stage::Ui, size_.fb_w, size_.fb_h);
-  if (ui.screenshot_requested) {
-    ui.screenshot_requested = false;
+  if (requests_.screenshot) {
     const std::string path = timestamped_name("png");
     try {
       write_framebuffer_png(path, size_.fb_w, size_.fb_h);
       std::fprintf(stderr, "screenshot: %s\n", path.c_str());
     } catch (const std::exception& e) {
-      ui.error_message = e.what();
+      ui.stats.error_message = e.what();
     }
   }
-  if (ui.pacing.vsync != vsync_applied_) {
-    glfwSwapInterval(ui.pacing.vsync ? 1 : 0);
-    vsync_applied_ = ui.pacing.vsync;
+  if (ui.settings.pacing.vsync != vsync_applied_) {
+    glfwSwapInterval(ui.settings.pacing.vsync ? 1 : 0);
+    vsync_applied_ = ui.settings.pacing.vsync;
   }
   glfwSwapBuffers(window_.handle());
 }
@@ -257,18 +258,19 @@ void App::present() {
 // The fps cap's wait, then the frame's time into the plots and the title.
 void App::account_frame() {
   CV_NVTX_RANGE("account");
-  const double wait = pacing::cap_wait(last_time_, glfwGetTime(), ctx_.ui.pacing.fps_cap);
+  const double wait = pacing::cap_wait(last_time_, glfwGetTime(), ctx_.ui.settings.pacing.fps_cap);
   if (wait > 0) std::this_thread::sleep_for(std::chrono::duration<double>(wait));
   ++ctx_.frame;
   const double now = glfwGetTime();
   const float dt = static_cast<float>(now - last_time_);
   last_time_ = now;
-  ctx_.ui.frame_ms.push(dt * 1000.f);
-  ctx_.ui.fps.push(dt > 0 ? 1.f / dt : 0.f);
+  ctx_.ui.stats.frame_ms.push(dt * 1000.f);
+  ctx_.ui.stats.fps.push(dt > 0 ? 1.f / dt : 0.f);
   if (now - title_time_ > 0.5) {
     title_time_ = now;
-    glfwSetWindowTitle(window_.handle(),
-                       window_title(*ctx_.scenes.current().scene, ctx_.ui.fps.latest()).c_str());
+    glfwSetWindowTitle(
+        window_.handle(),
+        window_title(*ctx_.scenes.current().scene, ctx_.ui.stats.fps.latest()).c_str());
   }
 }
 
@@ -280,8 +282,9 @@ void App::watch_after_fault() {
   std::string why;
   if (fault && !fault->out_of_range)  // checked mode's report is no fault of the GPU
     why = "your kernel's fault (" + fault->describe() + ")";
-  else if (!ctx_.ui.error_message.empty() && ctx_.ui.error_message.find("cudaError") != std::string::npos)
-    why = "the scene's CUDA error (" + ctx_.ui.error_message + ")";
+  else if (!ctx_.ui.stats.error_message.empty() &&
+           ctx_.ui.stats.error_message.find("cudaError") != std::string::npos)
+    why = "the scene's CUDA error (" + ctx_.ui.stats.error_message + ")";
   if (why.empty() || why == armed_for_) return;
   armed_for_ = why;
   watchdog_.arm({why, ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});

@@ -24,7 +24,8 @@
 namespace cv {
 
 // Runs until the window closes (or --frames N are drawn). Returns the exit code.
-int run_app(const RunOptions& opt);
+// `config`: the environment as main() read it.
+int run_app(const RunOptions& opt, const Config& config);
 
 // Thrown out of App::run when the GL context was lost (window.h, GlContextLost):
 // the state to reopen the window with, captured before teardown.
@@ -39,7 +40,7 @@ class App {
  public:
   // Opens the window and sets up everything `opt` asks for. Throws LaunchError
   // for a request that cannot be met (exit 2), anything else on failure (exit 1).
-  App(const RunOptions& opt, const LaunchPlan& plan);
+  App(const RunOptions& opt, const LaunchPlan& plan, const Config& config);
   // The frame loop; then teardown. Returns the exit code.
   int run();
 
@@ -79,6 +80,9 @@ class App {
   FrameWatchdog watchdog_;
   std::string armed_for_;  // the fault the watchdog was last armed for
   GlfwWindow::Size size_;  // this frame's
+  // This frame's requests, taken from ctx_.ui.requests in one place
+  // (apply_requests); what is asked during the frame waits for the next one.
+  FrameRequests requests_;
   std::optional<LaunchPlan::Reopened> reopened_;  // this window replaces a lost one
   // Frame pacing: fixed steps or steps from elapsed time, vsync as applied.
   bool fixed_steps_ = false;

@@ -22,10 +22,10 @@ namespace {
 
 // --lesson: every problem of the file is listed; a scripted run refuses a
 // lesson with any (exit 2), the window shows them in the lesson tab.
-void plan_lesson(const RunOptions& opt, LaunchPlan& plan) {
+void plan_lesson(const RunOptions& opt, const Config& config, LaunchPlan& plan) {
   if (!opt.lesson) return;
   try {
-    plan.lesson = lessons::load_lesson_file(*opt.lesson);
+    plan.lesson = lessons::load_lesson_file(*opt.lesson, config.paths);
   } catch (const lessons::LessonError& e) {
     for (const auto& p : e.problems()) std::cerr << "cudaviz: " << p << "\n";
     if (opt.frames > 0)
@@ -43,7 +43,7 @@ void plan_lesson(const RunOptions& opt, LaunchPlan& plan) {
 // Before a window opens: the preset file and the first scene. A file that
 // cannot be used is a usage error; values of the wrong type or range are
 // skipped and listed, and a scripted run (--frames) refuses them.
-LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
+LaunchPlan plan_launch(const RunOptions& opt, Backend backend, const Config& config) {
   LaunchPlan plan;
   plan.backend = backend;
   if (opt.preset) {
@@ -76,22 +76,25 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend) {
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   }
-  plan_lesson(opt, plan);
+  plan_lesson(opt, config, plan);
   return plan;
 }
 
 }  // namespace
 
-int run_app(const RunOptions& opt) {
+int run_app(const RunOptions& opt, const Config& config) {
   try {
     // Backend first: a bad --backend request is reported before any window opens.
-    const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend));
-    if (opt.record && !record::find_ffmpeg())  // before a window flashes up
+    const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend), config);
+    // A refused CUDAVIZ_INTEROP: every scene's buffers would be refused (exit 2,
+    // as when the first scene's constructor read it), before a window flashes up.
+    if (!config.interop_error.empty()) throw LaunchError(config.interop_error);
+    if (opt.record && !record::find_ffmpeg(config.paths))  // before a window flashes up
       throw LaunchError(std::string("--record: ") + record::kNeedsFfmpeg);
     LaunchPlan current = plan;
     for (;;) {
       try {
-        App app(opt, current);
+        App app(opt, current, config);
         return app.run();
       } catch (const ReopenWindow& r) {
         // The lost context's GL objects went with the App; the app's own CUDA
@@ -124,34 +127,43 @@ int run_app(const RunOptions& opt) {
   }
 }
 
-Context::Context(Backend b)
-    : backend(b),
-      user_kernel([b] {
+Context::Context(Backend b, const Config& cfg)
+    : config(cfg),
+      backend(b),
+      user_kernel([b, &cfg] {
         usercode::UserKernelOptions o;
         o.backend = b;
+        o.paths = cfg.paths;
         // Bounds-checked in the window: an index past a buffer is caught and
         // named before it can fault the GPU (a fault can cost the window its GL
         // context: docs/kernels.md); `bench kernel` runs unchecked unless asked.
         o.checked = true;
         return o;
       }()),
-      scenes([b](SceneKind k) { return make_scene(k, b); }),
+      scenes(
+          [b, transfer = cfg.transfer()](SceneKind k) { return make_scene(k, b, {}, transfer); }),
       labs(b),
       tuning(b),
       insight(b),
-      lesson(b) {}
+      kernel_panel(cfg.paths),
+      system(cfg),
+      preset_panel(cfg.paths),
+      lesson(b, cfg),
+      recorder(cfg.paths) {}
 
-App::App(const RunOptions& opt, const LaunchPlan& plan)
+App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
     : opt_(opt),
-      window_(opt.width, opt.height, "cudaviz"),
-      imgui_(window_.handle(), opt.frames == 0),
-      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr)),  // --device, else GL's GPU
+      window_(opt.width, opt.height, "cudaviz", config.gl_debug_on()),
+      imgui_(window_.handle(), opt.frames == 0, config.paths.config_home),
+      // --device, else GL's GPU
+      ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr), config),
+      view_(config.interop),
       input_(window_.handle()),
-      watchdog_(std::chrono::seconds(15),
-                [dir = user_config_dir()](const FrameWatchdog::Rescue& r, double waited_s) {
-                  report_stall_and_exit(r, waited_s, dir);
-                }) {
-  ctx_.gl_debug = gl_debug_requested() && enable_gl_debug_output();
+      watchdog_(std::chrono::seconds(15), [dir = user_config_dir(config.paths.config_home)](
+                                              const FrameWatchdog::Rescue& r, double waited_s) {
+        report_stall_and_exit(r, waited_s, dir);
+      }) {
+  ctx_.gl_debug = config.gl_debug_on() && enable_gl_debug_output();
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s | %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION), window_.robustness_note().c_str());
   setup_scene(plan);
@@ -164,13 +176,13 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
   setup_lesson(plan);
   setup_pacing();
   setup_record();
-  observers_ = make_observers(opt_, ctx_.backend);
+  observers_ = make_observers(opt_, ctx_.backend, ctx_.config);
 }
 
 void App::setup_scene(const LaunchPlan& plan) {
   try {
-    ctx_.scenes.adopt(plan.first_scene,
-                      make_scene(plan.first_scene, ctx_.backend, {opt_.n, opt_.variant}));
+    ctx_.scenes.adopt(plan.first_scene, make_scene(plan.first_scene, ctx_.backend,
+                                                   {opt_.n, opt_.variant}, ctx_.config.transfer()));
   } catch (const UsageError& e) {
     throw LaunchError(e.what());
   } catch (const std::invalid_argument& e) {  // the count asked for cannot be allocated
@@ -182,8 +194,8 @@ void App::setup_scene(const LaunchPlan& plan) {
     if (auto err = slot.scene->set_block(*opt_.block)) throw LaunchError("--block: " + *err);
     slot.ui.sync_from(*slot.scene);
   }
-  ctx_.ui.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
-  if (opt_.colour_by) ctx_.ui.colour_by = *insight::parse_colour_by(*opt_.colour_by);
+  ctx_.ui.settings.renderer = parse_renderer(opt_.renderer).value_or(UiState::Renderer::Auto);
+  if (opt_.colour_by) ctx_.ui.settings.colour_by = *insight::parse_colour_by(*opt_.colour_by);
   std::fprintf(stderr, "backend: %s | %s\n", to_string(ctx_.backend),
                slot.scene->transfer_note().c_str());
 }
@@ -236,11 +248,12 @@ void App::setup_presets(const LaunchPlan& plan) {
 void App::setup_reopened() {
   if (!reopened_) return;
   ctx_.reopened_because = reopened_->why;
-  ctx_.ui.scene_message = "The window was reopened: " + reopened_->why + ".";
+  ctx_.ui.stats.scene_message = "The window was reopened: " + reopened_->why + ".";
   if (!reopened_->kernel_text.empty())
     ctx_.kernel_panel.restore(reopened_->kernel_text, reopened_->kernel_path,
-                              ctx_.ui.scene_message + " Your kernel is back here, not running: "
-                              "fix it, then Ctrl+Enter.");
+                              ctx_.ui.stats.scene_message +
+                                  " Your kernel is back here, not running: "
+                                  "fix it, then Ctrl+Enter.");
 }
 
 // --lesson: the tab opens at --step (or the problems the file has); a
@@ -263,7 +276,7 @@ void App::setup_lesson(const LaunchPlan& plan) {
 // asked for); --vsync and --fps-cap win over a preset's.
 void App::setup_pacing() {
   fixed_steps_ = opt_.frames > 0;
-  pacing::Settings& p = ctx_.ui.pacing;
+  pacing::Settings& p = ctx_.ui.settings.pacing;
   if (opt_.frames > 0) p.vsync = false;
   if (opt_.vsync) p.vsync = *opt_.vsync;
   if (opt_.fps_cap) p.fps_cap = *opt_.fps_cap;
@@ -276,7 +289,7 @@ void App::setup_pacing() {
 // --record FILE: the clip starts with the first frame. The record button
 // learns whether ffmpeg is there before anyone presses it.
 void App::setup_record() {
-  ctx_.ui.record.ffmpeg_found = record::find_ffmpeg().has_value();
+  ctx_.ui.record.ffmpeg_found = record::find_ffmpeg(ctx_.config.paths).has_value();
   ctx_.ui.record.include_ui = opt_.record_ui;
   if (!opt_.record) return;
   if (auto err = ctx_.recorder.start(*opt_.record, opt_.record_ui)) throw LaunchError("--record: " + *err);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/device_info.h"
+#include "config/config.h"
 #include "ui/lab_panel.h"
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
@@ -51,8 +52,9 @@ class LaunchError : public std::runtime_error {
 };
 
 struct Context {
-  explicit Context(Backend b);
+  Context(Backend b, const Config& config);
 
+  const Config config;  // the environment, read once by main() (config/config.h)
   Backend backend;
   // The student's kernel (issue 19): the editor submits, the fountain scene
   // runs it; before the scenes so it outlives their pointer to it.
@@ -64,6 +66,8 @@ struct Context {
   TuningUi tuning;
   insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
   KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
+  // The control panel's doctor findings, probed here (not in a draw call).
+  ui::SystemSection system;
   presets::PresetPanel preset_panel;
   lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)

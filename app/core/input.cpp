@@ -14,11 +14,7 @@ InputHandler::InputHandler(GLFWwindow* window) {
 void InputHandler::handle(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,
                           SceneSlot& slot, UiState& ui, Presentation& presentation) {
   mouse(window, size, view, slot);
-  keys(window, ui, presentation);
-  if (ui.camera_reset_requested) {
-    ui.camera_reset_requested = false;
-    slot.camera.reset();
-  }
+  keys(window, ui, presentation);  // keys ask (ui.requests); the next frame acts
 }
 
 void InputHandler::mouse(GLFWwindow* window, const GlfwWindow::Size& size, const Viewport& view,

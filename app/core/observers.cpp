@@ -66,22 +66,22 @@ void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::order
     j["vertex_buffers"] = scene.double_buffered() ? 2 : 1;
     if (scene.id_buffers()) j["id_buffers"] = scene.id_buffers();  // colour by launch
   }
-  j["draw_ms"] = ui.draw_ms.median();
-  j["renderer"] = ui.splat_active ? "splat" : "sprites";
-  j["colour_by"] = insight::to_string(ui.colour_by);
-  if (ui.splat_active) {
-    j["splat_ms"] = ui.splat_ms.median();
-    j["splat_map_ms"] = ui.splat_map_ms.median();
-    j["splat_transfer"] = ui.splat_transfer;
-    j["splat_sync_wait_ms"] = ui.splat_sync_wait_ms.median();
-    j["splat_kernel_ms"] = ui.splat_kernel_ms.median();
-    j["splat_upload_ms"] = ui.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
+  j["draw_ms"] = ui.stats.draw_ms.median();
+  j["renderer"] = ui.stats.splat_active ? "splat" : "sprites";
+  j["colour_by"] = insight::to_string(ui.settings.colour_by);
+  if (ui.stats.splat_active) {
+    j["splat_ms"] = ui.stats.splat_ms.median();
+    j["splat_map_ms"] = ui.stats.splat_map_ms.median();
+    j["splat_transfer"] = ui.stats.splat_transfer;
+    j["splat_sync_wait_ms"] = ui.stats.splat_sync_wait_ms.median();
+    j["splat_kernel_ms"] = ui.stats.splat_kernel_ms.median();
+    j["splat_upload_ms"] = ui.stats.splat_upload_ms.median();  // PBO -> texture, GL waits for CUDA
   }
   // GPU time of a frame's scene work: map+step+unmap, splat, draw (not the UI).
   if (ctx.backend == Backend::Cuda)
-    j["gpu_frame_ms"] = scene.step_ms.median() + ui.draw_ms.median() +
-                        (ui.splat_active ? ui.splat_ms.median() : 0.f);
-  j["frame_ms"] = ui.frame_ms.median();
+    j["gpu_frame_ms"] = scene.step_ms.median() + ui.stats.draw_ms.median() +
+                        (ui.stats.splat_active ? ui.stats.splat_ms.median() : 0.f);
+  j["frame_ms"] = ui.stats.frame_ms.median();
 }
 
 // --kernel: the same fields as `cudaviz bench kernel`, from the window's run.
@@ -156,8 +156,8 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
   // Panels that overlap, reach past the display or are narrower than their content.
   j["layout_problems"] = ui::layout_problems();
   if (!ctx.reopened_because.empty()) j["window_reopened"] = ctx.reopened_because;
-  j["vsync"] = ctx.ui.pacing.vsync;
-  j["fps_cap"] = ctx.ui.pacing.fps_cap;
+  j["vsync"] = ctx.ui.settings.pacing.vsync;
+  j["fps_cap"] = ctx.ui.settings.pacing.fps_cap;
   j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   j["gl_debug"] = ctx.gl_debug;  // KHR_debug output was on: gl_errors counts its errors too
   j["gl_errors"] = gl_error_count();
@@ -167,8 +167,8 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
 }
 
 int ScriptedRun::exit_code(const Context& ctx, std::ostream& err) const {
-  if (ctx.ui.error_message.empty()) return 0;
-  err << "cudaviz: the run ended with an error: " << ctx.ui.error_message << "\n";
+  if (ctx.ui.stats.error_message.empty()) return 0;
+  err << "cudaviz: the run ended with an error: " << ctx.ui.stats.error_message << "\n";
   return 1;
 }
 
@@ -233,11 +233,13 @@ void CloseAtFrame::finish(Context& ctx, nlohmann::ordered_json& summary) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *closed_at_).count();
 }
 
-std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend) {
+std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend,
+                                                          const Config& config) {
   std::vector<std::unique_ptr<FrameObserver>> list;
-  if (ResizeStorm::requested()) list.push_back(std::make_unique<StormObserver>());
-  if (const auto close_at = close_at_frame_from_env())
-    list.push_back(std::make_unique<CloseAtFrame>(*close_at));
+  if (config.resize_storm) list.push_back(std::make_unique<StormObserver>());
+  if (!config.close_at_frame_error.empty())
+    std::fprintf(stderr, "cudaviz: %s; ignored\n", config.close_at_frame_error.c_str());
+  if (config.close_at_frame) list.push_back(std::make_unique<CloseAtFrame>(*config.close_at_frame));
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
   if (opt.record) list.push_back(std::make_unique<RecordObserver>());
   if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));

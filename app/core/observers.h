@@ -79,6 +79,9 @@ class CloseAtFrame : public FrameObserver {
 
 // The observers the command line and the environment ask for, in the order
 // they are called (the summary's writer last).
-std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend);
+// The observers `opt` and the configuration's test hooks (CUDAVIZ_RESIZE_STORM,
+// CUDAVIZ_CLOSE_AT_FRAME) ask for.
+std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt, Backend backend,
+                                                          const Config& config);
 
 }  // namespace cv

@@ -27,6 +27,8 @@ Viewport scene_viewport(const ui::Rect& free, float planned_w, float planned_h, 
 
 class SceneView {
  public:
+  // interop: the configuration's, for the splatter's image buffer.
+  explicit SceneView(const InteropConfig& interop) : interop_(interop) {}
   // Clears the framebuffer and draws `scene` into `view` (glViewport and
   // glScissor); records draw (and splat) times in `ui`.
   void draw(ParticleScene& scene, const OrbitCamera& camera, UiState& ui, const Viewport& view);
@@ -39,6 +41,7 @@ class SceneView {
   void draw_tone_mapped(ParticleScene& scene, const ParticleStyle& style,
                         const glm::mat4& view_proj, float eye_distance, const Viewport& view);
 
+  InteropConfig interop_;
   ParticleRenderer particles_;
   std::unique_ptr<DensityTarget> density_;  // created on first use
   bool density_ok_ = true;                  // false once the float target failed

@@ -15,7 +15,7 @@
 
 namespace cv {
 
-GlfwWindow::GlfwWindow(int width, int height, const char* title) {
+GlfwWindow::GlfwWindow(int width, int height, const char* title, bool gl_debug) {
   glfwSetErrorCallback(
       [](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
   if (!glfwInit())
@@ -24,7 +24,7 @@ GlfwWindow::GlfwWindow(int width, int height, const char* title) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 1);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  if (gl_debug_requested()) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+  if (gl_debug) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the monitor
   // Ignored by GLFW where GLX/WGL lack context robustness; reports_resets() says what we got.
   glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
@@ -89,12 +89,8 @@ GlfwWindow::Size GlfwWindow::size() const {
   return s;
 }
 
-std::string user_config_dir() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  const std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg)
-                                    : home      ? std::filesystem::path(home) / ".config"
-                                                : "";
+std::string user_config_dir(const std::string& config_home) {
+  const std::filesystem::path dir = config_home;
   std::error_code ec;
   if (dir.empty() || !(std::filesystem::create_directories(dir / "cudaviz", ec) | !ec)) return "";
   return (dir / "cudaviz").string();
@@ -102,18 +98,19 @@ std::string user_config_dir() {
 
 namespace {
 // The user's config directory (XDG), not wherever the app was started; empty if none.
-std::string layout_file() {
-  const std::string dir = user_config_dir();
+std::string layout_file(const std::string& config_home) {
+  const std::string dir = user_config_dir(config_home);
   return dir.empty() ? "" : (std::filesystem::path(dir) / "imgui.ini").string();
 }
 }  // namespace
 
-ImGuiSession::ImGuiSession(GLFWwindow* window, bool persist_layout) {
+ImGuiSession::ImGuiSession(GLFWwindow* window, bool persist_layout,
+                           const std::string& config_home) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  if (persist_layout) ini_path_ = layout_file();
+  if (persist_layout) ini_path_ = layout_file(config_home);
   if (!ini_path_.empty()) io.IniFilename = ini_path_.c_str();
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window, true);

@@ -12,7 +12,8 @@ namespace cv {
 // glfwInit/glfwTerminate, the window and its current GL 4.1 core context.
 class GlfwWindow {
  public:
-  GlfwWindow(int width, int height, const char* title);
+  // gl_debug: ask for a debug context (Config::gl_debug_on).
+  GlfwWindow(int width, int height, const char* title, bool gl_debug);
   ~GlfwWindow();
   GlfwWindow(const GlfwWindow&) = delete;
   GlfwWindow& operator=(const GlfwWindow&) = delete;
@@ -50,14 +51,16 @@ struct GlContextLost : std::runtime_error {
 };
 const char* reset_status_name(unsigned status);
 
-// `$XDG_CONFIG_HOME/cudaviz` (else ~/.config/cudaviz), created; "" when there is none.
-std::string user_config_dir();
+// `config_home`/cudaviz (PathConfig::config_home: $XDG_CONFIG_HOME, else
+// ~/.config), created; "" when there is none.
+std::string user_config_dir(const std::string& config_home);
 
 // ImGui's context and its GLFW/OpenGL3 backends. The layout is saved in the
-// user's config directory when `persist_layout` (interactive runs only).
+// user's config directory (`config_home`/cudaviz: PathConfig::config_home) when
+// `persist_layout` (interactive runs only; "" config_home: not saved).
 class ImGuiSession {
  public:
-  ImGuiSession(GLFWwindow* window, bool persist_layout);
+  ImGuiSession(GLFWwindow* window, bool persist_layout, const std::string& config_home);
   ~ImGuiSession();
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;

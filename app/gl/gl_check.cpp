@@ -52,14 +52,4 @@ long long gl_debug_error_count() { return g_debug_errors.load(); }
 
 long long gl_error_count() { return g_debug_errors.load() + g_check_failures.load(); }
 
-bool gl_debug_requested() {
-  const char* env = std::getenv("CUDAVIZ_GL_DEBUG");
-  if (env && *env) return *env != '0';
-#ifdef NDEBUG
-  return false;
-#else
-  return true;
-#endif
-}
-
 }  // namespace cv

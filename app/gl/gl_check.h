@@ -27,8 +27,7 @@ long long gl_debug_error_count();
 // `gl_errors` field of the --frames summary).
 long long gl_error_count();
 
-// Whether to ask for a debug context and debug output: CUDAVIZ_GL_DEBUG=1
-// forces it on, =0 off; unset, it is on in Debug builds (no NDEBUG).
-bool gl_debug_requested();
+// Whether to ask for a debug context and debug output is the configuration's
+// (Config::gl_debug_on: CUDAVIZ_GL_DEBUG, else on in Debug builds).
 
 }  // namespace cv

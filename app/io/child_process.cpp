@@ -30,9 +30,8 @@ void close_fd(int& fd) {
 }
 
 // An unlinked temporary file for the child's stderr: nothing to clean up.
-int anonymous_file() {
-  const char* dir = std::getenv("TMPDIR");
-  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/cudaviz-child-XXXXXX";
+int anonymous_file(const std::string& dir) {
+  std::string name = (dir.empty() ? std::string("/tmp") : dir) + "/cudaviz-child-XXXXXX";
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);
   if (fd < 0) throw os_error("mkostemp(" + name + ")", errno);
   ::unlink(name.c_str());
@@ -55,7 +54,7 @@ struct SpawnSetup {
 
 }  // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::string& tmpdir) {
   if (argv.empty()) throw std::runtime_error("ChildProcess: no program given");
   int ends[2];
   // CLOEXEC on both ends: the child gets its end only as fd 0 (dup2 clears
@@ -69,7 +68,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   ::setsockopt(stdin_fd_, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
   ::shutdown(stdin_fd_, SHUT_RD);  // this end only writes
   try {
-    stderr_fd_ = anonymous_file();
+    stderr_fd_ = anonymous_file(tmpdir);
   } catch (...) {
     close_fd(stdin_fd_);
     close_fd(child_end);

@@ -19,9 +19,10 @@ namespace cv {
 class ChildProcess {
  public:
   // Starts argv[0] (a path, not searched on PATH) with argv, the app's
-  // environment, stdout on /dev/null. Throws std::runtime_error naming the
-  // call and the OS error when it cannot.
-  explicit ChildProcess(const std::vector<std::string>& argv);
+  // environment, stdout on /dev/null; its stderr goes to a file in `tmpdir`
+  // ($TMPDIR: PathConfig::tmpdir). Throws std::runtime_error naming the call
+  // and the OS error when it cannot.
+  explicit ChildProcess(const std::vector<std::string>& argv, const std::string& tmpdir = "/tmp");
   // Closes stdin; a child still running after that is killed and reaped.
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;

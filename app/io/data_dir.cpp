@@ -1,6 +1,5 @@
 #include "io/data_dir.h"
 
-#include <cstdlib>
 #include <filesystem>
 
 namespace cv::io {
@@ -23,9 +22,9 @@ std::vector<std::string> data_dir_candidates(const std::string& exe_dir, const c
   return c;
 }
 
-DataDir find_data_dir() {
+DataDir find_data_dir(const std::string& assets) {
   DataDir d;
-  d.tried = data_dir_candidates(executable_dir(), std::getenv("CUDAVIZ_ASSETS"));
+  d.tried = data_dir_candidates(executable_dir(), assets.c_str());
   std::error_code ec;
   for (const auto& c : d.tried)
     if (fs::is_directory(fs::path(c) / "presets", ec)) {

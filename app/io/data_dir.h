@@ -2,7 +2,7 @@
 // Where the shipped data (assets: presets/) is, found from the executable's own
 // location, never from the source tree or the working directory, so an
 // installed package and a build tree both work from any folder:
-//   1. $CUDAVIZ_ASSETS (an explicit override),
+//   1. $CUDAVIZ_ASSETS (an explicit override: PathConfig::assets, config/config.h),
 //   2. <folder of the executable>/assets          (a build tree: copied at build time),
 //   3. <folder of the executable>/../share/cudaviz (an installed prefix: bin/cudaviz).
 #include <string>
@@ -22,8 +22,9 @@ std::string executable_dir();
 // $CUDAVIZ_ASSETS (nullptr or empty: unset). Pure: no file system access.
 std::vector<std::string> data_dir_candidates(const std::string& exe_dir, const char* env);
 
-// The lookup, now (a readlink and a few stats: cheap enough to repeat).
-DataDir find_data_dir();
+// The lookup, now (a readlink and a few stats: cheap enough to repeat), with
+// `assets` the override ("" : none).
+DataDir find_data_dir(const std::string& assets);
 
 // "no shipped data (presets/) in any of: A, B, C" for a failed lookup.
 std::string data_dir_error(const DataDir& d);

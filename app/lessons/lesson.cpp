@@ -154,11 +154,14 @@ json scalar(const std::string& v) {
   return v;
 }
 
-std::string preset_path(const std::string& name, const std::string& lesson_path) {
+// A preset named by a step: beside the lesson, else among the shipped presets
+// (`preset_dir`, "" when there are none), else the name as given.
+std::string preset_path(const std::string& name, const std::string& lesson_path,
+                        const std::string& preset_dir) {
   std::error_code ec;
   const fs::path beside = fs::path(lesson_path).parent_path() / name;
   if (fs::is_regular_file(beside, ec)) return beside.string();
-  const std::string dir = presets::preset_dir();
+  const std::string& dir = preset_dir;
   if (!dir.empty() && fs::is_regular_file(fs::path(dir) / name, ec))
     return (fs::path(dir) / name).string();
   return name;
@@ -182,8 +185,9 @@ class StepReader {
  public:
   // loose: values may name variants the run leaves out (the CPU plan of a
   // gpu_only step, whose GPU variants cannot run there).
-  StepReader(const Fields& f, Problems& p, const std::string& lesson_path, bool loose)
-      : f_(f), p_(p), lesson_path_(lesson_path), loose_(loose) {}
+  StepReader(const Fields& f, Problems& p, const std::string& lesson_path,
+             const std::string& preset_dir, bool loose)
+      : f_(f), p_(p), lesson_path_(lesson_path), preset_dir_(preset_dir), loose_(loose) {}
 
   StepPlan read() {
     StepPlan plan;
@@ -208,7 +212,7 @@ class StepReader {
   void read_state(StepPlan& plan) {
     json& s = plan.state;
     if (const Entry* e = get("preset")) {
-      const std::string path = preset_path(e->value, lesson_path_);
+      const std::string path = preset_path(e->value, lesson_path_, preset_dir_);
       try {
         s = json::parse(read_file(path, presets::kMaxFileBytes));
         if (!s.is_object()) throw std::runtime_error("not a JSON object");
@@ -474,6 +478,7 @@ class StepReader {
   const Fields& f_;
   Problems& p_;
   const std::string& lesson_path_;
+  const std::string& preset_dir_;
   bool loose_;
 };
 
@@ -494,7 +499,8 @@ struct Section {
 };
 
 // One step's section: its key block, its text and its explanation.
-Step read_section(const Section& sec, int index, Problems& p, const std::string& path) {
+Step read_section(const Section& sec, int index, Problems& p, const std::string& path,
+                  const std::string& preset_dir) {
   Step step;
   step.title = sec.title;
   step.line = sec.line;
@@ -555,12 +561,12 @@ Step read_section(const Section& sec, int index, Problems& p, const std::string&
     if (!starts_with(k, "cpu.")) gpu[k] = cpu[k] = e;
   for (const auto& [k, e] : fields)
     if (starts_with(k, "cpu.")) cpu[k.substr(4)] = e;
-  step.gpu = StepReader(gpu, p, path, false).read();
+  step.gpu = StepReader(gpu, p, path, preset_dir, false).read();
   // The CPU plan repeats the CUDA plan's problems; only its own are added.
   std::vector<std::string> cpu_problems;
   Problems pc(cpu_problems, path);
   pc.set_step(index, sec.title, sec.line);
-  step.cpu = StepReader(cpu, pc, path, step.gpu_only).read();
+  step.cpu = StepReader(cpu, pc, path, preset_dir, step.gpu_only).read();
   for (const auto& c : cpu_problems) p.add_unique(c);
   return step;
 }
@@ -576,7 +582,8 @@ const std::vector<std::string>& step_keys() {
   return keys;
 }
 
-Lesson parse_lesson(const std::string& text, const std::string& path) {
+Lesson parse_lesson(const std::string& text, const std::string& path, const PathConfig& paths) {
+  const std::string preset_dir = presets::preset_dir(paths);
   std::vector<std::string> problems;
   Problems p(problems, path);
   Lesson lesson;
@@ -609,31 +616,31 @@ Lesson parse_lesson(const std::string& text, const std::string& path) {
   if (sections.empty())
     p.file(ln, "no steps: each step starts with a line '## Step: title' (docs/lessons.md)");
   for (size_t i = 0; i < sections.size(); ++i)
-    lesson.steps.push_back(read_section(sections[i], static_cast<int>(i + 1), p, path));
+    lesson.steps.push_back(read_section(sections[i], static_cast<int>(i + 1), p, path, preset_dir));
   if (!problems.empty()) throw LessonError(problems);
   return lesson;
 }
 
-Lesson load_lesson_file(const std::string& path) {
+Lesson load_lesson_file(const std::string& path, const PathConfig& paths) {
   std::string text;
   try {
     text = read_file(path, 4u << 20);
   } catch (const std::exception& e) {
     throw LessonError({std::string(e.what())});
   }
-  return parse_lesson(text, path);
+  return parse_lesson(text, path, paths);
 }
 
-std::string lesson_dir() {
+std::string lesson_dir(const PathConfig& paths) {
   // The shipped data's folder (io/data_dir.h): beside the binary in a build
   // tree, share/cudaviz when installed; never the source tree.
-  const io::DataDir d = io::find_data_dir();
+  const io::DataDir d = io::find_data_dir(paths.assets);
   return d.path.empty() ? "" : (fs::path(d.path) / "lessons").string();
 }
 
-std::vector<std::string> shipped_lessons() {
+std::vector<std::string> shipped_lessons(const PathConfig& paths) {
   std::vector<std::string> files;
-  const std::string dir = lesson_dir();
+  const std::string dir = lesson_dir(paths);
   if (dir.empty()) return files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "config/config.h"
 
 namespace cv::lessons {
 
@@ -92,16 +93,18 @@ class LessonError : public std::runtime_error {
 
 // Parses `text` (the file's contents; `path` names it in messages). Throws
 // LessonError listing every problem, or returns a lesson whose every name exists.
-Lesson parse_lesson(const std::string& text, const std::string& path);
+// A step's `preset:` is found beside the lesson, else among the shipped presets
+// (presets::preset_dir(paths)).
+Lesson parse_lesson(const std::string& text, const std::string& path, const PathConfig& paths);
 // Reads and parses; an unreadable file is a LessonError naming it.
-Lesson load_lesson_file(const std::string& path);
+Lesson load_lesson_file(const std::string& path, const PathConfig& paths);
 
 // The keys a step block takes (for messages and docs/lessons.md).
 const std::vector<std::string>& step_keys();
 
-// Where the shipped lessons are ($CUDAVIZ_ASSETS/lessons, the source tree's
-// assets/lessons, ./assets/lessons) and their *.md files, sorted.
-std::string lesson_dir();
-std::vector<std::string> shipped_lessons();
+// Where the shipped lessons are (lessons/ of io::find_data_dir(paths.assets):
+// $CUDAVIZ_ASSETS, else beside the binary) and their *.md files, sorted.
+std::string lesson_dir(const PathConfig& paths);
+std::vector<std::string> shipped_lessons(const PathConfig& paths);
 
 }  // namespace cv::lessons

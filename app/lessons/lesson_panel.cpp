@@ -77,7 +77,7 @@ void LessonPlayer::draw_loader() {
     for (const auto& p : problems_) ui::wrapped(ui::kWarn, p);
     ImGui::Separator();
   }
-  const std::vector<std::string> files = shipped_lessons();
+  const std::vector<std::string> files = shipped_lessons(paths_);
   if (!files.empty()) {
     shipped_ = std::clamp(shipped_, 0, static_cast<int>(files.size()) - 1);
     std::string items;

@@ -206,6 +206,7 @@ std::optional<std::string> LessonPlayer::start_run(presets::AppState& app) {
           o.block = r.block;
           o.reps = r.reps;
           o.backend = backend_flag;
+          o.paths = paths_;
           jobs.push_back(o);
         }
       if (auto err = labs_.start(jobs, backend_)) return err;
@@ -230,10 +231,10 @@ std::optional<std::string> LessonPlayer::start_run(presets::AppState& app) {
       // The numbers are this run's alone.
       scene.kernel_ms.clear();
       scene.step_ms.clear();
-      app.ui.fps.clear();
-      app.ui.frame_ms.clear();
-      app.ui.draw_ms.clear();
-      app.ui.paused = false;
+      app.ui.stats.fps.clear();
+      app.ui.stats.frame_ms.clear();
+      app.ui.stats.draw_ms.clear();
+      app.ui.settings.paused = false;
       run_frames_left_ = r.kind == RunSpec::Kind::Frames ? r.frames : 0;
       run_until_ = std::chrono::steady_clock::now() +
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -290,16 +291,16 @@ void LessonPlayer::finish_run(presets::AppState& app) {
     case RunKind::Scene: {
       const ParticleScene& scene = *app.scenes.current().scene;
       nlohmann::ordered_json j;
-      j["fps"] = app.ui.fps.median();
-      j["frame_ms"] = app.ui.frame_ms.median();
+      j["fps"] = app.ui.stats.fps.median();
+      j["frame_ms"] = app.ui.stats.frame_ms.median();
       j["kernel_ms"] = scene.kernel_ms.median();
       j["step_ms"] = scene.step_ms.median();
-      j["draw_ms"] = app.ui.draw_ms.median();
+      j["draw_ms"] = app.ui.stats.draw_ms.median();
       j["count"] = scene.count();
       const auto t = scene.throughput();
       for (auto it = t.begin(); it != t.end(); ++it) j[it.key()] = it.value();
       scene.describe(j);
-      if (!app.ui.error_message.empty()) run_error_ = app.ui.error_message;
+      if (!app.ui.stats.error_message.empty()) run_error_ = app.ui.stats.error_message;
       for (auto it = j.begin(); it != j.end(); ++it) values_[it.key()] = it.value();
       j["variant"] = scene.name();
       rows_.push_back(j);
@@ -312,13 +313,14 @@ void LessonPlayer::finish_run(presets::AppState& app) {
                    guess_given_ ? std::optional<double>(guess_) : std::nullopt);
 }
 
-void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long frame) {
+void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long frame,
+                           int move) {
   (void)frame;
   if (load_request_) {
     const std::string path = *load_request_;
     load_request_.reset();
     try {
-      load(load_lesson_file(path));
+      load(load_lesson_file(path, paths_));
       message_.clear();
     } catch (const LessonError& e) {
       show_problems(path, e.problems());
@@ -327,12 +329,11 @@ void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long
   }
   if (!lesson_) return;
   if (need_base_) capture_base(app);
-  if (!script_ && app.ui.lesson_move != 0) {
+  if (!script_ && move != 0) {
     const int n = static_cast<int>(lesson_->steps.size());
-    go_request_ = std::clamp(current_ + app.ui.lesson_move, 0, n - 1);
+    go_request_ = std::clamp(current_ + move, 0, n - 1);
     if (*go_request_ == current_) go_request_.reset();
   }
-  app.ui.lesson_move = 0;
   if (script_) script_tick(app);
   if (go_request_) {
     current_ = *go_request_;
@@ -391,21 +392,9 @@ void LessonPlayer::start_script(int first, int last, int show_frames) {
 }
 
 void LessonPlayer::fill_script_prediction() {
-  const char* env = std::getenv("CUDAVIZ_LESSON_PREDICT");
-  if (!env || !*env) return;
-  std::vector<double> nums;
-  std::stringstream in(env);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const double d = std::strtod(item.c_str(), &end);
-    if (end == item.c_str() || *end != '\0') {
-      std::fprintf(stderr, "cudaviz: CUDAVIZ_LESSON_PREDICT: '%s' is not a number\n",
-                   item.c_str());
-      return;
-    }
-    nums.push_back(d);
-  }
+  if (!predict_error_.empty()) std::fprintf(stderr, "cudaviz: %s\n", predict_error_.c_str());
+  if (!predict_) return;
+  const std::vector<double>& nums = *predict_;
   const Prediction& p = plan().predict;
   if (p.kind == Prediction::Kind::Choice)
     for (size_t i = 0; i < hands_.size() && i < nums.size(); ++i)

@@ -46,7 +46,13 @@ struct StepReport {
 
 class LessonPlayer {
  public:
-  explicit LessonPlayer(Backend backend) : backend_(backend) {}
+  // config: where the shipped lessons and presets are, and the scripted
+  // prediction (CUDAVIZ_LESSON_PREDICT) a --lesson --frames run enters.
+  LessonPlayer(Backend backend, const Config& config)
+      : backend_(backend),
+        paths_(config.paths),
+        predict_(config.lesson_predict),
+        predict_error_(config.lesson_predict_error) {}
 
   // A parsed lesson (--lesson, or the tab's loader); the base state is
   // captured on the next service(). Opens the tab at step `first` (0-based).
@@ -57,9 +63,10 @@ class LessonPlayer {
   const Lesson* lesson() const { return lesson_ ? &*lesson_ : nullptr; }
   int current() const { return current_; }
 
-  // Between frames: keys (ui.lesson_move), pending loads, a step's state, a
-  // run to start, a run's progress. `frame` is the frame counter.
-  void service(presets::AppState& app, ui::Layout& layout, long long frame);
+  // Between frames: the steps to move (`move`: the keys' request this frame,
+  // FrameRequests::lesson_move), pending loads, a step's state, a run to start,
+  // a run's progress. `frame` is the frame counter.
+  void service(presets::AppState& app, ui::Layout& layout, long long frame, int move);
   void draw(ui::Layout& layout);
   // Cancels and joins the workers (window closing).
   void shutdown();
@@ -107,6 +114,9 @@ class LessonPlayer {
   void draw_rows();
 
   Backend backend_;
+  PathConfig paths_;
+  std::optional<std::vector<double>> predict_;  // CUDAVIZ_LESSON_PREDICT's numbers
+  std::string predict_error_;                    // why they were refused
   std::optional<Lesson> lesson_;
   std::vector<std::vector<Block>> text_, explanation_;  // parsed Markdown per step
   std::vector<Block> intro_;

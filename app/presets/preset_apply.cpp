@@ -157,11 +157,11 @@ Preset capture(AppState& app) {
   p.ui.scale = app.presentation.ui_scale;
   p.ui.high_contrast = app.presentation.high_contrast;
   p.ui.panels_hidden = app.presentation.panels_hidden;
-  p.ui.paused = app.ui.paused;
-  if (app.ui.colour_by != insight::ColourBy::Normal)
-    p.ui.colour_by = insight::to_string(app.ui.colour_by);
-  p.ui.vsync = app.ui.pacing.vsync;
-  p.ui.fps_cap = app.ui.pacing.fps_cap;
+  p.ui.paused = app.ui.settings.paused;
+  if (app.ui.settings.colour_by != insight::ColourBy::Normal)
+    p.ui.colour_by = insight::to_string(app.ui.settings.colour_by);
+  p.ui.vsync = app.ui.settings.pacing.vsync;
+  p.ui.fps_cap = app.ui.settings.pacing.fps_cap;
   if (app.user_kernel && app.user_kernel->status().state != usercode::UserKernelState::Off &&
       !app.user_kernel->status().source.empty()) {
     const usercode::UserKernelStatus& st = app.user_kernel->status();
@@ -193,11 +193,12 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
   if (p.ui.scale) app.presentation.set_ui_scale(*p.ui.scale);
   if (p.ui.high_contrast) app.presentation.high_contrast = *p.ui.high_contrast;
   if (p.ui.panels_hidden) app.presentation.panels_hidden = *p.ui.panels_hidden;
-  if (p.ui.paused) app.ui.paused = *p.ui.paused;
+  if (p.ui.paused) app.ui.settings.paused = *p.ui.paused;
   if (p.ui.colour_by)
-    app.ui.colour_by = insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.colour_by);
-  if (p.ui.vsync) app.ui.pacing.vsync = *p.ui.vsync;
-  if (p.ui.fps_cap) app.ui.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
+    app.ui.settings.colour_by =
+        insight::parse_colour_by(*p.ui.colour_by).value_or(app.ui.settings.colour_by);
+  if (p.ui.vsync) app.ui.settings.pacing.vsync = *p.ui.vsync;
+  if (p.ui.fps_cap) app.ui.settings.pacing.fps_cap = app.ui.fps_cap_input = *p.ui.fps_cap;
 
   if (p.kernel && app.user_kernel) {  // compiled off the UI thread; the fountain runs it
     if (p.kernel->checked) app.user_kernel->set_checked(*p.kernel->checked);
@@ -220,9 +221,9 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
     report.invalid.push_back(std::string("scene: ") + *err);
     app.scenes.activate(before);
   }
-  app.ui.scene_request.reset();
-  app.ui.scene_message.clear();
-  app.ui.error_message.clear();
+  app.ui.requests.scene.reset();
+  app.ui.stats.scene_message.clear();
+  app.ui.stats.error_message.clear();
 
   if (p.lab) {
     const Lab& l = *p.lab;

@@ -16,14 +16,14 @@ namespace cv::presets {
 
 namespace fs = std::filesystem;
 
-std::string preset_dir() {
-  const io::DataDir d = io::find_data_dir();
+std::string preset_dir(const PathConfig& paths) {
+  const io::DataDir d = io::find_data_dir(paths.assets);
   return d.path.empty() ? "" : (fs::path(d.path) / "presets").string();
 }
 
-std::vector<std::string> shipped_presets() {
+std::vector<std::string> shipped_presets(const PathConfig& paths) {
   std::vector<std::string> files;
-  const std::string dir = preset_dir();
+  const std::string dir = preset_dir(paths);
   if (dir.empty()) return files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
@@ -108,7 +108,7 @@ void PresetPanel::sweep_failed(const std::string& why) {
 
 // The shipped presets: a list and its load button.
 void PresetPanel::draw_shipped() {
-  const std::vector<std::string> files = shipped_presets();
+  const std::vector<std::string> files = shipped_presets(paths_);
   if (!files.empty()) {
     shipped_ = std::clamp(shipped_, 0, static_cast<int>(files.size()) - 1);
     std::string items;
@@ -123,7 +123,8 @@ void PresetPanel::draw_shipped() {
     ImGui::SameLine();
     if (ImGui::Button("load##shipped")) load_request_ = files[shipped_];
   } else {  // a broken install or build tree: say where the presets were looked for
-    ImGui::TextColored(ui::kWarn, "%s", io::data_dir_error(io::find_data_dir()).c_str());
+    ImGui::TextColored(ui::kWarn, "%s",
+                       io::data_dir_error(io::find_data_dir(paths_.assets)).c_str());
   }
 }
 

@@ -7,23 +7,27 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "presets/preset.h"
 #include "presets/preset_apply.h"
 #include "ui/layout.h"
 
 namespace cv::presets {
 
-// Where the shipped presets are: presets/ of io::find_data_dir() ($CUDAVIZ_ASSETS,
-// a build tree's assets next to the binary, or the installed share/cudaviz); "" when none.
-std::string preset_dir();
+// Where the shipped presets are: presets/ of io::find_data_dir() (paths.assets:
+// $CUDAVIZ_ASSETS, a build tree's assets next to the binary, or the installed
+// share/cudaviz); "" when none.
+std::string preset_dir(const PathConfig& paths);
 // The *.json files of preset_dir(), sorted.
-std::vector<std::string> shipped_presets();
+std::vector<std::string> shipped_presets(const PathConfig& paths);
 
 // Lines for stderr: "preset 'FILE': skipped PATH: why" and the notes.
 std::vector<std::string> report_lines(const std::string& path, const Report& r);
 
 class PresetPanel {
  public:
+  // paths: where the shipped presets are (config/config.h).
+  explicit PresetPanel(PathConfig paths) : paths_(std::move(paths)) {}
   void draw(Presentation& presentation, ui::Layout& layout);
   // Runs a pending load or save. Returns true when a load started a lab run.
   bool service(AppState& app);
@@ -35,6 +39,7 @@ class PresetPanel {
   void loaded(const std::string& path, const Preset& p, const Report& r);
 
  private:
+  PathConfig paths_;
   void draw_shipped();
   void draw_file_row();
   void draw_status();

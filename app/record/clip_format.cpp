@@ -70,6 +70,8 @@ std::vector<std::string> ffmpeg_args(const std::string& ffmpeg, ClipFormat forma
   return a;
 }
 
-std::optional<std::string> find_ffmpeg() { return find_on_path("ffmpeg", std::getenv("PATH")); }
+std::optional<std::string> find_ffmpeg(const PathConfig& paths) {
+  return find_on_path("ffmpeg", paths.path ? paths.path->c_str() : nullptr);
+}
 
 }  // namespace cv::record

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
+
 namespace cv::record {
 
 enum class ClipFormat { Mp4, Gif };
@@ -51,7 +53,8 @@ size_t queue_frames(ClipSize size);
 std::vector<std::string> ffmpeg_args(const std::string& ffmpeg, ClipFormat format, ClipSize size,
                                      const std::string& out);
 
-// ffmpeg on this process's PATH, looked up now (it may be installed while the app runs).
-std::optional<std::string> find_ffmpeg();
+// ffmpeg on PATH (paths.path, as main() read it), looked up now (it may be installed while the app
+// runs).
+std::optional<std::string> find_ffmpeg(const PathConfig& paths);
 
 }  // namespace cv::record

@@ -10,11 +10,11 @@
 namespace cv::record {
 
 FramePipe::FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity,
-                     double stall_seconds)
+                     double stall_seconds, const std::string& tmpdir)
     : frame_bytes_(frame_bytes),
       capacity_(capacity),
       stall_seconds_(stall_seconds),
-      child_(std::make_unique<ChildProcess>(argv)),
+      child_(std::make_unique<ChildProcess>(argv, tmpdir)),
       program_(argv.at(0)),
       writer_([this] { write_loop(); }) {}
 

@@ -26,10 +26,10 @@ class FramePipe {
 
   using Frame = std::vector<unsigned char>;
 
-  // Starts argv (argv[0] a path) and the writer thread. Throws
-  // std::runtime_error naming the call when the process cannot start.
+  // Starts argv (argv[0] a path; its stderr kept in `tmpdir`) and the writer
+  // thread. Throws std::runtime_error naming the call when the process cannot start.
   FramePipe(const std::vector<std::string>& argv, size_t frame_bytes, size_t capacity = 8,
-            double stall_seconds = kStallSeconds);
+            double stall_seconds = kStallSeconds, const std::string& tmpdir = "/tmp");
   // Unless close()d and finished: stops the encoder (kill) and joins.
   ~FramePipe();
   FramePipe(const FramePipe&) = delete;

@@ -30,7 +30,7 @@ std::optional<std::string> Recorder::start(const std::string& path, bool include
                      status_.path + "'); stop it first";
   const auto format = clip_format_from_path(path);
   if (!format) return check_clip_path(path);
-  if (!find_ffmpeg()) return std::string(kNeedsFfmpeg);
+  if (!find_ffmpeg(paths_)) return std::string(kNeedsFfmpeg);
   // Find an unwritable folder now, not after the first frames went to ffmpeg.
   const std::string part = path + ".part";
   if (std::FILE* f = std::fopen(part.c_str(), "wb")) {
@@ -87,7 +87,7 @@ void Recorder::begin_clip(int fb_w, int fb_h) {
          " pixels; a clip needs at least 2x2");
     return;
   }
-  const auto ffmpeg = find_ffmpeg();
+  const auto ffmpeg = find_ffmpeg(paths_);
   if (!ffmpeg) {
     fail(kNeedsFfmpeg);
     return;
@@ -95,7 +95,8 @@ void Recorder::begin_clip(int fb_w, int fb_h) {
   try {
     const size_t bytes = static_cast<size_t>(size.width) * size.height * 4;
     pipe_ = std::make_unique<FramePipe>(ffmpeg_args(*ffmpeg, status_.format, size, part_path()),
-                                        bytes, queue_frames(size));
+                                        bytes, queue_frames(size), FramePipe::kStallSeconds,
+                                        paths_.tmpdir);
     ring_ = std::make_unique<PboRing>(size.width, size.height);
   } catch (const std::exception& e) {
     fail(e.what());

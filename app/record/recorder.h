@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "config/config.h"
 #include "gl/pixel_readback.h"
 #include "record/frame_pipe.h"
 #include "record/record_status.h"
@@ -23,7 +24,8 @@ class Recorder {
   // with the panels drawn too (just before the swap).
   enum class Stage { Scene, Ui };
 
-  Recorder() = default;
+  // paths: PATH (ffmpeg) and TMPDIR (config/config.h).
+  explicit Recorder(PathConfig paths) : paths_(std::move(paths)) {}
   ~Recorder();  // an unfinished clip is abandoned: ffmpeg stopped, the .part file removed
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -47,6 +49,7 @@ class Recorder {
   const RecordStatus& status() const { return status_; }
 
  private:
+  PathConfig paths_;
   void begin_clip(int fb_w, int fb_h);
   void deliver(const unsigned char* rgba, size_t bytes);
   void pipe_broke();                 // the writer stopped: its error ends the clip

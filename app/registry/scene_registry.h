@@ -15,6 +15,7 @@
 namespace cv {
 
 class ParticleScene;
+struct TransferConfig;  // config/interop_setting.h: how its vertex buffers reach GL
 
 // A registered scene's place in the registry (sorted by hotkey): an index, so
 // per-scene state (SceneSet's slots, a preset's scenes) is a vector.
@@ -75,8 +76,8 @@ struct SceneDescriptor {
   unsigned soak_cpu[2] = {4096, 16384};
   // Builds the scene (needs a current GL context); count and variant were
   // checked against this descriptor (scenes/scene_factory.h).
-  std::function<std::unique_ptr<ParticleScene>(Backend, unsigned count,
-                                               const std::string& variant)>
+  std::function<std::unique_ptr<ParticleScene>(Backend, unsigned count, const std::string& variant,
+                                               const TransferConfig& transfer)>
       make;
 
   SceneKind kind;  // filled in by the registry

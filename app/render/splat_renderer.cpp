@@ -9,10 +9,10 @@
 
 namespace cv {
 
-SplatRenderer::SplatRenderer()
-    : program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)),
+SplatRenderer::SplatRenderer(const InteropConfig& interop)
+    : interop_(interop),
+      program_(build_program("splat", shaders::splat_vert, shaders::splat_frag)),
       vao_(make_vertex_array()) {
-  interop_ = interop_config_from_env();
   glGenTextures(1, &texture_);
   check_gl("glGenTextures(splat)");
 }

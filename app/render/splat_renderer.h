@@ -24,7 +24,8 @@ namespace cv {
 
 class SplatRenderer {
  public:
-  SplatRenderer();
+  // interop: where its image buffer's transfer chain starts (the configuration's).
+  explicit SplatRenderer(const InteropConfig& interop);
   ~SplatRenderer();
   SplatRenderer(const SplatRenderer&) = delete;
   SplatRenderer& operator=(const SplatRenderer&) = delete;

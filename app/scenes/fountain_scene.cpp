@@ -7,8 +7,9 @@ namespace cv {
 
 using fountain::Variant;
 
-FountainScene::FountainScene(Backend backend, unsigned count, Variant variant)
-    : ParticleScene(backend), count_(0), variant_(variant) {
+FountainScene::FountainScene(Backend backend, unsigned count, Variant variant,
+                             const TransferConfig& transfer)
+    : ParticleScene(backend, transfer), count_(0), variant_(variant) {
   if (auto err = reconfigure(count, variant)) throw std::invalid_argument(*err);
 }
 

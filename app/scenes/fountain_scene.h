@@ -15,7 +15,8 @@ class FountainScene : public ParticleScene {
   static constexpr unsigned kMaxCount = 1u << 26;  // 64M; the UI offers up to 16M+
 
   FountainScene(Backend backend, unsigned count = kDefaultCount,
-                fountain::Variant variant = fountain::Variant::Lean);
+                fountain::Variant variant = fountain::Variant::Lean,
+                const TransferConfig& transfer = {});
 
   const char* name() const override { return "fountain"; }
   // Hooks and the registry entry: scenes/fountain_scene_entry.cpp.

@@ -11,8 +11,9 @@ using nbody::Variant;
 
 static constexpr uint64_t kSeed = 1729;
 
-NBodyScene::NBodyScene(Backend backend, unsigned count, Variant v, Initial initial)
-    : ParticleScene(backend), variant(v), initial_(initial) {
+NBodyScene::NBodyScene(Backend backend, unsigned count, Variant v, Initial initial,
+                       const TransferConfig& transfer)
+    : ParticleScene(backend, transfer), variant(v), initial_(initial) {
   block_ = BlockShape{256, 1, 1};
   block_2d_ = false;
   if (auto err = reconfigure(count, initial)) throw std::invalid_argument(*err);

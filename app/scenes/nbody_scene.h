@@ -22,7 +22,8 @@ class NBodyScene : public ParticleScene {
   static unsigned max_count(Backend b) { return b == Backend::Cuda ? kMaxCountGpu : kMaxCountCpu; }
 
   NBodyScene(Backend backend, unsigned count, nbody::Variant variant = nbody::Variant::Fast,
-             nbody::Initial initial = nbody::Initial::Galaxies);
+             nbody::Initial initial = nbody::Initial::Galaxies,
+             const TransferConfig& transfer = {});
 
   const char* name() const override { return "nbody"; }
   // Hooks and the registry entry: scenes/nbody_scene_entry.cpp.

@@ -71,8 +71,10 @@ SceneDescriptor descriptor() {
   d.notice = kNotice;
   d.soak_gpu[0] = 16384, d.soak_gpu[1] = 4096;
   d.soak_cpu[0] = 512, d.soak_cpu[1] = 1024;
-  d.make = [](Backend b, unsigned n, const std::string& v) -> std::unique_ptr<ParticleScene> {
-    return std::make_unique<NBodyScene>(b, n, *nbody::parse_variant(v));
+  d.make = [](Backend b, unsigned n, const std::string& v,
+               const TransferConfig& t) -> std::unique_ptr<ParticleScene> {
+    return std::make_unique<NBodyScene>(b, n, *nbody::parse_variant(v), nbody::Initial::Galaxies,
+                                        t);
   };
   return d;
 }

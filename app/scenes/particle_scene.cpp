@@ -1,6 +1,5 @@
 #include "scenes/particle_scene.h"
 
-#include <cstdlib>
 #include <stdexcept>
 
 #include "common/fault_injection.h"
@@ -8,7 +7,8 @@
 
 namespace cv {
 
-ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
+ParticleScene::ParticleScene(Backend backend, const TransferConfig& transfer)
+    : backend_(backend), interop_(transfer.interop), gl_finish_(transfer.gl_finish) {
   if (backend_ == Backend::Cuda) {
     stream_.emplace();
     kernel_timer_.emplace();
@@ -16,14 +16,6 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
     map_timer_.emplace();
     unmap_timer_.emplace();
   }
-  // CUDAVIZ_INTEROP=external|map|copy[,single|double] picks where the transfer
-  // chain starts and the buffer count; CUDAVIZ_FORCE_COPY=1 starts it at copy.
-  interop_ = interop_config_from_env();
-  // CUDAVIZ_GL_FINISH=1 (a diagnostic): glFinish before each step, so the map
-  // finds GL idle; a map time that drops with it was a wait for GL's earlier
-  // work, not a cost of mapping.
-  const char* finish = std::getenv("CUDAVIZ_GL_FINISH");
-  gl_finish_ = finish && *finish && *finish != '0';
 }
 
 std::unique_ptr<VertexTarget> ParticleScene::make_vertices(size_t bytes) const {

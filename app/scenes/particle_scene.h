@@ -60,7 +60,8 @@ struct SceneKernel {
 
 class ParticleScene {
  public:
-  explicit ParticleScene(Backend backend);
+  // transfer: how its vertex buffers reach GL (the configuration's; defaults: no override).
+  explicit ParticleScene(Backend backend, const TransferConfig& transfer = {});
   virtual ~ParticleScene() = default;
 
   virtual const char* name() const = 0;
@@ -283,7 +284,7 @@ class ParticleScene {
   std::optional<CudaTimerRing> kernel_timer_, step_timer_, map_timer_, unmap_timer_;
   std::vector<float> map_pending_;  // map times whose unmap has not completed yet
   long long steps_ = 0;
-  InteropConfig interop_;   // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY
+  InteropConfig interop_;   // CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY (config/config.h)
   bool gl_finish_ = false;  // CUDAVIZ_GL_FINISH=1
   bool camera_refit_ = false;
   bool block_2d_ = true;  // the kernel reads block.y (fountain, swarm); 1D kernels (n-body) do not

@@ -5,7 +5,8 @@
 
 namespace cv {
 
-PiPointsScene::PiPointsScene(Backend backend, unsigned count) : ParticleScene(backend) {
+PiPointsScene::PiPointsScene(Backend backend, unsigned count, const TransferConfig& transfer)
+    : ParticleScene(backend, transfer) {
   block_ = BlockShape{256, 1, 1};
   block_2d_ = false;
   if (auto err = reconfigure(count)) throw std::invalid_argument(*err);

@@ -16,7 +16,8 @@ class PiPointsScene : public ParticleScene {
   static constexpr unsigned kDefaultCount = 20000;
   static constexpr unsigned kMaxCount = 1u << 24;
 
-  PiPointsScene(Backend backend, unsigned count = kDefaultCount);
+  PiPointsScene(Backend backend, unsigned count = kDefaultCount,
+                const TransferConfig& transfer = {});
 
   const char* name() const override { return "pi"; }
   // Hooks and the registry entry: scenes/pi_scene_entry.cpp.

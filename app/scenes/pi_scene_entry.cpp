@@ -29,8 +29,9 @@ SceneDescriptor descriptor() {
   d.notice = kNotice;
   d.soak_gpu[0] = d.soak_cpu[0] = 10000;
   d.soak_gpu[1] = d.soak_cpu[1] = 50000;
-  d.make = [](Backend b, unsigned n, const std::string&) -> std::unique_ptr<ParticleScene> {
-    return std::make_unique<PiPointsScene>(b, n);
+  d.make = [](Backend b, unsigned n, const std::string&,
+               const TransferConfig& t) -> std::unique_ptr<ParticleScene> {
+    return std::make_unique<PiPointsScene>(b, n, t);
   };
   return d;
 }

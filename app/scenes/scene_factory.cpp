@@ -30,12 +30,12 @@ void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& re
   }
 }
 
-std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend,
-                                          const SceneRequest& req) {
+std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend, const SceneRequest& req,
+                                          const TransferConfig& transfer) {
   check_scene_request(kind, backend, req);
   const SceneDescriptor& info = scene_info(kind);
   return info.make(backend, static_cast<unsigned>(req.n.value_or(info.default_count(backend))),
-                   req.variant.value_or(info.default_variant));
+                   req.variant.value_or(info.default_variant), transfer);
 }
 
 }  // namespace cv

@@ -20,9 +20,11 @@ struct SceneRequest {
 // fit the scene on this backend; allocates nothing.
 void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& req);
 
-// Checks, then builds the scene (needs a current GL context). Throws
-// UsageError for a bad request, other exceptions for allocation/CUDA failures.
+// Checks, then builds the scene (needs a current GL context) with `transfer`
+// (the configuration's interop settings). Throws UsageError for a bad request,
+// other exceptions for allocation/CUDA failures.
 std::unique_ptr<ParticleScene> make_scene(SceneKind kind, Backend backend,
-                                          const SceneRequest& req = {});
+                                          const SceneRequest& req = {},
+                                          const TransferConfig& transfer = {});
 
 }  // namespace cv

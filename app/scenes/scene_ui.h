@@ -13,13 +13,14 @@ namespace cv {
 
 class ParticleScene;
 
+// What a scene's panel edits besides the scene itself (UiState::scene_controls):
+// two settings (paused, colour_by) and two one-frame requests (step, reset),
+// as references into the app's UI state.
 struct SceneControls {
-  bool paused = false;
-  bool step_once = false;
-  bool reset_requested = false;
-  // Colour by launch (--colour-by, presets' ui.colour_by), applied to whichever
-  // scene is current: every scene's panel shows the choice (build_ui).
-  insight::ColourBy colour_by = insight::ColourBy::Normal;
+  bool& paused;
+  insight::ColourBy& colour_by;  // colour by launch, applied to whichever scene is current
+  bool& step_once;
+  bool& reset_requested;
 };
 
 struct SceneUi {

@@ -8,8 +8,9 @@ using swarm::Variant;
 
 static constexpr uint64_t kSeed = 4004;
 
-SwarmScene::SwarmScene(Backend backend, unsigned count, Variant variant)
-    : ParticleScene(backend), variant_(variant), params_(swarm::default_params(variant)) {
+SwarmScene::SwarmScene(Backend backend, unsigned count, Variant variant,
+                       const TransferConfig& transfer)
+    : ParticleScene(backend, transfer), variant_(variant), params_(swarm::default_params(variant)) {
   if (auto err = reconfigure(count)) throw std::invalid_argument(*err);
 }
 

@@ -18,7 +18,8 @@ class SwarmScene : public ParticleScene {
   static constexpr float kFloorHeight = -0.9f;
 
   SwarmScene(Backend backend, unsigned count = kDefaultCount,
-             swarm::Variant variant = swarm::Variant::Swarm);
+             swarm::Variant variant = swarm::Variant::Swarm,
+             const TransferConfig& transfer = {});
 
   const char* name() const override { return "swarm"; }
   // Hooks and the registry entry: scenes/swarm_scene_entry.cpp.

@@ -55,8 +55,9 @@ SceneDescriptor descriptor() {
   d.access_model = true;
   d.soak_gpu[0] = 1u << 20, d.soak_gpu[1] = 65536;
   d.soak_cpu[0] = 16384, d.soak_cpu[1] = 65536;
-  d.make = [](Backend b, unsigned n, const std::string& v) -> std::unique_ptr<ParticleScene> {
-    return std::make_unique<SwarmScene>(b, n, *swarm::parse_variant(v));
+  d.make = [](Backend b, unsigned n, const std::string& v,
+               const TransferConfig& t) -> std::unique_ptr<ParticleScene> {
+    return std::make_unique<SwarmScene>(b, n, *swarm::parse_variant(v), t);
   };
   return d;
 }

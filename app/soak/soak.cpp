@@ -71,15 +71,15 @@ void SoakRun::sample(long long frame) {
 void SoakRun::collect_error(SceneSet& scenes, UiState& ui) {
   // A stopped scene (failed step) or a refused switch: record it and go on
   // with the schedule, as a user would after reading the message.
-  if (!ui.error_message.empty()) {
+  if (!ui.stats.error_message.empty()) {
     errors_.push_back(std::string(scene_info(scenes.current_kind()).name) + ": " +
-                      ui.error_message);
-    ui.error_message.clear();
-    ui.paused = false;
+                      ui.stats.error_message);
+    ui.stats.error_message.clear();
+    ui.settings.paused = false;
   }
-  if (!ui.scene_message.empty()) {
-    errors_.push_back(ui.scene_message);
-    ui.scene_message.clear();
+  if (!ui.stats.scene_message.empty()) {
+    errors_.push_back(ui.stats.scene_message);
+    ui.stats.scene_message.clear();
   }
 }
 
@@ -95,7 +95,7 @@ void SoakRun::before_frame(long long frame, SceneSet& scenes, UiState& ui) {
     phase_ = phase;
     const Phase& p = phases_[static_cast<size_t>(phase) % n];
     if (scenes.current_kind() != p.kind) {
-      ui.scene_request = p.kind;  // the menu's path; the app switches this frame
+      ui.requests.scene = p.kind;  // the menu's path; the app switches this frame
       ++switches_;
     }
     count_pending_ = true;

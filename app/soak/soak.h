@@ -32,7 +32,7 @@ class SoakRun {
 
   SoakRun(long long frames, Backend backend);
 
-  // Call at the top of every frame, before the app handles ui.scene_request.
+  // Call at the top of every frame, before the app handles ui.requests.scene.
   void before_frame(long long frame, SceneSet& scenes, UiState& ui);
   // Call once after the last frame (takes the final sample).
   void finish(long long frames_done, SceneSet& scenes, UiState& ui);

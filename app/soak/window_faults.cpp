@@ -2,10 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <iterator>
-#include <string>
 
 namespace cv {
 namespace {
@@ -18,11 +15,6 @@ constexpr Size kSizes[] = {{1, 1}, {2, 3},     {17, 1},  {1, 333}, {640, 1}, {12
                            {3, 3}, {801, 601}, {64, 64}, {1, 2},   {333, 1}, {1280, 800}};
 
 }  // namespace
-
-bool ResizeStorm::requested() {
-  const char* env = std::getenv("CUDAVIZ_RESIZE_STORM");
-  return env && *env && *env != '0';
-}
 
 void ResizeStorm::tick(GLFWwindow* window) {
   ++ticks_;
@@ -49,18 +41,6 @@ nlohmann::ordered_json ResizeStorm::summary() const {
   j["iconifies"] = iconifies_;
   j["zero_size_passes"] = zero_size_passes_;
   return j;
-}
-
-std::optional<long long> close_at_frame_from_env() {
-  const char* env = std::getenv("CUDAVIZ_CLOSE_AT_FRAME");
-  if (!env || !*env) return std::nullopt;
-  const std::string v = env;
-  if (v.size() > 12 || v.find_first_not_of("0123456789") != std::string::npos) {
-    std::fprintf(stderr, "cudaviz: CUDAVIZ_CLOSE_AT_FRAME='%s' is not a frame number; ignored\n",
-                 env);
-    return std::nullopt;
-  }
-  return std::stoll(v);
 }
 
 }  // namespace cv

@@ -1,7 +1,7 @@
 #pragma once
 // Window faults on demand, for tests of the frame loop under Xvfb.
 //
-// CUDAVIZ_RESIZE_STORM=1: every pass of the frame loop resizes the
+// CUDAVIZ_RESIZE_STORM=1 (Config::resize_storm): every pass of the frame loop resizes the
 // window to the next of a list of odd sizes, 1x1 included, and every 16th pass
 // iconifies it (restored on the next), so that resizes, tiny framebuffers and
 // minimizing happen while scenes draw. The --frames summary says what ran.
@@ -14,7 +14,6 @@ namespace cv {
 
 class ResizeStorm {
  public:
-  static bool requested();
   // Once per pass of the frame loop, before the framebuffer size is read.
   void tick(GLFWwindow* window);
   // The loop found a zero-size framebuffer (minimized) and skipped drawing.
@@ -26,9 +25,5 @@ class ResizeStorm {
   bool iconified_ = false;
 };
 
-// CUDAVIZ_CLOSE_AT_FRAME=N: the frame loop asks the window to close after N
-// frames, as the title bar's close button does (a lab may still be running).
-// nullopt when unset; a malformed value is reported on stderr and ignored.
-std::optional<long long> close_at_frame_from_env();
 
 }  // namespace cv

@@ -80,20 +80,20 @@ std::string format_report(const Facts& f, const std::vector<Finding>& found) {
   return s;
 }
 
-int run_doctor(std::ostream& out) {
+int run_doctor(const Config& config, std::ostream& out) {
   Facts f;
-  f.display = probe_display();
+  f.display = probe_display(config.system);
   f.cuda = probe_cuda(true);
   if (f.display.server != DisplayServer::None) {
     f.gl.tried = true;
     HiddenGlContext gl;
     f.gl.context = gl.ok();
     f.gl.error = gl.error();
-    if (gl.ok()) probe_current_gl(f.gl, cuda_usable(f.cuda));
+    if (gl.ok()) probe_current_gl(f.gl, cuda_usable(f.cuda), config);
   }
   std::vector<Finding> found = findings(f);
   // The shipped data (presets): found from the binary's place, so an install works anywhere.
-  const io::DataDir data = io::find_data_dir();
+  const io::DataDir data = io::find_data_dir(config.paths.assets);
   if (data.path.empty())
     found.push_back({Level::Warn, "data", io::data_dir_error(data),
                      "reinstall the package, or set CUDAVIZ_ASSETS to a folder holding presets/"});

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "system/system_findings.h"
 
 namespace cv::sys {
@@ -14,7 +15,8 @@ namespace cv::sys {
 // The printed report (pure: tested with fake facts).
 std::string format_report(const Facts& f, const std::vector<Finding>& found);
 
-// Probes everything (a hidden GLFW window when a display exists) and prints.
-int run_doctor(std::ostream& out);
+// Probes everything (a hidden GLFW window when a display exists) and prints;
+// the environment is the configuration main() read (config/config.h).
+int run_doctor(const Config& config, std::ostream& out);
 
 }  // namespace cv::sys

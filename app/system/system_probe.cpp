@@ -5,7 +5,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -21,28 +20,17 @@
 namespace cv::sys {
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
 std::string error_text(const char* call, cudaError_t e) {
   cudaGetLastError();
   return std::string(call) + ": " + cudaGetErrorName(e);
 }
 
-// CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY, read as the app reads them.
-void probe_interop_setting(InteropFacts& i) {
-  for (const char* name : {"CUDAVIZ_INTEROP", "CUDAVIZ_FORCE_COPY"})
-    if (std::getenv(name))
-      i.setting += (i.setting.empty() ? "" : " ") + std::string(name) + "=" + env(name);
-  try {
-    const InteropConfig c = interop_config_from_env();
-    i.start = c.start;
-    i.single = c.single;
-  } catch (const std::invalid_argument& e) {
-    i.config_error = e.what();
-  }
+// CUDAVIZ_INTEROP / CUDAVIZ_FORCE_COPY, as the configuration read them.
+void probe_interop_setting(InteropFacts& i, const Config& config) {
+  i.setting = config.interop_setting;
+  i.config_error = config.interop_error;
+  i.start = config.interop.start;
+  i.single = config.interop.single;
 }
 
 // The app's own InteropBuffer, built as a ping-pong scene builds its vertex
@@ -96,18 +84,18 @@ CudaDeviceFacts device_facts(int dev, bool check_code, const std::vector<ArchTar
 
 }  // namespace
 
-DisplayFacts probe_display() {
+DisplayFacts probe_display(const SystemEnv& env) {
   DisplayFacts d;
-  d.display = env("DISPLAY");
-  d.wayland = env("WAYLAND_DISPLAY");
-  d.session_type = env("XDG_SESSION_TYPE");
-  d.prime_offload = env("__NV_PRIME_RENDER_OFFLOAD");
-  d.visible_devices_set = std::getenv("CUDA_VISIBLE_DEVICES") != nullptr;
-  d.visible_devices = env("CUDA_VISIBLE_DEVICES");
+  d.display = env.display;
+  d.wayland = env.wayland_display;
+  d.session_type = env.session_type;
+  d.prime_offload = env.prime_offload;
+  d.visible_devices_set = env.cuda_visible_devices.has_value();
+  d.visible_devices = env.cuda_visible_devices.value_or("");
   std::ifstream pv("/proc/version");
   const std::string proc_version((std::istreambuf_iterator<char>(pv)),
                                  std::istreambuf_iterator<char>());
-  d.wsl = is_wsl(env("WSL_DISTRO_NAME"), proc_version);
+  d.wsl = is_wsl(env.wsl_distro, proc_version);
   d.server = classify_display(d.display, d.wayland, d.session_type);
   return d;
 }
@@ -134,7 +122,7 @@ CudaFacts probe_cuda(bool check_every_device) {
   return c;
 }
 
-void probe_current_gl(GlFacts& gl, bool cuda_usable) {
+void probe_current_gl(GlFacts& gl, bool cuda_usable, const Config& config) {
   auto text = [](GLenum name) {
     const GLubyte* s = glGetString(name);
     return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("(null)");
@@ -142,7 +130,7 @@ void probe_current_gl(GlFacts& gl, bool cuda_usable) {
   gl.vendor = text(GL_VENDOR);
   gl.renderer = text(GL_RENDERER);
   gl.version = text(GL_VERSION);
-  probe_interop_setting(gl.interop);
+  probe_interop_setting(gl.interop, config);
   int driver = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) return;  // no CUDA to ask
   unsigned count = 0;

@@ -69,12 +69,12 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui
   const float xfer = scene.backend() == Backend::Cuda ? scene.interop_ms.latest()
                                                       : std::max(0.f, scene.step_ms.latest() - k);
   xfer_.push(stepped ? xfer : 0.f);
-  draw_.push(ui.draw_ms.latest());
+  draw_.push(ui.stats.draw_ms.latest());
   ui_.push(ui_ms_);
 
   if (!window_.begin(layout, "frame breakdown")) return;  // its tab in the tool area
   const bool cuda = scene.backend() == Backend::Cuda;
-  ImGui::Text("%.0f fps  (frame %.2f ms)", ui.fps.latest(), ui.frame_ms.latest());
+  ImGui::Text("%.0f fps  (frame %.2f ms)", ui.stats.fps.latest(), ui.stats.frame_ms.latest());
   const Series series[] = {
       {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
       {&xfer_, cuda ? transfer_label(scene.transfer_mode()) : "upload (CPU)",

@@ -101,19 +101,19 @@ std::vector<Action> HotkeyTracker::update(const std::function<bool(int)>& key_do
 void apply_action(Action a, UiState& ui, Presentation& p) {
   switch (a) {
     case Action::Pause:
-      ui.paused = !ui.paused;
+      ui.settings.paused = !ui.settings.paused;
       break;
     case Action::Step:
-      ui.step_once = true;
+      ui.requests.step_once = true;
       break;
     case Action::Reset:
-      ui.reset_requested = true;
+      ui.requests.reset = true;
       break;
     case Action::ResetCamera:
-      ui.camera_reset_requested = true;
+      ui.requests.camera_reset = true;
       break;
     case Action::Screenshot:
-      ui.screenshot_requested = true;
+      ui.requests.screenshot = true;
       break;
     case Action::Scene1:
     case Action::Scene2:
@@ -125,7 +125,7 @@ void apply_action(Action a, UiState& ui, Presentation& p) {
     case Action::Scene8:
     case Action::Scene9:
       if (auto k = scene_by_hotkey(static_cast<int>(a) - static_cast<int>(Action::Scene1) + 1))
-        ui.scene_request = *k;
+        ui.requests.scene = *k;
       break;
     case Action::Fullscreen:
       p.fullscreen_requested = !p.fullscreen_requested;
@@ -146,10 +146,10 @@ void apply_action(Action a, UiState& ui, Presentation& p) {
       p.set_ui_scale(p.ui_scale - 0.25f);
       break;
     case Action::LessonNext:
-      ++ui.lesson_move;
+      ++ui.requests.lesson_move;
       break;
     case Action::LessonBack:
-      --ui.lesson_move;
+      --ui.requests.lesson_move;
       break;
   }
 }

@@ -81,12 +81,12 @@ bool runs_the_fountain(const UserKernel& uk) {
 
 }  // namespace
 
-KernelPanel::KernelPanel() {
+KernelPanel::KernelPanel(PathConfig paths) : paths_(std::move(paths)) {
   // Start from the first template so the tab is never empty.
   const auto& ts = usercode::templates();
   if (!ts.empty()) {
     try {
-      source_.start_from(usercode::read_template_source(ts.front()), "my_" + ts.front().file);
+      source_.start_from(usercode::read_template_source(ts.front(), paths_), "my_" + ts.front().file);
       source_.editor().reset_text(source_.text());  // nothing to undo yet
     } catch (const std::exception& e) {
       source_.start_from(std::string("// ") + e.what() + "\n", "my_kernel.cu");
@@ -358,7 +358,7 @@ void KernelPanel::template_picker() {
   ui::wrapped(ui::kDim, ts[pick_].description);
   if (ImGui::Button("New from this")) {
     try {
-      source_.start_from(usercode::read_template_source(ts[pick_]), "my_" + ts[pick_].file);
+      source_.start_from(usercode::read_template_source(ts[pick_], paths_), "my_" + ts[pick_].file);
     } catch (const std::exception& e) {
       ui::wrapped(ui::kBad, e.what());
     }

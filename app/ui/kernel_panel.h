@@ -20,7 +20,8 @@ class ParticleScene;
 
 class KernelPanel {
  public:
-  KernelPanel();
+  // paths: where the shipped templates are (config/config.h).
+  explicit KernelPanel(PathConfig paths);
   void open() { tab_.expand(); }
   // --kernel FILE: the tab opens with the file (the app submits it); why the
   // editor could not open it (binary, too large) shows in the tab.
@@ -37,6 +38,7 @@ class KernelPanel {
   const KernelSource& source() const { return source_; }
 
  private:
+  PathConfig paths_;
   void submit(usercode::UserKernel& uk);
   void follow_template_line();
   void controls(usercode::UserKernel& uk);

@@ -38,9 +38,9 @@ std::string history_csv(const std::vector<std::pair<std::string, const History*>
   return out;
 }
 
-void draw_timing_export(const ParticleScene& scene, const UiState& ui) {
-  static std::string message;
-  static bool failed = false;
+void draw_timing_export(const ParticleScene& scene, UiState& ui) {
+  std::string& message = ui.export_message;
+  bool& failed = ui.export_failed;
   if (ImGui::SmallButton("export CSV")) {
     char name[64];
     const std::time_t t = std::time(nullptr);
@@ -48,11 +48,11 @@ void draw_timing_export(const ParticleScene& scene, const UiState& ui) {
     const bool cuda = scene.backend() == Backend::Cuda;
     try {
       std::vector<std::pair<std::string, const History*>> columns{
-          {"fps", &ui.fps},
-          {"frame_ms", &ui.frame_ms},
+          {"fps", &ui.stats.fps},
+          {"frame_ms", &ui.stats.frame_ms},
           {cuda ? "kernel_ms" : "cpu_step_ms", &scene.kernel_ms},
           {cuda ? "map_step_unmap_ms" : "step_upload_ms", &scene.step_ms},
-          {"draw_ms", &ui.draw_ms}};
+          {"draw_ms", &ui.stats.draw_ms}};
       if (cuda) columns.emplace_back("interop_ms", &scene.interop_ms);
       write_file_atomically(name, history_csv(columns));
       message = std::string("wrote ") + name;

@@ -18,7 +18,7 @@ struct UiState;
 std::string history_csv(const std::vector<std::pair<std::string, const History*>>& columns);
 
 // The "export CSV" button and its message; writes cudaviz-timing-<date>-<time>.csv
-// (atomically) in the working directory.
-void draw_timing_export(const ParticleScene& scene, const UiState& ui);
+// (atomically) in the working directory; the outcome is kept in `ui`'s export fields.
+void draw_timing_export(const ParticleScene& scene, UiState& ui);
 
 }  // namespace cv

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config.h"
 #include "usercode/templates.h"
 #include "worker/worker.h"
 
@@ -56,6 +57,7 @@ struct CompileRequest {
   std::string arch;
   bool checked = false;       // bounds-checked accessors record the first bad index
   std::string file_name = "kernel.cu";  // names the file in compiler-style messages
+  PathConfig paths;  // the CPU target: PATH, CXX and TMPDIR (config/config.h)
 };
 constexpr const char* kDefaultArch = "sm_75";  // the oldest CUDA 13 supports
 
@@ -96,7 +98,7 @@ std::string epilogue_text(TemplateKind kind, Target target);
 // "NVRTC 13.0", or why it cannot be used (library missing: a sentence).
 std::string nvrtc_status();
 // The host compiler found for the CPU path ("c++"/$CXX), or "" with why in `why`.
-std::string find_host_compiler(std::string* why = nullptr);
+std::string find_host_compiler(const PathConfig& paths, std::string* why = nullptr);
 
 // One compile at a time off the UI thread. start() while busy replaces the
 // pending request (the newest edit wins; the running compile finishes first).

@@ -28,13 +28,12 @@ namespace {
 
 constexpr double kHostCompileLimitS = 60;  // a compiler that takes longer is stopped
 
-bool executable_on_path(const std::string& name, std::string& found) {
+bool executable_on_path(const std::string& name, const PathConfig& paths, std::string& found) {
   if (name.find('/') != std::string::npos) {
     if (access(name.c_str(), X_OK) == 0) return found = name, true;
     return false;
   }
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  std::istringstream dirs(paths.path.value_or("/usr/bin:/bin"));
   for (std::string dir; std::getline(dirs, dir, ':');) {
     const std::string full = (dir.empty() ? "." : dir) + "/" + name;
     if (access(full.c_str(), X_OK) == 0) return found = full, true;
@@ -88,15 +87,15 @@ std::string read_all(const std::string& path) {
 
 }  // namespace
 
-std::string find_host_compiler(std::string* why) {
+std::string find_host_compiler(const PathConfig& paths, std::string* why) {
   std::string found;
-  if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
-    if (executable_on_path(cxx, found)) return found;
-    if (why) *why = std::string("$CXX (") + cxx + ") is not an executable";
+  if (const std::string& cxx = paths.cxx; !cxx.empty()) {
+    if (executable_on_path(cxx, paths, found)) return found;
+    if (why) *why = "$CXX (" + cxx + ") is not an executable";
     return "";
   }
   for (const char* name : {"c++", "g++", "clang++"})
-    if (executable_on_path(name, found)) return found;
+    if (executable_on_path(name, paths, found)) return found;
   if (why)
     *why = "no C++ compiler was found (c++, g++ or clang++ on PATH, or $CXX): the CPU path "
            "builds your particle function with it; install one (e.g. the g++ package)";
@@ -108,14 +107,14 @@ namespace detail {
 void compile_host(const CompileRequest& req, CompileResult& r) {
   r.arch = "host";
   std::string why;
-  const std::string cxx = find_host_compiler(&why);
+  const std::string cxx = find_host_compiler(req.paths, &why);
   if (cxx.empty()) {
     r.error = why;
     return;
   }
   std::shared_ptr<TempDir> dir;
   try {
-    dir = std::make_shared<TempDir>();
+    dir = std::make_shared<TempDir>(req.paths.tmpdir);
   } catch (const std::exception& e) {
     r.error = e.what();
     return;

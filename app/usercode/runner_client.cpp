@@ -52,13 +52,13 @@ std::string ended_text(int status) {
 
 }  // namespace
 
-std::string find_runner(std::string* why) {
+std::string find_runner(const std::string& override_path, std::string* why) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> tried;
-  if (const char* env = std::getenv("CUDAVIZ_RUNNER"); env && *env) {
-    if (access(env, X_OK) == 0) return env;
-    tried.push_back(env);
+  if (!override_path.empty()) {
+    if (access(override_path.c_str(), X_OK) == 0) return override_path;
+    tried.push_back(override_path);
   }
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {

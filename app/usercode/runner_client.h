@@ -22,10 +22,10 @@
 
 namespace cv::usercode {
 
-// The runner executable: $CUDAVIZ_RUNNER, else cudaviz-runner beside the
-// running binary, else the build tree's (CUDAVIZ_RUNNER_PATH). "" when none
-// exists (`why` says where it looked).
-std::string find_runner(std::string* why = nullptr);
+// The runner executable: `override_path` ($CUDAVIZ_RUNNER: PathConfig::runner),
+// else cudaviz-runner beside the running binary, else the build tree's
+// (CUDAVIZ_RUNNER_PATH). "" when none exists (`why` says where it looked).
+std::string find_runner(const std::string& override_path, std::string* why = nullptr);
 
 // One child process and its socket; SIGKILL + waitpid on destruction.
 class RunnerProcess {

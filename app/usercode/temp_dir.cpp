@@ -1,7 +1,6 @@
 #include "usercode/temp_dir.h"
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -9,9 +8,8 @@
 
 namespace cv::usercode {
 
-TempDir::TempDir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/cudaviz-kernel-XXXXXX";
+TempDir::TempDir(const std::string& base) {
+  std::string pattern = (base.empty() ? std::string("/tmp") : base) + "/cudaviz-kernel-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data()))

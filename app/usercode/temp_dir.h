@@ -1,5 +1,5 @@
 #pragma once
-// A private directory under $TMPDIR (mkdtemp), removed with everything in it
+// A private directory under `base` ($TMPDIR: PathConfig::tmpdir; mkdtemp), removed with everything in it
 // when the last owner lets go: where the CPU path's source and .so live.
 #include <string>
 
@@ -7,7 +7,7 @@ namespace cv::usercode {
 
 class TempDir {
  public:
-  TempDir();  // throws std::runtime_error naming the call and errno
+  explicit TempDir(const std::string& base);  // throws std::runtime_error naming the call and errno
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

@@ -89,19 +89,20 @@ std::optional<std::string> template_from_source(std::string_view source) {
   return name;
 }
 
-std::string kernel_dir() {
-  if (const char* env = std::getenv("CUDAVIZ_KERNEL_DIR"); env && *env) return env;
+std::string kernel_dir(const PathConfig& paths) {
+  if (!paths.kernel_dir.empty()) return paths.kernel_dir;
   // The shipped data's folder (io/data_dir.h): beside the binary in a build
   // tree, share/cudaviz when installed; never the source tree.
-  const io::DataDir d = io::find_data_dir();
+  const io::DataDir d = io::find_data_dir(paths.assets);
   return d.path.empty() ? "" : (std::filesystem::path(d.path) / "kernels").string();
 }
 
-std::string read_template_source(const TemplateInfo& t) {
-  if (kernel_dir().empty())
+std::string read_template_source(const TemplateInfo& t, const PathConfig& paths) {
+  const std::string dir = kernel_dir(paths);
+  if (dir.empty())
     throw std::runtime_error("cannot find the shipped kernel templates: " +
-                             io::data_dir_error(io::find_data_dir()));
-  const std::string path = (std::filesystem::path(kernel_dir()) / t.file).string();
+                             io::data_dir_error(io::find_data_dir(paths.assets)));
+  const std::string path = (std::filesystem::path(dir) / t.file).string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the template file " + path);
   std::ostringstream s;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "config/config.h"
+
 namespace cv::usercode {
 
 // What the student's file must define; the prelude and the runner follow it.
@@ -37,12 +39,12 @@ std::string template_names();
 // The value of a `// template: NAME` first line (leading whitespace allowed), else nullopt.
 std::optional<std::string> template_from_source(std::string_view source);
 
-// Where the shipped kernel files are: $CUDAVIZ_KERNEL_DIR, else kernels/ of the
-// shipped data's folder (io/data_dir.h); "" when there is none.
-std::string kernel_dir();
+// Where the shipped kernel files are: paths.kernel_dir ($CUDAVIZ_KERNEL_DIR), else
+// kernels/ of the shipped data's folder (io/data_dir.h); "" when there is none.
+std::string kernel_dir(const PathConfig& paths);
 // The shipped source of a template or example; throws std::runtime_error naming
 // the path when it cannot be read.
-std::string read_template_source(const TemplateInfo& t);
+std::string read_template_source(const TemplateInfo& t, const PathConfig& paths);
 
 // Whether the template's kernel can run on the CPU backend (through the host
 // C++ compiler); whole kernels need a CUDA GPU to run (they still compile).

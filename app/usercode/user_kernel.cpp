@@ -59,6 +59,7 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   req.file_name = std::move(file_name);
   req.arch = opts_.arch;
   req.checked = opts_.checked;
+  req.paths = opts_.paths;
   job_.start(std::move(req));
   submitted_at_ = now_ms();
   first_launch_pending_ = false;
@@ -121,7 +122,7 @@ void UserKernel::set_headline_from_compile(const CompileResult& r) {
 void UserKernel::load(CompileResult r) {
   if (!runner_) {
     std::string why;
-    std::string path = opts_.runner_path.empty() ? find_runner(&why) : opts_.runner_path;
+    std::string path = opts_.runner_path.empty() ? find_runner(opts_.paths.runner, &why) : opts_.runner_path;
     if (path.empty()) {
       status_.state = UserKernelState::CannotRun;
       status_.fallback = "running the built-in kernel because " + why;

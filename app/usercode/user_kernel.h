@@ -57,7 +57,8 @@ struct UserKernelOptions {
   double time_limit_s = 2.0;       // a launch running longer ends the runner
   bool checked = false;            // compile with bounds-checked accessors
   std::string arch;                // NVRTC arch override ("" -> the device's)
-  std::string runner_path;         // "" -> find_runner()
+  std::string runner_path;         // "" -> find_runner(paths.runner)
+  PathConfig paths;                // PATH, CXX, TMPDIR, CUDAVIZ_RUNNER (config/config.h)
 };
 
 struct UserKernelStatus {

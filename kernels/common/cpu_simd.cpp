@@ -1,7 +1,6 @@
 #include "common/cpu_simd.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <atomic>
 #include <stdexcept>
 
 namespace cv {
@@ -32,21 +31,21 @@ SimdPath require_simd(SimdPath p, const char* who) {
   return p;
 }
 
-SimdPath default_simd_path() {
-  static const SimdPath path = [] {
-    const SimdPath best = simd_supported(SimdPath::Avx2) ? SimdPath::Avx2 : SimdPath::Baseline;
-    const char* env = std::getenv("CUDAVIZ_CPU_SIMD");
-    if (!env || !*env) return best;
-    const auto want = parse_simd_path(env);
-    if (!want)
-      std::fprintf(stderr, "cudaviz: CUDAVIZ_CPU_SIMD=%s is not baseline or avx2; using %s\n", env,
-                   to_string(best));
-    else if (!simd_supported(*want))
-      std::fprintf(stderr, "cudaviz: CUDAVIZ_CPU_SIMD=%s: this CPU lacks AVX2/FMA; using %s\n", env,
-                   to_string(best));
-    return want && simd_supported(*want) ? *want : best;
-  }();
+namespace {
+// The default, decided once: the best supported path until the app sets one.
+std::atomic<SimdPath>& default_path() {
+  static std::atomic<SimdPath> path{simd_supported(SimdPath::Avx2) ? SimdPath::Avx2
+                                                                   : SimdPath::Baseline};
   return path;
+}
+}  // namespace
+
+SimdPath default_simd_path() { return default_path().load(std::memory_order_relaxed); }
+
+bool set_default_simd_path(SimdPath p) {
+  if (!simd_supported(p)) return false;
+  default_path().store(p, std::memory_order_relaxed);
+  return true;
 }
 
 }  // namespace cv

@@ -18,11 +18,13 @@ bool simd_supported(SimdPath p);
 // p when supported, else std::invalid_argument naming `who` and the path.
 SimdPath require_simd(SimdPath p, const char* who);
 
-// The path the twins use by default: the best supported one, unless the
-// environment variable CUDAVIZ_CPU_SIMD names another ("baseline" or "avx2");
-// a value that is unknown or unsupported here is reported on stderr once and
-// ignored. Decided once per process.
+// The path the twins use by default: the best supported one, unless the app
+// chose another with set_default_simd_path (CUDAVIZ_CPU_SIMD, read by app/config).
 SimdPath default_simd_path();
+// Makes `p` the default for twins built from now on (call once at start-up,
+// before any twin). False, and the default unchanged, when this CPU (or build)
+// cannot run it.
+bool set_default_simd_path(SimdPath p);
 
 }  // namespace cv
 

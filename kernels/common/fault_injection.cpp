@@ -2,8 +2,6 @@
 
 #include <fnmatch.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 
@@ -52,19 +50,7 @@ bool FaultInjector::should_fail(const char* name) {
 }
 
 FaultInjector& fault_injector() {
-  static FaultInjector injector = [] {
-    const char* env = std::getenv("CUDAVIZ_FAULT");
-    try {
-      auto spec = parse_fault_spec(env ? env : "");
-      if (spec)
-        std::fprintf(stderr, "cudaviz: CUDAVIZ_FAULT: matching launch %lld of '%s' will fail\n",
-                     spec->after + 1, spec->pattern.c_str());
-      return FaultInjector(spec);
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "cudaviz: %s; no fault is injected\n", e.what());
-      return FaultInjector(std::nullopt);
-    }
-  }();
+  static FaultInjector injector(std::nullopt);
   return injector;
 }
 

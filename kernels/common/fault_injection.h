@@ -1,7 +1,8 @@
 #pragma once
-// Fault injection for tests and demos of the error paths. CUDAVIZ_FAULT, read
-// once per process, makes one chosen launch report a launch failure as if the
-// device had returned cudaErrorLaunchFailure:
+// Fault injection for tests and demos of the error paths. The app arms the
+// process-wide injector once at start-up from CUDAVIZ_FAULT (app/config; kernels
+// read no environment), which makes one chosen launch report a launch failure
+// as if the device had returned cudaErrorLaunchFailure:
 //
 //   CUDAVIZ_FAULT=launch:<name>[:after=N]
 //
@@ -48,8 +49,8 @@ class FaultInjector {
   bool fired_ = false;
 };
 
-// The process-wide injector from CUDAVIZ_FAULT (a malformed value is reported
-// once on stderr and disables injection rather than failing every launch).
+// The process-wide injector: unarmed until the app (or a test) calls reset()
+// with a spec, before launches run.
 FaultInjector& fault_injector();
 
 // Throws CudaError(name + " [injected by CUDAVIZ_FAULT]", cudaErrorLaunchFailure)

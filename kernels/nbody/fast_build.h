@@ -48,8 +48,8 @@ std::vector<FastBuild> one_way_builds();
 
 // nbody_fast_builds.cpp: the build named (nullptr if none), its shared memory
 // for a block of nt threads, how many blocks of it the device holds at once,
-// the build a block runs (tile: a name, "" or "auto" for CUDAVIZ_NBODY_TILE then
-// the plan; std::invalid_argument for an unknown name or a block too large),
+// the build a block runs (tile: a name, "" for set_default_fast_tile's, "auto"
+// or "" there for the plan; std::invalid_argument for an unknown name or a block too large),
 // and a pairs build's shared memory as a function of the block.
 const FastBuild* find_build(const std::string& name);
 // "nbody fast: unknown build 'x'<from>; the builds are auto, pairs4, ...".

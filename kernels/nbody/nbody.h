@@ -45,16 +45,20 @@ const std::vector<Variant>& all_variants();
 // The fast kernel's builds: "pairs4" (the default plan on every block: each
 // pair once, 4 bodies a lane), "pairs8", ..., and the one-way builds of earlier
 // rounds ("k8u4": 8 targets a thread, tile loop unrolled by 4, ...). tile ""
-// follows CUDAVIZ_NBODY_TILE, then the default plan; fast_bodies_per_thread()
-// is exact for any block and build.
+// follows the process default (set_default_fast_tile), then the default plan;
+// fast_bodies_per_thread() is exact for any block and build.
 std::vector<std::string> fast_tile_names();
+// The build tile "" means, for the whole process (the app sets it once at
+// start-up from CUDAVIZ_NBODY_TILE; "" or "auto": the plan). `origin` names
+// where it came from in the error a bad name gives ("CUDAVIZ_NBODY_TILE").
+void set_default_fast_tile(const std::string& tile, const std::string& origin);
 unsigned fast_tile_max_threads(const std::string& tile);
 unsigned fast_bodies_per_thread(const BlockShape& block, const std::string& tile = "");
-// The build a block runs with (tile "" resolved through the env and the plan).
+// The build a block runs with (tile "" resolved through the default and the plan).
 std::string fast_tile_for(const BlockShape& block, const std::string& tile = "");
 
 // The force kernel a step of `v` launches with `block` (fast: the build `tile`
-// names, "" for CUDAVIZ_NBODY_TILE then the plan), with its dynamic shared
+// names, "" for the default then the plan), with its dynamic shared
 // memory (a float4 a thread for tiled and the one-way builds, a function of the
 // block for the pairs builds), for the tuning panels; never throws.
 KernelAttributes kernel_attributes(Variant v, const BlockShape& block, const std::string& tile = "");
@@ -169,7 +173,7 @@ class NBodyGpu {
   double mass_sum_ = 0;  // sum of |m|: the fixed-point bound
   bool synced_ = true;           // velocities at the same time as positions (after reset)
   float last_dt_ = 0;
-  std::string fast_tile_;  // "" : CUDAVIZ_NBODY_TILE or the plan
+  std::string fast_tile_;  // "" : the process default (set_default_fast_tile) or the plan
 };
 
 class NBodyCpu {

@@ -3,7 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -91,20 +91,40 @@ const char* planned_build(unsigned nt) {
 
 }  // namespace
 
-// The tile plan: the named build (set_fast_tile, else CUDAVIZ_NBODY_TILE), or
-// planned_build().
+namespace {
+// set_default_fast_tile's choice: set once at start-up, read by every launch.
+struct DefaultTile {
+  std::mutex mutex;
+  std::string name, origin;
+};
+DefaultTile& default_tile() {
+  static DefaultTile d;
+  return d;
+}
+}  // namespace
+
+void set_default_fast_tile(const std::string& tile, const std::string& origin) {
+  DefaultTile& d = default_tile();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  d.name = tile;
+  d.origin = origin;
+}
+
+// The tile plan: the named build (set_fast_tile, else set_default_fast_tile's),
+// or planned_build().
 const FastBuild& fast_build(const BlockShape& block, const std::string& tile) {
   const unsigned nt = static_cast<unsigned>(block.threads());
   std::string name = tile;
-  const char* from = "";
+  std::string from;
   if (name.empty()) {
-    const char* env = std::getenv("CUDAVIZ_NBODY_TILE");
-    if (env) name = env;
-    if (env) from = " (from CUDAVIZ_NBODY_TILE)";
+    DefaultTile& d = default_tile();
+    std::lock_guard<std::mutex> lock(d.mutex);
+    name = d.name;
+    if (!d.origin.empty() && !name.empty()) from = " (from " + d.origin + ")";
   }
   if (name.empty() || name == "auto") name = planned_build(nt);
   const FastBuild* b = find_build(name);
-  if (!b) throw std::invalid_argument(unknown_build(name, from));
+  if (!b) throw std::invalid_argument(unknown_build(name, from.c_str()));
   if (nt > b->max_threads)
     throw std::invalid_argument("nbody fast: tile build " + name + " runs blocks of at most " +
                                 std::to_string(b->max_threads) + " threads, not " +

@@ -115,19 +115,19 @@ TEST(Hotkeys, ActionsChangeTheState) {
   UiState ui;
   Presentation p;
   apply_action(Action::Pause, ui, p);
-  EXPECT_TRUE(ui.paused);
+  EXPECT_TRUE(ui.settings.paused);
   apply_action(Action::Pause, ui, p);
-  EXPECT_FALSE(ui.paused);
+  EXPECT_FALSE(ui.settings.paused);
   apply_action(Action::Step, ui, p);
-  EXPECT_TRUE(ui.step_once);
+  EXPECT_TRUE(ui.requests.step_once);
   apply_action(Action::Reset, ui, p);
-  EXPECT_TRUE(ui.reset_requested);
+  EXPECT_TRUE(ui.requests.reset);
   apply_action(Action::Screenshot, ui, p);
-  EXPECT_TRUE(ui.screenshot_requested);
+  EXPECT_TRUE(ui.requests.screenshot);
   apply_action(Action::Scene3, ui, p);
-  EXPECT_EQ(ui.scene_request, *parse_scene("nbody"));
+  EXPECT_EQ(ui.requests.scene, *parse_scene("nbody"));
   apply_action(Action::Scene1, ui, p);
-  EXPECT_EQ(ui.scene_request, *parse_scene("fountain"));
+  EXPECT_EQ(ui.requests.scene, *parse_scene("fountain"));
   apply_action(Action::HidePanels, ui, p);
   EXPECT_TRUE(p.panels_hidden);
   apply_action(Action::Help, ui, p);
@@ -184,7 +184,7 @@ TEST(Hotkeys, PresenterKeysMoveLessonSteps) {
     kb.held.clear();
     kb.frame();
   }
-  EXPECT_EQ(ui.lesson_move, 0);  // two forward, two back
+  EXPECT_EQ(ui.requests.lesson_move, 0);  // two forward, two back
   kb.held = {GLFW_KEY_PAGE_DOWN};
   EXPECT_TRUE(kb.frame(true).empty());  // typing a prediction: the keys stay in the field
 }

@@ -7,6 +7,7 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_values.h"
 #include "lessons/markdown.h"
+#include "test_config.h"
 
 using namespace cv::lessons;
 
@@ -76,7 +77,7 @@ panel: memory
 // The problems a text has ("" when it parses).
 std::vector<std::string> problems_of(const std::string& text) {
   try {
-    parse_lesson(text, "bad.md");
+    parse_lesson(text, "bad.md", test_config().paths);
   } catch (const LessonError& e) {
     return e.problems();
   }
@@ -97,7 +98,7 @@ bool any_contains(const std::vector<std::string>& v, const std::string& what) {
 }  // namespace
 
 TEST(LessonParse, GoodFileGivesStepsPlansAndText) {
-  const Lesson l = parse_lesson(kGood, "good.md");
+  const Lesson l = parse_lesson(kGood, "good.md", test_config().paths);
   EXPECT_EQ(l.title, "Counting");
   ASSERT_EQ(l.steps.size(), 3u);
   const Step& s = l.steps[0];
@@ -137,11 +138,11 @@ TEST(LessonParse, GoodFileGivesStepsPlansAndText) {
 }
 
 TEST(LessonParse, ShippedLessonsAllLoad) {
-  const auto files = shipped_lessons();
-  ASSERT_GE(files.size(), 5u) << "assets/lessons: " << lesson_dir();
+  const auto files = shipped_lessons(test_config().paths);
+  ASSERT_GE(files.size(), 5u) << "assets/lessons: " << lesson_dir(test_config().paths);
   for (const auto& f : files) {
     try {
-      const Lesson l = load_lesson_file(f);
+      const Lesson l = load_lesson_file(f, test_config().paths);
       EXPECT_GE(l.steps.size(), 5u) << f;
       for (const Step& s : l.steps)
         if (s.gpu.predict.kind != Prediction::Kind::None)
@@ -235,7 +236,7 @@ TEST(LessonParse, FileLevelProblems) {
                            "not closed"));
   EXPECT_TRUE(any_contains(problems_of("# T\n## Step:\ntext\n"), "field 'title'"));
   try {
-    load_lesson_file("/nonexistent/lesson.md");
+    load_lesson_file("/nonexistent/lesson.md", test_config().paths);
     FAIL() << "a missing file loaded";
   } catch (const LessonError& e) {
     EXPECT_TRUE(any_contains(e.problems(), "/nonexistent/lesson.md"));

@@ -16,6 +16,7 @@
 #include "presets/preset.h"
 #include "presets/preset_panel.h"
 #include "scenes/fountain_scene.h"
+#include "test_config.h"
 
 using namespace cv;
 using namespace cv::presets;
@@ -392,8 +393,8 @@ TEST(Presets, SweepCommandReproducesTheTable) {
 TEST(Presets, EveryShippedPresetLoadsCleanly) {
   // app_tests is not the app: point the lookup at the source's assets explicitly.
   setenv("CUDAVIZ_ASSETS", CUDAVIZ_SOURCE_DIR "/assets", 1);
-  const std::vector<std::string> files = shipped_presets();
-  ASSERT_FALSE(files.empty()) << "no presets found (preset_dir: '" << preset_dir() << "')";
+  const std::vector<std::string> files = shipped_presets(test_config().paths);
+  ASSERT_FALSE(files.empty()) << "no presets found (preset_dir: '" << preset_dir(test_config().paths) << "')";
   std::set<std::string> scenes, labs, names;
   for (const std::string& f : files) {
     SCOPED_TRACE(f);

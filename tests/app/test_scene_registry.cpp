@@ -19,7 +19,8 @@ SceneDescriptor scene(const char* name, int key) {
   d.max_count = [](Backend) { return 100ll; };
   d.default_count = [](Backend) { return 10ll; };
   d.bytes_per_element = [](const std::optional<std::string>&) { return 16ll; };
-  d.make = [](Backend, unsigned, const std::string&) -> std::unique_ptr<ParticleScene> {
+  d.make = [](Backend, unsigned, const std::string&,
+              const TransferConfig&) -> std::unique_ptr<ParticleScene> {
     return nullptr;
   };
   return d;

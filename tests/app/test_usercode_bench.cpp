@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "cli.h"
 #include "usercode/compile.h"
+#include "test_config.h"
 
 namespace {
 
@@ -48,7 +49,7 @@ const char* kParticleHead =
     "                         const cv::Params& p) {\n";
 
 TEST(UsercodeBench, ShippedParticleTemplateRunsAndMatchesTheBuiltIn) {
-  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   const Result r = bench(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/fountain_particle.cu");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* key : {"compile_ms", "registers", "shared_bytes", "local_bytes", "ms_median",
@@ -64,7 +65,7 @@ TEST(UsercodeBench, ShippedParticleTemplateRunsAndMatchesTheBuiltIn) {
 }
 
 TEST(UsercodeBench, WrongPhysicsRunsButIsNotCorrect) {
-  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   const Result r = bench(write_temp("wrong.cu", std::string(kParticleHead) + "  s.age += 1.f;\n  s.y += 1.f;\n}\n"));
   ASSERT_EQ(r.code, 0) << r.err;  // ran: exit 0 even though the answer is wrong
   EXPECT_EQ(r.line["correct"], false);
@@ -72,7 +73,7 @@ TEST(UsercodeBench, WrongPhysicsRunsButIsNotCorrect) {
 }
 
 TEST(UsercodeBench, CompileErrorIsExitTwoWithCompilerStyleLines) {
-  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   const std::string path = write_temp("bad.cu", std::string(kParticleHead) + "  s.x += oops;\n}\n");
   const Result r = bench(path);
   EXPECT_EQ(r.code, 2);
@@ -82,7 +83,7 @@ TEST(UsercodeBench, CompileErrorIsExitTwoWithCompilerStyleLines) {
 }
 
 TEST(UsercodeBench, FaultIsExitOneWithTheError) {
-  if (cv::usercode::find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   const Result r = bench(write_temp("segv.cu", std::string(kParticleHead) + "  *(volatile int*)nullptr = 1;\n}\n"));
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(r.line["error_name"], "SIGSEGV");

@@ -10,6 +10,7 @@
 #include "usercode/compile.h"
 #include "usercode/compile_log.h"
 #include "usercode/templates.h"
+#include "test_config.h"
 
 namespace cv::usercode {
 namespace {
@@ -37,7 +38,7 @@ TEST(UsercodeTemplates, FirstLineNamesTheTemplate) {
   EXPECT_EQ(template_from_source("\n// template: pi"), std::nullopt);
   EXPECT_EQ(template_from_source("// template:"), std::nullopt);
   for (const TemplateInfo& t : templates()) {
-    const std::string src = read_template_source(t);
+    const std::string src = read_template_source(t, test_config().paths);
     ASSERT_TRUE(template_from_source(src)) << t.file;
     EXPECT_EQ(*template_from_source(src), t.example ? to_string(t.kind) : t.name) << t.file;
   }
@@ -48,7 +49,7 @@ TEST(UsercodeCompile, EveryShippedKernelCompilesCleanForTheGpu) {
   for (const TemplateInfo& t : templates()) {
     for (bool checked : {false, true}) {
       CompileRequest req;
-      req.source = read_template_source(t);
+      req.source = read_template_source(t, test_config().paths);
       req.arch = "sm_75";
       req.checked = checked;
       req.file_name = t.file;
@@ -177,9 +178,9 @@ TEST(UsercodeCompile, NvrtcLogParsing) {
 }
 
 TEST(UsercodeCompile, PerParticleOnTheHostCompiler) {
-  if (find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+  if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   CompileRequest req;
-  req.source = read_template_source(*find_template("fountain_particle"));
+  req.source = read_template_source(*find_template("fountain_particle"), test_config().paths);
   req.target = Target::Cpu;
   const CompileResult ok = compile(req);
   EXPECT_TRUE(ok.ok) << ok.error << ok.log;

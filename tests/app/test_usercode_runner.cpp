@@ -14,6 +14,7 @@
 #include "usercode/runner_client.h"
 #include "usercode/templates.h"
 #include "usercode/user_kernel.h"
+#include "test_config.h"
 
 namespace cv::usercode {
 namespace {
@@ -31,16 +32,16 @@ CompileResult cpu_build(const std::string& body) {
 CompileResult template_build() {
   CompileRequest req;
   req.target = Target::Cpu;
-  req.source = read_template_source(*find_template("fountain_particle"));
+  req.source = read_template_source(*find_template("fountain_particle"), test_config().paths);
   return compile(req);
 }
 
 class UsercodeRunner : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (find_host_compiler().empty()) GTEST_SKIP() << "no host C++ compiler";
+    if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
     std::string why;
-    path_ = find_runner(&why);
+    path_ = find_runner(test_config().paths.runner, &why);
     if (path_.empty()) GTEST_FAIL() << why;
   }
   FountainRequest request(unsigned count, bool reset) {
@@ -148,13 +149,13 @@ TEST_F(UsercodeRunner, UserKernelFallsBackAndRecovers) {
   EXPECT_NE(uk.status().fallback.find("built-in"), std::string::npos);
   EXPECT_FALSE(uk.wants(TemplateKind::FountainParticle));
 
-  uk.submit(read_template_source(*find_template("fountain_particle")));
+  uk.submit(read_template_source(*find_template("fountain_particle"), test_config().paths));
   settle();
   ASSERT_EQ(uk.status().state, UserKernelState::Ready) << uk.status().fallback;
   EXPECT_TRUE(uk.wants(TemplateKind::FountainParticle));
 
   // A whole kernel on the CPU backend compiles (errors, PTX) but cannot run.
-  uk.submit(read_template_source(*find_template("fountain_kernel")));
+  uk.submit(read_template_source(*find_template("fountain_kernel"), test_config().paths));
   settle();
   EXPECT_EQ(uk.status().state, UserKernelState::CannotRun);
   EXPECT_NE(uk.status().fallback.find("needs a CUDA GPU"), std::string::npos);

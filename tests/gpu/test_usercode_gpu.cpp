@@ -20,6 +20,7 @@
 #include "usercode/pi_reference.h"
 #include "usercode/runner_client.h"
 #include "usercode/templates.h"
+#include "test_config.h"
 
 namespace cv::usercode {
 namespace {
@@ -31,11 +32,11 @@ CompileResult build(const std::string& source, bool checked = false) {
   return compile(req);  // for the device's architecture
 }
 
-std::string shipped(const std::string& name) { return read_template_source(*find_template(name)); }
+std::string shipped(const std::string& name) { return read_template_source(*find_template(name), test_config().paths); }
 
 std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
   std::string why;
-  const std::string path = find_runner(&why);
+  const std::string path = find_runner(test_config().paths.runner, &why);
   EXPECT_FALSE(path.empty()) << why;
   auto client = std::make_unique<RunnerClient>(path, Backend::Cuda);
   const LoadOutcome lo = client->load(c, 2.0);

@@ -29,8 +29,9 @@ SceneDescriptor descriptor() {
   d.notice = "A test-only scene: dots on a ring, one thread a dot.";
   d.soak_gpu[0] = d.soak_cpu[0] = 1000;
   d.soak_gpu[1] = d.soak_cpu[1] = 3000;
-  d.make = [](Backend b, unsigned n, const std::string& v) -> std::unique_ptr<ParticleScene> {
-    return std::make_unique<DotsScene>(b, n, v == "spiral");
+  d.make = [](Backend b, unsigned n, const std::string& v,
+               const TransferConfig& t) -> std::unique_ptr<ParticleScene> {
+    return std::make_unique<DotsScene>(b, n, v == "spiral", t);
   };
   return d;
 }
@@ -39,7 +40,8 @@ const SceneRegistrar reg(descriptor());  // the one registration line
 
 }  // namespace
 
-DotsScene::DotsScene(Backend backend, unsigned count, bool spiral) : ParticleScene(backend) {
+DotsScene::DotsScene(Backend backend, unsigned count, bool spiral, const TransferConfig& transfer)
+    : ParticleScene(backend, transfer) {
   block_ = BlockShape{128, 1, 1};
   block_2d_ = false;
   if (auto err = reconfigure(count, spiral)) throw std::invalid_argument(*err);

@@ -15,7 +15,7 @@ class DotsScene : public ParticleScene {
  public:
   static constexpr unsigned kMaxCount = 1u << 16;
 
-  DotsScene(Backend backend, unsigned count, bool spiral);
+  DotsScene(Backend backend, unsigned count, bool spiral, const TransferConfig& transfer = {});
 
   const char* name() const override { return "dots"; }
   std::string variant_name() const override { return spiral_ ? "spiral" : "ring"; }

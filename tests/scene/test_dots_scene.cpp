@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "hidden_window.h"
+#include "test_config.h"
 #include "lessons/lesson.h"
 #include "presets/knobs.h"
 #include "presets/preset.h"
@@ -90,7 +91,7 @@ TEST(DotsScene, HasAKeyInTheHelpAndTheMenu) {
   UiState ui;
   Presentation p;
   apply_action(Action::Scene5, ui, p);
-  EXPECT_EQ(ui.scene_request, dots());
+  EXPECT_EQ(ui.requests.scene, dots());
   // The scene set has a slot for it.
   SceneSet set([](SceneKind) { return std::unique_ptr<ParticleScene>(); });
   EXPECT_FALSE(set.built(dots()));
@@ -127,7 +128,7 @@ TEST(DotsScene, PresetsReadAndWriteItsParams) {
 TEST(DotsScene, LessonsNameIt) {
   const std::string text = "# Dots\n\n## Step: turning\n\n```step\nscene: dots\nvariant: spiral\n"
                            "params.speed: 0.1\n```\n\nThey turn.\n";
-  const lessons::Lesson l = lessons::parse_lesson(text, "dots.md");
+  const lessons::Lesson l = lessons::parse_lesson(text, "dots.md", test_config().paths);
   ASSERT_EQ(l.steps.size(), 1u);
 }
 

@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 using cv::record::Recorder;
 using cv::record::RecordState;
 
+#include "../test_config.h"
 #include "hidden_window.h"
 
 namespace {
@@ -71,9 +72,9 @@ TEST(PboRing, EveryFrameOnceInOrderBottomRowFirst) {
 TEST(Recorder, ReadsAtItsStageAndEndsOnAResize) {
   HiddenWindow win("record");
   if (!win.w) GTEST_SKIP() << "no GL context (no display)";
-  if (!cv::record::find_ffmpeg()) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
+  if (!cv::record::find_ffmpeg(test_config().paths)) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
   const std::string path = scratch("resize.mp4");
-  Recorder rec;
+  Recorder rec(test_config().paths);
   ASSERT_EQ(rec.start(path, false), std::nullopt);
   EXPECT_TRUE(rec.recording());
   const auto again = rec.start(scratch("second.mp4"), false);
@@ -105,10 +106,10 @@ TEST(Recorder, ReadsAtItsStageAndEndsOnAResize) {
 TEST(Recorder, AnAbandonedClipLeavesNoFile) {
   HiddenWindow win("record");
   if (!win.w) GTEST_SKIP() << "no GL context (no display)";
-  if (!cv::record::find_ffmpeg()) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
+  if (!cv::record::find_ffmpeg(test_config().paths)) GTEST_SKIP() << "ffmpeg not on PATH (scripts/deps.sh --test)";
   const std::string path = scratch("abandoned.mp4");
   {
-    Recorder rec;
+    Recorder rec(test_config().paths);
     ASSERT_EQ(rec.start(path, true), std::nullopt);
     EXPECT_TRUE(fs::exists(path + ".part"));  // the folder was checked by creating it
     draw_frame(0, 64, 64);
