@@ -148,8 +148,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg(
-    {"corelated", "shared", {"cpu", "atomic", "shared", "launch1d", "launch2d", "fast"}, run});
+const Registrar reg({"corelated", to_string(Variant::Shared), names_of(kVariants), run});
 
 }  // namespace
 }  // namespace cv::bench

@@ -51,7 +51,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"fountain", "lean", {"lean", "seed"}, run});
+const Registrar reg({"fountain", fountain::to_string(fountain::Variant::Lean),
+                     names_of(fountain::kVariants), run});
 
 }  // namespace
 }  // namespace cv::bench

@@ -134,12 +134,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"pi",
-                     "fast",
-                     {"seed", "one_per_block", "warp32", "shared", "many", "fast", "cpu",
-                      "cpu_threads"},
-                     run,
-                     kMaxN});
+const Registrar reg({"pi", to_string(Variant::Fast), names_of(kVariants), run, kMaxN});
 
 }  // namespace
 }  // namespace cv::bench

@@ -130,14 +130,9 @@ std::vector<Measurement> run_lab(Op op, const BenchOptions& opt, Backend backend
   return out;
 }
 
-const std::vector<std::string> kVariantNames{"racy",        "atomic",       "thrust", "multipass",
-                                             "shared_tree", "warp_shuffle", "cub",    "fast",
-                                             "cpu",         "cpu_threads"};
-
-const Registrar reg_count({"count3", "fast", kVariantNames, [](const BenchOptions& o, Backend b) {
-                             return run_lab(Op::Count3, o, b);
-                           }});
-const Registrar reg_sum({"reduce", "fast", kVariantNames,
+const Registrar reg_count({to_string(Op::Count3), to_string(Variant::Fast), names_of(kVariants),
+                           [](const BenchOptions& o, Backend b) { return run_lab(Op::Count3, o, b); }});
+const Registrar reg_sum({to_string(Op::Sum), to_string(Variant::Fast), names_of(kVariants),
                          [](const BenchOptions& o, Backend b) { return run_lab(Op::Sum, o, b); }});
 
 }  // namespace

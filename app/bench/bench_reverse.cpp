@@ -151,7 +151,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"reverse", "shared", {"naive", "shared", "copy", "cpu", "cpu_threads"}, run});
+const Registrar reg({"reverse", to_string(Variant::Shared), names_of(kVariants), run});
 
 }  // namespace
 }  // namespace cv::bench

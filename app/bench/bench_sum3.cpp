@@ -182,11 +182,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"sum3",
-                     "shared",
-                     {"cpu_serial", "cpu", "cpu_sorted", "naive", "hoisted", "shared", "fast",
-                      "sorted"},
-                     run});
+const Registrar reg({"sum3", to_string(Variant::Shared), names_of(kVariants), run});
 
 }  // namespace
 }  // namespace cv::bench

@@ -54,7 +54,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"swarm", "swarm", {"swarm", "sparkler"}, run});
+const Registrar reg({"swarm", swarm::to_string(swarm::Variant::Swarm), names_of(swarm::kVariants),
+                     run});
 
 }  // namespace
 }  // namespace cv::bench

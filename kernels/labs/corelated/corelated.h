@@ -35,6 +35,16 @@
 namespace cv::corelated {
 
 enum class Variant { Cpu, Atomic, Shared, Launch1d, Launch2d, Fast };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Cpu, "cpu"},
+    {Variant::Atomic, "atomic"},
+    {Variant::Shared, "shared"},
+    {Variant::Launch1d, "launch1d"},
+    {Variant::Launch2d, "launch2d"},
+    {Variant::Fast, "fast"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
