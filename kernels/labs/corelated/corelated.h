@@ -31,6 +31,7 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/name_table.h"
 
 namespace cv::corelated {
 
