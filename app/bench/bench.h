@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "common/block_shape.h"
 #include "common/device_info.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::bench {
 
@@ -78,6 +79,15 @@ struct LabInfo {
   // shown under the table and on its "NO" when the row is wrong.
   std::function<std::string(const std::string& variant)> wrong_note;
   std::vector<LabAction> actions;
+  // The main kernel `variant` launches with `block`, for the occupancy panel
+  // (tuning/kernel_catalog); nullopt for a variant without one of ours (CPU, a
+  // library call). Unset: the lab's kernels are not shown there.
+  struct Kernel {
+    KernelAttributes attributes;
+    BlockShape block;              // the shape it really runs with
+    bool two_dimensional = false;  // it reads block.y
+  };
+  std::function<std::optional<Kernel>(const std::string& variant, const BlockShape& block)> kernel;
   const LabAction* action(const std::string& name) const {
     for (const LabAction& a : actions)
       if (a.name == name) return &a;

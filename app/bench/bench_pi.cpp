@@ -145,6 +145,13 @@ Target target() {
       "than drawing points. Doing many samples per thread and one atomic per block turns "
       "the job from launch- and memory-bound into arithmetic-bound: compare samples/s "
       "across the rows.";
+  lab.kernel = [](const std::string& variant,
+                  const BlockShape& block) -> std::optional<LabInfo::Kernel> {
+    const Variant v = *parse_variant(variant);
+    auto a = kernel_attributes(v);
+    if (!a) return std::nullopt;
+    return LabInfo::Kernel{std::move(*a), effective_block(v, block)};
+  };
   t.lab = lab;
   return t;
 }

@@ -162,6 +162,12 @@ Target target() {
       "reads and writes run forwards and contiguously. The notes' profiler showed 125,056 "
       "incoherent loads for the naive kernel and none for the staged one, and 2.6x less "
       "time. 'copy' is the yardstick: the same bytes moved without reversing.";
+  lab.kernel = [](const std::string& variant,
+                  const BlockShape& block) -> std::optional<LabInfo::Kernel> {
+    auto a = kernel_attributes(*parse_variant(variant));
+    if (!a) return std::nullopt;
+    return LabInfo::Kernel{std::move(*a), block};
+  };
   t.lab = lab;
   return t;
 }

@@ -216,6 +216,15 @@ Target target() {
                          "Reproduces the seed's table: n = 800..2000 with cpu, naive and shared "
                          "(the GPU ones on the CUDA backend).",
                          seed_table_jobs});
+  lab.kernel = [](const std::string& variant,
+                  const BlockShape& block) -> std::optional<LabInfo::Kernel> {
+    const Variant v = *parse_variant(variant);
+    auto a = kernel_attributes(v);
+    if (!a) return std::nullopt;
+    // The brute-force kernels index (i, j) with a 2D grid; fast and sorted are 1D.
+    return LabInfo::Kernel{std::move(*a), block,
+                           v == Variant::Naive || v == Variant::Hoisted || v == Variant::Shared};
+  };
   t.lab = lab;
   return t;
 }
