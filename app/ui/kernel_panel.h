@@ -46,7 +46,7 @@ class KernelPanel {
   void ptx_section();
   usercode::TemplateKind kind_in_editor(const usercode::UserKernel& uk) const;
 
-  ui::ToolTab tab_{"kernel"};
+  ui::ToolTab tab_{ui::Tool::Kernel};
   KernelSource source_;
   ui::CodeEditor prelude_{true}, ptx_{true};
   int prelude_kind_ = -1;

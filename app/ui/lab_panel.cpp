@@ -150,10 +150,11 @@ std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
 
 void LabPanel::draw(ui::Layout& layout) {
   // A tab of the tool area (ui/layout.h): --lab and presets open or close it.
-  if (expand_) layout.open("labs");
-  if (collapse_) layout.close("labs");
+  const char* tool = ui::tool_name(ui::Tool::Labs);
+  if (expand_) layout.open(tool);
+  if (collapse_) layout.close(tool);
   expand_ = collapse_ = false;
-  collapsed_ = !layout.begin_tool("labs", "labs");
+  collapsed_ = !layout.begin_tool(tool, "labs");
   if (collapsed_) return;
   const std::vector<std::string> names = lab_names();
   if (names.empty()) {
