@@ -41,7 +41,7 @@ bool mentions(const std::vector<std::string>& v, const std::string& what) {
   return false;
 }
 
-struct Run {
+struct Outcome {
   int code = -1;
   std::string out, err;
 };
@@ -54,10 +54,10 @@ std::string slurp(const std::string& path) {
 }
 
 // Runs `args` (a shell command line after the binary), stdout and stderr apart.
-Run run_cmd(const std::string& prefix, const std::string& args) {
+Outcome run_cmd(const std::string& prefix, const std::string& args) {
   const std::string err_path = ::testing::TempDir() + "testlab_stderr.txt";
   const std::string cmd = prefix + " " + args + " 2>" + err_path;
-  Run r;
+  Outcome r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -69,10 +69,10 @@ Run run_cmd(const std::string& prefix, const std::string& args) {
   return r;
 }
 
-Run app(const std::string& args) { return run_cmd(CUDAVIZ_TESTLAB_BIN, args); }
+Outcome app(const std::string& args) { return run_cmd(CUDAVIZ_TESTLAB_BIN, args); }
 
 // The app in a window of its own (Xvfb); code 125: no display could be started.
-Run app_in_window(const std::string& args) {
+Outcome app_in_window(const std::string& args) {
   return run_cmd(std::string(CUDAVIZ_WITH_XVFB) + " " + CUDAVIZ_TESTLAB_BIN,
                  "--scene pi --n 2000 --size 960x600 --backend cpu " + args);
 }
@@ -147,7 +147,9 @@ TEST(TestLab, PanelSettingsAndActionsTakeIt) {
   ASSERT_TRUE(bad);
   EXPECT_NE(bad->find("not an action of testlab"), std::string::npos) << *bad;
   ASSERT_EQ(panel.run_action(tl::kAction), std::nullopt);
-  panel.shutdown();  // waits for the run
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (panel.running() && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   const auto rows = panel.runner().results();
   ASSERT_EQ(rows.size(), 2u);  // n and 2n
   EXPECT_EQ(rows[0]["n"], 500);
@@ -222,7 +224,7 @@ TEST(TestLab, TheOccupancyCatalogueSaysItsKernelsAreNotShown) {
 // --- through the binary: the command line ---------------------------------
 
 TEST(TestLabCli, BenchPrintsAJsonRowPerVariant) {
-  const Run r = app(std::string("bench ") + tl::kName + " --n 2000 --reps 2");
+  const Outcome r = app(std::string("bench ") + tl::kName + " --n 2000 --reps 2");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = json_lines(r.out);
   ASSERT_EQ(rows.size(), 2u) << r.out;
@@ -240,24 +242,24 @@ TEST(TestLabCli, BenchPrintsAJsonRowPerVariant) {
 }
 
 TEST(TestLabCli, ABadVariantIsAUsageErrorNamingTheValidOnes) {
-  const Run r = app(std::string("bench ") + tl::kName + " --variant sideways");
+  const Outcome r = app(std::string("bench ") + tl::kName + " --variant sideways");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("'sideways' is not a variant of testlab (right, wrong, or all)"),
             std::string::npos)
       << r.err;
-  const Run big = app(std::string("bench ") + tl::kName + " --n 99999999999");
+  const Outcome big = app(std::string("bench ") + tl::kName + " --n 99999999999");
   EXPECT_EQ(big.code, 2) << big.err;
   EXPECT_NE(big.err.find("--n"), std::string::npos) << big.err;
 }
 
 TEST(TestLabCli, SweepRunsItsShapes) {
-  const Run r = app(std::string("sweep ") + tl::kName + " --shapes 32x1,64x1 --n 1000");
+  const Outcome r = app(std::string("sweep ") + tl::kName + " --shapes 32x1,64x1 --n 1000");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json_lines(r.out).size(), 2u) << r.out;
 }
 
 TEST(TestLabCli, LabRunsInTheWindowToTheEnd) {
-  const Run r = app_in_window(std::string("--frames 20 --lab ") + tl::kName);
+  const Outcome r = app_in_window(std::string("--frames 20 --lab ") + tl::kName);
   if (r.code == 125) GTEST_SKIP() << "no display: " << r.err;
   ASSERT_EQ(r.code, 0) << r.err;
   const auto lines = json_lines(r.out);
@@ -273,7 +275,7 @@ TEST(TestLabCli, APresetWithTheLabRunsItsAction) {
   const std::string preset = file_with(
       "testlab_preset.json",
       R"({"version": 1, "lab": {"name": "testlab", "n": 300, "open": true, "run": "twice"}})");
-  const Run r = app_in_window("--frames 20 --preset " + preset);
+  const Outcome r = app_in_window("--frames 20 --preset " + preset);
   if (r.code == 125) GTEST_SKIP() << "no display: " << r.err;
   ASSERT_EQ(r.code, 0) << r.err;
   const auto lines = json_lines(r.out);
@@ -286,7 +288,7 @@ TEST(TestLabCli, APresetWithTheLabRunsItsAction) {
 }
 
 TEST(TestLabCli, AnUnknownLabIsRefusedNamingTheLabs) {
-  const Run r = app_in_window("--frames 5 --lab nolab");
+  const Outcome r = app_in_window("--frames 5 --lab nolab");
   if (r.code == 125) GTEST_SKIP() << "no display: " << r.err;
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.err.find("'nolab' is not a lab"), std::string::npos) << r.err;
