@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "common/fault_injection.h"
 #include "common/nvtx_range.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
@@ -46,6 +47,8 @@ int App::run() {
   try {
     while (!glfwWindowShouldClose(window_.handle()))
       if (!frame()) break;
+  } catch (const GlContextLost& lost) {
+    reopen(lost);
   } catch (...) {  // the run fails (exit 1), but no worker outlives what it reads
     ctx_.labs.shutdown();
     ctx_.tuning.shutdown();
@@ -63,6 +66,18 @@ bool App::frame() {
   {
     CV_NVTX_RANGE("poll events");
     glfwPollEvents();
+  }
+  // A GPU reset (a student's kernel faulting in the runner can cause one) loses
+  // the context: every GL call from here would be lost work, so reopen.
+  unsigned status = window_.reset_status();
+  // Tests of the two paths below (CUDAVIZ_FAULT=launch:gl-context-reset / frame-stall).
+  if (status == GL_NO_ERROR && fault_injector().should_fail("gl-context-reset"))
+    status = GL_UNKNOWN_CONTEXT_RESET;
+  if (status != GL_NO_ERROR) throw GlContextLost(status);
+  if (fault_injector().should_fail("frame-stall")) {
+    armed_for_ = "an injected stall (CUDAVIZ_FAULT)";
+    watchdog_.arm({armed_for_, ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});
+    std::this_thread::sleep_for(watchdog_.limit() * 3);  // stands for a driver that never returns
   }
   size_ = window_.size();
   if (!size_.drawable()) {  // minimized: nothing to draw, don't spin
@@ -98,6 +113,8 @@ bool App::frame() {
   for (auto& o : observers_) o->before_present(view);
   present();
   account_frame();
+  watch_after_fault();
+  watchdog_.frame_done();
   bool go_on = true;
   for (auto& o : observers_) go_on = o->after_frame(view) && go_on;
   return go_on;
@@ -257,6 +274,39 @@ void App::account_frame() {
 
 // Mirrors setup: the workers stop first (closing the window while a lab runs
 // cancels it and waits), then the observers report; members go in reverse order.
+void App::watch_after_fault() {
+  if (ctx_.backend != Backend::Cuda) return;  // only a GPU fault can stop the driver
+  const auto& fault = ctx_.user_kernel.status().fault;
+  std::string why;
+  if (fault && !fault->out_of_range)  // checked mode's report is no fault of the GPU
+    why = "your kernel's fault (" + fault->describe() + ")";
+  else if (!ctx_.ui.error_message.empty() && ctx_.ui.error_message.find("cudaError") != std::string::npos)
+    why = "the scene's CUDA error (" + ctx_.ui.error_message + ")";
+  if (why.empty() || why == armed_for_) return;
+  armed_for_ = why;
+  watchdog_.arm({why, ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});
+}
+
+void App::reopen(const GlContextLost& lost) {
+  ctx_.labs.shutdown();
+  ctx_.tuning.shutdown();
+  ctx_.insight.shutdown();
+  ctx_.lesson.shutdown();
+  LaunchPlan::Reopened r;
+  r.count = reopened_ ? reopened_->count + 1 : 1;
+  r.kernel_text = ctx_.kernel_panel.source().text();
+  r.kernel_path = ctx_.kernel_panel.source().path();
+  const auto& st = ctx_.user_kernel.status();
+  const bool yours = st.state != usercode::UserKernelState::Off && !st.source.empty();
+  r.why = std::string(lost.what()) +
+          (yours ? "; your kernel ran in its own process when it happened" : "");
+  auto state = ctx_.app_state();
+  presets::Preset p = presets::capture(state);
+  p.kernel.reset();  // in the editor, not running: it may be what reset the GPU
+  const std::string why = r.why;
+  throw ReopenWindow(why, std::move(p), std::move(r));
+}
+
 int App::teardown() {
   ctx_.labs.shutdown();
   ctx_.tuning.shutdown();

@@ -9,11 +9,14 @@
 // Scripted runs (--frames, --soak, fault injection) observe the loop
 // (core/frame_observer.h); they are not branches inside it.
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cli.h"
 #include "core/context.h"
 #include "core/frame_observer.h"
+#include "core/frame_watchdog.h"
 #include "core/input.h"
 #include "core/scene_view.h"
 #include "core/window.h"
@@ -22,6 +25,15 @@ namespace cv {
 
 // Runs until the window closes (or --frames N are drawn). Returns the exit code.
 int run_app(const RunOptions& opt);
+
+// Thrown out of App::run when the GL context was lost (window.h, GlContextLost):
+// the state to reopen the window with, captured before teardown.
+struct ReopenWindow : std::runtime_error {
+  ReopenWindow(const std::string& why, presets::Preset state, LaunchPlan::Reopened reopened)
+      : std::runtime_error(why), state(std::move(state)), reopened(std::move(reopened)) {}
+  presets::Preset state;
+  LaunchPlan::Reopened reopened;
+};
 
 class App {
  public:
@@ -36,6 +48,7 @@ class App {
   void setup_scene(const LaunchPlan& plan);
   void setup_panels();
   void setup_presets(const LaunchPlan& plan);
+  void setup_reopened();
   void setup_lesson(const LaunchPlan& plan);
   void setup_pacing();
   void setup_record();
@@ -49,6 +62,11 @@ class App {
   void account_frame();
   // After the loop: stop the workers, let the observers report.
   int teardown();
+  // A lost GL context: the workers stop, the state is captured (the student's
+  // kernel in the editor, not running), and ReopenWindow carries it out.
+  [[noreturn]] void reopen(const GlContextLost& lost);
+  // After a GPU fault: arms the watchdog with the student's kernel to save.
+  void watch_after_fault();
 
   RunOptions opt_;
   GlfwWindow window_;
@@ -57,7 +75,11 @@ class App {
   SceneView view_;
   InputHandler input_;
   std::vector<std::unique_ptr<FrameObserver>> observers_;
+  // Last: its thread stops before anything else goes (core/frame_watchdog.h).
+  FrameWatchdog watchdog_;
+  std::string armed_for_;  // the fault the watchdog was last armed for
   GlfwWindow::Size size_;  // this frame's
+  std::optional<LaunchPlan::Reopened> reopened_;  // this window replaces a lost one
   // Frame pacing: fixed steps or steps from elapsed time, vsync as applied.
   bool fixed_steps_ = false;
   bool vsync_applied_ = false;

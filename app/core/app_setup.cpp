@@ -88,8 +88,33 @@ int run_app(const RunOptions& opt) {
     const LaunchPlan plan = plan_launch(opt, resolve_backend(opt.backend));
     if (opt.record && !record::find_ffmpeg())  // before a window flashes up
       throw LaunchError(std::string("--record: ") + record::kNeedsFfmpeg);
-    App app(opt, plan);
-    return app.run();
+    LaunchPlan current = plan;
+    for (;;) {
+      try {
+        App app(opt, current);
+        return app.run();
+      } catch (const ReopenWindow& r) {
+        // The lost context's GL objects went with the App; the app's own CUDA
+        // context is another matter: if the reset reached it too, only a new
+        // process recovers (RESEARCH.md), so say so and end.
+        std::cerr << "cudaviz: " << r.what() << "\n";
+        const cudaError_t health = cudaDeviceSynchronize();
+        if (health != cudaSuccess && health != cudaErrorInsufficientDriver &&
+            health != cudaErrorNoDevice)
+          throw std::runtime_error(std::string("cannot reopen the window: CUDA is unusable in "
+                                               "this process after the reset (") +
+                                   cudaGetErrorName(health) + "); start cudaviz again");
+        if (r.reopened.count > 3)
+          throw std::runtime_error("the window's GL context was lost " +
+                                   std::to_string(r.reopened.count) + " times; giving up");
+        std::cerr << "cudaviz: reopening the window (" << r.reopened.count << ")\n";
+        current.preset = r.state;
+        current.preset_report = {};
+        current.kernel_source.clear();
+        current.lesson_problems.clear();
+        current.reopened = r.reopened;
+      }
+    }
   } catch (const LaunchError& e) {
     std::cerr << "cudaviz: " << e.what() << "\n";
     return 2;
@@ -104,6 +129,10 @@ Context::Context(Backend b)
       user_kernel([b] {
         usercode::UserKernelOptions o;
         o.backend = b;
+        // Bounds-checked in the window: an index past a buffer is caught and
+        // named before it can fault the GPU (a fault can cost the window its GL
+        // context: docs/kernels.md); `bench kernel` runs unchecked unless asked.
+        o.checked = true;
         return o;
       }()),
       scenes([b](SceneKind k) { return make_scene(k, b); }),
@@ -117,15 +146,21 @@ App::App(const RunOptions& opt, const LaunchPlan& plan)
       window_(opt.width, opt.height, "cudaviz"),
       imgui_(window_.handle(), opt.frames == 0),
       ctx_(sys::follow_gl_device(opt.backend, plan.backend, std::cerr)),  // --device, else GL's GPU
-      input_(window_.handle()) {
+      input_(window_.handle()),
+      watchdog_(std::chrono::seconds(15),
+                [dir = user_config_dir()](const FrameWatchdog::Rescue& r, double waited_s) {
+                  report_stall_and_exit(r, waited_s, dir);
+                }) {
   ctx_.gl_debug = gl_debug_requested() && enable_gl_debug_output();
-  std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s\n", glGetString(GL_RENDERER),
-               glGetString(GL_VERSION));
+  std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s | %s\n", glGetString(GL_RENDERER),
+               glGetString(GL_VERSION), window_.robustness_note().c_str());
   setup_scene(plan);
   // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
-  if (opt_.kernel) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
+  if (opt_.kernel && !plan.reopened) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
+  reopened_ = plan.reopened;
   setup_panels();
   setup_presets(plan);
+  setup_reopened();
   setup_lesson(plan);
   setup_pacing();
   setup_record();
@@ -164,7 +199,7 @@ void App::setup_panels() {
       throw LaunchError("--panel: " + *err);
   // --kernel: the editor shows the file it compiles (a file the editor refuses,
   // binary or too large, still compiles and fails there with the reason).
-  if (opt_.kernel) ctx_.kernel_panel.show_file(*opt_.kernel);
+  if (opt_.kernel && !reopened_) ctx_.kernel_panel.show_file(*opt_.kernel);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }
@@ -184,14 +219,28 @@ void App::setup_presets(const LaunchPlan& plan) {
   presets::Report applied;
   auto state = ctx_.app_state();
   ctx_.preset_lab = presets::apply(*plan.preset, state, applied).lab_started;
-  for (const auto& line : presets::report_lines(*opt_.preset, applied))
+  // A reopened window's state was captured, not read from a file.
+  const std::string source = plan.reopened ? "the state before the window was reopened" : *opt_.preset;
+  for (const auto& line : presets::report_lines(source, applied))
     std::cerr << "cudaviz: " << line << "\n";
   if (opt_.frames > 0 && !applied.invalid.empty())
-    throw LaunchError("--preset: '" + *opt_.preset + "' asks for what this machine " +
+    throw LaunchError("--preset: '" + source + "' asks for what this machine " +
                       "cannot run (above)");
   ctx_.preset_report.invalid.insert(ctx_.preset_report.invalid.end(), applied.invalid.begin(),
                                     applied.invalid.end());
-  ctx_.preset_panel.loaded(*opt_.preset, *plan.preset, ctx_.preset_report);
+  ctx_.preset_panel.loaded(source, *plan.preset, ctx_.preset_report);
+}
+
+// A window that replaces one whose GL context was lost: says so, in the side
+// panel and the kernel tab, with the student's text back in the editor.
+void App::setup_reopened() {
+  if (!reopened_) return;
+  ctx_.reopened_because = reopened_->why;
+  ctx_.ui.scene_message = "The window was reopened: " + reopened_->why + ".";
+  if (!reopened_->kernel_text.empty())
+    ctx_.kernel_panel.restore(reopened_->kernel_text, reopened_->kernel_path,
+                              ctx_.ui.scene_message + " Your kernel is back here, not running: "
+                              "fix it, then Ctrl+Enter.");
 }
 
 // --lesson: the tab opens at --step (or the problems the file has); a

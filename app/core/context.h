@@ -34,6 +34,13 @@ struct LaunchPlan {
   std::optional<lessons::Lesson> lesson;  // --lesson, parsed and checked
   std::vector<std::string> lesson_problems;  // --lesson without --frames: shown in the tab
   std::string kernel_source;  // --kernel FILE.cu: the file's text, submitted once the window is up
+  // Set when the window is reopened after its GL context was lost (core/app.h, ReopenWindow).
+  struct Reopened {
+    std::string why;                       // shown in the window and the --frames summary
+    std::string kernel_text, kernel_path;  // the editor's text, back in the tab, not running
+    int count = 0;                         // reopens so far
+  };
+  std::optional<Reopened> reopened;
 };
 
 // A command-line request that cannot be met once the window is open (a count
@@ -65,6 +72,7 @@ struct Context {
   bool preset_lab = false;        // a preset started a lab run (a scripted run waits for it)
   bool gl_debug = false;          // KHR_debug output is on
   long long frame = 0;            // frames drawn so far
+  std::string reopened_because;   // this window replaces one whose GL context was lost
 
   presets::AppState app_state() { return {scenes, ui, labs, presentation, &user_kernel}; }
 };

@@ -155,6 +155,7 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
   }
   // Panels that overlap, reach past the display or are narrower than their content.
   j["layout_problems"] = ui::layout_problems();
+  if (!ctx.reopened_because.empty()) j["window_reopened"] = ctx.reopened_because;
   j["vsync"] = ctx.ui.pacing.vsync;
   j["fps_cap"] = ctx.ui.pacing.fps_cap;
   j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

@@ -125,12 +125,17 @@ void SceneView::draw(ParticleScene& scene, const OrbitCamera& camera, UiState& u
   const ParticleScene::Floor floor = scene.floor();
   if (floor.radius > 0) table_.draw(floor.radius, view_proj, floor.height);
   for (const auto& line : scene.overlay()) lines_.draw(line.points, line.colour, view_proj);
-  if (ui.splat_active)
+  if (ui.splat_active) {
     splat_->draw(view.x, view.y);
-  else if (style.colour_by > 0 || !density_ok_)
-    particles_.draw(scene.vbo(), scene.count(), style, view_proj);  // ids: nearest wins
-  else
-    draw_tone_mapped(scene, style, view_proj, camera.distance, view);
+  } else {
+    // GL reads the particles from here on: the explicit wait for the GPU's
+    // last write of them (external interop; the splatter orders on the GPU).
+    scene.wait_for_gpu();
+    if (style.colour_by > 0 || !density_ok_)
+      particles_.draw(scene.vbo(), scene.count(), style, view_proj);  // ids: nearest wins
+    else
+      draw_tone_mapped(scene, style, view_proj, camera.distance, view);
+  }
   draw_timer_.end();
   glDisable(GL_SCISSOR_TEST);
 }

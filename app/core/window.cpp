@@ -26,6 +26,8 @@ GlfwWindow::GlfwWindow(int width, int height, const char* title) {
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   if (gl_debug_requested()) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the monitor
+  // Ignored by GLFW where GLX/WGL lack context robustness; reports_resets() says what we got.
+  glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
   handle_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!handle_) {
     glfwTerminate();
@@ -37,7 +39,43 @@ GlfwWindow::GlfwWindow(int width, int height, const char* title) {
     glfwTerminate();
     throw std::runtime_error("gladLoadGL failed: no OpenGL 4.1 entry points");
   }
+  // The 4.5 entry point, else ARB/KHR_robustness's (a 4.1 context has no core one).
+  const char* names[] = {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusARB",
+                         "glGetGraphicsResetStatusKHR"};
+  for (const char* name : names)
+    if (!reset_status_ && (GLAD_GL_VERSION_4_5 || name != names[0]) &&
+        (name == names[0] || glfwExtensionSupported(name == names[1] ? "GL_ARB_robustness"
+                                                                      : "GL_KHR_robustness")))
+      reset_status_ = reinterpret_cast<ResetStatusFn>(glfwGetProcAddress(name));
+  GLint strategy = 0;
+  if (reset_status_) glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+  glGetError();  // a context without robustness may not know the query
+  reports_resets_ = reset_status_ && strategy == GL_LOSE_CONTEXT_ON_RESET;
+  char note[160];
+  std::snprintf(note, sizeof note, "%s (reset status query %s, strategy 0x%x)",
+                reports_resets_ ? "robust context (reports GPU resets)"
+                                : "context without reset notification",
+                reset_status_ ? "found" : "missing", static_cast<unsigned>(strategy));
+  robustness_note_ = note;
 }
+
+unsigned GlfwWindow::reset_status() const {
+  return reports_resets_ ? reset_status_() : static_cast<unsigned>(GL_NO_ERROR);
+}
+
+const char* reset_status_name(unsigned status) {
+  switch (status) {
+    case GL_GUILTY_CONTEXT_RESET: return "GL_GUILTY_CONTEXT_RESET";
+    case GL_INNOCENT_CONTEXT_RESET: return "GL_INNOCENT_CONTEXT_RESET";
+    case GL_UNKNOWN_CONTEXT_RESET: return "GL_UNKNOWN_CONTEXT_RESET";
+    default: return "GL_NO_ERROR";
+  }
+}
+
+GlContextLost::GlContextLost(unsigned s)
+    : std::runtime_error(std::string("the GPU was reset and the window's OpenGL context was lost (") +
+                         reset_status_name(s) + ")"),
+      status(s) {}
 
 GlfwWindow::~GlfwWindow() {
   glfwDestroyWindow(handle_);
@@ -51,9 +89,7 @@ GlfwWindow::Size GlfwWindow::size() const {
   return s;
 }
 
-namespace {
-// The user's config directory (XDG), not wherever the app was started; empty if none.
-std::string layout_file() {
+std::string user_config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
   const std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg)
@@ -61,7 +97,14 @@ std::string layout_file() {
                                                 : "";
   std::error_code ec;
   if (dir.empty() || !(std::filesystem::create_directories(dir / "cudaviz", ec) | !ec)) return "";
-  return (dir / "cudaviz" / "imgui.ini").string();
+  return (dir / "cudaviz").string();
+}
+
+namespace {
+// The user's config directory (XDG), not wherever the app was started; empty if none.
+std::string layout_file() {
+  const std::string dir = user_config_dir();
+  return dir.empty() ? "" : (std::filesystem::path(dir) / "imgui.ini").string();
 }
 }  // namespace
 

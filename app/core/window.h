@@ -2,6 +2,7 @@
 // The two sessions every frame runs inside, each owned by one RAII type and
 // torn down in the reverse order of setup: the GLFW window (with its GL
 // context) first, the ImGui context and its backends on top of it.
+#include <stdexcept>
 #include <string>
 
 struct GLFWwindow;
@@ -24,9 +25,33 @@ class GlfwWindow {
   };
   Size size() const;
 
+  // Whether the driver tells this context about a GPU reset (a robust context,
+  // GL_LOSE_CONTEXT_ON_RESET): a fault in another process's CUDA context can
+  // reset the GPU's engines, and a context that is not told spins in the
+  // driver waiting for work that never completes.
+  bool reports_resets() const { return reports_resets_; }
+  // GL_NO_ERROR, or why this context was lost (GL_GUILTY/INNOCENT/UNKNOWN_CONTEXT_RESET).
+  unsigned reset_status() const;
+  const std::string& robustness_note() const { return robustness_note_; }
+
  private:
   GLFWwindow* handle_ = nullptr;
+  using ResetStatusFn = unsigned (*)();
+  ResetStatusFn reset_status_ = nullptr;
+  bool reports_resets_ = false;
+  std::string robustness_note_;
 };
+
+// The exception a frame throws when the GL context was lost to a GPU reset;
+// run_app reopens the window (core/app_setup.cpp).
+struct GlContextLost : std::runtime_error {
+  explicit GlContextLost(unsigned status);
+  unsigned status;
+};
+const char* reset_status_name(unsigned status);
+
+// `$XDG_CONFIG_HOME/cudaviz` (else ~/.config/cudaviz), created; "" when there is none.
+std::string user_config_dir();
 
 // ImGui's context and its GLFW/OpenGL3 backends. The layout is saved in the
 // user's config directory when `persist_layout` (interactive runs only).

@@ -3,24 +3,12 @@
 #include <cuda_gl_interop.h>
 
 #include <chrono>
+#include <stdexcept>
 
 #include "common/cuda_check.h"
 #include "gl/gl_check.h"
 
 namespace cv {
-
-const char* to_string(TransferMode m) {
-  switch (m) {
-    case TransferMode::External:
-      return "external memory";
-    case TransferMode::Interop:
-      return "interop";
-    case TransferMode::CopyFallback:
-      return "copy fallback";
-    default:
-      return "host upload";
-  }
-}
 
 namespace {
 
@@ -37,10 +25,8 @@ GlBuffer allocate_vbo(size_t bytes) {
 
 InteropBuffer::InteropBuffer(size_t bytes, Backend backend, InteropPath start, bool double_buffer)
     : bytes_(bytes) {
-  if (backend == Backend::Cpu) {
-    vbo_[0] = allocate_vbo(bytes);
-    return;
-  }
+  if (backend == Backend::Cpu)
+    throw std::logic_error("InteropBuffer on the CPU backend (its vertices are a HostTarget's)");
   if (start == InteropPath::External) {
     external_error_ = try_external(bytes, double_buffer);
     if (external_error_.empty()) return;
@@ -106,16 +92,17 @@ InteropBuffer::~InteropBuffer() {
     if (r) cudaGraphicsUnregisterResource(r);
 }
 
+void InteropBuffer::wait_for_gpu() {
+  if (!ext_[front_] || !gl_must_wait_[front_]) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  CV_CUDA(cudaEventSynchronize(written_[front_]->get()));
+  sync_wait_ms_ +=
+      std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  gl_must_wait_[front_] = false;
+}
+
 GLuint InteropBuffer::vbo() const {
-  if (!ext_[front_]) return vbo_[front_].get();
-  if (gl_must_wait_[front_]) {
-    const auto t0 = std::chrono::steady_clock::now();
-    CV_CUDA(cudaEventSynchronize(written_[front_]->get()));
-    sync_wait_ms_ +=
-        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    gl_must_wait_[front_] = false;
-  }
-  return ext_[front_]->buffer.get();
+  return ext_[front_] ? ext_[front_]->buffer.get() : vbo_[front_].get();
 }
 
 // Map flags are a promise to the driver: read-only lets it skip writing back,

@@ -7,8 +7,8 @@
 // and GL imports it once as the buffer's storage (external_memory.h). map()
 // and map_next() only hand out device pointers; ordering is explicit, since
 // CUDA cannot export a semaphore for GL to wait on:
-//  - GL after CUDA: closing a write records an event on the stream; vbo(),
-//    the name GL is about to read, first waits for it on the CPU
+//  - GL after CUDA: closing a write records an event on the stream;
+//    wait_for_gpu(), called before GL reads vbo(), waits for it on the CPU
 //    (cudaEventSynchronize; by draw time the kernel is normally done).
 //  - CUDA after GL: map_next() fences GL (glFenceSync) before the buffer it
 //    reads becomes the one written next frame, and waits for the fence set a
@@ -24,12 +24,14 @@
 // drawing (on NVIDIA GLX each map costs ~0.3 ms of CPU time, GPU idle).
 // Copy: a device staging buffer copied device -> host -> glBufferSubData when
 // the mapping closes (GL on another device, e.g. Mesa under Xvfb).
-// On the CPU backend the caller uploads host data directly.
+// CUDA backends only: the CPU backend's vertices go through HostTarget
+// (host_target.h); both are VertexTargets (interop_target.h wraps this one).
 //
 // Double-buffered (ping-pong, as NVIDIA's nbody sample): two buffers;
 // map_next() hands out the front to read and the back to write (write-discard
 // when mapped), and closing swaps them, so CUDA never writes a buffer GL may
 // still be drawing from the previous frame. vbo() is always the front.
+// vbo() never blocks: the wait is wait_for_gpu(), an explicit call.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -48,15 +50,12 @@ struct cudaGraphicsResource;
 
 namespace cv {
 
-enum class TransferMode { External, Interop, CopyFallback, HostUpload };
-// "external memory", "interop", "copy fallback", "host upload"
-const char* to_string(TransferMode m);
-
 class InteropBuffer {
  public:
   // Allocates `bytes` of VBO (and, where needed, staging memory), trying the
   // paths from `start` down (tests compare them). Throws GlError/CudaError on
-  // allocation failure, leaving nothing behind.
+  // allocation failure, leaving nothing behind; std::logic_error for
+  // Backend::Cpu (its vertices are a HostTarget's).
   // double_buffer: two buffers on the external and map paths (map_next()).
   InteropBuffer(size_t bytes, Backend backend, InteropPath start = InteropPath::External,
                 bool double_buffer = false);
@@ -64,8 +63,11 @@ class InteropBuffer {
   InteropBuffer(const InteropBuffer&) = delete;
   InteropBuffer& operator=(const InteropBuffer&) = delete;
 
-  // The front buffer's GL name, to be read by GL now: on the external path
-  // this first waits (CPU) until CUDA's last write to it has finished.
+  // Before GL reads the front buffer: on the external path the CPU waits
+  // until CUDA's last write to it has finished (a no-op elsewhere, and when
+  // already waited for). The time counts in take_sync_wait_ms().
+  void wait_for_gpu();
+  // The front buffer's GL name; never waits (see wait_for_gpu()).
   GLuint vbo() const;
   bool double_buffered() const { return resource_[1] != nullptr || ext_[1] != nullptr; }
   // External path: which exported allocation (0 or 1) holds `device_ptr`, its
@@ -123,8 +125,6 @@ class InteropBuffer {
   // double-buffered), source_ptr() the current frame to read.
   Mapping map_next(cudaStream_t stream);
 
-  // HostUpload: copies `bytes` from host memory into the VBO.
-  void upload(const void* host, size_t bytes);
   // External path: CPU ms spent waiting for CUDA or GL since the last call.
   float take_sync_wait_ms() { return std::exchange(sync_wait_ms_, 0.f); }
 
@@ -138,13 +138,14 @@ class InteropBuffer {
   void wait_fence(int k);
   void set_map_flags(int k, unsigned flags);
   void* mapped_pointer(int k);
+  void upload(const void* host, size_t bytes);  // copy fallback: host -> VBO
 
   // External path: the imported memory and its GL buffers (vbo_ stays empty).
   std::unique_ptr<ExternalBuffer> ext_[2];
   std::optional<CudaEvent> written_[2];  // recorded when CUDA's write closed
-  mutable bool gl_must_wait_[2] = {false, false};
+  bool gl_must_wait_[2] = {false, false};
   GlFence fence_[2];  // GL's reads before CUDA's next write
-  mutable float sync_wait_ms_ = 0.f;
+  float sync_wait_ms_ = 0.f;
   GlBuffer vbo_[2];
   int front_ = 0;
   size_t bytes_ = 0;

@@ -10,6 +10,11 @@
 namespace cv {
 
 enum class InteropPath { External, Map, Copy };
+// How a vertex target's contents reach GL: one of the chain's paths, or the
+// CPU backend's upload of host memory.
+enum class TransferMode { External, Interop, CopyFallback, HostUpload };
+// "external memory", "interop", "copy fallback", "host upload"
+const char* to_string(TransferMode m);
 const char* to_string(InteropPath p);  // "external", "map", "copy"
 
 struct InteropConfig {

@@ -67,6 +67,7 @@ void SplatRenderer::render(InteropBuffer& vertices, unsigned count, const Partic
 void SplatRenderer::upload() {
   if (!image_) return;
   upload_timer_.begin();
+  image_->wait_for_gpu();  // GL reads the image next: the splat's write must be done
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, image_->vbo());
   glBindTexture(GL_TEXTURE_2D, texture_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);

@@ -16,42 +16,14 @@ std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant va
   if (count < 1 || count > kMaxCount)
     return "particle count " + std::to_string(count) + " is outside [1, " +
            std::to_string(kMaxCount) + "]";
-  // Build the new buffer and simulation aside; swap in only when all succeeded.
-  std::unique_ptr<InteropBuffer> buffer;
-  std::unique_ptr<fountain::FountainGpu> gpu;
-  std::unique_ptr<fountain::FountainCpu> cpu;
-  const std::string what = std::to_string(count) + " particles";
-  if (auto err = attempt_or_undo(what, [&] {
-        buffer = make_buffer(fountain::vbo_bytes(variant, count));
-        if (backend_ == Backend::Cuda)
-          gpu = std::make_unique<fountain::FountainGpu>(count, variant);
-        else
-          cpu = std::make_unique<fountain::FountainCpu>(count, variant);
-      }))
-    return err;
-  // Swap in, then reset: the CPU twin allocates its state there. If that fails,
-  // the previous buffers, simulation and clock come back untouched.
-  const unsigned old_count = count_;
-  const Variant old_variant = variant_;
-  const fountain::FrameClock old_clock = clock_;
-  const long long old_steps = steps_;
-  auto swap_all = [&] {
-    std::swap(buffer_, buffer);
-    std::swap(gpu_, gpu);
-    std::swap(cpu_, cpu);
-  };
-  swap_all();
-  count_ = count;
-  variant_ = variant;
-  auto roll_back = [&] {
-    swap_all();
-    count_ = old_count;
-    variant_ = old_variant;
-    clock_ = old_clock;
-    steps_ = old_steps;
-  };
-  return attempt_or_undo(
-      what, [&] { reset(); }, roll_back);
+  return rebuild(
+      std::to_string(count) + " particles", fountain::vbo_bytes(variant, count), sim_,
+      [&] { return make_fountain_sim(backend_, count, variant); },
+      [&] {
+        count_ = count;
+        variant_ = variant;
+      },
+      keep(count_, variant_, clock_));
 }
 
 void FountainScene::reset() {
@@ -59,29 +31,15 @@ void FountainScene::reset() {
   ++buffer_generation_;
   clock_ = fountain::FrameClock(kSeed);
   steps_ = 0;
-  write_buffer([&](float4* vbo, cudaStream_t s) {
-    if (gpu_)
-      gpu_->reset(vbo, params_, kSeed, s);
-    else
-      cpu_->reset(params_, kSeed);
-  });
+  VertexWrite out = write_vertices();
+  sim_->reset(out, params_, kSeed);
+  out.close();
 }
 
-void FountainScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                                      const BlockShape& b) {
+void FountainScene::simulate(VertexWrite& out, const BlockShape& b) {
   const fountain::Frame f = clock_.next(params_);
-  if (wants_user() && run_user_gpu(source, vbo, s, b, f)) return;
-  gpu_->step_from(source, vbo, f, params_, b, s, ids_out_);
-}
-
-void FountainScene::simulate_cpu() {
-  const fountain::Frame f = clock_.next(params_);
-  if (wants_user() && run_user_cpu(f)) return;
-  cpu_->step(f, params_);
-}
-
-const void* FountainScene::cpu_vertices() const {
-  return user_active_ ? user_vertices_.data() : cpu_->vbo().data();
+  if (wants_user() && run_user(out, b, f)) return;
+  sim_->step(out, f, params_, b, ids_out_);
 }
 
 nlohmann::ordered_json FountainScene::throughput() const {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "fountain/fountain.h"
+#include "scenes/fountain_sim.h"
 #include "scenes/particle_scene.h"
 #include "usercode/runner_client.h"
 
@@ -56,32 +57,26 @@ class FountainScene : public ParticleScene {
   bool ping_pong() const override { return true; }
   // While your kernel runs: a block above its own limit (registers, __launch_bounds__) is refused.
   std::optional<std::string> check_block(const BlockShape& b) const override;
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                         const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override;
-  size_t vertex_bytes() const override { return fountain::vbo_bytes(variant_, count_); }
+  void simulate(VertexWrite& out, const BlockShape& b) override;
 
  private:
   unsigned count_;
   fountain::Variant variant_;
   fountain::Params params_;
   fountain::FrameClock clock_{1};
-  std::unique_ptr<fountain::FountainGpu> gpu_;
-  std::unique_ptr<fountain::FountainCpu> cpu_;
+  std::unique_ptr<FountainSim> sim_;  // CUDA or CPU, made with the vertex target
 
   static constexpr uint64_t kSeed = 2024;  // the initial state and the frames' random numbers
   // The student's kernel (scenes/fountain_user_kernel.cpp): true when it made this step.
   bool wants_user() const;
   void build_user_kernel_ui();  // scenes/fountain_scene_ui.cpp
   usercode::FountainRequest user_request(const fountain::Frame& f, const BlockShape& b) const;
-  bool run_user_gpu(const float4* source, float4* vbo, cudaStream_t s, const BlockShape& b,
-                    const fountain::Frame& f);
-  bool run_user_cpu(const fountain::Frame& f);
+  // One step of yours into `out` (false: it could not run, the built-in steps).
+  bool run_user(VertexWrite& out, const BlockShape& b, const fountain::Frame& f);
   usercode::UserKernel* user_ = nullptr;
   bool user_active_ = false;      // the last step was yours (else the runner starts from reset)
   uint64_t buffer_generation_ = 0;  // new vertex buffers: new shared-buffer ids
-  std::vector<float4> user_vertices_;  // CPU backend: your last frame
+  std::vector<float> user_positions_;  // your last frame, when it came back in the reply
   std::string user_note_;
 };
 

@@ -7,8 +7,10 @@
 // the user kernel's status says why.
 #include <unistd.h>
 
-#include <cstring>
+#include <utility>
 
+#include "common/cuda_check.h"
+#include "gl/interop_buffer.h"
 #include "scenes/fountain_scene.h"
 #include "usercode/runner_client.h"
 #include "usercode/user_kernel.h"
@@ -74,13 +76,18 @@ usercode::FountainRequest FountainScene::user_request(const fountain::Frame& f,
   return q;
 }
 
-bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                                 const BlockShape& b, const fountain::Frame& f) {
+// Where the particles live decides the transport, not the backend: device
+// memory that the runner can share (exported external-interop allocations) is
+// written in place; otherwise the runner steps its own buffers and the frame
+// comes back in the reply, put() into the particles like any host frame.
+bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const fountain::Frame& f) {
   usercode::RunnerClient* rc = user_->runner();
   if (!rc) return false;
   usercode::FountainRequest q = user_request(f, b);
-  q.in = shared(*buffer_, source, buffer_generation_, *rc);
-  q.out = shared(*buffer_, vbo, buffer_generation_, *rc);
+  if (const InteropBuffer* buffer = vertices_->interop()) {
+    q.in = shared(*buffer, out.source(), buffer_generation_, *rc);
+    q.out = shared(*buffer, out.device(), buffer_generation_, *rc);
+  }
   const bool in_place = q.in && q.out;
   if (!in_place) q.in.reset(), q.out.reset(), q.return_positions = true;
   // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
@@ -89,43 +96,25 @@ bool FountainScene::run_user_gpu(const float4* source, float4* vbo, cudaStream_t
     if (q.ids) q.colour_by = ids_out_.mode;
   }
   // The built-in's last writes (this stream) land before the runner reads.
-  CV_CUDA(cudaStreamSynchronize(s));
-  const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
+  if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
+  usercode::LaunchOutcome reply = rc->fountain(q, user_->options().time_limit_s);
   for (auto* sb : {&q.in, &q.out, &q.ids})
     if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
-  if (!out.ok) {
+  if (!reply.ok || (!in_place && reply.positions.size() != 4ull * count_)) {
     user_active_ = false;
-    user_->record_fault(*out.fault);
+    if (reply.fault) user_->record_fault(*reply.fault);
     return false;
   }
-  if (!in_place)
-    CV_CUDA(cudaMemcpyAsync(vbo, out.positions.data(), out.positions.size() * sizeof(float),
-                            cudaMemcpyHostToDevice, s));
-  user_active_ = true;
-  user_note_ = in_place ? "" : "your kernel's frames come back through the runner's reply "
-                               "(no external interop here): slower than in place";
-  const double ms = out.kernel_ms.empty() ? 0 : out.kernel_ms.back();
-  user_kernel_ms.push(static_cast<float>(ms));
-  user_->record_launch(ms);
-  return true;
-}
-
-bool FountainScene::run_user_cpu(const fountain::Frame& f) {
-  usercode::RunnerClient* rc = user_->runner();
-  if (!rc) return false;
-  usercode::FountainRequest q = user_request(f, block_);
-  q.return_positions = true;
-  const usercode::LaunchOutcome out = rc->fountain(q, user_->options().time_limit_s);
-  if (!out.ok || out.positions.size() != 4ull * count_) {
-    user_active_ = false;
-    if (out.fault) user_->record_fault(*out.fault);
-    return false;
+  if (!in_place) {
+    user_positions_ = std::move(reply.positions);  // kept: the host target uploads it at close
+    out.put(user_positions_.data(), user_positions_.size() * sizeof(float));
   }
-  user_vertices_.resize(count_);
-  std::memcpy(user_vertices_.data(), out.positions.data(), count_ * sizeof(float4));
   user_active_ = true;
-  user_note_.clear();
-  const double ms = out.kernel_ms.empty() ? 0 : out.kernel_ms.back();
+  user_note_ = in_place || !out.on_device()
+                   ? ""
+                   : "your kernel's frames come back through the runner's reply "
+                     "(no external interop here): slower than in place";
+  const double ms = reply.kernel_ms.empty() ? 0 : reply.kernel_ms.back();
   user_kernel_ms.push(static_cast<float>(ms));
   user_->record_launch(ms);
   return true;

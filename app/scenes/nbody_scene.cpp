@@ -33,42 +33,17 @@ std::optional<std::string> NBodyScene::reconfigure(unsigned count, Initial initi
   if (count < 2 || count > limit)
     return "body count " + std::to_string(count) + " is outside [2, " + std::to_string(limit) +
            "]" + (backend_ == Backend::Cpu ? " on the CPU backend (O(N^2) a step)" : "");
-  std::unique_ptr<InteropBuffer> buffer;
-  std::unique_ptr<nbody::NBodyGpu> gpu;
-  std::unique_ptr<nbody::NBodyCpu> cpu;
-  const std::string what = std::to_string(count) + " bodies";
-  if (auto err = attempt_or_undo(what, [&] {
-        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
-        if (backend_ == Backend::Cuda)
-          gpu = std::make_unique<nbody::NBodyGpu>(count);
-        else
-          cpu = std::make_unique<nbody::NBodyCpu>(count);
-      }))
-    return err;
-  // Swap in, then reset: the initial bodies are built there. If that fails,
-  // the previous buffers and simulation come back (make_bodies allocates first,
-  // before reset() changes anything else).
-  const unsigned old_count = count_;
-  const Initial old_initial = initial_;
-  const int old_energy_every = energy_every;
-  auto swap_all = [&] {
-    std::swap(buffer_, buffer);
-    std::swap(gpu_, gpu);
-    std::swap(cpu_, cpu);
-  };
-  swap_all();
-  count_ = count;
-  initial_ = initial;
-  // O(N^2) energy every few frames is cheap only for small systems.
-  energy_every = count <= kAutoEnergyLimit && (backend_ == Backend::Cuda || count <= 4096) ? 10 : 0;
-  auto roll_back = [&] {
-    swap_all();
-    count_ = old_count;
-    initial_ = old_initial;
-    energy_every = old_energy_every;
-  };
-  return attempt_or_undo(
-      what, [&] { reset(); }, roll_back);
+  return rebuild(
+      std::to_string(count) + " bodies", static_cast<size_t>(count) * sizeof(float4), sim_,
+      [&] { return make_nbody_sim(backend_, count); },
+      [&] {
+        count_ = count;
+        initial_ = initial;
+        // O(N^2) energy every few frames is cheap only for small systems.
+        energy_every =
+            count <= kAutoEnergyLimit && (backend_ == Backend::Cuda || count <= 4096) ? 10 : 0;
+      },
+      keep(count_, initial_, energy_every, view_radius_, speed_range_));
 }
 
 namespace {
@@ -106,12 +81,9 @@ void NBodyScene::reset() {
   speed_range_ = std::max(1.25f * percentile(v, 0.95), 1e-3f);
   camera_refit_ = true;
 
-  write_buffer([&](float4* vbo, cudaStream_t s) {
-    if (gpu_)
-      gpu_->load(vbo, bodies, s);
-    else
-      cpu_->load(bodies);
-  });
+  VertexWrite out = write_vertices();
+  sim_->load(out, bodies);
+  out.close();
   steps_ = 0;
   frames_ = 0;
   energy_.reset();
@@ -124,14 +96,7 @@ void NBodyScene::reset() {
 
 void NBodyScene::measure_energy() {
   CpuStopwatch sw;
-  nbody::Energy e;
-  if (gpu_) {
-    auto m = buffer_->map(stream_->get());
-    e = gpu_->energy(static_cast<const float4*>(m.device_ptr()), params_, block_, stream_->get());
-    m.unmap();
-  } else {
-    e = cpu_->energy(params_);
-  }
+  const nbody::Energy e = sim_->energy(*vertices_, cuda_stream(), params_, block_);
   energy_ms_ = sw.ms();
   energy_ = e;
   energy_step_ = steps_;
@@ -142,22 +107,9 @@ void NBodyScene::measure_energy() {
   energy_requested_ = false;
 }
 
-void NBodyScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                                   const BlockShape& b) {
-  // The first step reads the other buffer, the rest continue in vbo.
-  if (gpu_->fast_tile() != fast_build) gpu_->set_fast_tile(fast_build);
+void NBodyScene::simulate(VertexWrite& out, const BlockShape& b) {
   last_steps_per_frame_ = std::max(1, steps_per_frame);
-  for (int i = 0; i < last_steps_per_frame_; ++i)
-    gpu_->step_from(i == 0 ? source : vbo, vbo, params_, variant, b, s, ids_out_);
-}
-
-void NBodyScene::simulate_cpu() {
-  last_steps_per_frame_ = std::max(1, steps_per_frame);
-  for (int i = 0; i < last_steps_per_frame_; ++i) cpu_->step(params_);
-}
-
-const void* NBodyScene::cpu_vertices() const {
-  return cpu_->vbo().data();
+  sim_->step(out, params_, variant, fast_build, last_steps_per_frame_, b, ids_out_);
 }
 
 void NBodyScene::after_step() {
@@ -193,15 +145,17 @@ std::optional<insight::ElementLaunch> NBodyScene::element_launch() const {
 
 std::string NBodyScene::grid_note() const {
   const long long threads = block_.threads();
-  if (variant == Variant::Fast && gpu_ && threads % 32 == 0) {
+  if (variant == Variant::Fast && sim_ && threads % 32 == 0) {
     try {  // asks the device for occupancy; a bad shape is reported by the step instead
-      const nbody::NBodyGpu::FastLaunch l = gpu_->fast_launch(block_);
-      const std::string each = std::to_string(l.per_thread) + " bodies a thread";
-      if (l.pairs)
-        return std::to_string(l.blocks) + " blocks, each pair once: sets of " +
-               std::to_string(l.set_bodies) + " bodies (" + each + ") against the tiles after them";
-      return std::to_string(l.blocks) + " blocks along the bodies, " + each + ", " +
-             std::to_string(l.slices) + " j-slices";
+      if (const auto l = sim_->fast_launch(block_)) {  // nullopt on the CPU
+        const std::string each = std::to_string(l->per_thread) + " bodies a thread";
+        if (l->pairs)
+          return std::to_string(l->blocks) + " blocks, each pair once: sets of " +
+                 std::to_string(l->set_bodies) + " bodies (" + each +
+                 ") against the tiles after them";
+        return std::to_string(l->blocks) + " blocks along the bodies, " + each + ", " +
+               std::to_string(l->slices) + " j-slices";
+      }
     } catch (const std::exception&) {
       cudaGetLastError();
     }

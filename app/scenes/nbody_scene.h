@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "nbody/nbody.h"
+#include "scenes/nbody_sim.h"
 #include "scenes/particle_scene.h"
 
 namespace cv {
@@ -68,11 +69,7 @@ class NBodyScene : public ParticleScene {
 
  protected:
   bool ping_pong() const override { return true; }
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                         const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override;
-  size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }
+  void simulate(VertexWrite& out, const BlockShape& b) override;
   void after_step() override;
   std::optional<std::string> check_block(const BlockShape& b) const override;
 
@@ -88,8 +85,7 @@ class NBodyScene : public ParticleScene {
   std::optional<nbody::Energy> energy_, energy0_;
   long long energy_step_ = 0, energy0_step_ = 0;
   float energy_ms_ = 0;
-  std::unique_ptr<nbody::NBodyGpu> gpu_;
-  std::unique_ptr<nbody::NBodyCpu> cpu_;
+  std::unique_ptr<NBodySim> sim_;  // CUDA or CPU, made with the vertex target
 };
 
 }  // namespace cv

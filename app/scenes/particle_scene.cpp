@@ -26,9 +26,8 @@ ParticleScene::ParticleScene(Backend backend) : backend_(backend) {
   gl_finish_ = finish && *finish && *finish != '0';
 }
 
-std::unique_ptr<InteropBuffer> ParticleScene::make_buffer(size_t bytes) const {
-  return std::make_unique<InteropBuffer>(bytes, backend_, interop_.start,
-                                         ping_pong() && !interop_.single);
+std::unique_ptr<VertexTarget> ParticleScene::make_vertices(size_t bytes) const {
+  return make_vertex_target(bytes, backend_, interop_, ping_pong());
 }
 
 void ParticleScene::poll_timers() {
@@ -56,11 +55,11 @@ std::optional<std::string> ParticleScene::set_block(const BlockShape& b) {
 
 std::string ParticleScene::transfer_note() const {
   if (backend_ == Backend::Cpu) return "CPU backend: host upload";
-  if (!buffer_) return "";
-  const std::string why =
-      buffer_->fallback_reason().empty() ? "" : " (" + buffer_->fallback_reason() + ")";
-  if (buffer_->mode() == TransferMode::External) return "interop: external memory, no map";
-  if (buffer_->mode() == TransferMode::Interop) return "interop: mapped VBO" + why;
+  if (!vertices_) return "";
+  const std::string reason = vertices_->fallback_reason();
+  const std::string why = reason.empty() ? "" : " (" + reason + ")";
+  if (vertices_->mode() == TransferMode::External) return "interop: external memory, no map";
+  if (vertices_->mode() == TransferMode::Interop) return "interop: mapped VBO" + why;
   return "interop: copy fallback" + why;
 }
 
@@ -84,59 +83,73 @@ std::string launch_label(const ParticleScene& scene) {
 }
 }  // namespace
 
+// One flow for both backends: open the particles (map on CUDA, nothing on
+// the CPU), simulate, close (unmap / record for GL, or upload). Only the clocks
+// differ: CUDA events read a few frames later, or CPU stopwatches.
 void ParticleScene::step() {
   if (!needs_step()) return;
   const bool want_ids = prepare_ids();
-  if (backend_ == Backend::Cuda) {
-    const cudaStream_t s = stream_->get();
+  const bool cuda = backend_ == Backend::Cuda;
+  const cudaStream_t s = cuda_stream();
+  if (cuda) {
     poll_timers();
     if (gl_finish_) glFinish();
     step_timer_->begin(s);
     map_timer_->begin(s);
-    {
-      const bool pair = buffer_->double_buffered();
-      auto mapping = pair ? buffer_->map_next(s) : buffer_->map(s);
-      // The ids are written in full every step, so a pair ping-pongs like the
-      // vertices: CUDA writes the back while GL may still draw the front (a
-      // single buffer's map waits for all GL work so far: ~0.3 ms a frame).
-      std::optional<InteropBuffer::Mapping> ids;
-      if (want_ids) ids.emplace(ids_->double_buffered() ? ids_->map_next(s) : ids_->map(s));
-      map_timer_->end(s);
-      ids_out_ = {ids ? static_cast<uint32_t*>(ids->device_ptr()) : nullptr,
-                  static_cast<int>(colour_by_)};
-      // CPU waits of the external path: last frame's draw, this frame's fence.
-      sync_wait_ms.push(buffer_->take_sync_wait_ms() + (ids ? ids_->take_sync_wait_ms() : 0.f));
-      kernel_timer_->begin(s);
-      {
-        const nvtx::Range launch([this] { return launch_label(*this); });
-        simulate_gpu(static_cast<const float4*>(mapping.source_ptr()),
-                     static_cast<float4*>(mapping.device_ptr()), s, block_);
-      }
-      kernel_timer_->end(s);
-      ids_out_ = {};
-      unmap_timer_->begin(s);
-      if (ids) ids->unmap();
-      mapping.unmap();
-      unmap_timer_->end(s);
-    }
-    step_timer_->end(s);
-    if (want_ids) ids_mode_ = colour_by_;
   } else {
     // The CPU twin stands where the kernel launch would: CUDAVIZ_FAULT can fail it too.
     inject_launch_fault(("cpu " + std::string(name()) + " step").c_str());
-    CpuStopwatch total;
+  }
+  CpuStopwatch total;
+  {
+    VertexWrite out = vertices_->write(s);
+    // The ids are written in full every step, so a pair ping-pongs like the
+    // vertices: CUDA writes the back while GL may still draw the front (a
+    // single buffer's map waits for all GL work so far: ~0.3 ms a frame).
+    // The CPU backend derives them after the step (cpu_ids).
+    std::optional<VertexWrite> ids;
+    if (want_ids && cuda) ids.emplace(ids_->write(s));
+    if (cuda) {
+      map_timer_->end(s);
+      // CPU waits of the external path: last frame's draw, this frame's fence.
+      sync_wait_ms.push(vertices_->take_sync_wait_ms() + (ids ? ids_->take_sync_wait_ms() : 0.f));
+      kernel_timer_->begin(s);
+    }
+    ids_out_ = {ids ? static_cast<uint32_t*>(ids->device()) : nullptr, static_cast<int>(colour_by_)};
     CpuStopwatch sim;
     {
       const nvtx::Range launch([this] { return launch_label(*this); });
-      simulate_cpu();
+      simulate(out, block_);
     }
-    kernel_ms.push(sim.ms());
-    buffer_->upload(cpu_vertices(), vertex_bytes());
-    step_ms.push(total.ms());
-    if (want_ids) cpu_ids();  // after the timed step: the ids are the picture's, not the kernel's
+    ids_out_ = {};
+    if (cuda) {
+      kernel_timer_->end(s);
+      unmap_timer_->begin(s);
+    } else {
+      kernel_ms.push(sim.ms());
+    }
+    if (ids) ids->close();
+    out.close();
+    if (cuda) {
+      unmap_timer_->end(s);
+      step_timer_->end(s);
+    } else {
+      step_ms.push(total.ms());
+    }
+  }
+  if (want_ids) {
+    if (cuda)
+      ids_mode_ = colour_by_;
+    else
+      cpu_ids();  // after the timed step: the ids are the picture's, not the kernel's
   }
   ++steps_;
   after_step();
+}
+
+void ParticleScene::wait_for_gpu() {
+  if (vertices_) vertices_->wait_for_gpu();
+  if (ids_drawn()) ids_->wait_for_gpu();
 }
 
 std::string ParticleScene::colour_by_note() const {
@@ -157,7 +170,7 @@ bool ParticleScene::prepare_ids() {
   const size_t bytes = static_cast<size_t>(count()) * sizeof(uint32_t);
   if (!ids_ || ids_->bytes() != bytes) {
     ids_.reset();
-    ids_ = make_buffer(bytes);
+    ids_ = make_vertices(bytes);
   }
   return true;
 }
@@ -166,36 +179,26 @@ void ParticleScene::cpu_ids() {
   const auto launch = element_launch();
   host_ids_.resize(count());
   insight::fill_ids(*launch, colour_by_, host_ids_.data());
-  ids_->upload(host_ids_.data(), host_ids_.size() * sizeof(uint32_t));
+  VertexWrite w = ids_->write(nullptr);
+  w.put(host_ids_.data(), host_ids_.size() * sizeof(uint32_t));
+  w.close();
   ids_mode_ = colour_by_;
+}
+
+bool ParticleScene::ids_drawn() const {
+  // Only ids written for this mode and this count colour the picture.
+  return ids_ && ids_mode_ != insight::ColourBy::Normal && ids_mode_ == colour_by_ &&
+         ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t);
 }
 
 ParticleStyle ParticleScene::styled() const {
   ParticleStyle st = style();
-  // Only ids written for this mode and this count colour the picture.
-  if (ids_ && ids_mode_ != insight::ColourBy::Normal && ids_mode_ == colour_by_ &&
-      ids_->bytes() == static_cast<size_t>(count()) * sizeof(uint32_t)) {
+  if (ids_drawn()) {
     st.colour_by = static_cast<int>(ids_mode_);
     st.id_vbo = ids_->vbo();
     st.opacity = 1.f;  // drawn over, not added (particle_renderer): each sprite shows its id
   }
   return st;
-}
-
-std::optional<std::string> ParticleScene::attempt_or_undo(const std::string& what,
-                                                          const std::function<void()>& attempt,
-                                                          const std::function<void()>& undo) {
-  try {
-    attempt();
-    return std::nullopt;
-  } catch (const std::bad_alloc&) {
-    if (undo) undo();
-    return "not enough host memory for " + what;
-  } catch (const std::exception& e) {
-    cudaGetLastError();  // an out-of-memory error must not stick to later calls
-    if (undo) undo();
-    return "cannot set up " + what + ": " + e.what();
-  }
 }
 
 }  // namespace cv

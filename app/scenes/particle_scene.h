@@ -1,7 +1,10 @@
 #pragma once
-// What every simulated scene shares: a vertex buffer the simulation writes
-// into (InteropBuffer), a stream, the block shape the user chose, and the
-// timers for the plots. Subclasses supply the simulation (GPU and CPU twin).
+// What every simulated scene shares: "the particles" (a VertexTarget, made
+// once from the backend: CUDA interop or the CPU upload), a stream, the block
+// shape the user chose, and the timers for the plots. Subclasses hold their
+// demo's simulation interface (scenes/<demo>_sim.h: a CUDA and a CPU
+// implementation, made once from the backend) and step it through simulate();
+// reconfigure() goes through the shared rebuild (scenes/rebuild.h).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -14,10 +17,11 @@
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
 #include "common/device_info.h"
-#include "gl/interop_buffer.h"
+#include "gl/vertex_target.h"
 #include "insight/launch_model.h"
 #include "render/camera.h"
 #include "render/particle_renderer.h"
+#include "scenes/rebuild.h"
 #include "timing/frame_timers.h"
 
 namespace cv {
@@ -108,9 +112,13 @@ class ParticleScene {
   void build_timing_ui(float plot_height);
   virtual void build_custom_ui(SceneUi& sui) { (void)sui; }
 
-  // One simulation step into the vertex buffer, timed. Throws CudaError /
+  // One simulation step into the vertex target, timed. Throws CudaError /
   // std::runtime_error on failure; the caller reports it and stops stepping.
   void step();
+  // The frame calls this before GL draws the particles (core/scene_view.cpp):
+  // the CPU waits for the GPU's last write of the vertices and of the colour-by
+  // ids (external interop path; a no-op elsewhere). vbo() and styled() never wait.
+  void wait_for_gpu();
   // Restores the initial state (same seed, same frames after it).
   virtual void reset() = 0;
 
@@ -123,14 +131,16 @@ class ParticleScene {
 
   Backend backend() const { return backend_; }
   TransferMode transfer_mode() const {
-    return buffer_ ? buffer_->mode() : TransferMode::HostUpload;
+    return vertices_ ? vertices_->mode() : TransferMode::HostUpload;
   }
   std::string transfer_note() const;
   // Why better transfer paths were skipped ("" when none was).
-  std::string transfer_reason() const { return buffer_ ? buffer_->fallback_reason() : ""; }
-  GLuint vbo() const { return buffer_ ? buffer_->vbo() : 0; }
-  // For renderers that read the vertex buffer through CUDA (the splatter).
-  InteropBuffer* vertex_buffer() { return buffer_.get(); }
+  std::string transfer_reason() const { return vertices_ ? vertices_->fallback_reason() : ""; }
+  // The front vertex buffer for GL (never waits: see wait_for_gpu()).
+  GLuint vbo() const { return vertices_ ? vertices_->vbo() : 0; }
+  // For renderers that read the vertex buffer through CUDA (the splatter);
+  // nullptr on the CPU backend.
+  InteropBuffer* vertex_buffer() { return vertices_ ? vertices_->interop() : nullptr; }
   cudaStream_t cuda_stream() const { return stream_ ? stream_->get() : nullptr; }
 
   History kernel_ms{240};  // the simulation kernel alone (CUDA events) or the CPU step
@@ -143,28 +153,26 @@ class ParticleScene {
   // GL (before CUDA writes); not GPU time, reported on its own.
   History sync_wait_ms{240};
   // Whether this scene's vertex buffer is double-buffered (CUDAVIZ_INTEROP).
-  bool double_buffered() const { return buffer_ && buffer_->double_buffered(); }
+  bool double_buffered() const { return vertices_ && vertices_->double_buffered(); }
   // How many ids buffers colour by launch uses (2: ping-pong), 0 when none.
   int id_buffers() const { return ids_ ? (ids_->double_buffered() ? 2 : 1) : 0; }
   long long steps() const { return steps_; }
 
  protected:
   void poll_timers();
-  // One step: read the previous frame from `source` and write vbo. source is
-  // vbo itself unless the buffer is double-buffered.
-  virtual void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                            const BlockShape& b) = 0;
+  // One step of the scene's simulation into `out` ("the particles", wherever
+  // they live: out.source() the previous frame, out.device() the next, or
+  // out.put() of host memory), with the panel's block shape.
+  virtual void simulate(VertexWrite& out, const BlockShape& b) = 0;
   // Scenes whose kernel can read one buffer and write another (every byte of
   // it) return true: their vertex buffer is then double-buffered unless
   // CUDAVIZ_INTEROP contains single.
   virtual bool ping_pong() const { return false; }
-  virtual void simulate_cpu() = 0;
-  virtual const void* cpu_vertices() const = 0;
-  virtual size_t vertex_bytes() const = 0;
   // Ids the kernel should write this step (ids == nullptr: none).
   insight::IdsOut ids_out_;
-  // The buffer ids_out_ points into (another process may write it: usercode).
-  const InteropBuffer* ids_buffer() const { return ids_.get(); }
+  // The buffer ids_out_ points into (another process may write it: usercode);
+  // nullptr on the CPU backend or while colour by launch is off.
+  const InteropBuffer* ids_buffer() const { return ids_ ? ids_->interop() : nullptr; }
   // Called at the end of step(), outside the timed region (n-body energy, pi count).
   virtual void after_step() {}
   // Extra rules on the block shape beyond the device limits (1D kernels).
@@ -175,31 +183,42 @@ class ParticleScene {
 
   void build_block_ui(SceneUi& sui);
 
-  // For subclasses' reset(): runs `write` with the mapped buffer (CUDA) or
-  // uploads cpu_vertices() afterwards (CPU).
-  template <typename F>
-  void write_buffer(F&& write) {
-    if (backend_ == Backend::Cuda) {
-      auto m = buffer_->map(stream_->get());
-      write(static_cast<float4*>(m.device_ptr()), stream_->get());
-      m.unmap();
-    } else {
-      write(nullptr, nullptr);
-      buffer_->upload(cpu_vertices(), vertex_bytes());
-    }
+  // For subclasses' reset(): the next frame of the particles, written in full.
+  VertexWrite write_vertices() { return vertices_->write(cuda_stream()); }
+
+  // The shared rebuild of every reconfigure() (scenes/rebuild.h): a vertex
+  // target of `bytes` and a simulation from `make_sim` are built aside, swapped
+  // in with `apply` (the new settings), then reset(); when any of it fails the
+  // previous target, simulation, step count and the values `kept` held come
+  // back, and the reason names `what` ("65536 particles").
+  template <typename Sim, typename MakeSim>
+  std::optional<std::string> rebuild(const std::string& what, size_t bytes,
+                                     std::unique_ptr<Sim>& sim, MakeSim&& make_sim,
+                                     const std::function<void()>& apply,
+                                     const std::function<void()>& kept) {
+    std::unique_ptr<VertexTarget> vertices;
+    std::unique_ptr<Sim> next;
+    const std::function<void()> steps = keep(steps_);
+    return run_rebuild(what, {[&] {
+                                vertices = make_vertices(bytes);
+                                next = make_sim();
+                              },
+                              [&] {
+                                std::swap(vertices_, vertices);
+                                std::swap(sim, next);
+                              },
+                              apply, [this] { reset(); },
+                              [&] {
+                                steps();
+                                if (kept) kept();
+                              }});
   }
-  // Runs `attempt` (allocations, a reset); if it throws, runs `undo` and returns
-  // why, naming `what` ("65536 particles"), so a count change that does not fit
-  // in memory leaves the previous state and never escapes as bad_alloc.
-  static std::optional<std::string> attempt_or_undo(const std::string& what,
-                                                    const std::function<void()>& attempt,
-                                                    const std::function<void()>& undo = {});
-  // Allocates a vertex buffer of `bytes` for this backend (may throw).
-  std::unique_ptr<InteropBuffer> make_buffer(size_t bytes) const;
+  // A vertex target of `bytes` for this backend (may throw).
+  std::unique_ptr<VertexTarget> make_vertices(size_t bytes) const;
 
   Backend backend_;
   BlockShape block_{16, 16, 1};
-  std::unique_ptr<InteropBuffer> buffer_;
+  std::unique_ptr<VertexTarget> vertices_;  // "the particles"
   std::optional<CudaStream> stream_;
   std::optional<CudaTimerRing> kernel_timer_, step_timer_, map_timer_, unmap_timer_;
   std::vector<float> map_pending_;  // map times whose unmap has not completed yet
@@ -214,9 +233,11 @@ class ParticleScene {
   // off or cannot apply (then the ids are marked stale).
   bool prepare_ids();
   void cpu_ids();
+  // Whether styled() draws the ids buffer (written for this mode and count).
+  bool ids_drawn() const;
 
   insight::ColourBy colour_by_ = insight::ColourBy::Normal;
-  std::unique_ptr<InteropBuffer> ids_;  // uint32 per particle, a GL vertex attribute
+  std::unique_ptr<VertexTarget> ids_;  // uint32 per particle, a GL vertex attribute
   std::vector<uint32_t> host_ids_;      // CPU backend
   insight::ColourBy ids_mode_ = insight::ColourBy::Normal;  // what ids_ holds now
 };

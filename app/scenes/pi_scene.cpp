@@ -3,9 +3,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/cuda_check.h"
-#include "labs/pi/pi_points.h"
-
 namespace cv {
 
 PiPointsScene::PiPointsScene(Backend backend, unsigned count) : ParticleScene(backend) {
@@ -18,19 +15,10 @@ std::optional<std::string> PiPointsScene::reconfigure(unsigned count) {
   if (count < 1 || count > kMaxCount)
     return "point count " + std::to_string(count) + " is outside [1, " + std::to_string(kMaxCount) +
            "]";
-  std::unique_ptr<InteropBuffer> buffer;
-  std::vector<float4> host;
-  const std::string what = std::to_string(count) + " points";
-  if (auto err = attempt_or_undo(what, [&] {
-        buffer = make_buffer(static_cast<size_t>(count) * sizeof(float4));
-        host.resize(count);
-      }))
-    return err;
-  buffer_ = std::move(buffer);
-  host_ = std::move(host);
-  count_ = count;
-  reset();
-  return std::nullopt;
+  return rebuild(
+      std::to_string(count) + " points", static_cast<size_t>(count) * sizeof(float4), sim_,
+      [&] { return make_pi_sim(backend_, count); }, [&] { count_ = count; },
+      keep(count_, dirty_, counted_));
 }
 
 std::optional<std::string> PiPointsScene::check_block(const BlockShape& b) const {
@@ -50,27 +38,13 @@ void PiPointsScene::resample() {
   reset();
 }
 
-void PiPointsScene::simulate_gpu(const float4*, float4* vbo, cudaStream_t s, const BlockShape& b) {
-  pi::write_points_gpu(vbo, count_, seed_, b, s);
-}
-
-void PiPointsScene::simulate_cpu() {
-  pi::write_points_cpu(host_.data(), count_, seed_);
+void PiPointsScene::simulate(VertexWrite& out, const BlockShape& b) {
+  sim_->write(out, seed_, b);
 }
 
 void PiPointsScene::after_step() {
   dirty_ = false;
-  if (backend_ == Backend::Cuda) {
-    // Count from the buffer the picture is drawn from (a readback, once per sample).
-    auto m = buffer_->map(stream_->get());
-    CV_CUDA(cudaMemcpyAsync(host_.data(), m.device_ptr(), vertex_bytes(), cudaMemcpyDeviceToHost,
-                            stream_->get()));
-    CV_CUDA(cudaStreamSynchronize(stream_->get()));
-    m.unmap();
-  }
-  unsigned long long in = 0;
-  for (const float4& p : host_) in += p.w > 0.5f ? 1 : 0;
-  inside_ = in;
+  inside_ = sim_->inside(*vertices_, cuda_stream());
   counted_ = true;
 }
 

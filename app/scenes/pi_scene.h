@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenes/particle_scene.h"
+#include "scenes/pi_sim.h"
 
 namespace cv {
 
@@ -45,11 +46,7 @@ class PiPointsScene : public ParticleScene {
   float point_size = 5.f;
 
  protected:
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                    const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override { return host_.data(); }
-  size_t vertex_bytes() const override { return static_cast<size_t>(count_) * sizeof(float4); }
+  void simulate(VertexWrite& out, const BlockShape& b) override;
   void after_step() override;
   std::optional<std::string> check_block(const BlockShape& b) const override;
 
@@ -59,7 +56,7 @@ class PiPointsScene : public ParticleScene {
   bool dirty_ = true;
   bool counted_ = false;
   unsigned long long inside_ = 0;
-  std::vector<float4> host_;  // CPU backend: the points; CUDA: a readback for the count
+  std::unique_ptr<PiSim> sim_;  // CUDA or CPU, made with the vertex target
 };
 
 }  // namespace cv

@@ -17,46 +17,16 @@ std::optional<std::string> SwarmScene::reconfigure(unsigned count) {
   if (count < 1 || count > kMaxCount)
     return "particle count " + std::to_string(count) + " is outside [1, " +
            std::to_string(kMaxCount) + "]";
-  // Build aside, swap in only when everything succeeded (the fountain's rule).
-  std::unique_ptr<InteropBuffer> buffer;
-  std::unique_ptr<swarm::SwarmGpu> gpu;
-  std::unique_ptr<swarm::SwarmCpu> cpu;
-  const std::string what = std::to_string(count) + " particles";
-  if (auto err = attempt_or_undo(what, [&] {
-        buffer = make_buffer(swarm::vbo_bytes(count));
-        if (backend_ == Backend::Cuda)
-          gpu = std::make_unique<swarm::SwarmGpu>(count, variant_);
-        else
-          cpu = std::make_unique<swarm::SwarmCpu>(count, variant_);
-      }))
-    return err;
-  // Swap in, then reset: the CPU twin allocates its state there. If that fails,
-  // the previous buffers and simulation come back untouched.
-  const unsigned old_count = count_;
-  const long long old_steps = steps_;
-  const uint64_t old_path = path_step_;
-  auto swap_all = [&] {
-    std::swap(buffer_, buffer);
-    std::swap(gpu_, gpu);
-    std::swap(cpu_, cpu);
-  };
-  swap_all();
-  count_ = count;
-  auto roll_back = [&] {
-    swap_all();
-    count_ = old_count;
-    steps_ = old_steps;
-    path_step_ = old_path;
-  };
-  return attempt_or_undo(
-      what, [&] { reset(); }, roll_back);
+  return rebuild(
+      std::to_string(count) + " particles", swarm::vbo_bytes(count), sim_,
+      [&] { return make_swarm_sim(backend_, count, variant_); }, [&] { count_ = count; },
+      keep(count_, path_step_));
 }
 
 void SwarmScene::set_variant(Variant v) {
   variant_ = v;
   params_ = swarm::default_params(v);
-  if (gpu_) gpu_->set_variant(v);
-  if (cpu_) cpu_->set_variant(v);
+  if (sim_) sim_->set_variant(v);
 }
 
 float3 SwarmScene::next_target() {
@@ -75,25 +45,13 @@ void SwarmScene::reset() {
   steps_ = 0;
   const float3 t = next_target();
   path_step_ = 0;
-  write_buffer([&](float4* vbo, cudaStream_t s) {
-    if (gpu_)
-      gpu_->reset(vbo, params_, kSeed, s, t);
-    else
-      cpu_->reset(params_, kSeed, t);
-  });
+  VertexWrite out = write_vertices();
+  sim_->reset(out, params_, kSeed, t);
+  out.close();
 }
 
-void SwarmScene::simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                                   const BlockShape& b) {
-  gpu_->step_from(source, vbo, next_target(), params_, b, s, ids_out_);
-}
-
-void SwarmScene::simulate_cpu() {
-  cpu_->step(next_target(), params_);
-}
-
-const void* SwarmScene::cpu_vertices() const {
-  return cpu_->vbo().data();
+void SwarmScene::simulate(VertexWrite& out, const BlockShape& b) {
+  sim_->step(out, next_target(), params_, b, ids_out_);
 }
 
 ParticleScene::CameraHome SwarmScene::camera_home() const {

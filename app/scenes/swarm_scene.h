@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "scenes/particle_scene.h"
+#include "scenes/swarm_sim.h"
 #include "swarm/swarm.h"
 
 namespace cv {
@@ -51,11 +52,7 @@ class SwarmScene : public ParticleScene {
 
  protected:
   bool ping_pong() const override { return true; }
-  void simulate_gpu(const float4* source, float4* vbo, cudaStream_t s,
-                         const BlockShape& b) override;
-  void simulate_cpu() override;
-  const void* cpu_vertices() const override;
-  size_t vertex_bytes() const override { return swarm::vbo_bytes(count_); }
+  void simulate(VertexWrite& out, const BlockShape& b) override;
 
  private:
   float3 next_target();
@@ -66,8 +63,7 @@ class SwarmScene : public ParticleScene {
   uint64_t path_step_ = 0;
   glm::vec3 pointer_{0.f, 0.f, 0.f};
   glm::vec3 target_{0.f, 0.f, 0.f};
-  std::unique_ptr<swarm::SwarmGpu> gpu_;
-  std::unique_ptr<swarm::SwarmCpu> cpu_;
+  std::unique_ptr<SwarmSim> sim_;  // CUDA or CPU, made with the vertex target
 };
 
 }  // namespace cv

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "io/atomic_file.h"
 #include "scenes/fountain_scene.h"
 #include "usercode/compile.h"
 #include "usercode/templates.h"
@@ -92,6 +93,20 @@ void KernelPanel::show_file(const std::string& path) {
   tab_.expand();
 }
 
+void KernelPanel::restore(const std::string& text, const std::string& path, std::string notice) {
+  notice_ = std::move(notice);
+  // The file itself when the text is what it holds (saved), else the text as unsaved edits.
+  std::string on_disk;
+  try {
+    if (!path.empty()) on_disk = read_file(path, usercode::kMaxSourceBytes + 1);
+  } catch (const std::exception&) {
+  }
+  if (path.empty() || on_disk != text || source_.open(path))
+    source_.start_from(text, path.empty() ? "kernel.cu" : path);
+  follow_template_line();
+  tab_.expand();
+}
+
 void KernelPanel::follow_template_line() {
   // The picker shows the template a file names, so its prelude and notes match.
   const auto& ts = usercode::templates();
@@ -101,6 +116,7 @@ void KernelPanel::follow_template_line() {
 }
 
 void KernelPanel::submit(UserKernel& uk) {
+  notice_.clear();
   const std::string& text = source_.text();
   // A file without a `// template:` line is compiled as the template picked here.
   std::string name;
@@ -253,6 +269,7 @@ void KernelPanel::run_settings(UserKernel& uk) {
 
 void KernelPanel::status_section(const UserKernel& uk) {
   const usercode::UserKernelStatus& st = uk.status();
+  if (!notice_.empty()) ui::wrapped(ui::kWarn, notice_);
   ui::wrapped(state_colour(st.state),
               st.headline.empty() ? std::string("not compiled yet: press Ctrl+Enter") : st.headline);
   if (st.compile) {

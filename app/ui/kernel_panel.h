@@ -25,6 +25,9 @@ class KernelPanel {
   // --kernel FILE: the tab opens with the file (the app submits it); why the
   // editor could not open it (binary, too large) shows in the tab.
   void show_file(const std::string& path);
+  // After the window was reopened (a GPU reset): the student's text back in
+  // the editor, the tab open, nothing compiled or run until they ask.
+  void restore(const std::string& text, const std::string& path, std::string notice);
   // Every frame, panels shown or not: the compile's outcome (the frame loop
   // polls uk), the file on disk (a save elsewhere reloads and runs it), the
   // kernel times.
@@ -47,6 +50,7 @@ class KernelPanel {
   usercode::TemplateKind kind_in_editor(const usercode::UserKernel& uk) const;
 
   ui::ToolTab tab_{ui::Tool::Kernel};
+  std::string notice_;  // why the window was reopened; until the next submit
   KernelSource source_;
   ui::CodeEditor prelude_{true}, ptx_{true};
   int prelude_kind_ = -1;

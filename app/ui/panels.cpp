@@ -44,7 +44,7 @@ void scene_menu(SceneKind kind, UiState& ui) {
   if (ImGui::Combo("scene", &current, items.c_str()))
     ui.scene_request = static_cast<SceneKind>(current);
   ui::tooltip("Keys 1-4. Each scene keeps its own block shape, parameters, camera and plots.");
-  if (!ui.scene_message.empty()) ImGui::TextColored(kWarn, "%s", ui.scene_message.c_str());
+  if (!ui.scene_message.empty()) ui::wrapped(kWarn, ui.scene_message);  // can be long: wrap
 }
 
 }  // namespace

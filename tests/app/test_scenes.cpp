@@ -117,10 +117,7 @@ class FakeScene : public ParticleScene {
   }
 
  protected:
-  void simulate_gpu(const float4*, float4*, cudaStream_t, const BlockShape&) override {}
-  void simulate_cpu() override {}
-  const void* cpu_vertices() const override { return nullptr; }
-  size_t vertex_bytes() const override { return 0; }
+  void simulate(VertexWrite&, const BlockShape&) override {}
 
  private:
   const char* name_;

@@ -37,7 +37,8 @@ struct HiddenWindow {
   }
 };
 
-std::vector<unsigned char> read_back(const cv::InteropBuffer& b) {
+std::vector<unsigned char> read_back(cv::InteropBuffer& b) {
+  b.wait_for_gpu();  // the explicit wait before GL reads (external path)
   std::vector<unsigned char> out(b.bytes());
   glBindBuffer(GL_ARRAY_BUFFER, b.vbo());
   glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(out.size()), out.data());
@@ -127,8 +128,8 @@ TEST(InteropBuffer, MappedAndCopyPathsProduceTheSameContents) {
         ASSERT_NE(q.buf.vbo(), before) << q.name << ": the pair did not swap";
       }
     }
-    // No stream synchronisation here: vbo() must order GL after CUDA by itself
-    // (external path), the map and copy paths complete at unmap.
+    // No stream synchronisation here: wait_for_gpu() (in read_back) must order
+    // GL after CUDA (external path), the map and copy paths complete at unmap.
     const auto x = read_back(paths[0].buf);
     for (size_t k = 1; k < std::size(paths); ++k) {
       const auto y = read_back(paths[k].buf);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <sstream>
 
 #include "common/cuda_resources.h"
 #include "fountain/fountain.h"
@@ -71,6 +72,9 @@ void expect_fountain_matches(const std::string& name, const BlockShape& b, unsig
     ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
     ref.step(vbo.get(), f, p, b, stream.get());
   }
+  // The stream is non-blocking: a plain cudaMemcpy does not wait for its kernels, and
+  // while the runner's context holds the GPU the last built-in steps may still be queued.
+  CV_CUDA(cudaStreamSynchronize(stream.get()));
   std::vector<float4> want(n);
   CV_CUDA(cudaMemcpy(want.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
   int bad = 0;
@@ -80,6 +84,63 @@ void expect_fountain_matches(const std::string& name, const BlockShape& b, unsig
       bad += std::fabs(out.positions[4 * i + k] - w[k]) > 1e-4f * (1 + std::fabs(w[k]));
   }
   EXPECT_EQ(bad, 0) << name << " block " << b.x << "x" << b.y << " n " << n << " steps " << steps;
+}
+
+// Where a mismatch starts: the student's template, the built-in lean kernel and
+// the CPU twin side by side, compared after every step; the first step that
+// differs is reported with its first values, so a failure says which side moved.
+TEST(UsercodeGpu, FountainKernelFirstDifferingStep) {
+  CV_REQUIRE_GPU();
+  const unsigned n = 10007;
+  const CompileResult c = build(shipped("fountain_kernel"));
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  auto client = client_for(c);
+  fountain::Params p;
+  fountain::FrameClock clock(3);
+  CudaStream stream;
+  DeviceBuffer<float4> vbo(n);
+  fountain::FountainGpu ref(n, fountain::Variant::Lean);
+  ref.reset(vbo.get(), p, 7, stream.get());
+  fountain::FountainCpu cpu(n, fountain::Variant::Lean);
+  cpu.reset(p, 7);
+  std::vector<float4> gpu(n);
+  for (int k = 0; k < 40; ++k) {
+    const fountain::Frame f = clock.next(p);
+    FountainRequest q;
+    q.count = n;
+    q.block = {16, 16, 1};
+    q.reset = k == 0;
+    q.seed = 7;
+    q.frame = f;
+    q.params = p;
+    q.return_positions = true;
+    const LaunchOutcome out = client->fountain(q, 2.0);
+    ASSERT_TRUE(out.ok) << out.fault->describe();
+    ref.step(vbo.get(), f, p, q.block, stream.get());
+    cpu.step(f, p);
+    CV_CUDA(cudaStreamSynchronize(stream.get()));
+    CV_CUDA(cudaMemcpy(gpu.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+    ASSERT_EQ(out.positions.size(), size_t{4} * n);
+    int shown = 0, bad = 0;
+    std::ostringstream first;
+    for (unsigned i = 0; i < n; ++i) {
+      const float g[4] = {gpu[i].x, gpu[i].y, gpu[i].z, gpu[i].w};
+      const float h[4] = {cpu.vbo()[i].x, cpu.vbo()[i].y, cpu.vbo()[i].z, cpu.vbo()[i].w};
+      for (int m = 0; m < 4; ++m) {
+        const float u = out.positions[4 * i + m];
+        if (u == g[m] && g[m] == h[m]) continue;
+        if (std::fabs(u - g[m]) <= 1e-4f * (1 + std::fabs(g[m])) &&
+            std::fabs(h[m] - g[m]) <= 1e-4f * (1 + std::fabs(g[m])))
+          continue;
+        ++bad;
+        if (shown++ < 6)
+          first << "\n  particle " << i << " component " << "xyzw"[m] << ": yours " << u
+                << ", built-in GPU " << g[m] << ", CPU twin " << h[m] << " (frame " << f.emitter_x
+                << ", " << f.emitter_z << ", " << f.randy << ")";
+      }
+    }
+    ASSERT_EQ(bad, 0) << "step " << k + 1 << ": " << bad << " values differ" << first.str();
+  }
 }
 
 // A square grid before any particle respawns, and a ragged grid past the

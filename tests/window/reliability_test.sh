@@ -8,6 +8,10 @@
 #   fault_soak  the same fault during a scene cycle: the other scenes keep running
 #   close_lab   the window closed while a lab runs: clean exit within seconds
 #   soak        a short soak (CI length): memory growth under 1%, 0 GL errors
+#   reopen      a lost GL context (injected): the window reopens with the state kept,
+#               the student's kernel back in the editor and not running
+#   stall       a frame that never returns after a fault (injected): the watchdog
+#               saves the student's kernel and ends the run (exit 1) within its limit
 set -euo pipefail
 app=$1 mode=$2
 export CUDAVIZ_GL_DEBUG=1
@@ -96,6 +100,28 @@ case $mode in
     clean_gl
     has '"passed":true'
     grep -o '"host_rss":{[^}]*}' <<<"$json"
+    ;;
+  reopen)
+    kernel=$(dirname "$0")/../../assets/kernels/fountain_particle.cu
+    CUDAVIZ_FAULT=launch:gl-context-reset:after=5 run 0 --kernel "$kernel" --block 8x4 --frames 30
+    grep -q "reopening the window (1)" "$err" || fail "no reopen reported"
+    has '"window_reopened":"the GPU was reset and the window'"'"'s OpenGL context was lost (GL_UNKNOWN_CONTEXT_RESET)'
+    has '"frames":30'
+    has '"block":[8,4,1]'            # the state came back
+    has '"kernel_state":"off"'       # not running: it may be what reset the GPU
+    clean_gl
+    ;;
+  stall)
+    cfg=$(mktemp -d)
+    kernel=$(dirname "$0")/../../assets/kernels/fountain_particle.cu
+    start=$(date +%s)
+    XDG_CONFIG_HOME=$cfg CUDAVIZ_FAULT=launch:frame-stall:after=3 run 1 --kernel "$kernel" --frames 300
+    took=$(( $(date +%s) - start ))
+    [ "$took" -lt 40 ] || fail "the watchdog took $took s (limit 15 s)"
+    grep -q "has not drawn a frame for 1[5-9] s since an injected stall" "$err" || fail "no stall message"
+    cmp -s "$kernel" "$cfg/cudaviz/recovered-kernel.cu" || fail "the kernel was not saved"
+    grep -q "$cfg/cudaviz/recovered-kernel.cu" "$err" || fail "the saved kernel's path not named"
+    rm -rf "$cfg"
     ;;
   *)
     echo "unknown mode $mode"

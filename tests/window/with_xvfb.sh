@@ -54,8 +54,10 @@ trap 'exit 129' HUP
 cookie=$(mcookie 2>/dev/null || od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 xauth -q -f "$dir/server.auth" add :0 MIT-MAGIC-COOKIE-1 "$cookie" ||
   harness_fail "xauth could not write $dir/server.auth"
+# -noreset: a client that closes its last window and opens another (the app reopening
+# its window after a lost GL context) must not find the server in the middle of a reset.
 # shellcheck disable=SC2086  # server_args are words, like xvfb-run's -s
-Xvfb -displayfd 3 -auth "$dir/server.auth" -nolisten tcp $server_args \
+Xvfb -displayfd 3 -auth "$dir/server.auth" -nolisten tcp -noreset $server_args \
   3>"$dir/displayfd" </dev/null >"$dir/xvfb.log" 2>&1 &
 xvfb_pid=$!
 
