@@ -41,32 +41,22 @@ void check_table(const cv::Named<E> (&table)[N], ToString to_string, Parse parse
 
 }  // namespace
 
+// One kernel folder's table against its three functions.
+#define CHECK_TABLE(ns)                                                          \
+  check_table(                                                                   \
+      cv::ns::kVariants, [](auto v) { return cv::ns::to_string(v); },           \
+      [](const std::string& s) { return cv::ns::parse_variant(s); },           \
+      [] { return cv::ns::all_variants(); })
+
 TEST(NameTable, EveryKernelFoldersVariantsRoundTrip) {
-  using namespace cv;
-  check_table(fountain::kVariants, [](auto v) { return fountain::to_string(v); },
-              [](const std::string& s) { return fountain::parse_variant(s); },
-              [] { return fountain::all_variants(); });
-  check_table(swarm::kVariants, [](auto v) { return swarm::to_string(v); },
-              [](const std::string& s) { return swarm::parse_variant(s); },
-              [] { return swarm::all_variants(); });
-  check_table(nbody::kVariants, [](auto v) { return nbody::to_string(v); },
-              [](const std::string& s) { return nbody::parse_variant(s); },
-              [] { return nbody::all_variants(); });
-  check_table(sum3::kVariants, [](auto v) { return sum3::to_string(v); },
-              [](const std::string& s) { return sum3::parse_variant(s); },
-              [] { return sum3::all_variants(); });
-  check_table(pi::kVariants, [](auto v) { return pi::to_string(v); },
-              [](const std::string& s) { return pi::parse_variant(s); },
-              [] { return pi::all_variants(); });
-  check_table(reverse::kVariants, [](auto v) { return reverse::to_string(v); },
-              [](const std::string& s) { return reverse::parse_variant(s); },
-              [] { return reverse::all_variants(); });
-  check_table(corelated::kVariants, [](auto v) { return corelated::to_string(v); },
-              [](const std::string& s) { return corelated::parse_variant(s); },
-              [] { return corelated::all_variants(); });
-  check_table(reduce::kVariants, [](auto v) { return reduce::to_string(v); },
-              [](const std::string& s) { return reduce::parse_variant(s); },
-              [] { return reduce::all_variants(); });
+  CHECK_TABLE(fountain);
+  CHECK_TABLE(swarm);
+  CHECK_TABLE(nbody);
+  CHECK_TABLE(sum3);
+  CHECK_TABLE(pi);
+  CHECK_TABLE(reverse);
+  CHECK_TABLE(corelated);
+  CHECK_TABLE(reduce);
 }
 
 TEST(NameTable, TheSpellingsScriptsUseStay) {
