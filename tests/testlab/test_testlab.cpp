@@ -221,6 +221,25 @@ TEST(TestLab, TheOccupancyCatalogueSaysItsKernelsAreNotShown) {
   EXPECT_NE(why.find("not a testlab variant"), std::string::npos) << why;
 }
 
+TEST(TestLab, TheShippedLabsKernelsComeFromTheirTargets) {
+  // Attributes may carry a CUDA error here (no driver); the pick is still made.
+  std::string why;
+  const auto naive = tuning::lab_kernel("sum3", "naive", BlockShape{16, 16, 1}, &why);
+  ASSERT_TRUE(naive) << why;
+  EXPECT_TRUE(naive->two_dimensional);
+  EXPECT_EQ(naive->context, "sum3, variant naive");
+  const auto fast = tuning::lab_kernel("sum3", "fast", BlockShape{256, 1, 1}, &why);
+  ASSERT_TRUE(fast) << why;
+  EXPECT_FALSE(fast->two_dimensional);
+  const auto warp = tuning::lab_kernel("pi", "warp32", BlockShape{256, 1, 1}, &why);
+  ASSERT_TRUE(warp) << why;
+  EXPECT_EQ(warp->block.x, 32);  // the block it really runs with
+  EXPECT_FALSE(tuning::lab_kernel("reverse", "cpu", BlockShape{256, 1, 1}, &why));
+  EXPECT_NE(why.find("launches none of our kernels"), std::string::npos) << why;
+  EXPECT_FALSE(tuning::lab_kernel("fountain", "lean", BlockShape{16, 16, 1}, &why));
+  EXPECT_NE(why.find("is not a lab"), std::string::npos) << why;
+}
+
 // --- through the binary: the command line ---------------------------------
 
 TEST(TestLabCli, BenchPrintsAJsonRowPerVariant) {
