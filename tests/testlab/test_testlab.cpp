@@ -6,6 +6,7 @@
 // reading the registry does not know "testlab" and fails here.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -55,7 +56,9 @@ std::string slurp(const std::string& path) {
 
 // Runs `args` (a shell command line after the binary), stdout and stderr apart.
 Outcome run_cmd(const std::string& prefix, const std::string& args) {
-  const std::string err_path = ::testing::TempDir() + "testlab_stderr.txt";
+  // One file per process: ctest runs these tests in parallel processes.
+  const std::string err_path =
+      ::testing::TempDir() + "testlab_stderr_" + std::to_string(getpid()) + ".txt";
   const std::string cmd = prefix + " " + args + " 2>" + err_path;
   Outcome r;
   FILE* p = popen(cmd.c_str(), "r");
@@ -86,7 +89,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
 }
 
 std::string file_with(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
