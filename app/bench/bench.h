@@ -63,14 +63,15 @@ using BenchFn = std::function<std::vector<Measurement>(const BenchOptions&, Back
 // A button of the labs window beside "run" (sum3's seed table); a preset's
 // lab.run and LabPanel::run_action name it.
 struct LabAction {
-  std::string name;     // "seed_table": the preset's spelling, and the button's label with _ as space
+  std::string name;  // "seed_table": the preset's spelling, and the button's label with _ as space
   std::string tooltip;  // what the button does
   // The jobs it runs, from the window's fields (target, variant, n, block, reps) on `backend`.
   std::function<std::vector<BenchOptions>(const BenchOptions& fields, Backend backend)> jobs;
 };
 
-// What the labs window shows of a lab beyond the generic fields and results table (ui/lab_panel). Written in the lab's own
-// bench file; its pictures, if any, in labs/<lab>_views.cpp (labs/lab_views.h).
+// What the labs window shows of a lab beyond the generic fields and results table (ui/lab_panel).
+// Written in the lab's own bench file; its pictures, if any, in labs/<lab>_views.cpp
+// (labs/lab_views.h).
 struct LabInfo {
   std::string counts;  // what --n counts ("samples", "values", "rows"), for the n field's tooltip
   bool takes_input = false;  // reads --input FILE (named in the input field's tooltip)

@@ -112,7 +112,8 @@ std::vector<std::string> variant_names() {
   return v;
 }
 
-const Registrar reg(with_kind({"nbody", nbody::to_string(nbody::Variant::Fast), variant_names(), run},
+const Registrar reg(with_kind({"nbody", nbody::to_string(nbody::Variant::Fast), variant_names(),
+                               run},
                               Target::Kind::Simulation));
 
 }  // namespace

@@ -147,18 +147,18 @@ Target target(Op op) {
   if (op == Op::Count3) {
     lab.notice =
         "The racy variant does count++ on one global from every thread. The increment is a "
-      "read, an add and a write; two threads that read the same old value both write old+1 "
-      "and one hit is lost. The answer is wrong, and wrong by a different amount each run. "
-      "atomicAdd fixes it but serializes every hit on one address; a per-block tree in "
-      "shared memory or warp shuffles add up locally first and need one atomic per block "
-      "or warp. Compare with CUB, the reference.";
+        "read, an add and a write; two threads that read the same old value both write old+1 "
+        "and one hit is lost. The answer is wrong, and wrong by a different amount each run. "
+        "atomicAdd fixes it but serializes every hit on one address; a per-block tree in "
+        "shared memory or warp shuffles add up locally first and need one atomic per block "
+        "or warp. Compare with CUB, the reference.";
     lab.wrong_note = race_note;
   } else {
     lab.notice =
         "Summing an array reads every byte once and does almost no arithmetic, so the only "
-      "figure that matters is GB/s against the device's memory bandwidth. The multi-pass "
-      "tree relaunches the kernel per level; shared-memory trees and warp shuffles finish "
-      "in one pass; wide 16-byte loads and a grid-stride loop get close to CUB.";
+        "figure that matters is GB/s against the device's memory bandwidth. The multi-pass "
+        "tree relaunches the kernel per level; shared-memory trees and warp shuffles finish "
+        "in one pass; wide 16-byte loads and a grid-stride loop get close to CUB.";
   }
   t.lab = lab;
   return t;

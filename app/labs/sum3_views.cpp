@@ -56,7 +56,6 @@ ImU32 cell_colour(bool per_thread, unsigned long long c, unsigned long long r, l
                         static_cast<int>(90 + 30 * share), 255);
 }
 
-
 // The (i, j) thread grid of the seed's 2D kernels for n values and the block,
 // working threads (upper triangle) lit, with how many idle.
 void draw_grid(long long n, const BlockShape& block) {
@@ -146,15 +145,15 @@ void draw_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
   }
 }
 
-const ViewsRegistrar reg(
-    "sum3", Views{"thread grid (naive, hoisted, shared)",
-                  [](const PictureFields& f) {
-                    draw_grid(f.n.value_or(2000),  // the lab's default n
-                              f.block.value_or(BlockShape{16, 16, 1}));
-                  },
-                  [](const std::string& action, const std::vector<nlohmann::ordered_json>& rows) {
-                    if (action == "seed_table") draw_seed_table(rows);
-                  }});
+const ViewsRegistrar reg("sum3", Views{"thread grid (naive, hoisted, shared)",
+                                       [](const PictureFields& f) {
+                                         draw_grid(f.n.value_or(2000),  // the lab's default n
+                                                   f.block.value_or(BlockShape{16, 16, 1}));
+                                       },
+                                       [](const std::string& action,
+                                          const std::vector<nlohmann::ordered_json>& rows) {
+                                         if (action == "seed_table") draw_seed_table(rows);
+                                       }});
 
 }  // namespace
 

@@ -313,7 +313,8 @@ std::optional<Lab> parse_lab(Reader& rd, const json& j) {
   if (j.contains("cpu_backend")) l.cpu_backend = rd.boolean(j["cpu_backend"], "lab.cpu_backend");
   if (j.contains("open")) l.open = rd.boolean(j["open"], "lab.open");
   if (j.contains("run")) {
-    // "none", "run", or an action of a lab (bench::LabInfo::actions), which must be the preset's lab's.
+    // "none", "run", or an action of a lab (bench::LabInfo::actions), which must be the preset's
+    // lab's.
     std::vector<std::string> runs{"none", "run"};
     std::map<std::string, std::string> owner;  // action -> its lab
     for (const std::string& name : names)

@@ -72,8 +72,8 @@ std::optional<KernelPick> lab_kernel(const std::string& lab, const std::string& 
     for (const bench::Target& o : bench::targets())
       if (o.kind == bench::Target::Kind::Lab && o.lab.kernel)
         shown += (shown.empty() ? "" : ", ") + o.name;
-    return fail(why, "the kernels of " + lab + " are not exposed to this panel yet (" + shown +
-                         " are)");
+    return fail(why,
+                "the kernels of " + lab + " are not exposed to this panel yet (" + shown + " are)");
   }
   auto k = t->lab.kernel(variant, block);
   if (!k) {

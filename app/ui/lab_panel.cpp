@@ -19,14 +19,18 @@ namespace {
 // "samples (a), values (b, c)": what n counts, from every lab's target.
 std::string what_n_counts() {
   std::vector<std::pair<std::string, std::string>> by;  // counts -> its labs
-  for (const bench::Target& t : bench::targets()) {
-    if (t.kind != bench::Target::Kind::Lab || t.lab.counts.empty()) continue;
-    auto it = std::find_if(by.begin(), by.end(), [&](const auto& p) { return p.first == t.lab.counts; });
-    if (it == by.end()) by.push_back({t.lab.counts, t.name});
-    else it->second += ", " + t.name;
+  for (const std::string& name : LabPanel::lab_names()) {
+    const std::string& counts = bench::find_target(name)->lab.counts;
+    if (counts.empty()) continue;
+    auto it = std::find_if(by.begin(), by.end(), [&](const auto& p) { return p.first == counts; });
+    if (it == by.end())
+      by.push_back({counts, name});
+    else
+      it->second += ", " + name;
   }
   std::string text;
-  for (const auto& [counts, labs] : by) text += (text.empty() ? "" : ", ") + counts + " (" + labs + ")";
+  for (const auto& [counts, labs] : by)
+    text += (text.empty() ? "" : ", ") + counts + " (" + labs + ")";
   return text;
 }
 
@@ -303,7 +307,7 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       ImGui::TableNextColumn();
       const std::string variant = r.value("variant", "");
       ImGui::TextUnformatted(by_n ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
-                                 : variant.c_str());
+                                  : variant.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.value("backend", "").c_str());
       ImGui::TableNextColumn();

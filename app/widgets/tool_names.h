@@ -13,8 +13,19 @@
 namespace cv::ui {
 
 enum class Tool {
-  Classroom, Labs, Occupancy, Device, Sweep, Frames,
-  Launch, Memory, Reduction, Race, OccupancyCurve, Lesson, Kernel,
+  Classroom,
+  Labs,
+  Occupancy,
+  Device,
+  Sweep,
+  Frames,
+  Launch,
+  Memory,
+  Reduction,
+  Race,
+  OccupancyCurve,
+  Lesson,
+  Kernel,
 };
 
 struct ToolName {

@@ -42,10 +42,10 @@ void check_table(const cv::Named<E> (&table)[N], ToString to_string, Parse parse
 }  // namespace
 
 // One kernel folder's table against its three functions.
-#define CHECK_TABLE(ns)                                                          \
-  check_table(                                                                   \
-      cv::ns::kVariants, [](auto v) { return cv::ns::to_string(v); },           \
-      [](const std::string& s) { return cv::ns::parse_variant(s); },           \
+#define CHECK_TABLE(ns)                                               \
+  check_table(                                                        \
+      cv::ns::kVariants, [](auto v) { return cv::ns::to_string(v); }, \
+      [](const std::string& s) { return cv::ns::parse_variant(s); },  \
       [] { return cv::ns::all_variants(); })
 
 TEST(NameTable, EveryKernelFoldersVariantsRoundTrip) {

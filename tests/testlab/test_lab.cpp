@@ -83,13 +83,14 @@ bench::Target target() {
 const bench::Registrar reg(target());
 
 const labs::ViewsRegistrar views(
-    kName, labs::Views{kPictureTitle,
-                       [](const labs::PictureFields& f) {
-                         ImGui::Text("%s: n = %lld", kName, f.n.value_or(kDefaultN));
-                       },
-                       [](const std::string& action, const std::vector<nlohmann::ordered_json>& rows) {
-                         ImGui::Text("%s: %zu rows", action.c_str(), rows.size());
-                       }});
+    kName,
+    labs::Views{kPictureTitle,
+                [](const labs::PictureFields& f) {
+                  ImGui::Text("%s: n = %lld", kName, f.n.value_or(kDefaultN));
+                },
+                [](const std::string& action, const std::vector<nlohmann::ordered_json>& rows) {
+                  ImGui::Text("%s: %zu rows", action.c_str(), rows.size());
+                }});
 
 }  // namespace
 }  // namespace cv::testlab

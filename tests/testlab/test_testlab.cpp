@@ -72,7 +72,9 @@ Outcome run_cmd(const std::string& prefix, const std::string& args) {
   return r;
 }
 
-Outcome app(const std::string& args) { return run_cmd(CUDAVIZ_TESTLAB_BIN, args); }
+Outcome app(const std::string& args) {
+  return run_cmd(CUDAVIZ_TESTLAB_BIN, args);
+}
 
 // The app in a window of its own (Xvfb); code 125: no display could be started.
 Outcome app_in_window(const std::string& args) {
