@@ -1,7 +1,7 @@
 #pragma once
-// "What to notice": a short text per scene and per lab, shown in a collapsible
-// section of its panel. All of them live in notes_text.cpp, so they can be
-// read and edited together.
+// "What to notice": a short text per scene, shown in a collapsible section of
+// its panel. The scenes' live in notes_text.cpp, so they can be read and edited
+// together; a lab's is in its bench file (bench::LabInfo::notice).
 #include <string>
 
 #include "scenes/scene_factory.h"
@@ -9,8 +9,6 @@
 namespace cv::notes {
 
 const char* scene_notice(SceneKind kind);
-// For a lab name (LabPanel::lab_names()); "" for a name without a text.
-const char* lab_notice(const std::string& lab);
 
 // Draws a collapsed-by-default "what to notice" header with `text` wrapped
 // under it (nothing when text is empty). Needs an ImGui frame.
