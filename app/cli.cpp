@@ -2,6 +2,7 @@
 
 #include "timing/frame_pacing.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "insight/launch_model.h"
 #include "record/clip_format.h"
 #include "registry/scene_registry.h"
+#include "widgets/tool_names.h"
 
 namespace cv {
 
@@ -296,17 +298,15 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   return bench ? parse_bench(args, f, s) : parse_sweep(args, f, s);
 }
 
-// Comma-separated; the names are the tuning windows (ui/tuning_panel.h).
+// Comma-separated; the names are the tools --panel opens (widgets/tool_names.h).
 void parse_panels(const std::string& list, RunOptions& o) {
-  static const std::set<std::string> names{"occupancy", "device", "sweep",
-                                           "frames",    "launch", "memory",
-                                           "reduction", "race",   "occupancy-curve",
-                                           "kernel"};
+  const std::vector<std::string> names = ui::panel_flag_names();
   for (const std::string& one : split_commas(list)) {
-    if (!names.count(one))
-      throw UsageError("--panel: '" + one +
-                       "' is not one of occupancy, device, sweep, frames, launch, memory, "
-                       "reduction, race, occupancy-curve, kernel");
+    if (std::find(names.begin(), names.end(), one) == names.end()) {
+      std::string known;
+      for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw UsageError("--panel: '" + one + "' is not one of " + known);
+    }
     o.panels.push_back(one);
   }
 }

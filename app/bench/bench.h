@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "common/block_shape.h"
 #include "common/device_info.h"
+#include "common/kernel_attributes.h"
 
 namespace cv::bench {
 
@@ -58,6 +60,42 @@ inline Measurement make_measurement(std::string variant, Backend backend, long l
 
 using BenchFn = std::function<std::vector<Measurement>(const BenchOptions&, Backend)>;
 
+// A button of the labs window beside "run" (sum3's seed table); a preset's
+// lab.run and LabPanel::run_action name it.
+struct LabAction {
+  std::string name;  // "seed_table": the preset's spelling, and the button's label with _ as space
+  std::string tooltip;  // what the button does
+  // The jobs it runs, from the window's fields (target, variant, n, block, reps) on `backend`.
+  std::function<std::vector<BenchOptions>(const BenchOptions& fields, Backend backend)> jobs;
+};
+
+// What the labs window shows of a lab beyond the generic fields and results table (ui/lab_panel).
+// Written in the lab's own bench file; its pictures, if any, in labs/<lab>_views.cpp
+// (labs/lab_views.h).
+struct LabInfo {
+  std::string counts;  // what --n counts ("samples", "values", "rows"), for the n field's tooltip
+  bool takes_input = false;  // reads --input FILE (named in the input field's tooltip)
+  std::string notice;        // "what to notice"
+  // Why `variant`'s answer may be wrong on purpose (count3's racy), "" for none:
+  // shown under the table and on its "NO" when the row is wrong.
+  std::function<std::string(const std::string& variant)> wrong_note;
+  std::vector<LabAction> actions;
+  // The main kernel `variant` launches with `block`, for the occupancy panel
+  // (tuning/kernel_catalog); nullopt for a variant without one of ours (CPU, a
+  // library call). Unset: the lab's kernels are not shown there.
+  struct Kernel {
+    KernelAttributes attributes;
+    BlockShape block;              // the shape it really runs with
+    bool two_dimensional = false;  // it reads block.y
+  };
+  std::function<std::optional<Kernel>(const std::string& variant, const BlockShape& block)> kernel;
+  const LabAction* action(const std::string& name) const {
+    for (const LabAction& a : actions)
+      if (a.name == name) return &a;
+    return nullptr;
+  }
+};
+
 struct Target {
   std::string name;
   std::string default_variant;  // used by sweep when none is named
@@ -65,9 +103,20 @@ struct Target {
   BenchFn run;
   // The largest --n the target takes (most index with 32 bits; pi counts samples in 64).
   long long max_n = (1ll << 31) - 1;
-  // Listed in the labs and sweep windows (bench kernel is not: it needs --source).
-  bool in_labs = true;
+  // Listed in the sweep window (bench kernel is not: it needs --source).
+  bool in_sweep = true;
+  // The labs window lists the labs; a simulation has its scene, a tool (the
+  // renderer, bench kernel) is measured by bench and sweep only.
+  enum class Kind { Lab, Simulation, Tool };
+  Kind kind = Kind::Lab;
+  LabInfo lab{};  // read for a Lab only
 };
+
+// `t` as a simulation or a tool, for a registrar's one line.
+inline Target with_kind(Target t, Target::Kind kind) {
+  t.kind = kind;
+  return t;
+}
 
 // Self-registration: each bench_<target>.cpp holds one Registrar.
 struct Registrar {

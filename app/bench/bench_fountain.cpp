@@ -51,7 +51,9 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"fountain", "lean", {"lean", "seed"}, run});
+const Registrar reg(with_kind({"fountain", fountain::to_string(fountain::Variant::Lean),
+                               names_of(fountain::kVariants), run},
+                              Target::Kind::Simulation));
 
 }  // namespace
 }  // namespace cv::bench

@@ -356,7 +356,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return {m};
 }
 
-const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40, false});
+const Registrar reg({"kernel", "yours", {"yours"}, run, 1ll << 40, false, Target::Kind::Tool});
 
 }  // namespace
 }  // namespace cv::bench

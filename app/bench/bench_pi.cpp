@@ -134,12 +134,29 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"pi",
-                     "fast",
-                     {"seed", "one_per_block", "warp32", "shared", "many", "fast", "cpu",
-                      "cpu_threads"},
-                     run,
-                     kMaxN});
+Target target() {
+  Target t{"pi", to_string(Variant::Fast), names_of(kVariants), run, kMaxN};
+  LabInfo lab;
+  lab.counts = "samples";
+  lab.notice =
+      "Four GPU designs from the notes, from one thread per block to many samples per thread "
+      "with a shared-memory sum per block. One thread per block wastes 31 of 32 warp lanes "
+      "and launches millions of blocks; one flag per sample spends more time writing flags "
+      "than drawing points. Doing many samples per thread and one atomic per block turns "
+      "the job from launch- and memory-bound into arithmetic-bound: compare samples/s "
+      "across the rows.";
+  lab.kernel = [](const std::string& variant,
+                  const BlockShape& block) -> std::optional<LabInfo::Kernel> {
+    const Variant v = *parse_variant(variant);
+    auto a = kernel_attributes(v);
+    if (!a) return std::nullopt;
+    return LabInfo::Kernel{std::move(*a), effective_block(v, block)};
+  };
+  t.lab = lab;
+  return t;
+}
+
+const Registrar reg(target());
 
 }  // namespace
 }  // namespace cv::bench

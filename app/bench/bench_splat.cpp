@@ -72,7 +72,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"splat", "cuda", {"cuda", "cpu"}, run});
+const Registrar reg(with_kind({"splat", "cuda", {"cuda", "cpu"}, run},
+                              Target::Kind::Tool));  // the renderer
 
 }  // namespace
 }  // namespace cv::bench

@@ -182,11 +182,54 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"sum3",
-                     "shared",
-                     {"cpu_serial", "cpu", "cpu_sorted", "naive", "hoisted", "shared", "fast",
-                      "sorted"},
-                     run});
+// The seed's table (n = 800..2000 step 200; cpu, naive, shared, the GPU ones
+// only on the CUDA backend) with the window's block and repetitions.
+std::vector<BenchOptions> seed_table_jobs(const BenchOptions& fields, Backend backend) {
+  std::vector<BenchOptions> jobs;
+  for (long long n = 800; n <= 2000; n += 200)
+    for (Variant v : {Variant::Cpu, Variant::Naive, Variant::Shared}) {
+      if (backend == Backend::Cpu && is_gpu(v)) continue;
+      BenchOptions o;
+      o.target = fields.target;
+      o.variant = to_string(v);
+      o.n = n;
+      o.block = fields.block;
+      o.reps = fields.reps;
+      jobs.push_back(o);
+    }
+  return jobs;
+}
+
+Target target() {
+  Target t{"sum3", to_string(Variant::Shared), names_of(kVariants), run};
+  LabInfo lab;
+  lab.counts = "values";
+  lab.takes_input = true;
+  lab.notice =
+      "3SUM on a 2D grid: thread (i, j) loops over k. Only threads with i < j do work, so "
+      "the lower triangle of the grid idles (the picture below shows it). The naive kernel "
+      "does an atomicAdd for every hit on one global counter; hoisting the two fixed values "
+      "into registers saves loads; a shared-memory count per block leaves one atomic per "
+      "block. 'seed table' reruns the notes' table (n = 800..2000). Beyond brute force, "
+      "sorting makes it O(n^2): the algorithm beats any launch tuning.";
+  lab.actions.push_back({"seed_table",
+                         "Reproduces the seed's table: n = 800..2000 with cpu, naive and shared "
+                         "(the GPU ones on the CUDA backend).",
+                         seed_table_jobs});
+  lab.kernel = [](const std::string& variant,
+                  const BlockShape& block) -> std::optional<LabInfo::Kernel> {
+    const Variant v = *parse_variant(variant);
+    auto a = kernel_attributes(v);
+    if (!a) return std::nullopt;
+    // The brute-force kernels index (i, j) with a 2D grid; fast and sorted are 1D.
+    return LabInfo::Kernel{std::move(*a), block,
+                           v == Variant::Naive || v == Variant::Hoisted || v == Variant::Shared};
+  };
+  t.lab = lab;
+  return t;
+}
+
+const Registrar reg(target());
 
 }  // namespace
 }  // namespace cv::bench

@@ -54,7 +54,9 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg({"swarm", "swarm", {"swarm", "sparkler"}, run});
+const Registrar reg(with_kind({"swarm", swarm::to_string(swarm::Variant::Swarm),
+                               names_of(swarm::kVariants), run},
+                              Target::Kind::Simulation));
 
 }  // namespace
 }  // namespace cv::bench

@@ -205,7 +205,7 @@ void App::setup_panels() {
   if (opt_.lab)
     if (auto err = ctx_.labs.open_and_run(*opt_.lab)) throw LaunchError("--lab: " + *err);
   for (const std::string& p : opt_.panels)
-    if (p == "kernel")
+    if (ui::parse_tool(p) == ui::Tool::Kernel)
       ctx_.kernel_panel.open();
     else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);

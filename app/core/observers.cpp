@@ -116,8 +116,8 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
 
 // How the --lab run and the --sweep asked for ended.
 void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordered_json& j) {
-  if (opt.lab) {
-    j["lab"] = *opt.lab;
+  if (opt.lab || ctx.preset_lab) {  // --lab, or a preset that runs one
+    j["lab"] = opt.lab ? *opt.lab : ctx.labs.settings().lab;
     j["lab_state"] = cv::labs::to_string(ctx.labs.runner().state());
     j["lab_rows"] = ctx.labs.runner().results().size();
     if (!ctx.labs.runner().error().empty()) j["lab_error"] = ctx.labs.runner().error();

@@ -8,26 +8,42 @@
 
 namespace cv::insight_ui {
 
+namespace {
+// The tools this area holds (their names: widgets/tool_names.h).
+constexpr ui::Tool kOwn[] = {ui::Tool::Launch, ui::Tool::Memory, ui::Tool::Reduction,
+                             ui::Tool::Race, ui::Tool::OccupancyCurve};
+}  // namespace
+
 const std::vector<std::string>& InsightUi::panel_names() {
-  static const std::vector<std::string> names{"launch", "memory", "reduction", "race",
-                                              "occupancy-curve"};
+  static const std::vector<std::string> names = ui::tool_names_of(kOwn);
   return names;
 }
 
 std::optional<std::string> InsightUi::open_panel(const std::string& name) {
-  if (name == "launch")
-    launch_.open();
-  else if (name == "memory")
-    memory_.open();
-  else if (name == "reduction")
-    reduction_.open();
-  else if (name == "race")
-    race_.open();
-  else if (name == "occupancy-curve")
-    curve_.open();
-  else
-    return "'" + name + "' is not a view (launch, memory, reduction, race, occupancy-curve)";
-  return std::nullopt;
+  if (const auto tool = ui::parse_tool(name)) {
+    switch (*tool) {
+      case ui::Tool::Launch:
+        launch_.open();
+        return std::nullopt;
+      case ui::Tool::Memory:
+        memory_.open();
+        return std::nullopt;
+      case ui::Tool::Reduction:
+        reduction_.open();
+        return std::nullopt;
+      case ui::Tool::Race:
+        race_.open();
+        return std::nullopt;
+      case ui::Tool::OccupancyCurve:
+        curve_.open();
+        return std::nullopt;
+      default:
+        break;
+    }
+  }
+  std::string own;
+  for (const std::string& n : panel_names()) own += (own.empty() ? "" : ", ") + n;
+  return "'" + name + "' is not a view (" + own + ")";
 }
 
 void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {

@@ -28,7 +28,7 @@ class LaunchMapView {
   void draw_tiles(const insight::ElementLaunch& l, const insight::LaunchSummary& s);
   void draw_block(const insight::ElementLaunch& l);
 
-  ViewWindow window_{"launch", "launch map"};
+  ViewWindow window_{ui::Tool::Launch, "launch map"};
   unsigned long long selected_ = 0;
   // The summary walks every block: recomputed only when the launch changes.
   std::optional<insight::ElementLaunch> cached_launch_;

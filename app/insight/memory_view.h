@@ -21,7 +21,7 @@ class MemoryView {
   void draw_request(const insight::WarpRequest& r, int index);
   void draw_measured(const ViewContext& ctx, const insight::WarpAccessPicture& pic);
 
-  ViewWindow window_{"memory", "memory accesses"};
+  ViewWindow window_{ui::Tool::Memory, "memory accesses"};
   int shape_ = 0;  // 0: the scene's block; else one of the comparison shapes
   int warp_ = 0;
   int block_ = 0;

@@ -30,7 +30,7 @@ class OccupancyCurveView {
                    bool two_d);
   void draw_chart(const std::vector<insight::CurvePoint>& curve);
 
-  ViewWindow window_{"occupancy-curve", "occupancy curve"};
+  ViewWindow window_{ui::Tool::OccupancyCurve, "occupancy curve"};
   tuning::SweepRunner sweep_;
   std::string sweep_error_, swept_for_;
   bool auto_sweep_ = false;

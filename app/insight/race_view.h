@@ -27,7 +27,7 @@ class RaceView {
   void draw_histogram();
   void draw_timeline();
 
-  ViewWindow window_{"race", "race lab"};
+  ViewWindow window_{ui::Tool::Race, "race lab"};
   int runs_ = 40;
   int log2_n_ = 20;
   bool auto_run_ = false;

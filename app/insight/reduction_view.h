@@ -36,7 +36,7 @@ class ReductionView {
   void draw_cells();
   void draw_costs();
 
-  ViewWindow window_{"reduction", "reduction step by step"};
+  ViewWindow window_{ui::Tool::Reduction, "reduction step by step"};
   int n_ = 256, variant_ = 0;
   unsigned step_ = 0;
   bool playing_ = false;

@@ -29,7 +29,7 @@ struct ViewContext {
 // the side panels or another tool; opening it closes the tab that was open.
 class ViewWindow {
  public:
-  ViewWindow(const char* tool, const char* title) : tab_(tool), title_(title) {}
+  ViewWindow(ui::Tool tool, const char* title) : tab_(tool), title_(title) {}
   void open() { tab_.expand(), open_ = true; }
   // Whether the tab was open at the last draw (or was asked to open since).
   bool is_open() const { return open_; }

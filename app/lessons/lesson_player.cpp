@@ -149,7 +149,7 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
   const StepPlan& p = plan();
   json state = base_;
   merge(state, p.state);
-  if (state.contains("lab")) state["lab"]["open"] = p.panel == "labs";
+  if (state.contains("lab")) state["lab"]["open"] = p.panel == ui::tool_name(ui::Tool::Labs);
   presets::Report report;
   state_problems_.clear();
   try {
@@ -168,7 +168,7 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
   state_applied_ = state_problems_.empty();
   for (const auto& s : state_problems_)
     std::fprintf(stderr, "cudaviz: lesson step %d: %s\n", current_ + 1, s.c_str());
-  layout.open(p.panel.empty() ? "lesson" : p.panel);
+  layout.open(p.panel.empty() ? ui::tool_name(ui::Tool::Lesson) : p.panel);
   hands_.assign(p.predict.choices.size(), 0);
   guess_ = 0;
   guess_given_ = false;

@@ -146,7 +146,7 @@ class LessonPlayer {
   labs::LabRunner labs_;
   tuning::SweepRunner sweep_;
 
-  ui::ToolTab tab_{"lesson"};
+  ui::ToolTab tab_{ui::Tool::Lesson};
   int shipped_ = 0;
   char path_field_[512] = "";
   std::optional<std::string> load_request_;

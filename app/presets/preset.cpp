@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "bench/bench.h"
@@ -277,9 +278,17 @@ std::optional<Lab> parse_lab(Reader& rd, const json& j) {
   if (j.contains("cpu_backend")) l.cpu_backend = rd.boolean(j["cpu_backend"], "lab.cpu_backend");
   if (j.contains("open")) l.open = rd.boolean(j["open"], "lab.open");
   if (j.contains("run")) {
-    l.run = rd.choice(j["run"], "lab.run", {"none", "run", "seed_table"});
-    if (l.run == "seed_table" && l.name && *l.name != "sum3") {
-      rd.invalid("lab.run", "'seed_table' is sum3's (this preset's lab is " + *l.name + ")");
+    // "none", "run", or an action of a lab (bench::LabInfo::actions), which must be the preset's
+    // lab's.
+    std::vector<std::string> runs{"none", "run"};
+    std::map<std::string, std::string> owner;  // action -> its lab
+    for (const std::string& name : names)
+      for (const bench::LabAction& a : bench::find_target(name)->lab.actions)
+        if (owner.emplace(a.name, name).second) runs.push_back(a.name);
+    l.run = rd.choice(j["run"], "lab.run", runs);
+    if (l.run && owner.count(*l.run) && t && !t->lab.action(*l.run)) {
+      rd.invalid("lab.run", "'" + *l.run + "' is " + owner[*l.run] + "'s (this preset's lab is " +
+                                *l.name + ")");
       l.run.reset();
     }
   }

@@ -65,7 +65,7 @@ struct Ui {
 // The labs window's fields. For `n` and `block` a null in the file (the lab's
 // default) reads as a present-but-empty value.
 struct Lab {
-  std::optional<std::string> name, variant, input, run;  // run: "none", "run", "seed_table"
+  std::optional<std::string> name, variant, input, run;  // run: "none", "run" or a lab action
   std::optional<std::optional<long long>> n;             // inner nullopt: the lab's default
   std::optional<std::optional<BlockShape>> block;
   std::optional<int> reps;

@@ -242,7 +242,7 @@ ApplyResult apply(const Preset& p, AppState& app, Report& report) {
     if (auto err = app.labs.apply_settings(ls)) {
       report.invalid.push_back("lab: " + *err);
     } else if (l.run && *l.run != "none") {
-      auto err = *l.run == "seed_table" ? app.labs.run_seed_table() : app.labs.run_now();
+      auto err = *l.run == "run" ? app.labs.run_now() : app.labs.run_action(*l.run);
       if (err)
         report.invalid.push_back("lab.run: " + *err);
       else

@@ -195,9 +195,10 @@ void PresetPanel::draw_sweep_table() {
 
 void PresetPanel::draw(Presentation& presentation, ui::Layout& layout) {
   // A tab of the tool area (ui/layout.h); it opens to say what a load skipped.
-  if (expand_) layout.open("classroom");
+  const char* tool = ui::tool_name(ui::Tool::Classroom);
+  if (expand_) layout.open(tool);
   expand_ = false;
-  if (!layout.begin_tool("classroom", "classroom")) return;
+  if (!layout.begin_tool(tool, "classroom")) return;
   ui::section("Presets");
   draw_shipped();
   draw_file_row();

@@ -24,13 +24,13 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
     if (i) ui::same_line_if_fits(counts[i]);
     if (ImGui::SmallButton(counts[i])) sui.count_input = sides[i] * sides[i];
   }
-  int variant = scene.variant() == fountain::Variant::Lean ? 0 : 1;
+  int variant = index_of(fountain::kVariants, scene.variant());
   const bool variant_changed =
-      ImGui::Combo("variant", &variant, "lean (40 B/particle)\0seed (80 B/particle)\0");
+      ImGui::Combo("variant", &variant, combo_items(fountain::kVariants).c_str());
   ui::tooltip(
       "lean derives colour and horizontal velocity instead of storing them; seed is the "
       "reference notes' layout. Same physics, half the memory traffic.");
-  const auto v = variant == 0 ? fountain::Variant::Lean : fountain::Variant::Seed;
+  const auto v = fountain::kVariants[variant].value;
   scene_ui::count_row(
       scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n, v); },
       variant_changed);

@@ -74,9 +74,9 @@ void energy_section(NBodyScene& scene) {
 void NBodyScene::build_custom_ui(SceneUi& sui) {
   NBodyScene& scene = *this;
   ui::section("N-body");
-  int variant = static_cast<int>(scene.variant);
-  if (ImGui::Combo("variant", &variant, "seed (global memory)\0tiled (shared memory)\0fast\0"))
-    scene.variant = static_cast<nbody::Variant>(variant);
+  int variant = index_of(nbody::kVariants, scene.variant);
+  if (ImGui::Combo("variant", &variant, combo_items(nbody::kVariants).c_str()))
+    scene.variant = nbody::kVariants[variant].value;
   ui::tooltip(
       "seed: every thread reads every body from global memory. tiled: a block stages bodies "
       "through shared memory a tile at a time (GPU Gems 3). fast: each pair of bodies once, "

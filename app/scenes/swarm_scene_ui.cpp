@@ -17,10 +17,9 @@ using ui::kWarn;
 void SwarmScene::build_custom_ui(SceneUi& sui) {
   SwarmScene& scene = *this;
   ui::section("Swarm");
-  int variant = scene.variant() == swarm::Variant::Swarm ? 0 : 1;
-  if (ImGui::Combo("variant", &variant,
-                   "swarm (steer to the target)\0sparkler (pushed away, falling)\0"))
-    scene.set_variant(variant == 0 ? swarm::Variant::Swarm : swarm::Variant::Sparkler);
+  int variant = index_of(swarm::kVariants, scene.variant());
+  if (ImGui::Combo("variant", &variant, combo_items(swarm::kVariants).c_str()))
+    scene.set_variant(swarm::kVariants[variant].value);
   ui::tooltip("Switching keeps the particles and loads the variant's default parameters.");
   int mode = scene.follow_pointer ? 1 : 0;
   if (ImGui::Combo("target", &mode, "moves on its own path\0follows the mouse\0"))

@@ -1,10 +1,9 @@
 #include "tuning/kernel_catalog.h"
 
-#include "scenes/particle_scene.h"
+#include <algorithm>
 
-#include "labs/pi/pi.h"
-#include "labs/reverse/reverse.h"
-#include "labs/sum3/sum3.h"
+#include "bench/bench.h"
+#include "scenes/particle_scene.h"
 
 namespace cv::tuning {
 
@@ -30,36 +29,29 @@ std::optional<KernelPick> fail(std::string* why, const std::string& s) {
 
 std::optional<KernelPick> lab_kernel(const std::string& lab, const std::string& variant,
                                      const BlockShape& block, std::string* why) {
-  KernelPick k;
-  k.block = block;
-  k.context = lab + ", variant " + variant;
-  std::optional<KernelAttributes> a;
-  if (lab == "sum3") {
-    const auto v = sum3::parse_variant(variant);
-    if (!v) return fail(why, "'" + variant + "' is not a sum3 variant");
-    a = sum3::kernel_attributes(*v);
-    // The brute-force kernels index (i, j) with a 2D grid; fast and sorted are 1D.
-    k.two_dimensional =
-        *v == sum3::Variant::Naive || *v == sum3::Variant::Hoisted || *v == sum3::Variant::Shared;
-  } else if (lab == "reverse") {
-    const auto v = reverse::parse_variant(variant);
-    if (!v) return fail(why, "'" + variant + "' is not a reverse variant");
-    a = reverse::kernel_attributes(*v);
-  } else if (lab == "pi") {
-    const auto v = pi::parse_variant(variant);
-    if (!v) return fail(why, "'" + variant + "' is not a pi variant");
-    a = pi::kernel_attributes(*v);
-    if (a) k.block = pi::effective_block(*v, block);
-  } else {
-    return fail(why, "the kernels of " + lab +
-                         " are not exposed to this panel yet (sum3, reverse and pi are)");
+  const bench::Target* t = bench::find_target(lab);
+  if (!t || t->kind != bench::Target::Kind::Lab) return fail(why, "'" + lab + "' is not a lab");
+  if (std::find(t->variants.begin(), t->variants.end(), variant) == t->variants.end())
+    return fail(why, "'" + variant + "' is not a " + lab + " variant");
+  if (!t->lab.kernel) {
+    std::string shown;  // the labs that expose theirs (bench::LabInfo::kernel)
+    for (const bench::Target& o : bench::targets())
+      if (o.kind == bench::Target::Kind::Lab && o.lab.kernel)
+        shown += (shown.empty() ? "" : ", ") + o.name;
+    return fail(why,
+                "the kernels of " + lab + " are not exposed to this panel yet (" + shown + " are)");
   }
-  if (!a) {
+  auto k = t->lab.kernel(variant, block);
+  if (!k) {
     return fail(why, lab + " " + variant +
                          " launches none of our kernels (a CPU variant or a library call)");
   }
-  k.attributes = std::move(*a);
-  return k;
+  KernelPick pick;
+  pick.attributes = std::move(k->attributes);
+  pick.block = k->block;
+  pick.two_dimensional = k->two_dimensional;
+  pick.context = lab + ", variant " + variant;
+  return pick;
 }
 
 }  // namespace cv::tuning

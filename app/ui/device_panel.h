@@ -29,7 +29,7 @@ class DevicePanel {
   std::future<tuning::CopyBandwidth> pending_;
   std::optional<tuning::CopyBandwidth> result_;
   std::string error_;
-  ui::ToolTab window_{"device"};  // its tab in the tool area (ui/layout.h)
+  ui::ToolTab window_{ui::Tool::Device};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

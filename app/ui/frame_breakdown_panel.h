@@ -21,7 +21,7 @@ class FrameBreakdownPanel {
   History sim_{240}, xfer_{240}, draw_{240}, ui_{240};
   long long last_steps_ = -1;
   float ui_ms_ = 0;
-  ui::ToolTab window_{"frames"};  // its tab in the tool area (ui/layout.h)
+  ui::ToolTab window_{ui::Tool::Frames};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

@@ -51,7 +51,7 @@ class KernelPanel {
   void ptx_section();
   usercode::TemplateKind kind_in_editor(const usercode::UserKernel& uk) const;
 
-  ui::ToolTab tab_{"kernel"};
+  ui::ToolTab tab_{ui::Tool::Kernel};
   std::string notice_;  // why the window was reopened; until the next submit
   KernelSource source_;
   ui::CodeEditor prelude_{true}, ptx_{true};

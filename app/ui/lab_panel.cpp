@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "bench/bench.h"
-#include "ui/lab_views.h"
+#include "labs/lab_views.h"
 #include "ui/notes_text.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
@@ -16,11 +16,36 @@ namespace cv {
 
 namespace {
 
-// The simulations have their own scenes (and splat is the renderer); every other bench target is a
-// lab.
-bool is_simulation(const std::string& name) {
-  return name == "fountain" || name == "swarm" || name == "nbody" ||
-         name == "splat";  // splat: the renderer
+// "samples (a), values (b, c)": what n counts, from every lab's target.
+std::string what_n_counts() {
+  std::vector<std::pair<std::string, std::string>> by;  // counts -> its labs
+  for (const std::string& name : LabPanel::lab_names()) {
+    const std::string& counts = bench::find_target(name)->lab.counts;
+    if (counts.empty()) continue;
+    auto it = std::find_if(by.begin(), by.end(), [&](const auto& p) { return p.first == counts; });
+    if (it == by.end())
+      by.push_back({counts, name});
+    else
+      it->second += ", " + name;
+  }
+  std::string text;
+  for (const auto& [counts, labs] : by)
+    text += (text.empty() ? "" : ", ") + counts + " (" + labs + ")";
+  return text;
+}
+
+// The labs that read --input FILE, "a, b, c".
+std::string labs_taking_input() {
+  std::string list;
+  for (const std::string& name : LabPanel::lab_names())
+    if (bench::find_target(name)->lab.takes_input) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+// An action's name as its button says it: "a_b" -> "a b".
+std::string button_label(std::string name) {
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return name;
 }
 
 // The throughput field a row carries, as "name value".
@@ -53,7 +78,7 @@ std::string number(const nlohmann::ordered_json& v) {
 std::vector<std::string> LabPanel::lab_names() {
   std::vector<std::string> names;
   for (const bench::Target& t : bench::targets())
-    if (!is_simulation(t.name) && t.in_labs) names.push_back(t.name);
+    if (t.kind == bench::Target::Kind::Lab) names.push_back(t.name);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -99,13 +124,13 @@ std::optional<BenchOptions> LabPanel::options_from_fields() {
   return o;
 }
 
-void LabPanel::start(std::vector<BenchOptions> jobs, bool seed_table) {
+void LabPanel::start(std::vector<BenchOptions> jobs, const std::string& action) {
   if (auto err = runner_.start(std::move(jobs), use_cpu_ ? Backend::Cpu : backend_)) {
     message_ = *err;
     return;
   }
   message_.clear();
-  seed_table_ = seed_table;
+  action_ = action;
 }
 
 std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
@@ -122,17 +147,18 @@ std::optional<std::string> LabPanel::open_and_run(const std::string& lab) {
   auto o = options_from_fields();
   if (!o) return message_;
   running_lab_ = lab;
-  start({*o}, false);
+  start({*o}, "");
   if (!message_.empty()) return message_;
   return std::nullopt;
 }
 
 void LabPanel::draw(ui::Layout& layout) {
   // A tab of the tool area (ui/layout.h): --lab and presets open or close it.
-  if (expand_) layout.open("labs");
-  if (collapse_) layout.close("labs");
+  const char* tool = ui::tool_name(ui::Tool::Labs);
+  if (expand_) layout.open(tool);
+  if (collapse_) layout.close(tool);
   expand_ = collapse_ = false;
-  collapsed_ = !layout.begin_tool("labs", "labs");
+  collapsed_ = !layout.begin_tool(tool, "labs");
   if (collapsed_) return;
   const std::vector<std::string> names = lab_names();
   if (names.empty()) {
@@ -167,8 +193,7 @@ const bench::Target& LabPanel::draw_options(const std::vector<std::string>& name
   ui::tooltip("all: every variant in one run, so the 'vs' column compares them on the same data.");
   ImGui::InputTextWithHint("n", "the lab's default", n_text_, sizeof n_text_,
                            ImGuiInputTextFlags_CharsDecimal);
-  ui::tooltip(
-      "Problem size: samples (pi), values (sum3, count3, reduce, reverse), rows (corelated).");
+  ui::tooltip(("Problem size: " + what_n_counts() + ".").c_str());
   ImGui::Checkbox("default block", &default_block_);
   ui::tooltip("Each variant's own block shape; untick to launch every GPU variant with yours.");
   if (!default_block_) {
@@ -184,7 +209,7 @@ const bench::Target& LabPanel::draw_options(const std::vector<std::string>& name
   }
   ImGui::InputTextWithHint("input", "path to whitespace-separated integers (optional)", input_,
                            sizeof input_);
-  ui::tooltip("For labs that take a data set (sum3, count3, reduce, corelated...).");
+  ui::tooltip(("For labs that take a data set (" + labs_taking_input() + ").").c_str());
   ImGui::SetNextItemWidth(120);
   ImGui::InputInt("reps (0 = default)", &reps_);
   ui::tooltip("Timed repetitions after warm-up; the table shows their median.");
@@ -193,33 +218,20 @@ const bench::Target& LabPanel::draw_options(const std::vector<std::string>& name
     ui::tooltip("Run the CPU twins of the kernels (same per-element code) instead of the GPU.");
   }
   if (busy) ImGui::EndDisabled();
-  notes::draw_notice(notes::lab_notice(t->name), "lab notice");
+  notes::draw_notice(t->lab.notice.c_str(), "lab notice");
 
   return *t;
 }
 
-// Run (and the sum3 seed table) or cancel, the progress bar, what went wrong.
-void LabPanel::draw_run_controls(const bench::Target& target, bool busy) {
-  const bench::Target* t = &target;
+// Run (and the lab's actions) or cancel, the progress bar, what went wrong.
+void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
   if (!busy) {
-    if (ImGui::Button("run")) {
-      if (auto o = options_from_fields()) {
-        running_lab_ = o->target;
-        start({*o}, false);
-      }
-    }
-    if (t->name == "sum3") {
-      ImGui::SameLine();
-      if (ImGui::Button("seed table")) {
-        if (auto o = options_from_fields()) {
-          running_lab_ = "sum3";
-          start(labs::sum3_seed_table_jobs(use_cpu_ ? Backend::Cpu : backend_, o->block, o->reps),
-                true);
-        }
-      }
-      ui::tooltip(
-          "Reproduces the seed's table: n = 800..2000 with cpu, naive and shared "
-          "(the GPU ones on the CUDA backend).");
+    if (ImGui::Button("run")) run_now();
+    for (const bench::LabAction& a : t.lab.actions) {
+      const std::string label = button_label(a.name);
+      ui::same_line_if_fits(label.c_str());
+      if (ImGui::Button(label.c_str())) run_action(a.name);
+      ui::tooltip(a.tooltip.c_str());
     }
   } else {
     if (ImGui::Button("cancel")) runner_.cancel();
@@ -250,20 +262,26 @@ void LabPanel::draw_results() {
       ImGui::SetClipboardText(lines.c_str());
     }
     ui::tooltip("The rows as `cudaviz bench` prints them (JSON lines), to the clipboard.");
-    if (seed_table_) labs::draw_sum3_seed_table(rows);
+    const labs::Views* views = labs::find_views(running_lab_);
+    if (!action_.empty() && views && views->action_results) views->action_results(action_, rows);
     draw_results_table(rows);
-    // The race explained next to its wrong answer.
-    if (running_lab_ == "count3")
-      for (const auto& r : rows) {
-        const std::string v = r.value("variant", "");
-        if (*labs::count3_note(v) && r.contains("correct") && r["correct"].is_boolean() &&
-            !r["correct"].get<bool>()) {
-          ImGui::PushStyleColor(ImGuiCol_Text, ui::kWarn);
-          ImGui::TextWrapped("%s: %s", v.c_str(), labs::count3_note(v));
-          ImGui::PopStyleColor();
-        }
+    // Why a wrong answer is wrong (a race, on purpose), next to it.
+    for (const auto& r : rows) {
+      const std::string v = r.value("variant", "");
+      const std::string note = wrong_note(v);
+      if (!note.empty() && r.contains("correct") && r["correct"].is_boolean() &&
+          !r["correct"].get<bool>()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::kWarn);
+        ImGui::TextWrapped("%s: %s", v.c_str(), note.c_str());
+        ImGui::PopStyleColor();
       }
+    }
   }
+}
+
+std::string LabPanel::wrong_note(const std::string& variant) const {
+  const bench::Target* t = bench::find_target(running_lab_);
+  return t && t->lab.wrong_note ? t->lab.wrong_note(variant) : "";
 }
 
 void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& rows) {
@@ -278,7 +296,9 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
     // zero.
     const char* heads[] = {"variant", "backend",   "result",     "reference",
                            "correct", "ms median", "throughput", "vs"};
-    const float widths[] = {seed_table_ ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
+    // An action's runs differ in n: the variant column says which.
+    const bool by_n = !action_.empty();
+    const float widths[] = {by_n ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
     for (int c = 0; c < 8; ++c)
       ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
     ImGui::TableHeadersRow();
@@ -286,9 +306,8 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       const std::string variant = r.value("variant", "");
-      ImGui::TextUnformatted(seed_table_
-                                 ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
-                                 : variant.c_str());
+      ImGui::TextUnformatted(by_n ? (variant + " n=" + std::to_string(r.value("n", 0ll))).c_str()
+                                  : variant.c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.value("backend", "").c_str());
       ImGui::TableNextColumn();
@@ -299,8 +318,8 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       if (r.contains("correct") && r["correct"].is_boolean()) {
         const bool ok = r["correct"].get<bool>();
         ImGui::TextColored(ok ? ui::kGood : ui::kBad, ok ? "yes" : "NO");
-        const char* note = running_lab_ == "count3" ? labs::count3_note(variant) : "";
-        if (!ok && *note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+        const std::string note = ok ? "" : wrong_note(variant);
+        if (!note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
       } else {
         ImGui::TextColored(ui::kDim, "-");
       }
@@ -310,7 +329,7 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       ImGui::TextUnformatted(throughput_of(r).c_str());
       ImGui::TableNextColumn();
       std::string vs;
-      if (r.contains("vs") && !seed_table_)
+      if (r.contains("vs") && !by_n)
         for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
           char buf[64];
           std::snprintf(buf, sizeof buf, "%s%s %.3gx", vs.empty() ? "" : ", ", it.key().c_str(),
@@ -323,21 +342,22 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
   }
 }
 
-// Pictures of a lab's launch (sum3's thread grid).
-void LabPanel::draw_pictures(const bench::Target& target) {
-  const bench::Target* t = &target;
-  if (t->name == "sum3" && ImGui::CollapsingHeader("thread grid (naive, hoisted, shared)",
-                                                   ImGuiTreeNodeFlags_DefaultOpen)) {
-    long long n = 2000;  // the lab's default
-    if (*n_text_) {
-      try {
-        n = parse_integer(n_text_, "n", 1, 1ll << 31);
-      } catch (const std::exception&) {
-      }
+// Pictures of a lab's launch (labs/lab_views.h), following the window's fields.
+void LabPanel::draw_pictures(const bench::Target& t) {
+  const labs::Views* views = labs::find_views(t.name);
+  if (!views || !views->pictures) return;
+  if (!ImGui::CollapsingHeader(views->pictures_title.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+    return;
+  labs::PictureFields f;
+  if (*n_text_) {
+    try {
+      f.n = parse_integer(n_text_, "n", 1, 1ll << 31);
+    } catch (const std::exception&) {
+      // Half-typed text: the picture keeps the lab's default.
     }
-    labs::draw_sum3_grid(
-        n, default_block_ ? BlockShape{16, 16, 1} : BlockShape{block_x_, block_y_, 1});
   }
+  if (!default_block_) f.block = BlockShape{block_x_, block_y_, 1};
+  views->pictures(f);
 }
 
 }  // namespace cv

@@ -1,7 +1,9 @@
 #pragma once
-// The "labs" window: pick a lab (a bench target that is not a scene), its
-// variant, n, block, input file and repetitions, run it on a worker thread,
-// and read its answers, correctness and timings.
+// The "labs" window: pick a lab (a bench target of kind Lab), its variant, n,
+// block, input file and repetitions, run it on a worker thread, and read its
+// answers, correctness and timings. Generic: what one lab adds (notice, notes,
+// actions, pictures) comes from its target (bench::LabInfo) and its views
+// (labs/lab_views.h); no lab is named here.
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,14 +33,14 @@ class LabPanel {
 
   // Presets (labs/lab_panel_settings.cpp): the fields as data, and setting
   // them. apply_settings returns why not (a run in progress, unknown lab or
-  // variant) and then changes nothing. run_now / run_seed_table are the
-  // window's buttons.
+  // variant) and then changes nothing. run_now / run_action are the window's
+  // buttons (an action of the lab's bench::LabInfo).
   LabSettings settings() const;
   std::optional<std::string> apply_settings(const LabSettings& s);
   std::optional<std::string> run_now();
-  std::optional<std::string> run_seed_table();
+  std::optional<std::string> run_action(const std::string& action);
 
-  // Names of the labs among the bench targets (the simulations are not labs).
+  // Names of the labs among the bench targets (kind Lab), sorted.
   static std::vector<std::string> lab_names();
 
  private:
@@ -48,7 +50,9 @@ class LabPanel {
   void draw_results();
   void draw_results_table(const std::vector<nlohmann::ordered_json>& rows);
   void draw_pictures(const bench::Target& t);
-  void start(std::vector<BenchOptions> jobs, bool seed_table);
+  // Why `variant` of the shown lab may be wrong (bench::LabInfo::wrong_note), "" if it may not.
+  std::string wrong_note(const std::string& variant) const;
+  void start(std::vector<BenchOptions> jobs, const std::string& action);
   std::optional<BenchOptions> options_from_fields();  // nullopt: message set
 
   Backend backend_;
@@ -63,7 +67,7 @@ class LabPanel {
   int reps_ = 0;
   std::string message_;      // why Run was refused
   std::string running_lab_;  // the lab of the shown results
-  bool seed_table_ = false;  // the shown results are sum3's seed table
+  std::string action_;       // the action whose results are shown, "" for a plain run
   bool expand_ = false;      // open the window on the next draw
   bool collapse_ = false;    // collapse it on the next draw (a preset with "open": false)
   bool collapsed_ = true;    // as last drawn (its tab not open)

@@ -4,7 +4,6 @@
 
 #include "bench/bench.h"
 #include "ui/lab_panel.h"
-#include "ui/lab_views.h"
 
 namespace cv {
 
@@ -71,17 +70,18 @@ std::optional<std::string> LabPanel::run_now() {
   auto o = options_from_fields();
   if (!o) return message_;
   running_lab_ = o->target;
-  start({*o}, false);
+  start({*o}, "");
   if (!message_.empty()) return message_;
   return std::nullopt;
 }
 
-std::optional<std::string> LabPanel::run_seed_table() {
+std::optional<std::string> LabPanel::run_action(const std::string& action) {
   auto o = options_from_fields();
   if (!o) return message_;
-  if (o->target != "sum3") return std::string("the seed table is sum3's");
-  running_lab_ = "sum3";
-  start(labs::sum3_seed_table_jobs(use_cpu_ ? Backend::Cpu : backend_, o->block, o->reps), true);
+  const bench::LabAction* a = bench::find_target(o->target)->lab.action(action);
+  if (!a) return "'" + action + "' is not an action of " + o->target;
+  running_lab_ = o->target;
+  start(a->jobs(*o, use_cpu_ ? Backend::Cpu : backend_), action);
   if (!message_.empty()) return message_;
   return std::nullopt;
 }

@@ -76,10 +76,11 @@ Rect free_rect(float width, float height, const std::vector<Rect>& panels) {
 }
 
 const std::vector<std::string>& Layout::tool_names() {
-  static const std::vector<std::string> names{
-      "classroom", "labs",   "occupancy", "device", "sweep",
-      "frames",    "launch", "memory",    "reduction", "race", "occupancy-curve", "lesson",
-      "kernel"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const ToolName& t : kTools) v.emplace_back(t.name);
+    return v;
+  }();
   return names;
 }
 

@@ -2,14 +2,16 @@
 // The window layout, computed every frame from the framebuffer size and the
 // UI scale (ImGui 1.86 has no docking): the scene panel down the left side,
 // the plots down the right, and one tool area along the bottom whose tabs
-// (classroom, labs, occupancy, device, sweep, frames) open one at a time
-// above the tab strip. Panels are as tall as their content (measured the
-// frame before) and never taller than the room left; they never overlap.
-// To add a tool: add its name to kTools and call begin_tool/end_tool around
-// its contents.
+// (the tools of widgets/tool_names.h) open one at a time above the tab
+// strip. Panels are as tall as their content (measured the frame before) and
+// never taller than the room left; they never overlap.
+// To add a tool: add it to kTools (widgets/tool_names.h) and call
+// begin_tool/end_tool around its contents (or hold a ToolTab).
 #include <map>
 #include <string>
 #include <vector>
+
+#include "widgets/tool_names.h"
 
 namespace cv::ui {
 

@@ -34,7 +34,7 @@ class OccupancyPanel {
   std::string message_;
   std::string cross_key_;  // kernel and threads the cached runtime answer is for
   CudaAnswer cross_;
-  ui::ToolTab window_{"occupancy"};  // its tab in the tool area (ui/layout.h)
+  ui::ToolTab window_{ui::Tool::Occupancy};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

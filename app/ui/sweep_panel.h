@@ -41,7 +41,7 @@ class SweepPanel {
   std::string csv_message_;
   bool csv_ok_ = false;
   tuning::SweepRunner runner_;
-  ui::ToolTab window_{"sweep"};  // its tab in the tool area (ui/layout.h)
+  ui::ToolTab window_{ui::Tool::Sweep};  // its tab in the tool area (ui/layout.h)
 };
 
 }  // namespace cv

@@ -9,7 +9,7 @@ namespace cv::ui {
 
 class ToolTab {
  public:
-  explicit ToolTab(const char* tool) : tool_(tool) {}
+  explicit ToolTab(Tool tool) : tool_(tool_name(tool)) {}
   void expand() { expand_ = true; }
   // Begins the tool's window when it is the open tab; false: draw nothing
   // (and no End). Otherwise end with layout.end_tool().

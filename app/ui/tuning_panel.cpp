@@ -4,23 +4,39 @@ namespace cv {
 
 TuningUi::TuningUi(Backend backend) : occupancy_(backend), device_(backend), sweep_(backend) {}
 
+namespace {
+// The tools this area holds (their names: widgets/tool_names.h).
+constexpr ui::Tool kOwn[] = {ui::Tool::Occupancy, ui::Tool::Device, ui::Tool::Sweep,
+                             ui::Tool::Frames};
+}  // namespace
+
 const std::vector<std::string>& TuningUi::panel_names() {
-  static const std::vector<std::string> names{"occupancy", "device", "sweep", "frames"};
+  static const std::vector<std::string> names = ui::tool_names_of(kOwn);
   return names;
 }
 
 std::optional<std::string> TuningUi::open_panel(const std::string& name) {
-  if (name == "occupancy")
-    occupancy_.open();
-  else if (name == "device")
-    device_.open();
-  else if (name == "sweep")
-    sweep_.open();
-  else if (name == "frames")
-    frames_.open();
-  else
-    return "'" + name + "' is not a panel (occupancy, device, sweep, frames)";
-  return std::nullopt;
+  if (const auto tool = ui::parse_tool(name)) {
+    switch (*tool) {
+      case ui::Tool::Occupancy:
+        occupancy_.open();
+        return std::nullopt;
+      case ui::Tool::Device:
+        device_.open();
+        return std::nullopt;
+      case ui::Tool::Sweep:
+        sweep_.open();
+        return std::nullopt;
+      case ui::Tool::Frames:
+        frames_.open();
+        return std::nullopt;
+      default:
+        break;
+    }
+  }
+  std::string own;
+  for (const std::string& n : panel_names()) own += (own.empty() ? "" : ", ") + n;
+  return "'" + name + "' is not a panel (" + own + ")";
 }
 
 std::optional<std::string> TuningUi::start_sweep(const std::string& spec) {

@@ -20,12 +20,19 @@
 #include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 #include "fountain/fountain_math.h"
 #include "insight/launch_ids.h"
 
 namespace cv::fountain {
 
 enum class Variant { Lean, Seed };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Lean, "lean", "40 B/particle"},
+    {Variant::Seed, "seed", "80 B/particle"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

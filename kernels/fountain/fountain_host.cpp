@@ -5,16 +5,14 @@
 
 namespace cv::fountain {
 
-const char* to_string(Variant v) { return v == Variant::Lean ? "lean" : "seed"; }
+const char* to_string(Variant v) { return name_of(kVariants, v); }
 
 std::optional<Variant> parse_variant(const std::string& name) {
-  if (name == "lean") return Variant::Lean;
-  if (name == "seed") return Variant::Seed;
-  return std::nullopt;
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Lean, Variant::Seed};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
 }
 

@@ -31,6 +31,7 @@
 #include "insight/launch_ids.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 #include "nbody/nbody_initial.h"
 #include "nbody/nbody_math.h"
 #include "nbody/nbody_pairs_plan.h"
@@ -38,6 +39,13 @@
 namespace cv::nbody {
 
 enum class Variant { Seed, Tiled, Fast };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Seed, "seed", "global memory"},
+    {Variant::Tiled, "tiled", "shared memory"},
+    {Variant::Fast, "fast"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

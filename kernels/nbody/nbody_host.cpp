@@ -16,26 +16,14 @@ void require_softening(const Params& p) {
                                 "; the force law divides by r^2 + eps^2)");
 }
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::Seed:
-      return "seed";
-    case Variant::Tiled:
-      return "tiled";
-    case Variant::Fast:
-      return "fast";
-  }
-  return "?";
-}
+const char* to_string(Variant v) { return name_of(kVariants, v); }
 
 std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Seed, Variant::Tiled, Variant::Fast};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
 }
 

@@ -21,11 +21,18 @@
 #include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 #include "insight/launch_ids.h"
 #include "swarm/swarm_math.h"
 
 namespace cv::swarm {
 
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Swarm, "swarm", "steer to the target"},
+    {Variant::Sparkler, "sparkler", "pushed away, falling"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

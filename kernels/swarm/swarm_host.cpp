@@ -6,18 +6,14 @@
 
 namespace cv::swarm {
 
-const char* to_string(Variant v) {
-  return v == Variant::Swarm ? "swarm" : "sparkler";
-}
+const char* to_string(Variant v) { return name_of(kVariants, v); }
 
 std::optional<Variant> parse_variant(const std::string& name) {
-  if (name == "swarm") return Variant::Swarm;
-  if (name == "sparkler") return Variant::Sparkler;
-  return std::nullopt;
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Swarm, Variant::Sparkler};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
 }
 

@@ -9,7 +9,7 @@
 #include "bench/bench.h"
 #include "ui/lab_panel.h"
 #include "labs/lab_runner.h"
-#include "ui/lab_views.h"
+#include "labs/sum3_views.h"
 
 using cv::Backend;
 using cv::BenchOptions;

@@ -31,10 +31,21 @@
 
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
+#include "common/name_table.h"
 
 namespace cv::corelated {
 
 enum class Variant { Cpu, Atomic, Shared, Launch1d, Launch2d, Fast };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Cpu, "cpu"},
+    {Variant::Atomic, "atomic"},
+    {Variant::Shared, "shared"},
+    {Variant::Launch1d, "launch1d"},
+    {Variant::Launch2d, "launch2d"},
+    {Variant::Fast, "fast"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

@@ -10,33 +10,14 @@
 
 namespace cv::corelated {
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::Cpu:
-      return "cpu";
-    case Variant::Atomic:
-      return "atomic";
-    case Variant::Shared:
-      return "shared";
-    case Variant::Launch1d:
-      return "launch1d";
-    case Variant::Launch2d:
-      return "launch2d";
-    case Variant::Fast:
-      return "fast";
-  }
-  return "?";
-}
+const char* to_string(Variant v) { return name_of(kVariants, v); }
 
 std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Cpu,      Variant::Atomic,   Variant::Shared,
-                                      Variant::Launch1d, Variant::Launch2d, Variant::Fast};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
 }
 

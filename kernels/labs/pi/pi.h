@@ -28,10 +28,23 @@
 #include "common/block_shape.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 
 namespace cv::pi {
 
 enum class Variant { Seed, OnePerBlock, Warp32, Shared, Many, Fast, CpuSerial, CpuThreads };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Seed, "seed"},
+    {Variant::OnePerBlock, "one_per_block"},
+    {Variant::Warp32, "warp32"},
+    {Variant::Shared, "shared"},
+    {Variant::Many, "many"},
+    {Variant::Fast, "fast"},
+    {Variant::CpuSerial, "cpu"},
+    {Variant::CpuThreads, "cpu_threads"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

@@ -7,39 +7,15 @@
 
 namespace cv::pi {
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::Seed:
-      return "seed";
-    case Variant::OnePerBlock:
-      return "one_per_block";
-    case Variant::Warp32:
-      return "warp32";
-    case Variant::Shared:
-      return "shared";
-    case Variant::Many:
-      return "many";
-    case Variant::Fast:
-      return "fast";
-    case Variant::CpuSerial:
-      return "cpu";
-    case Variant::CpuThreads:
-      return "cpu_threads";
-  }
-  return "?";
+const char* to_string(Variant v) { return name_of(kVariants, v); }
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Seed,      Variant::OnePerBlock, Variant::Warp32,
-                                      Variant::Shared,    Variant::Many,        Variant::Fast,
-                                      Variant::CpuSerial, Variant::CpuThreads};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
-}
-
-std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
 }
 
 bool is_gpu(Variant v) {

@@ -18,6 +18,7 @@
 #include "common/block_shape.h"
 #include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
+#include "common/name_table.h"
 
 namespace cv::reduce {
 
@@ -35,6 +36,20 @@ enum class Variant {
   Fast,         // ours: 16-byte loads, grid-stride, shuffles, one atomic per block
   CpuSerial,
   CpuThreads,
+};
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Racy, "racy"},
+    {Variant::Atomic, "atomic"},
+    {Variant::Thrust, "thrust"},
+    {Variant::Multipass, "multipass"},
+    {Variant::SharedTree, "shared_tree"},
+    {Variant::WarpShuffle, "warp_shuffle"},
+    {Variant::Cub, "cub"},
+    {Variant::Fast, "fast"},
+    {Variant::CpuSerial, "cpu"},
+    {Variant::CpuThreads, "cpu_threads"},
 };
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);

@@ -11,44 +11,15 @@ const char* to_string(Op op) {
   return op == Op::Count3 ? "count3" : "reduce";
 }
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::Racy:
-      return "racy";
-    case Variant::Atomic:
-      return "atomic";
-    case Variant::Thrust:
-      return "thrust";
-    case Variant::Multipass:
-      return "multipass";
-    case Variant::SharedTree:
-      return "shared_tree";
-    case Variant::WarpShuffle:
-      return "warp_shuffle";
-    case Variant::Cub:
-      return "cub";
-    case Variant::Fast:
-      return "fast";
-    case Variant::CpuSerial:
-      return "cpu";
-    case Variant::CpuThreads:
-      return "cpu_threads";
-  }
-  return "?";
+const char* to_string(Variant v) { return name_of(kVariants, v); }
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Racy,      Variant::Atomic,     Variant::Thrust,
-                                      Variant::Multipass, Variant::SharedTree, Variant::WarpShuffle,
-                                      Variant::Cub,       Variant::Fast,       Variant::CpuSerial,
-                                      Variant::CpuThreads};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
-}
-
-std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
 }
 
 bool is_gpu(Variant v) {

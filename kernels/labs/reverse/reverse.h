@@ -18,10 +18,20 @@
 
 #include "common/block_shape.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 
 namespace cv::reverse {
 
 enum class Variant { Naive, Shared, Copy, CpuSerial, CpuThreads };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::Naive, "naive"},
+    {Variant::Shared, "shared"},
+    {Variant::Copy, "copy"},
+    {Variant::CpuSerial, "cpu"},
+    {Variant::CpuThreads, "cpu_threads"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

@@ -4,32 +4,15 @@
 
 namespace cv::reverse {
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::Naive:
-      return "naive";
-    case Variant::Shared:
-      return "shared";
-    case Variant::Copy:
-      return "copy";
-    case Variant::CpuSerial:
-      return "cpu";
-    case Variant::CpuThreads:
-      return "cpu_threads";
-  }
-  return "?";
+const char* to_string(Variant v) { return name_of(kVariants, v); }
+
+std::optional<Variant> parse_variant(const std::string& name) {
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::Naive, Variant::Shared, Variant::Copy,
-                                      Variant::CpuSerial, Variant::CpuThreads};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
-}
-
-std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
 }
 
 bool is_gpu(Variant v) {

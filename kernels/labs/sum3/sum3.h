@@ -31,10 +31,23 @@
 #include "common/cpu_simd.h"
 #include "common/cuda_resources.h"
 #include "common/kernel_attributes.h"
+#include "common/name_table.h"
 
 namespace cv::sum3 {
 
 enum class Variant { CpuSerial, Cpu, CpuSorted, Naive, Hoisted, Shared, Fast, Sorted };
+// The variants, written once (common/name_table.h): the CLI spelling and what
+// the combo adds, in the order benches run them and combos list them.
+inline constexpr Named<Variant> kVariants[] = {
+    {Variant::CpuSerial, "cpu_serial"},
+    {Variant::Cpu, "cpu"},
+    {Variant::CpuSorted, "cpu_sorted"},
+    {Variant::Naive, "naive"},
+    {Variant::Hoisted, "hoisted"},
+    {Variant::Shared, "shared"},
+    {Variant::Fast, "fast"},
+    {Variant::Sorted, "sorted"},
+};
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();

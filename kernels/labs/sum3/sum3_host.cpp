@@ -8,38 +8,14 @@
 
 namespace cv::sum3 {
 
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::CpuSerial:
-      return "cpu_serial";
-    case Variant::Cpu:
-      return "cpu";
-    case Variant::CpuSorted:
-      return "cpu_sorted";
-    case Variant::Naive:
-      return "naive";
-    case Variant::Hoisted:
-      return "hoisted";
-    case Variant::Shared:
-      return "shared";
-    case Variant::Fast:
-      return "fast";
-    case Variant::Sorted:
-      return "sorted";
-  }
-  return "?";
-}
+const char* to_string(Variant v) { return name_of(kVariants, v); }
 
 std::optional<Variant> parse_variant(const std::string& name) {
-  for (Variant v : all_variants())
-    if (name == to_string(v)) return v;
-  return std::nullopt;
+  return parse_name(kVariants, name);
 }
 
 const std::vector<Variant>& all_variants() {
-  static const std::vector<Variant> v{Variant::CpuSerial, Variant::Cpu,     Variant::CpuSorted,
-                                      Variant::Naive,     Variant::Hoisted, Variant::Shared,
-                                      Variant::Fast,      Variant::Sorted};
+  static const std::vector<Variant> v = values_of(kVariants);
   return v;
 }
 

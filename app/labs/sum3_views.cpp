@@ -1,13 +1,16 @@
-// The sum3 lab's extras: the thread-grid picture and the seed's table.
+// The sum3 lab's pictures: the thread grid of its 2D kernels and the seed's
+// table (its "seed_table" action, bench/bench_sum3.cpp).
+#include "labs/sum3_views.h"
+
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "ui/lab_views.h"
+#include "labs/lab_views.h"
 #include "labs/sum3/sum3.h"
-#include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv::labs {
 
@@ -53,9 +56,9 @@ ImU32 cell_colour(bool per_thread, unsigned long long c, unsigned long long r, l
                         static_cast<int>(90 + 30 * share), 255);
 }
 
-}  // namespace
-
-void draw_sum3_grid(long long n, const BlockShape& block) {
+// The (i, j) thread grid of the seed's 2D kernels for n values and the block,
+// working threads (upper triangle) lit, with how many idle.
+void draw_grid(long long n, const BlockShape& block) {
   if (n < 3) {
     ImGui::TextColored(ui::kDim, "n < 3: no triples, nothing to launch");
     return;
@@ -103,24 +106,8 @@ void draw_sum3_grid(long long n, const BlockShape& block) {
   ImGui::PopStyleColor();
 }
 
-std::vector<BenchOptions> sum3_seed_table_jobs(Backend backend,
-                                               const std::optional<BlockShape>& block, int reps) {
-  std::vector<BenchOptions> jobs;
-  for (long long n = 800; n <= 2000; n += 200)
-    for (const char* v : {"cpu", "naive", "shared"}) {
-      if (backend == Backend::Cpu && std::string(v) != "cpu") continue;
-      BenchOptions o;
-      o.target = "sum3";
-      o.variant = v;
-      o.n = n;
-      o.block = block;
-      o.reps = reps;
-      jobs.push_back(o);
-    }
-  return jobs;
-}
-
-void draw_sum3_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
+// The seed table's runs: n down, variants across (ms median).
+void draw_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
   // n -> variant -> ms
   std::map<long long, std::map<std::string, double>> t;
   for (const auto& r : rows)
@@ -157,5 +144,17 @@ void draw_sum3_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
     ImGui::EndTable();
   }
 }
+
+const ViewsRegistrar reg("sum3", Views{"thread grid (naive, hoisted, shared)",
+                                       [](const PictureFields& f) {
+                                         draw_grid(f.n.value_or(2000),  // the lab's default n
+                                                   f.block.value_or(BlockShape{16, 16, 1}));
+                                       },
+                                       [](const std::string& action,
+                                          const std::vector<nlohmann::ordered_json>& rows) {
+                                         if (action == "seed_table") draw_seed_table(rows);
+                                       }});
+
+}  // namespace
 
 }  // namespace cv::labs
