@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_config.h"
 #include "bench/bench.h"
 #include "labs/lab_runner.h"
 #include "labs/lab_views.h"
@@ -207,9 +208,10 @@ TEST(TestLab, LessonsTakeItAndListItAmongTheLabs) {
   const std::string good =
       "# T\n\n## Step: S\n\n```step\nlab: testlab\nrun: lab testlab\nrun.variant: right\n"
       "panel: labs\n```\n\ntext\n";
-  EXPECT_NO_THROW(lessons::parse_lesson(good, "testlab.md"));
+  EXPECT_NO_THROW(lessons::parse_lesson(good, "testlab.md", test_config().paths));
   try {
-    lessons::parse_lesson("# T\n\n## Step: S\n\n```step\nlab: nolab\n```\n\ntext\n", "bad.md");
+    lessons::parse_lesson("# T\n\n## Step: S\n\n```step\nlab: nolab\n```\n\ntext\n", "bad.md",
+                          test_config().paths);
     ADD_FAILURE() << "an unknown lab passed";
   } catch (const lessons::LessonError& e) {
     EXPECT_TRUE(mentions(e.problems(), tl::kName)) << e.problems()[0];
