@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_config.h"
 #include "bench/bench.h"
 #include "labs/lab_runner.h"
 #include "labs/lab_views.h"
