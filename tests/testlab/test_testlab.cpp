@@ -24,7 +24,6 @@
 #include "labs/lab_views.h"
 #include "lessons/lesson.h"
 #include "presets/preset.h"
-#include "test_config.h"
 #include "testlab/test_lab.h"
 #include "tuning/kernel_catalog.h"
 #include "ui/lab_panel.h"
