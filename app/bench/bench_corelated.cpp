@@ -1,4 +1,4 @@
-// `cudaviz bench corelated`: pairs of rows sharing more than the seed's
+// `cudaviz bench corelated`: pairs of rows sharing more than the document's
 // threshold (2) ids, on generated rows (--n rows of 64 ids from [1, 4096]) or
 // --input (one row per line), every GPU variant checked against the CPU.
 #include <algorithm>

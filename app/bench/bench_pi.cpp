@@ -92,7 +92,7 @@ void fill_fields(Measurement& m, Variant v, uint64_t hits, uint64_t n) {
   m.fields["abs_error"] = std::fabs(est - M_PI);
   m.fields["sigma"] = sigma(n);
   m.fields["hits"] = hits;
-  m.fields["generator"] = v == Variant::Seed ? "curand_xorwow" : "philox4x32_10";
+  m.fields["generator"] = v == Variant::Original ? "curand_xorwow" : "philox4x32_10";
 }
 
 Measurement measure_variant(PiRun& r, Variant v, size_t vi) {

@@ -1,5 +1,5 @@
 // `cudaviz bench count3` and `cudaviz bench reduce`: every variant of the
-// counting / summing lab (seed 001) over the same int32 data (seeded default or
+// counting / summing lab (document 001) over the same int32 data (seeded default or
 // --input), each answer checked against the CPU. gb_per_s counts the bytes read
 // (4 per element). `racy` is wrong on purpose: its `correct` is false whenever
 // updates were lost, which is the point of the lab.

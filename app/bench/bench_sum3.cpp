@@ -182,7 +182,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-// The seed's table (n = 800..2000 step 200; cpu, naive, shared, the GPU ones
+// The document's table (n = 800..2000 step 200; cpu, naive, shared, the GPU ones
 // only on the CUDA backend) with the window's block and repetitions.
 std::vector<BenchOptions> seed_table_jobs(const BenchOptions& fields, Backend backend) {
   std::vector<BenchOptions> jobs;

@@ -1,5 +1,5 @@
 #pragma once
-// Race lab (--panel race): the racy count of multiples of 3 (the seed's
+// Race lab (--panel race): the racy count of multiples of 3 (the document's
 // `count++` on a global) run many times: a histogram of its answers against the
 // right count, lost updates per run, the atomic and per-warp variants beside,
 // and a two-thread timeline of the read-modify-write interleaving that loses an

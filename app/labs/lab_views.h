@@ -1,6 +1,6 @@
 #pragma once
 // A lab's pictures in the labs window: what its text cannot say (sum3's thread
-// grid, the seed's table). The bench target says what the lab is
+// grid, the document's table). The bench target says what the lab is
 // (bench::LabInfo: notice, notes, actions); these draw with ImGui, so they
 // live one layer up, in labs/<lab>_views.cpp, each registered once by the
 // lab's name with a ViewsRegistrar. The panel (ui/lab_panel) looks them up

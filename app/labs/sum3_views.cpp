@@ -1,4 +1,4 @@
-// The sum3 lab's pictures: the thread grid of its 2D kernels and the seed's
+// The sum3 lab's pictures: the thread grid of its 2D kernels and the document's
 // table (its "seed_table" action, bench/bench_sum3.cpp).
 #include "labs/sum3_views.h"
 
@@ -56,7 +56,7 @@ ImU32 cell_colour(bool per_thread, unsigned long long c, unsigned long long r, l
                         static_cast<int>(90 + 30 * share), 255);
 }
 
-// The (i, j) thread grid of the seed's 2D kernels for n values and the block,
+// The (i, j) thread grid of the document's 2D kernels for n values and the block,
 // working threads (upper triangle) lit, with how many idle.
 void draw_grid(long long n, const BlockShape& block) {
   if (n < 3) {

@@ -72,7 +72,7 @@ struct Lab {
   std::optional<bool> cpu_backend, open;
 };
 
-// A block-shape table to reproduce (the seed notes' tables): what `cudaviz sweep` runs.
+// A block-shape table to reproduce (the reference documents' tables): what `cudaviz sweep` runs.
 struct Sweep {
   std::string target;
   std::optional<std::string> variant;

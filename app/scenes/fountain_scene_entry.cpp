@@ -46,9 +46,9 @@ const char* const kNotice =
 // Device bytes a particle costs: the VBO pair plus the kernel's own state.
 long long bytes_per_particle(const std::optional<std::string>& variant) {
   const auto v = variant ? fountain::parse_variant(*variant) : std::nullopt;
-  const bool seed = v && *v == fountain::Variant::Seed;
+  const bool seed = v && *v == fountain::Variant::Original;
   const long long vbo = static_cast<long long>(
-      fountain::vbo_bytes(seed ? fountain::Variant::Seed : fountain::Variant::Lean, 1));
+      fountain::vbo_bytes(seed ? fountain::Variant::Original : fountain::Variant::Lean, 1));
   return 2 * vbo + (seed ? 16 : 4);  // + state (seed: a float4) or vy (lean)
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// All-pairs gravity (seed 004, GPU Gems 3) as a scene: three force variants
+// All-pairs gravity (document 004, GPU Gems 3) as a scene: three force variants
 // switchable live, 1D blocks, three initial conditions, colour by speed,
 // interactions/s and GFLOP/s from the kernel time, and the energy drift.
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// The Monte-Carlo pi lab's sample points (seeds 000, 003) drawn in the unit
+// The Monte-Carlo pi lab's sample points (documents 000, 003) drawn in the unit
 // square: inside the quarter circle green, outside red, through the same
 // vertex-buffer path as the simulations (CUDA writes into the mapped VBO; the
 // CPU backend uploads). Static until resampled.

@@ -1,5 +1,5 @@
 #pragma once
-// The swarm of seed 004 as a scene: particles steer towards a target that moves
+// The swarm of document 004 as a scene: particles steer towards a target that moves
 // on its own path or follows the mouse; the sparkler variant pushes them away
 // and lets them fall. CUDA kernel or CPU twin, colour by age.
 #include <memory>

@@ -8,7 +8,7 @@
 
 namespace cv::pacing {
 
-// One step of the kernels' own units: the seeds advance "one step per frame"
+// One step of the kernels' own units: the documents advance "one step per frame"
 // and were tuned on 60 Hz displays, so a step is 1/60 s of wall time.
 constexpr double kStepSeconds = 1.0 / 60.0;
 // A frame that took longer than this many steps runs only this many and drops

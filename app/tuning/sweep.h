@@ -14,7 +14,7 @@
 
 namespace cv::tuning {
 
-// The seed notes' tables (004: fps per block shape).
+// The reference documents' tables (004: fps per block shape).
 inline constexpr const char* kDefaultShapes = "1x1,2x2,4x4,8x8,16x16,32x8,32x16,256x1,1x256";
 
 // "8x8,16x16,256x1": shapes separated by commas, dimensions by 'x'. Each is

@@ -16,7 +16,7 @@ std::vector<std::string> target_names() {
   std::vector<std::string> names;
   for (const bench::Target& t : bench::targets())
     if (t.in_sweep) names.push_back(t.name);
-  // Scenes first (the seed tables are fps per block shape of the fountain), then labs.
+  // Scenes first (the documents' tables are fps per block shape of the fountain), then labs.
   auto rank = [](const std::string& n) {
     return n == "fountain" ? 0 : n == "swarm" ? 1 : n == "nbody" ? 2 : 3;
   };

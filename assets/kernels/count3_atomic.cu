@@ -1,5 +1,5 @@
 // template: count3
-// Example: seed 001's fix of the race: atomicAdd makes each update one
+// Example: document 001's fix of the race: atomicAdd makes each update one
 // indivisible read-modify-write. Right, but every hit queues on one address.
 extern "C" __global__ void count3(cv::Span<const int> data, unsigned long long* count) {
   const unsigned long long i = cv::global_index();

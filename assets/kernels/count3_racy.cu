@@ -1,5 +1,5 @@
 // template: count3
-// Example: seed 001's first parallel count. Every thread that finds a
+// Example: document 001's first parallel count. Every thread that finds a
 // multiple of 3 does `count++` on the same global counter without an atomic:
 // read, add, write race with each other and most updates are lost. The lab
 // shows the wrong answer; the atomic example fixes it.

@@ -1,5 +1,5 @@
 // template: count3
-// Example: seed 001's shared-memory count. Each block counts in shared memory
+// Example: document 001's shared-memory count. Each block counts in shared memory
 // (fast atomics on the SM), then one thread adds the block's count to the
 // global counter: one global atomic per block instead of one per hit.
 extern "C" __global__ void count3(cv::Span<const int> data, unsigned long long* count) {

@@ -28,7 +28,7 @@ extern "C" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<flo
   const float nx = x + vx, ny = y + v, nz = z + vz;
   age += 1.f;
   v -= p.gravity;
-  // Bounce off the table top (tested before the move, as the seed does).
+  // Bounce off the table top (tested before the move, as the document does).
   if (ny <= 0.f && x * x + z * z < p.table_radius * p.table_radius) v *= -p.restitution;
 
   out.at(i) = make_float4(nx, ny, nz, age);

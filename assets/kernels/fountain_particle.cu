@@ -15,7 +15,7 @@ CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f
   const float nx = s.x + vx, ny = s.y + s.vy, nz = s.z + vz;
   s.age += 1.f;
   s.vy -= p.gravity;
-  // Bounce off the table top (tested before the move, as the seed does).
+  // Bounce off the table top (tested before the move, as the document does).
   if (ny <= 0.f && s.x * s.x + s.z * s.z < p.table_radius * p.table_radius) s.vy *= -p.restitution;
   s.x = nx;
   s.y = ny;

@@ -1,5 +1,5 @@
 // template: fountain_kernel
-// Example: the fountain kernel the way seed 004 writes it (one thread per
+// Example: the fountain kernel the way document 004 writes it (one thread per
 // particle on a 2D grid, the work guarded by `if ((x < width) && ...)`),
 // adapted to the app's buffers: float4(x, y, z, age) and a separate vy.
 extern "C" __global__ void fountain_step(cv::Span<const float4> pos_in, cv::Span<float4> pos,

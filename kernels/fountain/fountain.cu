@@ -1,4 +1,4 @@
-// CUDA kernels of the fountain. Both use the seed's 2D grid of 2D blocks with
+// CUDA kernels of the fountain. Both use the document's 2D grid of 2D blocks with
 // the caller's block shape and call the shared per-particle step.
 #include "common/launch.h"
 #include "fountain/fountain.h"
@@ -26,7 +26,7 @@ __global__ void step_lean(const float4* in, float4* vbo, float* __restrict__ vy,
   vy[i] = s.vy;
 }
 
-// The seed's memory layout: state float4(age, vx, vy, vz), positions then
+// The document's memory layout: state float4(age, vx, vy, vz), positions then
 // colours in the VBO: 80 bytes a particle.
 __global__ void step_seed(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
                           Frame f, Params p, insight::IdsOut ids) {

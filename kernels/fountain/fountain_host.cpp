@@ -16,7 +16,7 @@ const std::vector<Variant>& all_variants() {
   return v;
 }
 
-bool stores_colour(Variant v) { return v == Variant::Seed; }
+bool stores_colour(Variant v) { return v == Variant::Original; }
 
 size_t vbo_bytes(Variant v, unsigned count) {
   return static_cast<size_t>(count) * sizeof(float4) * (stores_colour(v) ? 2 : 1);

@@ -1,5 +1,5 @@
 #pragma once
-// The fountain of seed 004, one particle at a time. Written once, called by the
+// The fountain of document 004, one particle at a time. Written once, called by the
 // CUDA kernels (fountain.cu) and the CPU twin (fountain_cpu.cpp).
 //
 // Units follow the seed: one step per frame, distances in scene units, the
@@ -24,14 +24,14 @@ struct Params {
   float emitter_speed = 0.01f;   // ...advancing this many radians per step
 };
 
-// Particles are laid out on a width x height grid (the seed's 2D launch), the
+// Particles are laid out on a width x height grid (the document's 2D launch), the
 // last row possibly partial: index = y * width + x < count.
 struct Grid {
   unsigned width = 0, height = 0, count = 0;
 };
 Grid make_grid(unsigned count);  // width = ceil(sqrt(count))
 
-// Which particle a thread steps: the seed's 2D grid of 2D blocks, x along a
+// Which particle a thread steps: the document's 2D grid of 2D blocks, x along a
 // row. Written once for the kernels and the memory-access view, which draws
 // the addresses these give a warp (insight/access_model.h).
 CV_HD insight::Xy thread_xy(const insight::Dim3u& block, const insight::Dim3u& thread,

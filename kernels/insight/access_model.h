@@ -23,7 +23,7 @@ struct AccessSpec {
   bool store = false;
   unsigned bytes = 4;
   unsigned long long array_base = 0;      // bytes; allocations are 256-byte aligned
-  unsigned long long element_offset = 0;  // e.g. count for the seed's colours
+  unsigned long long element_offset = 0;  // e.g. count for the document's colours
 };
 
 // A kernel for the view: its accesses, and which element a thread touches (-1: exits early).

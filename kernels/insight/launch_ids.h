@@ -70,7 +70,7 @@ struct IdsOut {
 };
 
 // --- Where a thread works: the launch layouts of the particle scenes ---------
-// The global 2D coordinate of a thread in the seed's 2D grid of 2D blocks
+// The global 2D coordinate of a thread in the document's 2D grid of 2D blocks
 // (fountain): x from block.x/thread.x, y from block.y/thread.y.
 struct Xy {
   unsigned x, y;

@@ -222,7 +222,7 @@ void require_fast_block(const BlockShape& b) {
 KernelAttributes kernel_attributes(Variant v, const BlockShape& block, const std::string& tile_name) {
   const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
   switch (v) {
-    case Variant::Seed:
+    case Variant::Original:
       return query_kernel_attributes(reinterpret_cast<const void*>(&forces_seed),
                                      "nbody forces_seed");
     case Variant::Tiled:
@@ -347,7 +347,7 @@ ForceSums NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, 
   ForceSums sums;
   sums.sliced = acc_.get();
   switch (v) {
-    case Variant::Seed:
+    case Variant::Original:
       forces_seed<<<ceil_div(count_, nt), threads, 0, s>>>(bodies_.get(), acc_.get(), count_, eps2);
       cuda_check_launch("nbody forces_seed<<<>>>");
       return sums;
@@ -379,7 +379,7 @@ ForceSums NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, 
 namespace {
 
 void require_block(Variant v, const BlockShape& block) {
-  if (v == Variant::Seed) {
+  if (v == Variant::Original) {
     require_valid(block);
   } else {
     require_valid(block, block.threads() * static_cast<long long>(sizeof(float4)));

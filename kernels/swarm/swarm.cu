@@ -1,4 +1,4 @@
-// CUDA kernel of the swarm: the seed's 2D grid of blocks with the caller's block
+// CUDA kernel of the swarm: the document's 2D grid of blocks with the caller's block
 // shape, calling the shared per-particle step.
 #include "common/launch.h"
 #include "insight/launch_ids.cuh"

@@ -31,7 +31,7 @@ size_t vbo_bytes(unsigned count) {
 }
 
 float3 path_target(uint64_t step, float radius) {
-  // One lap in ~2000 steps: slow enough that the seed's gentle attraction keeps
+  // One lap in ~2000 steps: slow enough that the document's gentle attraction keeps
   // the swarm around the target instead of trailing it round the path.
   const double t = static_cast<double>(step) * 0.003;
   return make_float3(static_cast<float>(radius * std::sin(t)),

@@ -1,8 +1,8 @@
 #pragma once
-// The swarm of seed 004, one particle at a time. Written once, called by the
+// The swarm of document 004, one particle at a time. Written once, called by the
 // CUDA kernel (swarm.cu) and the CPU twin (swarm_cpu.cpp).
 //
-// swarm    - every particle accelerates towards a target (the seed's kernel:
+// swarm    - every particle accelerates towards a target (the document's kernel:
 //            a fixed-size push along the unit vector to the target), and when
 //            it reaches max_age it respawns near the target.
 // sparkler - particles are born at the target, burst outwards, keep being
@@ -28,10 +28,10 @@ struct Params {
   float spawn_radius = 0.25f;    // respawn offset from the target along each axis, at most
   float spawn_speed = 1.25e-4f;  // respawn speed along each axis, at most (sparkler: outward burst)
   float gravity = 0.f;           // speed lost downwards (-y) per step
-  float drag = 0.f;  // fraction of the velocity lost per step (0: the seed's undamped swarm)
+  float drag = 0.f;  // fraction of the velocity lost per step (0: the document's undamped swarm)
 };
 
-// Sensible parameters per variant: the seed's swarm, and a sparkler whose
+// Sensible parameters per variant: the document's swarm, and a sparkler whose
 // sparks fly out fast, are pushed a little and fall.
 inline Params default_params(Variant v) {
   Params p;
@@ -46,7 +46,7 @@ inline Params default_params(Variant v) {
   return p;
 }
 
-// Particles are laid out on a width x height grid (the seed's 2D launch), the
+// Particles are laid out on a width x height grid (the document's 2D launch), the
 // last row possibly partial: index = y * width + x < count.
 struct Grid {
   unsigned width = 0, height = 0, count = 0;

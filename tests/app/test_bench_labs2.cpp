@@ -69,7 +69,7 @@ TEST(BenchSum3, InputFileIsUsedAndCountedExactly) {
     EXPECT_EQ(j["result"], 5);
     EXPECT_EQ(j["correct"], true);
   }
-  // A prefix of the file with --n: the seed's classic six values hold 3 zero triples.
+  // A prefix of the file with --n: the document's classic six values hold 3 zero triples.
   opt.n = 6;
   out.str("");
   ASSERT_EQ(cv::bench::run_bench(opt, out, err), 0) << err.str();

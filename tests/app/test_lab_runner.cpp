@@ -177,7 +177,7 @@ TEST(Sum3View, WorkingThreadsPerBlockMatchTheKernelsCondition) {
           unsigned long long brute = 0;
           for (unsigned long long i = i0; i < i0 + bx; ++i)
             for (unsigned long long j = j0; j < j0 + by; ++j)
-              if (i < n - 2 && j < n - 1 && j > i && n >= 3) ++brute;  // the seed's sum3Kernel test
+              if (i < n - 2 && j < n - 1 && j > i && n >= 3) ++brute;  // the document's sum3Kernel test
           EXPECT_EQ(cv::labs::sum3_working_in_block(i0, j0, bx, by, n), brute)
               << "n " << n << " block " << bx << "x" << by << " at " << i0 << "," << j0;
           total += brute;

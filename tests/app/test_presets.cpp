@@ -389,7 +389,7 @@ TEST(Presets, SweepCommandReproducesTheTable) {
 }
 
 // Every preset in assets/presets loads with nothing skipped, and the shipped
-// set covers each scene, each lab and the seed notes' tables.
+// set covers each scene, each lab and the reference documents' tables.
 TEST(Presets, EveryShippedPresetLoadsCleanly) {
   // app_tests is not the app: point the lookup at the source's assets explicitly.
   setenv("CUDAVIZ_ASSETS", CUDAVIZ_SOURCE_DIR "/assets", 1);

@@ -42,8 +42,8 @@ TEST(CorelatedRows, MakeRowsSortsAndDeduplicates) {
 }
 
 TEST(CorelatedRows, SeedExample) {
-  // The seed's four rows. Shared ids: 1-2 {5,10,11}, 1-3 {6,10,11}, 2-3 {10,11},
-  // 3-4 {10,17}, 2-4 {10}, 1-4 {10}. "More than 2" gives 1-2 and 1-3. (The seed's
+  // The document's four rows. Shared ids: 1-2 {5,10,11}, 1-3 {6,10,11}, 2-3 {10,11},
+  // 3-4 {10,17}, 2-4 {10}, 1-4 {10}. "More than 2" gives 1-2 and 1-3. (The document's
   // own output table also lists 2-3, which contradicts its rule: with "at least
   // 2", 3-4 would be co-related too, and the table says row 4 has none.)
   const Rows r =

@@ -101,7 +101,7 @@ TEST(FountainCpu, ManyStepsStayFiniteAndBounded) {
 
 TEST(FountainCpu, LeanAndSeedLayoutsAgree) {
   Params p;
-  FountainCpu lean(777, Variant::Lean), seed(777, Variant::Seed);
+  FountainCpu lean(777, Variant::Lean), seed(777, Variant::Original);
   lean.reset(p, 5);
   seed.reset(p, 5);
   FrameClock c1(11), c2(11);

@@ -61,9 +61,9 @@ TEST(NameTable, EveryKernelFoldersVariantsRoundTrip) {
 
 TEST(NameTable, TheSpellingsScriptsUseStay) {
   using namespace cv;
-  EXPECT_STREQ(fountain::to_string(fountain::Variant::Seed), "seed");  // --variant seed
-  EXPECT_STREQ(nbody::to_string(nbody::Variant::Seed), "seed");
-  EXPECT_STREQ(pi::to_string(pi::Variant::Seed), "seed");
+  EXPECT_STREQ(fountain::to_string(fountain::Variant::Original), "seed");  // --variant seed
+  EXPECT_STREQ(nbody::to_string(nbody::Variant::Original), "seed");
+  EXPECT_STREQ(pi::to_string(pi::Variant::Original), "seed");
   EXPECT_STREQ(pi::to_string(pi::Variant::CpuSerial), "cpu");
   EXPECT_STREQ(reduce::to_string(reduce::Variant::SharedTree), "shared_tree");
   EXPECT_STREQ(sum3::to_string(sum3::Variant::CpuSerial), "cpu_serial");

@@ -117,7 +117,7 @@ TEST(OccupancyModel, LimitedByBlockSlots) {
   EXPECT_EQ(h.blocks_per_sm, 32);
   EXPECT_EQ(h.limiters, kLimitBlocks);
   EXPECT_DOUBLE_EQ(h.occupancy, 0.5);
-  const Occupancy s = occupancy_model(small_fake(), usage(16), 1);  // the seed's 1x1 block
+  const Occupancy s = occupancy_model(small_fake(), usage(16), 1);  // the document's 1x1 block
   EXPECT_EQ(s.warps_per_block, 1);
   EXPECT_EQ(s.blocks_per_sm, 16);
   EXPECT_EQ(s.limiters, kLimitBlocks);

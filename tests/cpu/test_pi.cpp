@@ -158,7 +158,7 @@ TEST(PiVariants, NamesAndBlocks) {
   EXPECT_EQ(effective_block(Variant::Warp32, {256, 1, 1}), (cv::BlockShape{32, 1, 1}));
   EXPECT_EQ(effective_block(Variant::Fast, {8, 4, 2}), (cv::BlockShape{8, 4, 2}));
   EXPECT_FALSE(is_gpu(Variant::CpuSerial));
-  EXPECT_TRUE(is_gpu(Variant::Seed));
+  EXPECT_TRUE(is_gpu(Variant::Original));
 }
 
 TEST(PiPoints, CpuPointsAreTheLabSamples) {

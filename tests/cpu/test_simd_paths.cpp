@@ -186,7 +186,7 @@ TEST(FountainSimd, EveryPathMatchesTheScalarSharedStep) {
         ASSERT_NEAR(got.y, want.y, tol) << where;
         ASSERT_NEAR(got.z, want.z, tol) << where;
         ASSERT_NEAR(vy, ref.vy[i], tol) << where;
-        if (v == Variant::Seed) {
+        if (v == Variant::Original) {
           const float4 c = sim.vbo()[n + i], want_c = colour(want.w, p);
           ASSERT_EQ(c.y, want_c.y) << where;
           ASSERT_EQ(c.z, want_c.z) << where;

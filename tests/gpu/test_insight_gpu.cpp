@@ -113,7 +113,7 @@ TEST(InsightGpu, NBodyIdsMatchLaunchModel) {
     nbody::Params p;
     gpu.reset(vbo.get(), nbody::Initial::Sphere, p, 9, stream.get());
     check_ids(l, [&](const IdsOut& ids) {
-      gpu.step(vbo.get(), p, nbody::Variant::Seed, block, stream.get(), ids);
+      gpu.step(vbo.get(), p, nbody::Variant::Original, block, stream.get(), ids);
     });
   }
 }

@@ -219,7 +219,7 @@ TEST(NBodyGpu, RejectsBadBlocks) {
                std::invalid_argument);
   EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Tiled, BlockShape{2048, 1, 1}, nullptr),
                std::invalid_argument);
-  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Seed, BlockShape{0, 1, 1}, nullptr),
+  EXPECT_THROW(gpu.step(vbo.get(), p, Variant::Original, BlockShape{0, 1, 1}, nullptr),
                std::invalid_argument);
   try {
     gpu.step(vbo.get(), p, Variant::Fast, BlockShape{100, 1, 1}, nullptr);

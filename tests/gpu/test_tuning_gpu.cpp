@@ -30,9 +30,9 @@ namespace {
 std::vector<KernelAttributes> all_kernels() {
   std::vector<KernelAttributes> k = {
       fountain::kernel_attributes(fountain::Variant::Lean),
-      fountain::kernel_attributes(fountain::Variant::Seed),
+      fountain::kernel_attributes(fountain::Variant::Original),
       swarm::kernel_attributes(),
-      nbody::kernel_attributes(nbody::Variant::Seed, {256, 1, 1}),
+      nbody::kernel_attributes(nbody::Variant::Original, {256, 1, 1}),
       nbody::kernel_attributes(nbody::Variant::Tiled, {256, 1, 1}),
       nbody::kernel_attributes(nbody::Variant::Fast, {256, 1, 1}),
       nbody::kernel_attributes(nbody::Variant::Fast, {1024, 1, 1}),

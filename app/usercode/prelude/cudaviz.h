@@ -23,7 +23,7 @@ inline float4 make_float4(float x, float y, float z, float w) { return float4{x,
 
 namespace cv {
 
-// ---- The fountain (seed 004): the same types and math as the built-in ------
+// ---- The fountain (document 004): the same types and math as the built-in ------
 struct Params {
   float max_age;         // steps a particle lives before respawning
   float gravity;         // vertical speed lost per step

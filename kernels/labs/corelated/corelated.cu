@@ -1,4 +1,4 @@
-// CUDA kernels of the co-related ids lab: the seed's block-per-pair kernels
+// CUDA kernels of the co-related ids lab: the document's block-per-pair kernels
 // (atomic and shared-memory counting), thread-per-pair launch shapes, and ours.
 #include <algorithm>
 #include <cmath>
@@ -88,7 +88,7 @@ __device__ void decode_pair(unsigned long long p, unsigned rows, unsigned* r, un
 }
 
 // One thread per pair on a 1D grid over the triangle; `merge` picks the per-pair
-// algorithm (the seed's double loop, or ours over sorted rows).
+// algorithm (the document's double loop, or ours over sorted rows).
 template <bool merge>
 __global__ void pair_1d_kernel(DeviceRows d, unsigned long long pairs, uint32_t threshold,
                                unsigned long long* count) {

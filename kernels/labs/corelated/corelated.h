@@ -1,17 +1,17 @@
 #pragma once
-// Co-related ids (seed 002): rows of related ids; count the pairs of rows
+// Co-related ids (document 002): rows of related ids; count the pairs of rows
 // (r < s) that share more than `threshold` ids. Rows are sets (ids sorted and
 // deduplicated on load), so "shared" is the size of the intersection, which is
-// what the seed's kernels count (one flag per id of the first row).
+// what the document's kernels count (one flag per id of the first row).
 //
 // Variants:
 //   cpu       threaded merge of sorted rows
-//   atomic    the seed's exp14.1: 2D grid of blocks, block (r, s), a thread per id
+//   atomic    the document's exp14.1: 2D grid of blocks, block (r, s), a thread per id
 //             of row r searching row s; atomicAdd per hit into a per-pair counter
 //             in global memory, then a pass counting pairs over the threshold
 //   shared    the same grid; per-thread found counts in shared memory, a tree sum,
 //             one atomic per co-related pair
-//   launch1d  the seed's exp7 shape: one thread per pair (1D grid over the upper
+//   launch1d  the document's exp7 shape: one thread per pair (1D grid over the upper
 //             triangle), both loops in the thread
 //   launch2d  one thread per pair on a 2D grid of 2D blocks, x -> r, y -> s (the
 //             lower triangle idles, as in the 3SUM lab)
@@ -51,7 +51,7 @@ std::optional<Variant> parse_variant(const std::string& name);
 const std::vector<Variant>& all_variants();
 bool is_gpu(Variant v);
 
-constexpr int kDefaultThreshold = 2;  // the seed's THRESHOLD
+constexpr int kDefaultThreshold = 2;  // the document's THRESHOLD
 
 // Rows as sets, compressed: row r is ids[offsets[r] .. offsets[r + 1]).
 struct Rows {

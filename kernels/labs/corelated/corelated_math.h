@@ -1,5 +1,5 @@
 #pragma once
-// Per-pair math of the co-related ids lab (seed 002), shared by the CUDA kernels
+// Per-pair math of the co-related ids lab (document 002), shared by the CUDA kernels
 // and the CPU twin. Rows are sets: ascending ids without repeats.
 #include <cstdint>
 
@@ -7,7 +7,7 @@
 
 namespace cv::corelated {
 
-// Ids of row a found in row b, the seed's way: each id of a searches all of b.
+// Ids of row a found in row b, the document's way: each id of a searches all of b.
 CV_HD uint32_t shared_linear(const int32_t* a, uint32_t la, const int32_t* b, uint32_t lb) {
   uint32_t c = 0;
   for (uint32_t x = 0; x < la; ++x) {

@@ -141,7 +141,7 @@ std::optional<KernelAttributes> kernel_attributes(Variant v) {
     return query_kernel_attributes(reinterpret_cast<const void*>(f), name, d);
   };
   switch (v) {
-    case Variant::Seed:
+    case Variant::Original:
       return q(&seed_generate, "pi seed_generate");
     case Variant::OnePerBlock:
     case Variant::Warp32:
@@ -169,7 +169,7 @@ void PiGpu::run(Variant v, uint64_t n, uint64_t seed, const BlockShape& requeste
   const long long shared = (v == Variant::Shared || v == Variant::Many) ? threads * 4 : 0;
   require_valid(block, shared);
   host_result_ = false;
-  if (v == Variant::Seed) return run_seed(n, seed, block, s);
+  if (v == Variant::Original) return run_seed(n, seed, block, s);
   CV_CUDA(cudaMemsetAsync(acc_.get(), 0, sizeof(unsigned long long), s));
   if (n == 0) return;
   if (v == Variant::Fast) {

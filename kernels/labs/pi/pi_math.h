@@ -1,5 +1,5 @@
 #pragma once
-// Per-sample math of the pi lab (seeds 000, 003), shared by the CUDA kernels
+// Per-sample math of the pi lab (documents 000, 003), shared by the CUDA kernels
 // and the CPU twins so that every variant but the cuRAND one samples exactly
 // the same points and counts exactly the same hits.
 //

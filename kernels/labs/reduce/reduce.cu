@@ -1,4 +1,4 @@
-// CUDA variants of the counting and summing labs (seed 001). Every kernel takes
+// CUDA variants of the counting and summing labs (document 001). Every kernel takes
 // the caller's block, flattened to x*y*z threads (common/block_sum.cuh).
 #include <cub/device/device_reduce.cuh>
 #include <thrust/count.h>
@@ -27,7 +27,7 @@ __device__ __forceinline__ unsigned long long grid_stride() {
   return static_cast<unsigned long long>(gridDim.x) * block_threads();
 }
 
-// The seed's 08b: a plain read-modify-write of one global counter by every
+// The document's 08b: a plain read-modify-write of one global counter by every
 // thread. Updates are lost when threads interleave: wrong on purpose.
 template <class M>
 __global__ void racy_kernel(const int32_t* __restrict__ in, size_t n, unsigned long long* acc) {
@@ -37,7 +37,7 @@ __global__ void racy_kernel(const int32_t* __restrict__ in, size_t n, unsigned l
   if (v) *acc = *acc + static_cast<unsigned long long>(static_cast<int64_t>(v));
 }
 
-// The seed's 08c: one atomicAdd per contributing element.
+// The document's 08c: one atomicAdd per contributing element.
 template <class M>
 __global__ void atomic_kernel(const int32_t* __restrict__ in, size_t n, unsigned long long* acc) {
   const unsigned long long i = flat_global_thread();
@@ -46,7 +46,7 @@ __global__ void atomic_kernel(const int32_t* __restrict__ in, size_t n, unsigned
   if (v) atomicAdd(acc, static_cast<unsigned long long>(static_cast<int64_t>(v)));
 }
 
-// The seed's 08e: map into a scratch array, halve it pass by pass
+// The document's 08e: map into a scratch array, halve it pass by pass
 // (data[i] += data[i + p]), then one block finishes in shared memory.
 template <class M>
 __global__ void map_kernel(const int32_t* __restrict__ in, size_t n, typename M::Acc* out) {

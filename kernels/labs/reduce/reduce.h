@@ -1,5 +1,5 @@
 #pragma once
-// Counting multiples of 3 and summing an int32 array (seed 001): the racy
+// Counting multiples of 3 and summing an int32 array (document 001): the racy
 // kernel, per-element atomics, library peers and hand-written reductions on the
 // GPU, and serial / threaded twins on the CPU. Both labs return an exact
 // int64_t: a count, or the sum of int32 values taken in 64 bits.
@@ -26,10 +26,10 @@ enum class Op { Count3, Sum };
 const char* to_string(Op op);  // "count3" / "reduce" (the bench names)
 
 enum class Variant {
-  Racy,         // the seed's `count++` on a global without atomics: wrong on purpose
+  Racy,         // the document's `count++` on a global without atomics: wrong on purpose
   Atomic,       // one atomicAdd per element that contributes
   Thrust,       // thrust::count_if / thrust::reduce (peer)
-  Multipass,    // the seed's halving passes, then one block sums in shared memory
+  Multipass,    // the document's halving passes, then one block sums in shared memory
   SharedTree,   // shared-memory tree per block, one atomic per block
   WarpShuffle,  // warp shuffles, one atomic per warp, no shared memory
   Cub,          // cub::DeviceReduce (the reference peer)

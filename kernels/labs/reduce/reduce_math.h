@@ -1,5 +1,5 @@
 #pragma once
-// The per-element work of the counting and summing labs (seed 001), written
+// The per-element work of the counting and summing labs (document 001), written
 // once for the CUDA kernels (reduce.cu) and the CPU twins (reduce_cpu.cpp).
 #include <cstdint>
 

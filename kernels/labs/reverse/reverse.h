@@ -1,9 +1,9 @@
 #pragma once
-// Vector reversal (seed 001): out[i] = in[n - 1 - i] for int32 arrays.
-//   naive   one element per thread, reads mirrored (the seed's simple kernel)
+// Vector reversal (document 001): out[i] = in[n - 1 - i] for int32 arrays.
+//   naive   one element per thread, reads mirrored (the document's simple kernel)
 //   shared  each block stages a tile of kItemsPerThread elements a thread in
 //           shared memory, so both the reads and the writes are contiguous and
-//           ascending (the seed's "better version", generalized to any block)
+//           ascending (the document's "better version", generalized to any block)
 //   copy    cudaMemcpyDeviceToDevice of the same bytes: the bandwidth yardstick
 //           (it copies, it does not reverse)
 //   cpu, cpu_threads

@@ -1,4 +1,4 @@
-// CUDA kernels of the 3SUM lab: the seed's three kernels (with 64-bit sums and
+// CUDA kernels of the 3SUM lab: the document's three kernels (with 64-bit sums and
 // counts), our fast brute force and the O(n^2) sorted algorithm.
 #include <cub/device/device_radix_sort.cuh>
 
@@ -18,7 +18,7 @@ constexpr int P = kPairsPerThread;
 constexpr int kTile = 2048;            // v_k values staged in shared memory per step of `fast`
 constexpr unsigned kMaxGridY = 65535;  // CUDA's grid y limit on every architecture
 
-// The seed's first kernel: thread (x, y) is the pair (i, j); every hit is an atomic.
+// The document's first kernel: thread (x, y) is the pair (i, j); every hit is an atomic.
 __global__ void naive_kernel(const int32_t* v, int n, unsigned long long* count) {
   const int i = threadIdx.x + blockDim.x * blockIdx.x;
   const int j = threadIdx.y + blockDim.y * blockIdx.y;
@@ -28,7 +28,7 @@ __global__ void naive_kernel(const int32_t* v, int n, unsigned long long* count)
   }
 }
 
-// The seed's second: v_i and v_j read once into registers.
+// The document's second: v_i and v_j read once into registers.
 __global__ void hoisted_kernel(const int32_t* v, int n, unsigned long long* count) {
   const int i = threadIdx.x + blockDim.x * blockIdx.x;
   const int j = threadIdx.y + blockDim.y * blockIdx.y;
@@ -39,7 +39,7 @@ __global__ void hoisted_kernel(const int32_t* v, int n, unsigned long long* coun
   }
 }
 
-// The seed's final kernel: a shared counter per thread (laid out [x][y] as the
+// The document's final kernel: a shared counter per thread (laid out [x][y] as the
 // seed's countArray), thread (0, 0) adds them up, one atomic per block.
 __global__ void shared_kernel(const int32_t* v, int n, unsigned long long* count) {
   extern __shared__ unsigned counts[];

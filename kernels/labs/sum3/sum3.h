@@ -1,14 +1,14 @@
 #pragma once
-// 3SUM (seed 000): count index triples i < j < k with v_i + v_j + v_k == 0 over
+// 3SUM (document 000): count index triples i < j < k with v_i + v_j + v_k == 0 over
 // int32 data, exactly (64-bit sums and counts).
 //
 // Variants:
-//   cpu_serial brute force O(n^3), one thread (the seed's CPU column)
+//   cpu_serial brute force O(n^3), one thread (the document's CPU column)
 //   cpu        brute force O(n^3), threaded
 //   cpu_sorted O(n^2): sort, then two pointers per i (duplicates counted exactly)
-//   naive      the seed's first kernel: 2D grid over (i, j), atomicAdd per hit
-//   hoisted    the seed's second: v_i, v_j hoisted into registers, atomicAdd per hit
-//   shared     the seed's final kernel: per-thread counts in shared memory, one
+//   naive      the document's first kernel: 2D grid over (i, j), atomicAdd per hit
+//   hoisted    the document's second: v_i, v_j hoisted into registers, atomicAdd per hit
+//   shared     the document's final kernel: per-thread counts in shared memory, one
 //              thread sums them, one atomicAdd per block
 //   fast       ours, still O(n^3): triangular block mapping (no idle blocks), each
 //              thread owns one i and kPairsPerThread j's, v_k tiles staged through
