@@ -7,6 +7,8 @@
 #   scenes   windowed runs of each scene on each interop path, before and after,
 #            plus colour by block and the 16M fountain (splatter)
 #   lessons  every shipped lesson scripted start to finish, with screenshots (JPEG)
+#   extra    issue 18's own checks: the test-only dots scene and test lab on CUDA,
+#            the n-body tile from CUDAVIZ_NBODY_TILE (and a bad one), the doctor
 #   faults   LAST: the four fault tests, a __trap() kernel in the window (the
 #            watchdog must end the run within ~20 s, saving the kernel), a plain run
 # Logs under $OUT; timeouts on every step.
@@ -37,7 +39,7 @@ bench)
   echo "bench: $(wc -l < "$OUT/bench.jsonl") lines" >> "$OUT/summary.txt"
   ;;
 scenes)
-  for bin in cudaviz-before cudaviz; do
+  for bin in ${SCENE_BINS:-cudaviz-before cudaviz}; do
     for s in "fountain" "swarm" "nbody" "fountain --colour-by block" "fountain --n 16777216"; do
       for i in external map copy external,single; do
         # shellcheck disable=SC2086
@@ -46,7 +48,7 @@ scenes)
       done
     done
   done
-  echo "scenes: $(grep -c frames "$OUT/scenes.txt") of 40 runs gave a summary" >> "$OUT/summary.txt"
+  echo "scenes: $(grep -c frames "$OUT/scenes.txt") runs gave a summary" >> "$OUT/summary.txt"
   ;;
 lessons)
   mkdir -p "$OUT/lessons"
@@ -68,6 +70,24 @@ for p in glob.glob(os.path.join(sys.argv[1], "*.png")):
     os.remove(p)
 PY
   (cd "$OUT" && tar cf lessons.tar lessons && rm -rf lessons)
+  ;;
+extra)
+  {
+    echo "== dots scene on CUDA"
+    timeout -k 5 60 "$B/cudaviz_dots" --scene dots --frames 30 --backend cuda --screenshot "$OUT/dots.png" 2>&1 | tail -n 2 | cut -c1-300
+    timeout -k 5 30 "$B/png_check" "$OUT/dots.png" pi; echo "png_check exit $?"
+    echo "== dots_scene_test (GL context)"; timeout -k 5 120 "$B/dots_scene_test" 2>&1 | tail -n 3
+    echo "== testlab_tests"; timeout -k 5 200 "$B/testlab_tests" 2>&1 | grep -E "^\[  (PASSED|FAILED)|OK \] TestLab.TheShipped|FAILED \]"
+    echo "== CUDAVIZ_NBODY_TILE=pairs8"
+    CUDAVIZ_NBODY_TILE=pairs8 timeout -k 5 60 "$B/cudaviz" bench nbody --variant fast --n 65536 2>&1 | tail -n 1 | cut -c1-400
+    echo "== CUDAVIZ_NBODY_TILE=bogus"
+    CUDAVIZ_NBODY_TILE=bogus timeout -k 5 60 "$B/cudaviz" bench nbody --variant fast --n 65536 2>&1 | tail -n 2; echo "exit ${PIPESTATUS[0]}"
+    echo "== bench sum3 --n 2000 / pi"
+    timeout -k 5 120 "$B/cudaviz" bench sum3 --n 2000 2>&1 | cut -c1-200
+    timeout -k 5 120 "$B/cudaviz" bench pi 2>&1 | cut -c1-200
+  } >> "$OUT/extra.txt" 2>&1
+  B=$B OUT=$OUT timeout -k 5 200 bash scripts/gpu_check.sh doctor >> "$OUT/extra.txt" 2>&1
+  echo "extra: done" >> "$OUT/summary.txt"
   ;;
 faults)
   t0=$(date +%s%N)
