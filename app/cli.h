@@ -76,6 +76,10 @@ struct BenchOptions {
   std::optional<int> device;      // --device N
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
+  // Not from the command line: the labs window's "run your kernel" passes the
+  // kernel tab's text (then `source` only names it) and compiles it checked.
+  std::optional<std::string> source_text;
+  bool checked = false;
   PathConfig paths;  // not from the command line: the configuration's (config/config.h)
 };
 

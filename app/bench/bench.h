@@ -67,6 +67,9 @@ struct LabAction {
   std::string tooltip;  // what the button does
   // The jobs it runs, from the window's fields (target, variant, n, block, reps) on `backend`.
   std::function<std::vector<BenchOptions>(const BenchOptions& fields, Backend backend)> jobs;
+  // Why it cannot run now, one sentence (the button is disabled and says it); nullopt
+  // when it can. Unset: always runs. `fields` carry the kernel tab's text (source_text).
+  std::function<std::optional<std::string>(const BenchOptions& fields, Backend backend)> unavailable;
 };
 
 // What the labs window shows of a lab beyond the generic fields and results table (ui/lab_panel).

@@ -4,6 +4,8 @@
 // against the built-in answer and timed beside the built-in variants measured
 // in the same run. One JSON line; a compile error prints FILE:LINE: error:
 // lines on stderr and exits 2, a fault exits 1, both still print the line.
+// The labs window's "run your kernel" (bench/kernel_action.h) runs this same
+// target on the kernel tab's text (BenchOptions::source_text), checked.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -178,6 +180,7 @@ Measurement measure_fountain(Run& r, unsigned n, const BlockShape& b) {
   nlohmann::ordered_json vs = nlohmann::ordered_json::object();
   double lean_ms = 0;
   for (fountain::Variant v : fountain::all_variants()) {
+    check_cancel(r.opt, 0.6f);
     fountain::FrameClock c2(7);
     Stats s;
     if (r.backend == Backend::Cuda) {
@@ -222,6 +225,7 @@ Measurement measure_count3(Run& r, long long n, const BlockShape& b) {
     reduce::ReduceGpu gpu(reduce::Op::Count3, std::max<long long>(n, 1));
     for (reduce::Variant v : reduce::all_variants()) {
       if (!reduce::is_gpu(v) || v == reduce::Variant::Thrust) continue;
+      check_cancel(r.opt, 0.6f);
       try {  // a variant that refuses this block shape has no ratio
         const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, d.get(), n, b, st); }, 2, reps, stream.get());
         vs[reduce::to_string(v)] = s.median_ms / m.stats.median_ms;
@@ -250,6 +254,7 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
     CudaStream stream;
     pi::PiGpu gpu;
     for (pi::Variant v : {pi::Variant::Many, pi::Variant::Fast}) {
+      check_cancel(r.opt, 0.6f);
       try {
         const BlockShape eb = pi::effective_block(v, b);
         const Stats s = time_cuda([&](cudaStream_t st) { gpu.run(v, n, kLabSeed, eb, st); }, 2, reps, stream.get());
@@ -269,9 +274,11 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
 }
 
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
-  if (!opt.source) throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
-  Run r{opt, backend, *opt.source, nullptr, {}, nullptr};
-  const std::string src = read_source(r.path);
+  if (!opt.source && !opt.source_text)
+    throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
+  // The labs window passes the kernel tab's text; the command line, a file.
+  Run r{opt, backend, opt.source.value_or("kernel.cu"), nullptr, {}, nullptr};
+  const std::string src = opt.source_text ? *opt.source_text : read_source(r.path);
   const std::string name = opt.template_name.value_or(template_from_source(src).value_or(""));
   if (name.empty())
     throw UsageError("bench kernel: '" + r.path +
@@ -294,12 +301,14 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.target = backend == Backend::Cpu && runs_on_cpu(kind) ? usercode::Target::Cpu : usercode::Target::Gpu;
   req.file_name = r.path;
   req.paths = opt.paths;
+  req.checked = opt.checked;
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
   r.line["backend"] = to_string(backend);
   r.line["template"] = r.tmpl->name;
   r.line["source"] = r.path;
+  if (opt.checked) r.line["checked"] = true;
 
   if (can_run) {
     std::string why;
@@ -316,6 +325,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   std::vector<double> compile_ms, edit_ms, load_ms;
   CompileResult c;
   for (int k = 0; k < kEditReps; ++k) {
+    check_cancel(opt, 0.3f * k / kEditReps);  // the labs window's cancel
     const auto t0 = Clock::now();
     c = compile(req);
     compile_ms.push_back(c.compile_ms);
@@ -345,6 +355,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["max_threads"] = c.resources.max_threads;
   r.line["load_ms"] = median_of(load_ms);
   r.line["edit_to_run_ms"] = median_of(edit_ms);
+  check_cancel(opt, 0.3f);
 
   Measurement m = fountain ? measure_fountain(r, static_cast<unsigned>(n), block)
                            : kind == TemplateKind::Count3 ? measure_count3(r, n, block)

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "bench/bench.h"
+#include "bench/kernel_action.h"
 #include "common/cuda_resources.h"
 #include "labs/reduce/reduce.h"
 
@@ -153,6 +154,7 @@ Target target(Op op) {
         "shared memory or warp shuffles add up locally first and need one atomic per block "
         "or warp. Compare with CUB, the reference.";
     lab.wrong_note = race_note;
+    lab.actions.push_back(your_kernel_action(usercode::TemplateKind::Count3, kDefaultN));
   } else {
     lab.notice =
         "Summing an array reads every byte once and does almost no arithmetic, so the only "

@@ -149,7 +149,9 @@ Context::Context(Backend b, const Config& cfg)
       system(cfg),
       preset_panel(cfg.paths),
       lesson(b, cfg),
-      recorder(cfg.paths) {}
+      recorder(cfg.paths) {
+  labs.set_kernel_source(&kernel_panel.source(), cfg.paths);  // "run your kernel" runs the tab's text
+}
 
 App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
     : opt_(opt),

@@ -121,6 +121,20 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     j["lab_state"] = cv::labs::to_string(ctx.labs.runner().state());
     j["lab_rows"] = ctx.labs.runner().results().size();
     if (!ctx.labs.runner().error().empty()) j["lab_error"] = ctx.labs.runner().error();
+    // The lab's actions that could not run, and why (the disabled buttons' sentences).
+    nlohmann::ordered_json refused = nlohmann::ordered_json::object();
+    for (const auto& [action, why] : ctx.labs.refused_actions()) refused[action] = why;
+    if (!refused.empty()) j["lab_refused"] = refused;
+    // Rows another target added (an action's: "run your kernel"'s row), with their
+    // answer, time, vs and error, so a script sees them.
+    const std::string lab = j["lab"].get<std::string>();
+    for (const auto& r : ctx.labs.runner().results()) {
+      if (r.value("bench", lab) == lab) continue;
+      nlohmann::ordered_json row;
+      for (const char* k : {"variant", "result", "reference", "correct", "ms_median", "vs", "error"})
+        if (r.contains(k)) row[k] = r[k];
+      j["lab_other_rows"].push_back(row);
+    }
   }
   if (opt.sweep) {
     j["sweep"] = *opt.sweep;

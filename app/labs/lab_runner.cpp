@@ -4,6 +4,14 @@
 
 namespace cv::labs {
 
+nlohmann::ordered_json failure_row(const bench::TargetFailure& f) {
+  nlohmann::ordered_json row = f.line;
+  if (!row.contains("error") || !row["error"].is_string() || row["error"].get<std::string>().empty())
+    row["error"] = f.what();
+  row["correct"] = nullptr;  // no answer to check
+  return row;
+}
+
 std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Backend backend) {
   if (running()) return std::string("a lab is still running: cancel it first");
   if (jobs.empty()) return std::string("nothing to run");
@@ -18,7 +26,12 @@ std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Back
     }
     work.push_back([this, t, opt = std::move(j), backend](RunControl& control) mutable {
       opt.control = &control;
-      auto rows = bench::to_json(t->name, t->run(opt, backend));
+      std::vector<nlohmann::ordered_json> rows;
+      try {
+        rows = bench::to_json(t->name, t->run(opt, backend));
+      } catch (const bench::TargetFailure& f) {
+        rows = {failure_row(f)};  // the student's kernel did not compile or run: its row says why
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       for (auto& r : rows) results_.push_back(std::move(r));
     });

@@ -13,7 +13,15 @@
 #include "common/device_info.h"
 #include "worker/worker.h"
 
+namespace cv::bench {
+struct TargetFailure;
+}
+
 namespace cv::labs {
+
+// A target that failed but reports (bench kernel: a compile error, a fault) as
+// a results row: its JSON line with `error` (in words) and `correct` null.
+nlohmann::ordered_json failure_row(const bench::TargetFailure& f);
 
 class LabRunner {
  public:

@@ -68,9 +68,10 @@ std::string where_it_runs(const usercode::UserKernelStatus& st, const ParticleSc
     return "your kernel steps the fountain: switch to " + where + " to see it run";
   }
   if (!fountain)
-    return "the labs tab does not run your " + std::string(usercode::to_string(st.kind)) +
-           " kernel yet: `cudaviz bench kernel --source FILE.cu` runs it on the lab's data, "
-           "checks it and times it beside the built-in variants";
+    return "your " + std::string(usercode::to_string(st.kind)) +
+           " kernel runs in the labs tab: pick the " + usercode::to_string(st.kind) +
+           " lab and press 'run your kernel' (it runs this tab's text on the lab's data, "
+           "checks it and times it beside the built-in variants)";
   return {};
 }
 

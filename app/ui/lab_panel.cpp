@@ -60,6 +60,17 @@ std::string throughput_of(const nlohmann::ordered_json& r) {
   return "";
 }
 
+// How many different n the rows ran with (a failed row has none).
+size_t distinct_n(const std::vector<nlohmann::ordered_json>& rows) {
+  std::vector<long long> ns;
+  for (const auto& r : rows)
+    if (r.contains("n") && r["n"].is_number_integer()) {
+      const long long n = r["n"].get<long long>();
+      if (std::find(ns.begin(), ns.end(), n) == ns.end()) ns.push_back(n);
+    }
+  return ns.size();
+}
+
 std::string number(const nlohmann::ordered_json& v) {
   if (v.is_null()) return "-";
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
@@ -117,6 +128,7 @@ std::optional<BenchOptions> LabPanel::options_from_fields() {
     if (reps_ < 0 || reps_ > 100000)
       throw UsageError("reps: " + std::to_string(reps_) + " is outside [0, 100000]");
     o.reps = reps_;
+    add_kernel_source(o);  // for an action that runs the student's kernel
   } catch (const std::exception& e) {
     message_ = e.what();
     return std::nullopt;
@@ -227,11 +239,16 @@ const bench::Target& LabPanel::draw_options(const std::vector<std::string>& name
 void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
   if (!busy) {
     if (ImGui::Button("run")) run_now();
+    refused_.clear();
     for (const bench::LabAction& a : t.lab.actions) {
       const std::string label = button_label(a.name);
       ui::same_line_if_fits(label.c_str());
+      const std::optional<std::string> why = unavailable(a, t.name);
+      if (why) ImGui::BeginDisabled();
       if (ImGui::Button(label.c_str())) run_action(a.name);
-      ui::tooltip(a.tooltip.c_str());
+      if (why) ImGui::EndDisabled();
+      ui::tooltip((why ? *why : a.tooltip).c_str());
+      if (why) refused_ += label + ": " + *why + "\n";
     }
   } else {
     if (ImGui::Button("cancel")) runner_.cancel();
@@ -242,6 +259,11 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
                 runner_.seconds());
   ImGui::ProgressBar(runner_.progress(), ImVec2(-1, 0), overlay);
   if (!message_.empty()) ImGui::TextColored(ui::kBad, "%s", message_.c_str());
+  if (!busy && !refused_.empty()) {  // why an action's button is disabled, in words
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
+    ImGui::TextWrapped("%s", refused_.substr(0, refused_.size() - 1).c_str());
+    ImGui::PopStyleColor();
+  }
   if (runner_.state() == labs::LabRunner::State::Failed) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
     ImGui::TextWrapped("error: %s", runner_.error().c_str());
@@ -268,6 +290,11 @@ void LabPanel::draw_results() {
     // Why a wrong answer is wrong (a race, on purpose), next to it.
     for (const auto& r : rows) {
       const std::string v = r.value("variant", "");
+      if (r.contains("error") && r["error"].is_string()) {  // your kernel: a compile error or fault
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
+        ImGui::TextWrapped("%s: %s", v.c_str(), r["error"].get<std::string>().c_str());
+        ImGui::PopStyleColor();
+      }
       const std::string note = wrong_note(v);
       if (!note.empty() && r.contains("correct") && r["correct"].is_boolean() &&
           !r["correct"].get<bool>()) {
@@ -296,8 +323,8 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
     // zero.
     const char* heads[] = {"variant", "backend",   "result",     "reference",
                            "correct", "ms median", "throughput", "vs"};
-    // An action's runs differ in n: the variant column says which.
-    const bool by_n = !action_.empty();
+    // Rows that differ in n (an action's table of sizes): the variant column says which.
+    const bool by_n = distinct_n(rows) > 1;
     const float widths[] = {by_n ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
     for (int c = 0; c < 8; ++c)
       ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
@@ -311,7 +338,12 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.value("backend", "").c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
+      if (r.contains("error")) {
+        ImGui::TextColored(ui::kBad, "error");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r["error"].dump().c_str());
+      } else {
+        ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
+      }
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.contains("reference") ? number(r["reference"]).c_str() : "-");
       ImGui::TableNextColumn();
@@ -332,6 +364,7 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       if (r.contains("vs") && !by_n)
         for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
           char buf[64];
+          if (!it.value().is_number()) continue;  // a variant that refused the block
           std::snprintf(buf, sizeof buf, "%s%s %.3gx", vs.empty() ? "" : ", ", it.key().c_str(),
                         it.value().get<double>());
           vs += buf;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/device_info.h"
+#include "config/config.h"
 #include "labs/lab_runner.h"
 #include "labs/lab_settings.h"
 #include "ui/layout.h"
@@ -17,7 +18,9 @@ namespace cv {
 
 namespace bench {
 struct Target;
+struct LabAction;
 }
+class KernelSource;
 
 class LabPanel {
  public:
@@ -40,6 +43,17 @@ class LabPanel {
   std::optional<std::string> run_now();
   std::optional<std::string> run_action(const std::string& action);
 
+  // The kernel tab's document: actions that run the student's kernel ("run
+  // your kernel") read its text, and find the runner and compilers through
+  // `paths` (config/config.h). Unset (tests, no editor): they say so.
+  void set_kernel_source(const KernelSource* source, PathConfig paths = {}) {
+    kernel_source_ = source;
+    paths_ = std::move(paths);
+  }
+  // The shown lab's actions that cannot run now, with why (the disabled
+  // buttons' sentences; the --frames summary's lab_refused).
+  std::vector<std::pair<std::string, std::string>> refused_actions() const;
+
   // Names of the labs among the bench targets (kind Lab), sorted.
   static std::vector<std::string> lab_names();
 
@@ -54,10 +68,16 @@ class LabPanel {
   std::string wrong_note(const std::string& variant) const;
   void start(std::vector<BenchOptions> jobs, const std::string& action);
   std::optional<BenchOptions> options_from_fields();  // nullopt: message set
+  // Why `a` cannot run with the window's fields now, nullopt if it can.
+  std::optional<std::string> unavailable(const bench::LabAction& a, const std::string& lab) const;
+  void add_kernel_source(BenchOptions& o) const;  // the kernel tab's text, if any
+  Backend run_backend() const { return use_cpu_ ? Backend::Cpu : backend_; }
 
   Backend backend_;
   bool use_cpu_ = false;  // run on the CPU backend while the app uses CUDA
   labs::LabRunner runner_;
+  const KernelSource* kernel_source_ = nullptr;
+  PathConfig paths_;
   int lab_ = 0;
   int variant_ = 0;  // 0: all
   char n_text_[24] = "";
@@ -66,6 +86,7 @@ class LabPanel {
   char input_[512] = "";
   int reps_ = 0;
   std::string message_;      // why Run was refused
+  std::string refused_;      // this frame's disabled actions and why, a line each
   std::string running_lab_;  // the lab of the shown results
   std::string action_;       // the action whose results are shown, "" for a plain run
   bool expand_ = false;      // open the window on the next draw

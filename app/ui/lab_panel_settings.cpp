@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "bench/bench.h"
+#include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
 
 namespace cv {
@@ -66,6 +67,32 @@ std::optional<std::string> LabPanel::apply_settings(const LabSettings& s) {
   return std::nullopt;
 }
 
+void LabPanel::add_kernel_source(BenchOptions& o) const {
+  if (!kernel_source_) return;
+  o.source_text = kernel_source_->text();
+  o.source = kernel_source_->file_name();
+  o.paths = paths_;
+}
+
+std::optional<std::string> LabPanel::unavailable(const bench::LabAction& a, const std::string& lab) const {
+  if (!a.unavailable) return std::nullopt;
+  BenchOptions f;  // what an action's check reads: the lab, the input, the kernel tab
+  f.target = lab;
+  if (*input_) f.input = std::string(input_);
+  add_kernel_source(f);
+  return a.unavailable(f, run_backend());
+}
+
+std::vector<std::pair<std::string, std::string>> LabPanel::refused_actions() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::vector<std::string> names = lab_names();
+  if (names.empty()) return out;
+  const std::string& lab = names[std::min<size_t>(lab_, names.size() - 1)];
+  for (const bench::LabAction& a : bench::find_target(lab)->lab.actions)
+    if (auto why = unavailable(a, lab)) out.push_back({a.name, *why});
+  return out;
+}
+
 std::optional<std::string> LabPanel::run_now() {
   auto o = options_from_fields();
   if (!o) return message_;
@@ -80,6 +107,7 @@ std::optional<std::string> LabPanel::run_action(const std::string& action) {
   if (!o) return message_;
   const bench::LabAction* a = bench::find_target(o->target)->lab.action(action);
   if (!a) return "'" + action + "' is not an action of " + o->target;
+  if (auto why = unavailable(*a, o->target)) return *why;
   running_lab_ = o->target;
   start(a->jobs(*o, use_cpu_ ? Backend::Cpu : backend_), action);
   if (!message_.empty()) return message_;

@@ -1,0 +1,197 @@
+// "run your kernel" in the labs window (bench/kernel_action.h), without a GPU:
+// which labs offer it, the sentences that disable it, the jobs it builds, the
+// panel refusing it on the CPU backend, and a failed bench-kernel run turned
+// into the results row "yours" with its error (a compile error, the CPU backend).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "bench/bench.h"
+#include "bench/kernel_action.h"
+#include "labs/lab_runner.h"
+#include "ui/kernel_source.h"
+#include "ui/lab_panel.h"
+#include "usercode/templates.h"
+#include "test_config.h"
+
+namespace {
+
+using cv::Backend;
+using cv::BenchOptions;
+using cv::usercode::TemplateKind;
+using namespace std::chrono_literals;
+
+std::string shipped(const std::string& name) {
+  return cv::usercode::read_template_source(*cv::usercode::find_template(name), test_config().paths);
+}
+
+BenchOptions fields_with(const std::string& lab, std::optional<std::string> text) {
+  BenchOptions f;
+  f.target = lab;
+  f.source_text = std::move(text);
+  f.source = "my_kernel.cu";
+  return f;
+}
+
+TEST(LabYourKernel, OfferedOnlyByLabsAStudentTemplateRunsOn) {
+  for (const std::string& lab : cv::LabPanel::lab_names()) {
+    const cv::bench::LabAction* a = cv::bench::find_target(lab)->lab.action(cv::bench::kYourKernelAction);
+    // A lab offers it exactly when a template's kind has the lab's name (count3, pi).
+    bool has_template = false;
+    for (const auto& t : cv::usercode::templates())
+      has_template = has_template || lab == cv::usercode::to_string(t.kind);
+    EXPECT_EQ(a != nullptr, has_template) << lab;
+    if (a) EXPECT_TRUE(a->unavailable) << lab;
+  }
+  EXPECT_TRUE(cv::bench::find_target("count3")->lab.action(cv::bench::kYourKernelAction));
+  EXPECT_TRUE(cv::bench::find_target("pi")->lab.action(cv::bench::kYourKernelAction));
+  EXPECT_FALSE(cv::bench::find_target("sum3")->lab.action(cv::bench::kYourKernelAction));
+  EXPECT_FALSE(cv::bench::find_target("reduce")->lab.action(cv::bench::kYourKernelAction));
+}
+
+TEST(LabYourKernel, DisabledWithTheReasonUnlessTheTabHoldsAKernelOfTheLabsTemplate) {
+  using cv::bench::your_kernel_unavailable;
+  const std::string count3 = shipped("count3"), pi = shipped("pi"), fountain = shipped("fountain_kernel");
+  auto why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", std::nullopt), Backend::Cuda);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("holds no kernel"), std::string::npos) << *why;
+  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", "  \n"), Backend::Cuda);
+  ASSERT_TRUE(why);
+  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", fountain), Backend::Cuda);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("holds a fountain_kernel kernel; this lab runs count3 kernels"), std::string::npos) << *why;
+  why = your_kernel_unavailable(TemplateKind::Pi, fields_with("pi", count3), Backend::Cuda);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("holds a count3 kernel; this lab runs pi kernels"), std::string::npos) << *why;
+  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", "int x;\n"), Backend::Cuda);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("// template: count3"), std::string::npos) << *why;
+  // An example of the template (the racy count) is a count3 kernel too.
+  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", shipped("count3_racy")), Backend::Cuda));
+  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", count3), Backend::Cuda));
+  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Pi, fields_with("pi", pi), Backend::Cuda));
+  // The CPU backend: one sentence saying a whole kernel needs a CUDA GPU.
+  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", count3), Backend::Cpu);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("needs a CUDA GPU to run"), std::string::npos) << *why;
+  EXPECT_EQ(why->find(". "), std::string::npos) << "one sentence: " << *why;
+  EXPECT_EQ(why->back(), '.');
+  // A data file: yours runs on the generated data only.
+  BenchOptions with_input = fields_with("count3", count3);
+  with_input.input = "/tmp/data.txt";
+  why = your_kernel_unavailable(TemplateKind::Count3, with_input, Backend::Cuda);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("clear the input"), std::string::npos) << *why;
+}
+
+TEST(LabYourKernel, JobsAreTheLabsRunThenBenchKernelOnTheTabsTextWithTheLabsSize) {
+  const cv::bench::LabAction* a = cv::bench::find_target("count3")->lab.action(cv::bench::kYourKernelAction);
+  ASSERT_TRUE(a);
+  BenchOptions f = fields_with("count3", shipped("count3_atomic"));
+  f.n = 1000;
+  f.block = cv::BlockShape{128, 1, 1};
+  f.reps = 3;
+  const std::vector<BenchOptions> jobs = a->jobs(f, Backend::Cuda);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].target, "count3");
+  EXPECT_EQ(jobs[0].variant, "all");
+  EXPECT_FALSE(jobs[0].source_text);
+  EXPECT_EQ(jobs[0].n, 1000);
+  EXPECT_EQ(jobs[1].target, "kernel");
+  EXPECT_EQ(jobs[1].variant, "yours");
+  EXPECT_EQ(jobs[1].n, 1000);
+  EXPECT_EQ(jobs[1].block->x, 128);
+  EXPECT_EQ(jobs[1].reps, 3);
+  EXPECT_EQ(jobs[1].source_text, f.source_text);
+  EXPECT_EQ(jobs[1].source, "my_kernel.cu");
+  EXPECT_FALSE(jobs[1].template_name);  // the text's first line names it
+  EXPECT_TRUE(jobs[1].checked);         // as the window compiles it
+  // No n in the field: the lab's own default, so yours runs on the lab's data.
+  const cv::bench::LabAction* p = cv::bench::find_target("pi")->lab.action(cv::bench::kYourKernelAction);
+  const std::vector<BenchOptions> pj = p->jobs(fields_with("pi", shipped("pi")), Backend::Cuda);
+  ASSERT_EQ(pj.size(), 2u);
+  EXPECT_EQ(pj[1].n, 1ll << 26);
+  EXPECT_FALSE(pj[0].n);
+}
+
+TEST(LabYourKernel, ThePanelRefusesItOnTheCpuBackendAndRunsNothing) {
+  cv::KernelSource source;
+  source.start_from(shipped("count3"), "my_count3.cu");
+  cv::LabPanel panel(Backend::Cpu);
+  cv::LabSettings s;
+  s.lab = "count3";
+  ASSERT_FALSE(panel.apply_settings(s));
+  // Without the kernel tab: no kernel.
+  auto refused = panel.refused_actions();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].second.find("holds no kernel"), std::string::npos);
+  panel.set_kernel_source(&source, test_config().paths);
+  refused = panel.refused_actions();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].first, cv::bench::kYourKernelAction);
+  EXPECT_NE(refused[0].second.find("needs a CUDA GPU"), std::string::npos) << refused[0].second;
+  const auto err = panel.run_action(cv::bench::kYourKernelAction);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(*err, refused[0].second);
+  EXPECT_FALSE(panel.running());
+  EXPECT_TRUE(panel.runner().results().empty());
+  // On a lab without it, nothing is refused.
+  s.lab = "sum3";
+  ASSERT_FALSE(panel.apply_settings(s));
+  EXPECT_TRUE(panel.refused_actions().empty());
+}
+
+// Runs one bench-kernel job on the lab runner and returns its rows.
+std::vector<nlohmann::ordered_json> run_kernel_job(const std::string& text, Backend backend) {
+  BenchOptions job = fields_with("kernel", text);
+  job.target = "kernel";
+  job.variant = "yours";
+  job.n = 1000;
+  job.reps = 1;
+  job.checked = true;
+  job.paths = test_config().paths;
+  cv::labs::LabRunner runner;
+  EXPECT_FALSE(runner.start({job}, backend));
+  const auto end = std::chrono::steady_clock::now() + 60s;
+  while (runner.running() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(runner.state(), cv::RunState::Done) << runner.error();
+  return runner.results();
+}
+
+TEST(LabYourKernel, ACompileErrorIsTheRowsErrorAtTheStudentsLine) {
+  const auto rows = run_kernel_job(
+      "// template: count3\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, unsigned long long* count) {\n"
+      "  undeclared_name += 1;\n"
+      "}\n",
+      Backend::Cpu);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& r = rows[0];
+  EXPECT_EQ(r.value("variant", ""), "yours");
+  ASSERT_TRUE(r.contains("error"));
+  EXPECT_NE(r["error"].get<std::string>().find("my_kernel.cu:3"), std::string::npos) << r.dump();
+  EXPECT_EQ(r.value("error_line", 0), 3) << r.dump();
+  EXPECT_TRUE(r["correct"].is_null());
+  EXPECT_EQ(r.value("checked", false), true);
+}
+
+TEST(LabYourKernel, AWholeKernelOnTheCpuBackendIsTheRowsErrorInOneSentence) {
+  const auto rows = run_kernel_job(shipped("count3"), Backend::Cpu);
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_TRUE(rows[0].contains("error"));
+  EXPECT_NE(rows[0]["error"].get<std::string>().find("needs a CUDA GPU to run"), std::string::npos)
+      << rows[0].dump();
+  EXPECT_EQ(rows[0].value("template", ""), "count3");
+}
+
+TEST(LabYourKernel, AFailureRowKeepsTheLineAndSaysWhy) {
+  nlohmann::ordered_json line = {{"bench", "kernel"}, {"variant", "yours"}};
+  const cv::bench::TargetFailure f("SIGSEGV: the kernel read outside its data", line, "", 1);
+  const nlohmann::ordered_json row = cv::labs::failure_row(f);
+  EXPECT_EQ(row.value("variant", ""), "yours");
+  EXPECT_EQ(row.value("error", ""), "SIGSEGV: the kernel read outside its data");
+  EXPECT_TRUE(row["correct"].is_null());
+}
+
+}  // namespace
