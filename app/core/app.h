@@ -84,6 +84,7 @@ class App {
   // (apply_requests); what is asked during the frame waits for the next one.
   FrameRequests requests_;
   std::optional<LaunchPlan::Reopened> reopened_;  // this window replaces a lost one
+  bool labs_open_ = false;  // the --preset opens the labs window
   // Frame pacing: fixed steps or steps from elapsed time, vsync as applied.
   bool fixed_steps_ = false;
   bool vsync_applied_ = false;

@@ -172,6 +172,8 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
   // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
   if (opt_.kernel && !plan.reopened) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
   reopened_ = plan.reopened;
+  labs_open_ = plan.preset && plan.preset->lab &&
+               plan.preset->lab->open.value_or(plan.preset->lab->run && *plan.preset->lab->run != "none");
   setup_panels();
   setup_presets(plan);
   setup_reopened();
@@ -213,7 +215,9 @@ void App::setup_panels() {
       throw LaunchError("--panel: " + *err);
   // --kernel: the editor shows the file it compiles (a file the editor refuses,
   // binary or too large, still compiles and fails there with the reason).
-  if (opt_.kernel && !reopened_) ctx_.kernel_panel.show_file(*opt_.kernel);
+  // With --lab or a preset that opens the labs window, that window shows (its
+  // "run your kernel" runs the file); the kernel tab holds the file unopened.
+  if (opt_.kernel && !reopened_) ctx_.kernel_panel.show_file(*opt_.kernel, !opt_.lab && !labs_open_);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
 }

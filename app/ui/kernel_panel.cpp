@@ -95,9 +95,9 @@ KernelPanel::KernelPanel(PathConfig paths) : paths_(std::move(paths)) {
   }
 }
 
-void KernelPanel::show_file(const std::string& path) {
+void KernelPanel::show_file(const std::string& path, bool open) {
   if (!source_.open(path)) follow_template_line();
-  tab_.expand();
+  if (open) tab_.expand();
 }
 
 void KernelPanel::restore(const std::string& text, const std::string& path, std::string notice) {

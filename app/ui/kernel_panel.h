@@ -25,7 +25,8 @@ class KernelPanel {
   void open() { tab_.expand(); }
   // --kernel FILE: the tab opens with the file (the app submits it); why the
   // editor could not open it (binary, too large) shows in the tab.
-  void show_file(const std::string& path);
+  // `open`: expand the tab (false when the labs window opens instead: --lab).
+  void show_file(const std::string& path, bool open = true);
   // After the window was reopened (a GPU reset): the student's text back in
   // the editor, the tab open, nothing compiled or run until they ask.
   void restore(const std::string& text, const std::string& path, std::string notice);

@@ -340,7 +340,9 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
       ImGui::TableNextColumn();
       if (r.contains("error")) {
         ImGui::TextColored(ui::kBad, "error");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r["error"].dump().c_str());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s", r["error"].is_string() ? r["error"].get<std::string>().c_str()
+                                                         : r["error"].dump().c_str());
       } else {
         ImGui::TextUnformatted(r.contains("result") ? number(r["result"]).c_str() : "-");
       }

@@ -6,6 +6,7 @@
 // (labs/lab_views.h); no lab is named here.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/device_info.h"
