@@ -210,12 +210,12 @@ Target target() {
       "the lower triangle of the grid idles (the picture below shows it). The naive kernel "
       "does an atomicAdd for every hit on one global counter; hoisting the two fixed values "
       "into registers saves loads; a shared-memory count per block leaves one atomic per "
-      "block. 'seed table' reruns the notes' table (n = 800..2000). Beyond brute force, "
+      "block. 'seed table' reruns document 000's table (n = 800..2000). Beyond brute force, "
       "sorting makes it O(n^2): the algorithm beats any launch tuning.";
   lab.actions.push_back({"seed_table",
-                         "Reproduces the seed's table: n = 800..2000 with cpu, naive and shared "
-                         "(the GPU ones on the CUDA backend).",
-                         seed_table_jobs});
+                         "Reproduces document 000's table: n = 800..2000 with cpu, naive and "
+                         "shared (the GPU ones on the CUDA backend).",
+                         seed_table_jobs, {}});
   lab.kernel = [](const std::string& variant,
                   const BlockShape& block) -> std::optional<LabInfo::Kernel> {
     const Variant v = *parse_variant(variant);

@@ -39,7 +39,7 @@ const char* const kNotice =
     "transactions (coalescing). Try 256x1 against 1x256: same thread count, but with "
     "1x256 a warp's 32 threads sit in 32 different rows, far apart in memory. Try 1x1: "
     "one thread per block leaves 31 of every warp's 32 lanes idle, which is why the "
-    "seed's table drops from 75 fps to 49.\n\n"
+    "document 004's table drops from 75 fps to 49.\n\n"
     "Variants: lean moves 40 bytes per particle and step, seed 80. The kernel is "
     "memory-bound, so halving the bytes nearly halves the kernel time.";
 

@@ -23,7 +23,7 @@ std::vector<SceneParam> param_table() {
       {"gravity", T::Number, 0, 1e-2, 0, 5e-4, "%.2e", nullptr,
        "Downward speed gained per step (the sparkler falls, the swarm floats at 0)."},
       {"drag", T::Number, 0, 1, 0, 0.05, "%.3f", nullptr,
-       "Fraction of the velocity lost per step; 0 is the seed's undamped swarm."},
+       "Fraction of the velocity lost per step; 0 is document 004's undamped swarm."},
       {"point_size", T::Number, 0.5, 500, 2, 200, "%.0f", "point size",
        "Sprite size in pixels at distance 1 (drawing only)."},
       {"follow_mouse", T::Boolean},

@@ -101,7 +101,7 @@ void SweepPanel::draw(ui::Layout& layout) {
   ImGui::InputText("shapes", shapes_, sizeof shapes_);
   ui::tooltip(
       "Block shapes separated by commas, XxY each (e.g. 8x8,16x16,256x1). The defaults "
-      "reproduce the seed notes' tables.");
+      "reproduce the reference documents' tables.");
   ImGui::SameLine();
   if (ImGui::SmallButton("defaults"))
     std::snprintf(shapes_, sizeof shapes_, "%s", tuning::kDefaultShapes);
