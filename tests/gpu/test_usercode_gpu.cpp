@@ -46,38 +46,56 @@ std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
   return client;
 }
 
+// The built-in lean fountain stepping beside the student's: the same seed,
+// parameters and frames. next() gives the runner's request for the next frame
+// and steps the built-in with it.
+struct BuiltInBeside {
+  explicit BuiltInBeside(unsigned count) : n(count), vbo(count), ref(count, fountain::Variant::Lean) {
+    ref.reset(vbo.get(), p, kSeed, stream.get());
+  }
+  FountainRequest next(const BlockShape& b, bool return_positions) {
+    FountainRequest q;
+    q.count = n;
+    q.block = b;
+    q.reset = steps++ == 0;
+    q.seed = kSeed;
+    q.frame = clock.next(p);
+    q.params = p;
+    q.return_positions = return_positions;
+    ref.step(vbo.get(), q.frame, p, b, stream.get());
+    return q;
+  }
+  // The stream is non-blocking: a plain cudaMemcpy does not wait for its kernels, and
+  // while the runner's context holds the GPU the last built-in steps may still be queued.
+  std::vector<float4> positions() {
+    CV_CUDA(cudaStreamSynchronize(stream.get()));
+    std::vector<float4> v(n);
+    CV_CUDA(cudaMemcpy(v.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+    return v;
+  }
+  static constexpr uint64_t kSeed = 7;
+  unsigned n;
+  fountain::Params p;
+  fountain::FrameClock clock{3};
+  CudaStream stream;
+  DeviceBuffer<float4> vbo;
+  fountain::FountainGpu ref;
+  int steps = 0;
+};
+
 // The positions after `steps` steps of the student's fountain and of the built-in lean kernel.
 void expect_fountain_matches(const std::string& name, const BlockShape& b, unsigned n = 10007,
                              int steps = 700) {
   const CompileResult c = build(shipped(name));
   ASSERT_TRUE(c.ok) << name << ": " << c.error << c.log;
   auto client = client_for(c);
-  fountain::Params p;
-  fountain::FrameClock clock(3);
-  CudaStream stream;
-  DeviceBuffer<float4> vbo(n);
-  fountain::FountainGpu ref(n, fountain::Variant::Lean);
-  ref.reset(vbo.get(), p, 7, stream.get());
+  BuiltInBeside built_in(n);
   LaunchOutcome out;
   for (int k = 0; k < steps; ++k) {
-    const fountain::Frame f = clock.next(p);
-    FountainRequest q;
-    q.count = n;
-    q.block = b;
-    q.reset = k == 0;
-    q.seed = 7;
-    q.frame = f;
-    q.params = p;
-    q.return_positions = k + 1 == steps;
-    out = client->fountain(q, 2.0);
+    out = client->fountain(built_in.next(b, k + 1 == steps), 2.0);
     ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
-    ref.step(vbo.get(), f, p, b, stream.get());
   }
-  // The stream is non-blocking: a plain cudaMemcpy does not wait for its kernels, and
-  // while the runner's context holds the GPU the last built-in steps may still be queued.
-  CV_CUDA(cudaStreamSynchronize(stream.get()));
-  std::vector<float4> want(n);
-  CV_CUDA(cudaMemcpy(want.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+  const std::vector<float4> want = built_in.positions();
   int bad = 0;
   for (unsigned i = 0; i < n; ++i) {
     const float w[4] = {want[i].x, want[i].y, want[i].z, want[i].w};
@@ -96,31 +114,15 @@ TEST(UsercodeGpu, FountainKernelFirstDifferingStep) {
   const CompileResult c = build(shipped("fountain_kernel"));
   ASSERT_TRUE(c.ok) << c.error << c.log;
   auto client = client_for(c);
-  fountain::Params p;
-  fountain::FrameClock clock(3);
-  CudaStream stream;
-  DeviceBuffer<float4> vbo(n);
-  fountain::FountainGpu ref(n, fountain::Variant::Lean);
-  ref.reset(vbo.get(), p, 7, stream.get());
+  BuiltInBeside built_in(n);
   fountain::FountainCpu cpu(n, fountain::Variant::Lean);
-  cpu.reset(p, 7);
-  std::vector<float4> gpu(n);
+  cpu.reset(built_in.p, BuiltInBeside::kSeed);
   for (int k = 0; k < 40; ++k) {
-    const fountain::Frame f = clock.next(p);
-    FountainRequest q;
-    q.count = n;
-    q.block = {16, 16, 1};
-    q.reset = k == 0;
-    q.seed = 7;
-    q.frame = f;
-    q.params = p;
-    q.return_positions = true;
+    const FountainRequest q = built_in.next({16, 16, 1}, true);
     const LaunchOutcome out = client->fountain(q, 2.0);
     ASSERT_TRUE(out.ok) << out.fault->describe();
-    ref.step(vbo.get(), f, p, q.block, stream.get());
-    cpu.step(f, p);
-    CV_CUDA(cudaStreamSynchronize(stream.get()));
-    CV_CUDA(cudaMemcpy(gpu.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
+    cpu.step(q.frame, q.params);
+    const std::vector<float4> gpu = built_in.positions();
     ASSERT_EQ(out.positions.size(), size_t{4} * n);
     int shown = 0, bad = 0;
     std::ostringstream first;
@@ -136,8 +138,7 @@ TEST(UsercodeGpu, FountainKernelFirstDifferingStep) {
         ++bad;
         if (shown++ < 6)
           first << "\n  particle " << i << " component " << "xyzw"[m] << ": yours " << u
-                << ", built-in GPU " << g[m] << ", CPU twin " << h[m] << " (frame " << f.emitter_x
-                << ", " << f.emitter_z << ", " << f.randy << ")";
+                << ", built-in GPU " << g[m] << ", CPU twin " << h[m];
       }
     }
     ASSERT_EQ(bad, 0) << "step " << k + 1 << ": " << bad << " values differ" << first.str();
