@@ -5,11 +5,8 @@
 # again, then in the window: an out-of-range index under checked mode (the
 # default), a __trap(), and a plain run. Each windowed run has 45 s.
 set -uo pipefail
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT/faultgl"
-B=$PWD/.devrun
-[ -x "$B/cudaviz" ] || { for f in "$B"/*.xz; do unxz -f "$f"; done; chmod +x "$B"/*; }
-source .gl/gl-env.sh > /dev/null 2>&1
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH CUDAVIZ_ASSETS=$PWD/assets
+source scripts/gpu_env.sh
+mkdir -p "$OUT/faultgl"
 log=$OUT/faultgl.log
 head='// template: fountain_kernel
 extern "C" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<float4> out,

@@ -5,12 +5,8 @@
 # before/after screenshots (lessons.tar). A step still going after
 # STEP_LIMIT s (default 150) is stopped and reported as such.
 set -uo pipefail
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT/lessons"
-B=$PWD/.devrun
-[ -x "$B/cudaviz" ] || { for f in "$B"/*.xz; do unxz -f "$f"; done; chmod +x "$B"/*; }
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export CUDAVIZ_ASSETS=$PWD/assets
-source .gl/gl-env.sh > /dev/null 2>&1
+source scripts/gpu_env.sh
+mkdir -p "$OUT/lessons"
 limit=${STEP_LIMIT:-150}
 one_lesson() {
   local f=$1 base steps k t0 rc

@@ -11,11 +11,8 @@
 # There (carry .devrun and .gl): bash scripts/gpu_round3.sh a|b
 set -uo pipefail
 part=${1:?a or b}
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT"
-B=$PWD/.devrun
-[ -x "$B/cudaviz" ] || { for f in "$B"/*.xz; do unxz -f "$f"; done; chmod +x "$B"/*; }
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export CUDAVIZ_ASSETS=$PWD/assets CUDAVIZ_KERNEL_DIR=$PWD/assets/kernels
+source scripts/gpu_env.sh
+export CUDAVIZ_KERNEL_DIR=$PWD/assets/kernels
 log=$OUT/round3_$part.log
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
 # One windowed run: NAME, then cudaviz arguments; JSON summary and stderr kept.
@@ -30,7 +27,6 @@ keys=("backend","n","transfer","interop_ms","map_step_unmap_ms","kernel_ms","dra
 print({k:j[k] for k in keys if k in j})')" | tee -a "$log"
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader 2>&1 | tee -a "$log"
-source .gl/gl-env.sh >> "$log" 2>&1
 
 if [ "$part" = a ]; then
   say "Your kernel: scripts/gpu_usercode.sh"

@@ -3,14 +3,10 @@
 # time, what the window does with a faulting or looping student kernel (stderr
 # kept), the bench regression lines and the NVTX timeline. Logs under $OUT.
 set -uo pipefail
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT"
-B=$PWD/.devrun
-[ -x "$B/cudaviz" ] || { for f in "$B"/*.xz; do unxz -f "$f"; done; chmod +x "$B"/*; }
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-export CUDAVIZ_ASSETS=$PWD/assets CUDAVIZ_KERNEL_DIR=$PWD/assets/kernels
+source scripts/gpu_env.sh
+export CUDAVIZ_KERNEL_DIR=$PWD/assets/kernels
 log=$OUT/diag.log
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
-source .gl/gl-env.sh >> "$log" 2>&1
 say "bench regression lines"
 for line in "fountain --variant all --n 16777216" "nbody --variant all --n 131072" "count3 --variant all"; do
   timeout -k 5 90 "$B/cudaviz" bench $line >> "$OUT/bench.jsonl" 2>> "$OUT/bench.err"; echo "bench $line: exit $?" | tee -a "$log"

@@ -13,11 +13,7 @@
 #            watchdog must end the run within ~20 s, saving the kernel), a plain run
 # Logs under $OUT; timeouts on every step.
 set -uo pipefail
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT"
-B=$PWD/.devrun
-for f in "$B"/*.xz; do [ -e "$f" ] && unxz -f "$f"; done; chmod +x "$B"/*
-source .gl/gl-env.sh > /dev/null 2>&1
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH CUDAVIZ_ASSETS=$PWD/assets
+source scripts/gpu_env.sh
 FAULTS='UsercodeGpu.OutOfBoundsWriteEndsOnlyTheRunner:UsercodeGpu.TrapEndsOnlyTheRunner:UsercodeGpu.MisalignedAccessEndsOnlyTheRunner:UsercodeGpu.EndlessLoopIsStoppedAtTheTimeLimit'
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 for phase in "$@"; do case $phase in

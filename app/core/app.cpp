@@ -13,6 +13,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/cuda_check.h"
 #include "common/fault_injection.h"
 #include "common/nvtx_range.h"
 #include "gl/gl_check.h"
@@ -51,10 +52,7 @@ int App::run() {
   } catch (const GlContextLost& lost) {
     reopen(lost);
   } catch (...) {  // the run fails (exit 1), but no worker outlives what it reads
-    ctx_.labs.shutdown();
-    ctx_.tuning.shutdown();
-    ctx_.insight.shutdown();
-    ctx_.lesson.shutdown();
+    stop_workers();
     throw;
   }
   return teardown();
@@ -76,8 +74,7 @@ bool App::frame() {
     status = GL_UNKNOWN_CONTEXT_RESET;
   if (status != GL_NO_ERROR) throw GlContextLost(status);
   if (fault_injector().should_fail("frame-stall")) {
-    armed_for_ = "an injected stall (CUDAVIZ_FAULT)";
-    watchdog_.arm({armed_for_, ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});
+    arm_watchdog("an injected stall (CUDAVIZ_FAULT)");
     std::this_thread::sleep_for(watchdog_.limit() * 3);  // stands for a driver that never returns
   }
   size_ = window_.size();
@@ -198,6 +195,9 @@ void App::simulate() {
   } catch (const std::exception& e) {
     ui.stats.error_message = e.what();  // names the call and the error
     ui.settings.paused = true;
+    // A CUDA error can come with a driver that stops GL (core/frame_watchdog.h).
+    if (ctx_.backend == Backend::Cuda && dynamic_cast<const CudaError*>(&e))
+      arm_watchdog("the scene's CUDA error (" + ui.stats.error_message + ")");
     cudaGetLastError();
     std::fprintf(stderr, "cudaviz: %s\n", e.what());
   }
@@ -274,27 +274,31 @@ void App::account_frame() {
   }
 }
 
-// Mirrors setup: the workers stop first (closing the window while a lab runs
-// cancels it and waits), then the observers report; members go in reverse order.
+// The student's kernel faulted on the GPU (checked mode's report is not a
+// fault): looked at when its status changes, not every frame. Only a GPU fault
+// can stop the driver, so the CPU backend never arms the watchdog.
 void App::watch_after_fault() {
-  if (ctx_.backend != Backend::Cuda) return;  // only a GPU fault can stop the driver
-  const auto& fault = ctx_.user_kernel.status().fault;
-  std::string why;
-  if (fault && !fault->out_of_range)  // checked mode's report is no fault of the GPU
-    why = "your kernel's fault (" + fault->describe() + ")";
-  else if (!ctx_.ui.stats.error_message.empty() &&
-           ctx_.ui.stats.error_message.find("cudaError") != std::string::npos)
-    why = "the scene's CUDA error (" + ctx_.ui.stats.error_message + ")";
-  if (why.empty() || why == armed_for_) return;
-  armed_for_ = why;
-  watchdog_.arm({why, ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});
+  if (ctx_.backend != Backend::Cuda) return;
+  const usercode::UserKernelStatus& st = ctx_.user_kernel.status();
+  if (st.version == kernel_version_seen_) return;
+  kernel_version_seen_ = st.version;
+  if (st.fault && !st.fault->out_of_range)
+    arm_watchdog("your kernel's fault (" + st.fault->describe() + ")");
 }
 
-void App::reopen(const GlContextLost& lost) {
+void App::arm_watchdog(std::string why) {
+  watchdog_.arm({std::move(why), ctx_.kernel_panel.source().text(), ctx_.kernel_panel.source().path()});
+}
+
+void App::stop_workers() {
   ctx_.labs.shutdown();
   ctx_.tuning.shutdown();
   ctx_.insight.shutdown();
   ctx_.lesson.shutdown();
+}
+
+void App::reopen(const GlContextLost& lost) {
+  stop_workers();
   LaunchPlan::Reopened r;
   r.count = reopened_ ? reopened_->count + 1 : 1;
   r.kernel_text = ctx_.kernel_panel.source().text();
@@ -310,11 +314,10 @@ void App::reopen(const GlContextLost& lost) {
   throw ReopenWindow(why, std::move(p), std::move(r));
 }
 
+// Mirrors setup: the workers stop first (closing the window while a lab runs
+// cancels it and waits), then the observers report; members go in reverse order.
 int App::teardown() {
-  ctx_.labs.shutdown();
-  ctx_.tuning.shutdown();
-  ctx_.insight.shutdown();
-  ctx_.lesson.shutdown();
+  stop_workers();
   ctx_.recorder.finish();  // ffmpeg writes the rest of the clip
   nlohmann::ordered_json summary;
   for (auto& o : observers_) o->finish(ctx_, summary);

@@ -68,6 +68,8 @@ class App {
   [[noreturn]] void reopen(const GlContextLost& lost);
   // After a GPU fault: arms the watchdog with the student's kernel to save.
   void watch_after_fault();
+  void arm_watchdog(std::string why);
+  void stop_workers();  // labs, sweeps, insight and lesson runs: cancelled and joined
 
   RunOptions opt_;
   GlfwWindow window_;
@@ -78,7 +80,7 @@ class App {
   std::vector<std::unique_ptr<FrameObserver>> observers_;
   // Last: its thread stops before anything else goes (core/frame_watchdog.h).
   FrameWatchdog watchdog_;
-  std::string armed_for_;  // the fault the watchdog was last armed for
+  uint64_t kernel_version_seen_ = 0;  // the user kernel's status the watchdog last looked at
   GlfwWindow::Size size_;  // this frame's
   // This frame's requests, taken from ctx_.ui.requests in one place
   // (apply_requests); what is asked during the frame waits for the next one.

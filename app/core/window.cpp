@@ -40,13 +40,11 @@ GlfwWindow::GlfwWindow(int width, int height, const char* title, bool gl_debug) 
     throw std::runtime_error("gladLoadGL failed: no OpenGL 4.1 entry points");
   }
   // The 4.5 entry point, else ARB/KHR_robustness's (a 4.1 context has no core one).
-  const char* names[] = {"glGetGraphicsResetStatus", "glGetGraphicsResetStatusARB",
-                         "glGetGraphicsResetStatusKHR"};
-  for (const char* name : names)
-    if (!reset_status_ && (GLAD_GL_VERSION_4_5 || name != names[0]) &&
-        (name == names[0] || glfwExtensionSupported(name == names[1] ? "GL_ARB_robustness"
-                                                                      : "GL_KHR_robustness")))
-      reset_status_ = reinterpret_cast<ResetStatusFn>(glfwGetProcAddress(name));
+  const char* query = GLAD_GL_VERSION_4_5                          ? "glGetGraphicsResetStatus"
+                      : glfwExtensionSupported("GL_ARB_robustness") ? "glGetGraphicsResetStatusARB"
+                      : glfwExtensionSupported("GL_KHR_robustness") ? "glGetGraphicsResetStatusKHR"
+                                                                    : nullptr;
+  if (query) reset_status_ = reinterpret_cast<ResetStatusFn>(glfwGetProcAddress(query));
   GLint strategy = 0;
   if (reset_status_) glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
   glGetError();  // a context without robustness may not know the query
