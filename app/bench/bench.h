@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "cli.h"
 #include "common/block_shape.h"
 #include "common/device_info.h"
