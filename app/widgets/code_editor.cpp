@@ -183,7 +183,9 @@ int CodeEditor::on_text_event(ImGuiInputTextCallbackData* d) {
   };
   const size_t sel_b = static_cast<size_t>(selection().first);
   const size_t sel_e = static_cast<size_t>(selection().second);
-  if (d->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
+  if (self->read_only_) {
+    // A view (the prelude, the PTX): no commands, only the cursor is followed.
+  } else if (d->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
     // Tab indents the selected lines (or inserts spaces at the cursor); Shift+Tab unindents.
     if (io.KeyShift)
       self->apply_command(d, code::unindent_lines(buf, sel_b, sel_e));
