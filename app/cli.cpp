@@ -248,7 +248,7 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
                     const SharedBenchFlags& s) {
   Command cmd;
   cmd.kind = Command::Kind::Bench;
-  BenchOptions& o = cmd.bench;
+  BenchArgs& o = cmd.bench;
   o.target = args[1];
   o.variant = f.get("--variant").value_or("all");
   if (s.n) o.n = parse_integer(*s.n, "--n", 1, kMaxBenchCount);

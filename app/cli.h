@@ -7,15 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "config/config.h"
 #include "common/block_shape.h"
-#include "worker/run_state.h"  // RunControl, for BenchOptions
 
 namespace cv {
-
-namespace usercode {
-class RunnerClient;
-}
 
 // A bad command line: the message names the flag or value and why. Exit code 2.
 class UsageError : public std::runtime_error {
@@ -69,7 +63,9 @@ struct RunOptions {
 };
 
 
-struct BenchOptions {
+// What `cudaviz bench` takes from the command line; the measurement API
+// (bench/bench_options.h: BenchOptions) adds what only the app sets.
+struct BenchArgs {
   std::string target;  // scene or lab name
   std::string variant = "all";
   std::optional<long long> n;
@@ -77,18 +73,9 @@ struct BenchOptions {
   int reps = 0;  // 0: the target's default
   std::optional<std::string> input;
   std::string backend = "auto";
-  RunControl* control = nullptr;  // not from the command line
-  std::optional<int> device;      // --device N
+  std::optional<int> device;  // --device N
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
-  // Not from the command line: the labs window's "run your kernel" passes the
-  // kernel tab's text (then `source` only names it) and compiles it checked.
-  std::optional<std::string> source_text;
-  bool checked = false;
-  PathConfig paths;  // not from the command line: the configuration's (config/config.h)
-  // Not from the command line: the app's runner process (usercode/runner_client.h),
-  // so "run your kernel" shares it with the scenes; unset: bench kernel starts its own.
-  std::shared_ptr<usercode::RunnerClient> runner;
 };
 
 struct SweepOptions {
@@ -106,7 +93,7 @@ struct Command {
   // Doctor: `cudaviz doctor` (system/doctor.h), no flags.
   enum class Kind { Run, Bench, Sweep, Help, Doctor } kind = Kind::Run;
   RunOptions run;
-  BenchOptions bench;
+  BenchArgs bench;
   SweepOptions sweep;
 };
 

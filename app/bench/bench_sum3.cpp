@@ -185,7 +185,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
 
 // The document's table (n = 800..2000 step 200; cpu, naive, shared, the GPU ones
 // only on the CUDA backend) with the window's block and repetitions.
-std::vector<BenchOptions> seed_table_jobs(const BenchOptions& fields, Backend backend) {
+std::vector<BenchOptions> document_table_jobs(const BenchOptions& fields, Backend backend) {
   std::vector<BenchOptions> jobs;
   for (long long n = 800; n <= 2000; n += 200)
     for (Variant v : {Variant::Cpu, Variant::Naive, Variant::Shared}) {
@@ -211,12 +211,12 @@ Target target() {
       "the lower triangle of the grid idles (the picture below shows it). The naive kernel "
       "does an atomicAdd for every hit on one global counter; hoisting the two fixed values "
       "into registers saves loads; a shared-memory count per block leaves one atomic per "
-      "block. 'seed table' reruns document 000's table (n = 800..2000). Beyond brute force, "
+      "block. 'document table' reruns document 000's table (n = 800..2000). Beyond brute force, "
       "sorting makes it O(n^2): the algorithm beats any launch tuning.";
-  lab.actions.push_back({"seed_table",
+  lab.actions.push_back({"document_table",
                          "Reproduces document 000's table: n = 800..2000 with cpu, naive and "
                          "shared (the GPU ones on the CUDA backend).",
-                         seed_table_jobs, {}});
+                         document_table_jobs, {}});
   lab.kernel = [](const std::string& variant,
                   const BlockShape& block) -> std::optional<LabInfo::Kernel> {
     const Variant v = *parse_variant(variant);

@@ -1,5 +1,5 @@
 #pragma once
-// The fountain (document 004) as a scene: lean or seed variant, CUDA or CPU twin.
+// The fountain (document 004) as a scene: lean or original variant, CUDA or CPU twin.
 #include <memory>
 
 #include "fountain/fountain.h"

@@ -69,7 +69,6 @@ class Layout {
     if (open_ == tool) open_.clear();
   }
   bool is_open(const std::string& tool) const { return open_ == tool; }
-  const std::string& open_tool() const { return open_; }
   // For a tool that fills all the height it may have (the kernel editor).
   float tool_room() const { return plan_.tool_room; }
   // Begins the tool's window (titled `title`) when it is the open one; then

@@ -10,6 +10,7 @@
 #include "gl/gl_check.h"
 #include "ui/hotkeys.h"
 #include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv {
 namespace {
@@ -127,6 +128,7 @@ void Presentation::rebuild_fonts_and_style(float scale) {
     ImGui::StyleColorsDark(&style);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
+  ui::set_theme(high_contrast ? ui::Theme::HighContrast : ui::Theme::Dark);
 }
 
 void Presentation::begin_frame(GLFWwindow* window) {

@@ -34,7 +34,6 @@ struct Presentation {
   void draw_controls();
 
   float effective_scale() const { return ui_scale * content_scale_; }
-  bool fullscreen() const { return fullscreen_; }
   const std::string& message() const { return message_; }
 
  private:
