@@ -19,6 +19,8 @@ size_t span_bytes(const SpanArg& s) {
   return static_cast<size_t>(s.count) * s.elem_bytes;
 }
 
+std::string a_span_failed(const std::string& why) { return "a span cannot be prepared: " + why; }
+
 }  // namespace
 
 Block& ArgBinder::state(const std::string& key, size_t bytes, bool& fresh) {
@@ -97,11 +99,17 @@ std::string ArgBinder::prepare(LaunchRequest request, const SharedLookup& shared
   req_ = std::move(request);
   base_.assign(req_.args.size(), nullptr);
   std::string error;
-  for (size_t i = 0; i < req_.args.size(); ++i) {
-    const LaunchArg& a = req_.args[i];
-    if (!a.is_span) continue;
-    base_[i] = resolve(a, shared, error);
-    if (!error.empty()) return error;
+  try {
+    for (size_t i = 0; i < req_.args.size(); ++i) {
+      const LaunchArg& a = req_.args[i];
+      if (!a.is_span) continue;
+      base_[i] = resolve(a, shared, error);
+      if (!error.empty()) return error;
+    }
+  } catch (const std::exception& e) {
+    // An unknown generator, a size that does not fit, memory the device lacks:
+    // this request cannot run, the runner and its context can.
+    return a_span_failed(e.what());
   }
   for (const auto& [x, y] : req_.swaps)
     if (!states_.count(x) || !states_.count(y)) return "a swap names a state no span keeps: " + x + ", " + y;

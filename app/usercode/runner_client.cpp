@@ -433,8 +433,14 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
 }
 
 OccupancyReply RunnerClient::occupancy(const BlockShape& block, double limit_s, const std::string& module) {
-  std::lock_guard<std::mutex> lock(mutex_);
   OccupancyReply out;
+  // The UI thread asks: never wait behind a lab run.
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    out.busy = true;
+    out.error = "the runner is busy (a lab run); asked again when it is free";
+    return out;
+  }
   if (!proc_ || !loaded_here_.count(module)) {
     out.error = "no kernel is loaded";
     return out;

@@ -84,6 +84,7 @@ struct OccupancyReply {
   int blocks_per_sm = 0;
   int warps_per_sm = 0, max_warps_per_sm = 0;
   std::string limiter;    // "registers", "shared memory", "threads", "blocks"
+  bool busy = false;      // another request held the runner: ask again later
 };
 
 // One runner per app: the scene's steps (UI thread), the labs' "run your
@@ -115,6 +116,7 @@ class RunnerClient {
   LaunchOutcome launch(const LaunchRequest& request, double time_limit_s);
   // The same, unless another request is running: then at once with busy set (the UI thread).
   LaunchOutcome try_launch(const LaunchRequest& request, double time_limit_s);
+  // Without waiting: busy (and not ok) while another request holds the runner.
   OccupancyReply occupancy(const BlockShape& block, double time_limit_s,
                            const std::string& module = "editor");
   // Ends the runner (SIGKILL, reap); the next load() or launch() starts a new one.

@@ -3,6 +3,7 @@
 // template clean, garbage sources refused quickly with a clear message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -62,6 +63,22 @@ TEST(UsercodeCompile, EveryShippedKernelCompilesCleanForTheGpu) {
       EXPECT_GT(r.resources.registers, 0) << t.file;
       EXPECT_GT(r.compile_ms, 0) << t.file;
     }
+  }
+}
+
+// Every template and example with one wrong line added at its end: the error
+// is at that line of the student's file, whatever the template's prelude adds.
+TEST(UsercodeCompile, EveryShippedKernelReportsAnErrorAtTheStudentsLine) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  for (const TemplateEntry& t : template_entries()) {
+    std::string src = read_template_source(t, test_config().paths);
+    if (!src.empty() && src.back() != '\n') src += '\n';
+    const int line = static_cast<int>(std::count(src.begin(), src.end(), '\n')) + 1;
+    src += "int student_error = name_nobody_declared;\n";
+    const CompileResult r = gpu(src);
+    EXPECT_FALSE(r.ok) << t.file;
+    EXPECT_EQ(r.first_error_line(), line) << t.file << "\n" << r.log;
+    EXPECT_NE(r.first_error().find("name_nobody_declared"), std::string::npos) << t.file << ": " << r.first_error();
   }
 }
 

@@ -94,6 +94,37 @@ TEST_F(UsercodeRunner, PerParticleTemplateMatchesTheBuiltInFountain) {
   }
 }
 
+// A launch the runner cannot prepare (an unknown generator, a shared buffer it
+// never got) is refused with the reason; the runner and the loaded kernel go on.
+TEST_F(UsercodeRunner, ALaunchItCannotPrepareIsRefusedAndTheRunnerGoesOn) {
+  const CompileResult c = template_build();
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  RunnerClient client(path_, Backend::Cpu);
+  ASSERT_TRUE(client.load(c, 2.0).ok);
+  LaunchRequest bad = step_request(1000, true);
+  bad.args[2].span.from = SpanArg::From::Generate;  // vy from a generator that does not exist
+  bad.args[2].span.generator = "teapot";
+  bad.args[2].span.gen_n = 1000;
+  LaunchOutcome out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_EQ(out.fault->error_name, "protocol");
+  EXPECT_NE(out.fault->explanation.find("teapot"), std::string::npos) << out.fault->describe();
+  EXPECT_TRUE(client.running());
+  bad = step_request(1000, true);
+  bad.args[0].span.from = SpanArg::From::Shared;  // a buffer the app never shared
+  bad.args[0].span.shared_id = 12345;
+  out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_NE(out.fault->explanation.find("shared buffer"), std::string::npos) << out.fault->describe();
+  bad = step_request(1000, true);
+  bad.module = "nothing_here";
+  out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_NE(out.fault->explanation.find("no kernel is loaded as 'nothing_here'"), std::string::npos);
+  EXPECT_TRUE(client.launch(step_request(1000, true), 2.0).ok);
+  EXPECT_TRUE(client.running());
+}
+
 // Each broken function: the client reports the fault, the test process (the
 // "app") is fine, and a fresh runner takes the next load.
 void expect_fault(const std::string& path, const std::string& body, const std::string& name,

@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/bench.h"
 
 #include "gpu/gpu_test_util.h"
 #include "usercode/compile.h"
@@ -87,6 +91,33 @@ TEST(TemplatesGpu, CheckedBuildsOfEveryTemplateRunClean) {
     w.reset = true;
     const LaunchOutcome out = client.launch(make_launch(*t, w), 2.0);
     EXPECT_TRUE(out.ok) << t->name << ": " << (out.fault ? out.fault->describe() : "");
+  }
+}
+
+// `cudaviz bench kernel` on every template: correct, timed, and `vs` the
+// built-in variants its registration names, measured in the same run.
+TEST(TemplatesGpu, BenchKernelRunsEveryTemplateBesideItsBuiltIns) {
+  CV_REQUIRE_GPU();
+  for (const TemplateSpec* t : template_specs()) {
+    BenchOptions o;
+    o.target = "kernel";
+    o.variant = "yours";
+    o.backend = "cuda";
+    o.source_text = read_template_source(*t, test_config().paths);
+    o.source = t->file;
+    o.n = std::min(t->default_n, 1ll << 20);
+    o.reps = 5;
+    o.paths = test_config().paths;
+    std::ostringstream out, err;
+    ASSERT_EQ(bench::run_bench(o, out, err), 0) << t->name << ": " << err.str() << out.str();
+    const nlohmann::json line = nlohmann::json::parse(out.str().substr(0, out.str().find('\n')));
+    EXPECT_EQ(line.value("template", ""), t->name);
+    EXPECT_EQ(line["correct"], true) << line.dump();
+    EXPECT_GT(line.value("ms_median", 0.0), 0) << line.dump();
+    EXPECT_GT(line.value("edit_to_run_ms", 0.0), 0) << line.dump();
+    ASSERT_TRUE(line.contains("vs")) << line.dump();
+    for (const std::string& v : t->vs_variants) EXPECT_TRUE(line["vs"].contains(v)) << t->name << " vs " << v;
+    if (!t->rate_name.empty()) EXPECT_GT(line.value(t->rate_name, 0.0), 0) << line.dump();
   }
 }
 
