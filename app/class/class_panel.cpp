@@ -52,24 +52,30 @@ void ClassRoom::draw(ui::Layout& layout) {
   const float avail = ImGui::GetContentRegionAvail().x;
   const float font = ImGui::GetFontSize();
   const std::string address = url_.substr(0, url_.size() - 1);  // without the last '/'
-  const std::string counts =
-      std::to_string(t.joined) + " joined, " + std::to_string(t.voted) + " voted";
+  const std::string joined = std::to_string(t.joined) + " joined";
+  const std::string voted = std::to_string(t.voted) + " voted";
+  const std::string counts = joined + ", " + voted;
   if (show_qr && qr_) {
     // The code beside the QR code where the panel is wide enough, else below it.
     const float display_h = ImGui::GetIO().DisplaySize.y;
     const bool beside = avail > 20 * font;
-    const float side = std::min(beside ? avail * 0.48f : avail, 0.27f * display_h);
+    const float side = std::min(beside ? avail * 0.45f : avail, 0.22f * display_h);
     draw_qr(*qr_, side);
     if (beside) ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("open");
-    big(beside ? 1.15f : 1.3f, ImGui::GetStyleColorVec4(ImGuiCol_Text), address);
     ImGui::TextUnformatted("code");
     big(2.6f, kCode, code_);
-    big(1.2f, ui::kGood, counts);
+    big(1.2f, ui::kGood, joined);
+    big(1.2f, ui::kGood, voted);
     ImGui::EndGroup();
+    // The address under both, as large as the panel's width allows.
+    ImGui::TextUnformatted("or open");
+    big(std::clamp(0.98f * avail / std::max(1.f, ImGui::CalcTextSize(address.c_str()).x), 0.6f, 1.5f),
+        ImGui::GetStyleColorVec4(ImGuiCol_Text), address);
   } else {
-    ImGui::SetWindowFontScale(1.4f);
+    const std::string line = address + "  code " + code_;
+    const float scale = std::clamp(avail / std::max(1.f, ImGui::CalcTextSize(line.c_str()).x), 0.6f, 1.4f);
+    ImGui::SetWindowFontScale(scale);
     ImGui::TextUnformatted(address.c_str());
     ImGui::SameLine();
     ImGui::TextColored(kCode, "code %s", code_.c_str());

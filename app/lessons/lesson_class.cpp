@@ -102,6 +102,9 @@ void LessonPlayer::reveal_to_class() {
   }
   store->reveal(r);
   if (p.predict.kind == Prediction::Kind::None) return;
+  // The class has joined by now: the QR code folds to one line (address and
+  // code stay), leaving the reveal room in the column.
+  class_->show_qr = false;
   const auto t = store->tally();
   classvote::StepVotes v;
   v.step = current_ + 1;

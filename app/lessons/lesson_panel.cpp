@@ -55,6 +55,15 @@ void LessonPlayer::draw(ui::Layout& layout) {
     if (columns == 3) ImGui::TableSetColumnIndex(2);
     draw_reveal();
     ImGui::EndTable();
+  } else if (class_voting()) {
+    // One narrow column (presentation mode's) while the class votes: the
+    // question, the live counts and the reveal first, where the room sees them.
+    draw_prediction();
+    draw_run_controls();
+    draw_reveal();
+    ImGui::Separator();
+    draw_markdown(text_[current_]);
+    if (run_done_) draw_markdown(explanation_[current_]);
   } else {
     draw_markdown(text_[current_]);
     if (has_box) {

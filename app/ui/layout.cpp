@@ -169,9 +169,13 @@ void place(const Rect& r) {
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
 }
 
-float tab_width(const std::string& name) {
+// Presentation mode draws the tabs smaller: the column beside the scene has
+// room for the lesson, not for four rows of tabs.
+constexpr float kPresentTabScale = 0.75f;
+
+float tab_width(const std::string& name, float scale) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  return ImGui::CalcTextSize(name.c_str()).x + 2 * st.FramePadding.x;
+  return ImGui::CalcTextSize(name.c_str()).x * scale + 2 * st.FramePadding.x;
 }
 }  // namespace
 
@@ -181,8 +185,9 @@ std::vector<std::vector<int>> Layout::strip_rows(float width) const {
   const float inner = width - 2 * st.WindowPadding.x;
   std::vector<std::vector<int>> rows(1);
   float x = 0;
+  const float scale = present_ ? kPresentTabScale : 1.f;
   for (int i = 0; i < static_cast<int>(tool_names().size()); ++i) {
-    const float w = tab_width(tool_names()[i]);
+    const float w = tab_width(tool_names()[i], scale);
     if (!rows.back().empty() && x + st.ItemSpacing.x + w > inner) rows.emplace_back(), x = 0;
     x += (rows.back().empty() ? 0 : st.ItemSpacing.x) + w;
     rows.back().push_back(i);
@@ -219,8 +224,8 @@ void Layout::begin_frame() {
     in.title_h = ImGui::GetFrameHeight();
     const float col_w = kPresentColumnShare * in.width;
     const float col_rows = static_cast<float>(strip_rows(col_w).size());
-    in.column_strip_h = col_rows * ImGui::GetFrameHeight() + (col_rows - 1) * st.ItemSpacing.y +
-                        2 * st.WindowPadding.y;
+    const float tab_h = ImGui::GetFontSize() * kPresentTabScale + 2 * st.FramePadding.y;
+    in.column_strip_h = col_rows * tab_h + (col_rows - 1) * st.ItemSpacing.y + 2 * st.WindowPadding.y;
   }
   plan_ = plan_layout(in);
   planned_w_ = in.width;
@@ -286,9 +291,11 @@ void Layout::end_tool() {
 
 void Layout::draw_strip() {
   place(plan_.strip);
+  const auto rows = strip_rows(plan_.strip.w);  // measured at the unscaled font
   ImGui::Begin("tools", nullptr,
                kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  for (const auto& row : strip_rows(plan_.strip.w)) {
+  if (present_) ImGui::SetWindowFontScale(kPresentTabScale);
+  for (const auto& row : rows) {
     for (size_t k = 0; k < row.size(); ++k) {
       const std::string& name = tool_names()[row[k]];
       if (k) ImGui::SameLine();

@@ -13,6 +13,7 @@ let state = null;      // the last GET /api/step answer
 let pending = null;    // a vote being sent: {round, choice} or {round, value}
 let pollTimer = 0;
 let backoff = 0;
+let votes = 0;         // votes sent: a poll asked before the last one is stale
 
 function show(el, on) { el.hidden = !on; }
 function text(el, s) { el.textContent = s == null ? "" : String(s); }
@@ -88,11 +89,12 @@ function showVote() {
 
 async function poll() {
   clearTimeout(pollTimer);
+  const asked = votes;
   try {
     const r = await api("GET", "/api/step");
     if (r.status === 403) { showJoin("The class was restarted: join again with the new code."); return; }
     if (r.status === 429) backoff = Math.min(8000, backoff + 1000);
-    if (r.status === 200) { backoff = 0; render(r.data); }
+    if (r.status === 200 && asked === votes) { backoff = 0; render(r.data); }
   } catch (e) {
     text($("status"), "Reconnecting...");
     backoff = Math.min(8000, backoff + 1000);
@@ -243,6 +245,7 @@ async function vote(v) {
   if (!state || !state.open) return;
   const body = Object.assign({ token, round: state.round }, v);
   pending = Object.assign({ round: state.round }, v);
+  ++votes;
   render(state);
   try {
     const r = await api("POST", "/api/vote", body);

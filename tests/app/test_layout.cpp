@@ -153,7 +153,7 @@ LayoutInput presenting(float w, float h, float scale) {
   in.tool_beside = true;  // the lesson
   in.tool_wanted_h = 2000 * scale;  // a long step: it scrolls in its room
   in.class_open = true;
-  in.class_wanted_h = 330 * scale;  // the QR code beside the code, the counts, two buttons
+  in.class_wanted_h = 150 * scale;  // the QR code beside the code, the counts, two buttons
   in.title_h = 19 * scale;
   in.column_strip_h = (4 * 19 + 3 * 4 + 2 * 8) * scale;  // the tabs in four rows
   return in;
