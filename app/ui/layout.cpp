@@ -19,16 +19,25 @@ namespace {
 
 // Presentation mode: the scene keeps everything left of one column; the
 // column holds, top to bottom, the side panels folded to their title bars
-// (side by side) or unfolded, the class panel, the lesson (or the open tool
-// along the bottom, left of the column) and the tab strip. An unfolded scene
-// panel is in use: it takes its usual place on the left.
+// (side by side) or unfolded, the class panel, the lesson and the tab strip;
+// another tool spans the bottom as usual, the column above it. An unfolded
+// scene panel is in use: it takes its usual place on the left.
 LayoutPlan plan_present(const LayoutInput& in) {
   const float m = in.margin;
   LayoutPlan p;
   const float col_w = std::clamp(kPresentColumnShare * in.width, 0.f, std::max(0.f, in.width - 2 * m));
   const float col_x = in.width - m - col_w;
   const float strip_h = in.column_strip_h > 0 ? in.column_strip_h : in.strip_h;
-  p.strip = {col_x, in.height - m - strip_h, col_w, strip_h};
+  // A tool other than the lesson is in use: it spans the bottom as usual
+  // (the width it was made for), the column above it.
+  float column_bottom = in.height - m;
+  p.tool_room = std::max(0.f, (in.height - 3 * m) / 2);
+  if (in.tool_open && !in.tool_beside) {
+    const float h = in.tool_wanted_h > 0 ? std::min(in.tool_wanted_h, p.tool_room) : p.tool_room;
+    p.tool = {m, in.height - m - h, std::max(0.f, in.width - 2 * m), h};
+    column_bottom = p.tool.y - m;
+  }
+  p.strip = {col_x, column_bottom - strip_h, col_w, strip_h};
   const float bottom = p.strip.y - m;
   float y = m;
   auto room = [&] { return std::max(0.f, bottom - y); };
@@ -42,7 +51,7 @@ LayoutPlan plan_present(const LayoutInput& in) {
       p.control = {col_x, y, col_w, in.title_h};
       y += in.title_h + m;
     } else {
-      const float h = in.height - 2 * m;
+      const float h = std::max(0.f, column_bottom - m);
       p.control = {m, m, std::min(28 * in.font, std::max(0.f, col_x - 2 * m)),
                    in.control_wanted_h > 0 ? std::min(in.control_wanted_h, h) : h};
     }
@@ -65,14 +74,6 @@ LayoutPlan plan_present(const LayoutInput& in) {
   if (in.tool_beside) {
     p.tool_room = room();
     if (in.tool_open) p.tool = {col_x, y, col_w, room()};
-  } else {
-    // Along the bottom, left of the column: a tool in use takes its room.
-    const float left_w = std::max(0.f, col_x - 2 * m);
-    p.tool_room = std::max(0.f, (in.height - 3 * m) / 2);
-    if (in.tool_open) {
-      const float h = in.tool_wanted_h > 0 ? std::min(in.tool_wanted_h, p.tool_room) : p.tool_room;
-      p.tool = {m, in.height - m - h, left_w, h};
-    }
   }
   if (in.tool_open) panels.push_back(p.tool);
   p.scene = free_rect(in.width, in.height, panels);

@@ -210,12 +210,14 @@ TEST(Layout, PresentationAtOtherSizesAndWhenPanelsUnfold) {
         }
       }
     }
-  // A tool other than the lesson opens along the bottom, left of the column.
+  // A tool other than the lesson spans the bottom as usual, the column above it.
   LayoutInput in = presenting(1920, 1080, 2);
   in.tool_beside = false;
   in.tool_wanted_h = 300;
   const auto p = plan_layout(in);
   EXPECT_FLOAT_EQ(p.tool.h, 300);
-  EXPECT_LT(p.tool.x + p.tool.w, p.strip.x);
+  EXPECT_FLOAT_EQ(p.tool.w, 1920 - 2 * in.margin);
+  EXPECT_LT(p.strip.y + p.strip.h, p.tool.y);
+  for (const Rect& r : {p.control, p.timing, p.strip, p.class_panel}) EXPECT_FALSE(r.overlaps(p.tool));
   EXPECT_FALSE(p.scene.overlaps(p.tool));
 }
