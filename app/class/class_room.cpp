@@ -17,15 +17,21 @@ std::string web_dir(const std::string& assets) {
 ClassRoom::ClassRoom(std::string web_dir)
     : web_dir_(std::move(web_dir)), tally_(std::make_shared<Tally>()) {}
 
+ClassRoom::~ClassRoom() {
+  stop();
+  if (stopping_.joinable()) stopping_.join();
+}
+
 std::optional<std::string> ClassRoom::start(const std::string& address, int port,
                                             ServerOptions limits) {
   stop();
+  if (stopping_.joinable()) stopping_.join();  // the old one lets go of its port
   if (!one_ipv4_address(address)) {
     message_ = "class server: '" + address +
                "' is not one interface's IPv4 address (the menu lists this machine's)";
     return message_;
   }
-  store_ = std::make_unique<VoteStore>(make_join_code());
+  store_ = std::make_shared<VoteStore>(make_join_code());
   limits.address = address;
   limits.port = port;
   limits.web_dir = web_dir_;
@@ -49,9 +55,11 @@ std::optional<std::string> ClassRoom::start(const std::string& address, int port
 }
 
 void ClassRoom::stop() {
-  if (server_) server_->stop();
-  server_.reset();
-  // The store stays until the next start: the last round's tally remains readable.
+  if (!server_) return;
+  if (stopping_.joinable()) stopping_.join();
+  // The store stays until the next start (the last round's tally remains
+  // readable); the stopping server keeps its own reference until its threads end.
+  stopping_ = std::thread([server = std::move(server_), keep = store_]() mutable { server->stop(); });
 }
 
 void ClassRoom::poll() {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "class/class_server.h"
@@ -30,13 +31,15 @@ class ClassRoom {
  public:
   // `web_dir`: assets/web (the students' page).
   explicit ClassRoom(std::string web_dir);
-  ~ClassRoom() { stop(); }
+  ~ClassRoom();
 
   // A new join code, the server on address:port (0: any free port). Prints
   // "class server: http://ADDRESS:PORT/ code CODE" on stdout. The reason it
   // could not start otherwise (also kept for the panel); the app runs on.
   std::optional<std::string> start(const std::string& address, int port,
                                    ServerOptions limits = {});
+  // Stops the server without waiting: civetweb's threads end on a thread of
+  // their own (up to 2 s), never in the frame.
   void stop();
   bool running() const { return server_ && server_->running(); }
   const std::string& url() const { return url_; }
@@ -66,8 +69,9 @@ class ClassRoom {
 
  private:
   std::string web_dir_;
-  std::unique_ptr<VoteStore> store_;
+  std::shared_ptr<VoteStore> store_;  // shared with a server that is stopping
   std::unique_ptr<ClassServer> server_;
+  std::thread stopping_;  // joined before the next start and at the end
   std::shared_ptr<const Tally> tally_;
   std::optional<QrCode> qr_;
   std::string url_, code_, message_;

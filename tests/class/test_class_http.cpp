@@ -17,8 +17,10 @@
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <regex>
 #include <thread>
 
+#include "class/class_room.h"
 #include "class/class_server.h"
 #include "class/vote_store.h"
 
@@ -359,4 +361,42 @@ TEST(ClassHttp, WrongCodesAreRateLimited) {
   EXPECT_EQ(limited, 20);
   EXPECT_EQ(post(s.port(), "/api/join", R"({"code":"QRS7K"})").status, 429);  // even the right one waits
   EXPECT_EQ(s.store.tally()->joined, 0);
+}
+
+// The app's side (class/class_room.h): one stdout line per start, a new code
+// each start, a stop that never waits in the frame, a refused address said.
+TEST(ClassRoom, StartPrintsOneLineAndStopDoesNotWait) {
+  ClassRoom room(web_dir());
+  testing::internal::CaptureStdout();
+  ASSERT_FALSE(room.start("127.0.0.1", 0));
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(std::regex_match(out, std::regex("class server: http://127\\.0\\.0\\.1:[0-9]+/ code [A-Z0-9]{5}\n")))
+      << out;
+  EXPECT_EQ(out, "class server: " + room.url() + " code " + room.code() + "\n");
+  EXPECT_TRUE(room.running());
+  // A vote reaches the frame's snapshot at the next poll, with its latency.
+  VoteStore& store = *room.store();
+  const uint64_t round = store.publish([] {
+    Question q;
+    q.kind = Question::Kind::Choice;
+    q.choices = {"a", "b"};
+    return q;
+  }());
+  ASSERT_EQ(store.vote_choice(*store.join(room.code()), round, 1), VoteResult::Ok);
+  room.poll();
+  EXPECT_EQ(room.tally().counts, (std::vector<int>{0, 1}));
+  EXPECT_LT(room.summary()["vote_to_frame_ms_p99"].get<double>(), 200.0);
+  const std::string first = room.code();
+  const auto t0 = Clock::now();
+  room.stop();
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 0.2);  // civetweb takes ~2 s
+  EXPECT_FALSE(room.running());
+  EXPECT_EQ(room.summary()["votes_accepted"], 1);  // the last tally stays readable
+  testing::internal::CaptureStdout();
+  ASSERT_FALSE(room.start("127.0.0.1", 0));
+  testing::internal::GetCapturedStdout();
+  EXPECT_NE(room.code(), first);  // a new code each start
+  EXPECT_TRUE(room.start("0.0.0.0", 0));  // never every interface
+  EXPECT_FALSE(room.running());
+  EXPECT_NE(room.message().find("0.0.0.0"), std::string::npos);
 }
