@@ -342,9 +342,13 @@ TEST(ClassHttp, TenThousandBadRequestsChangeNothing) {
     if (page.status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(page.status, 200);
-  EXPECT_EQ(post(s.port(), "/api/vote",
-                 R"({"token":")" + token + R"(","round":)" + r + R"(,"choice":0})").status,
-            200);
+  Resp vote;
+  for (int i = 0; i < 40 && vote.status != 200; ++i) {  // the allowance refills at 1000/s
+    vote = post(s.port(), "/api/vote", R"({"token":")" + token + R"(","round":)" + r + R"(,"choice":0})");
+    if (vote.status == 429) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    else break;
+  }
+  EXPECT_EQ(vote.status, 200);
   EXPECT_EQ(s.store.tally()->counts, (std::vector<int>{1, 0}));
 }
 
@@ -352,15 +356,21 @@ TEST(ClassHttp, WrongCodesAreRateLimited) {
   Server s;
   ASSERT_FALSE(s.server.start());
   int refused = 0, limited = 0;
+  const auto t0 = Clock::now();
   for (int i = 0; i < 30; ++i) {
     const int st = post(s.port(), "/api/join", R"({"code":"ZZZZZ"})").status;
     refused += st == 403;
     limited += st == 429;
   }
-  EXPECT_EQ(refused, 10);  // the allowance of wrong codes, then one per five seconds
-  EXPECT_EQ(limited, 20);
-  EXPECT_EQ(post(s.port(), "/api/join", R"({"code":"QRS7K"})").status, 429);  // even the right one waits
-  EXPECT_EQ(s.store.tally()->joined, 0);
+  // The allowance of wrong codes (10), then one per five seconds.
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_GE(refused, 10);
+  EXPECT_LE(refused, 10 + static_cast<int>(seconds / 5) + 1);
+  EXPECT_EQ(refused + limited, 30);
+  if (seconds < 4) {  // no wrong code allowed back yet: even the right one waits
+    EXPECT_EQ(post(s.port(), "/api/join", R"({"code":"QRS7K"})").status, 429);
+    EXPECT_EQ(s.store.tally()->joined, 0);
+  }
 }
 
 // The app's side (class/class_room.h): one stdout line per start, a new code
