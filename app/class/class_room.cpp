@@ -44,7 +44,7 @@ std::optional<std::string> ClassRoom::start(const std::string& address, int port
   }
   code_ = store_->code();
   url_ = server_->url();
-  qr_ = make_qr(url_);
+  qr_ = make_qr(url_ + "#" + code_);  // the page fills the code in from the address: one tap to join
   message_.clear();
   seen_seq_ = 0;
   latency_ms_.clear();

@@ -2,7 +2,6 @@
 
 #include <civetweb.h>
 
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>

@@ -101,8 +101,13 @@ def check(d, a, out):
     if not a.wait_server(90):
         sys.exit("FAIL: no 'class server:' line on stdout\n" + a.stderr_tail())
     print("server:", a.url, "code", a.code)
+    d.get(a.url + "#" + a.code)  # what the QR code holds: the page fills the code in
+    wait(d, "the code filled in from the address",
+         lambda: d.find_element(By.ID, "code").get_attribute("value") == a.code, 20)
     d.get(a.url)
-    wait(d, "the join form", lambda: visible(d, "code"), 20)
+    d.refresh()
+    wait(d, "the join form", lambda: visible(d, "code") and
+         d.find_element(By.ID, "code").get_attribute("value") == "", 20)
     d.save_screenshot(os.path.join(out, "page-join.png"))
     # A wrong code is refused, and the page says so.
     d.find_element(By.ID, "code").send_keys("ZZZZ")

