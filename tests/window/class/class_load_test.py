@@ -14,8 +14,8 @@ page does), against the same run without the server (issue 28's targets):
 A machine shared with other work gets up to three pairs of runs; each pair
 is printed. The frame-time target needs cores to spare for the server, the
 300 simulated phones (this script) and the renderer (llvmpipe under Xvfb):
-on a machine with fewer than 8 cores it is measured and printed, not
-enforced (the counting and latency targets always are). Loopback only; every
+on a machine with fewer than 8 cores the frame-time and latency targets are
+measured and printed, not enforced (the counting targets always are). Loopback only; every
 run ends by itself (--frames)."""
 import os
 import sys
@@ -104,6 +104,9 @@ def phones(port, code, round_, proc):
 
 def main():
     xvfb, app, lesson = sys.argv[1:4]
+    cores = os.cpu_count() or 1
+    # The timing targets need cores to spare (see above); counting is enforced everywhere.
+    enforce_timing = cores >= 8
     ok = False
     for attempt in range(3):
         base, _ = run(xvfb, app, lesson, False)
@@ -132,20 +135,21 @@ def main():
         # A vote waits for the next frame to be seen: where frames themselves take
         # over 100 ms (a starved machine), 200 ms measures the machine, not the server.
         late = cls.get("vote_to_frame_ms_p99", 1e9)
-        if late > 200 and loaded["frame_ms_p99"] <= 100:
+        if late > 200 and enforce_timing and loaded["frame_ms_p99"] <= 100:
             problems.append("vote-to-frame latency p99 over 200 ms")
         elif late > 200:
-            print(f"NOTE: vote-to-frame p99 {late:.0f} ms with frames of {loaded['frame_ms_p99']:.0f} ms "
-                  f"(p99): the machine is starved; not enforced (ClassHttp.ThreeHundredPhones* "
+            print(f"NOTE: vote-to-frame p99 {late:.0f} ms (frames p99 {loaded['frame_ms_p99']:.0f} ms) "
+                  f"on a {cores}-core machine: not enforced here (ClassHttp.ThreeHundredPhones* "
                   f"measures the server against a 60 Hz reader)")
         if problems:  # counting is not noise: fail at once
             sys.exit("FAIL: " + "; ".join(problems))
         if abs(d) <= 1.0:
             ok = True
             break
-    cores = os.cpu_count() or 1
-    if not ok and cores < 8:
-        print(f"NOTE: the frame time's p99 moved by more than 1 ms in three pairs of runs on a "
+        if not enforce_timing:  # one pair shows the numbers; more would not enforce anything
+            break
+    if not ok and not enforce_timing:
+        print(f"NOTE: the frame time's p99 moved by more than 1 ms on a "
               f"{cores}-core machine, where the phones' simulation and the server share the "
               f"renderer's cores; not enforced under 8 cores (run it on a larger machine)")
     elif not ok:
