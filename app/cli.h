@@ -60,6 +60,11 @@ struct RunOptions {
   std::optional<std::string> lesson;
   std::optional<int> lesson_step;
   std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel runs in the scene
+  // --class-server [[ADDRESS:]PORT]: the class votes from phones (docs/class_server.md).
+  // address "": the first interface a class can reach; port -1: the default, 0: any free one.
+  bool class_server = false;
+  std::string class_address;
+  int class_port = -1;
 };
 
 

@@ -20,6 +20,7 @@
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
+#include "class/class_room.h"
 #include "lessons/lesson_player.h"
 #include "ui/kernel_panel.h"
 
@@ -69,6 +70,7 @@ struct Context {
   // The control panel's doctor findings, probed here (not in a draw call).
   ui::SystemSection system;
   presets::PresetPanel preset_panel;
+  classvote::ClassRoom class_room;  // the class votes from phones: off until started
   lessons::LessonPlayer lesson;  // the lesson tab
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   record::Recorder recorder;  // --record and the record button (GL objects: before the window goes)

@@ -1,5 +1,7 @@
 #include "core/observers.h"
 
+#include "core/class_observer.h"
+
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 
@@ -257,6 +259,7 @@ std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
   if (opt.record) list.push_back(std::make_unique<RecordObserver>());
   if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));
+  if (opt.frames > 0) list.push_back(std::make_unique<ClassObserver>());
   if (opt.frames > 0) list.push_back(std::make_unique<ScriptedRun>(opt));
   return list;
 }

@@ -19,6 +19,9 @@ struct Presentation {
   float ui_scale = 1.f;  // 1..4, times the monitor's content scale
   bool high_contrast = false;
   bool panels_hidden = false;
+  // Presentation mode's layout (--present): the scene keeps the left of the
+  // screen, one column on the right holds the rest (ui/layout.h).
+  bool present_layout = false;
   bool show_help = false;
   bool fullscreen_requested = false;
 
