@@ -97,7 +97,9 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
   }
   // The built-in's last writes (this stream) land before the runner reads.
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
+  const CpuStopwatch trip;  // request -> reply: what a step of yours costs the frame
   usercode::LaunchOutcome reply = rc->fountain(q, user_->options().time_limit_s);
+  const float round_trip_ms = trip.ms();
   for (auto* sb : {&q.in, &q.out, &q.ids})
     if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
   if (!reply.ok || (!in_place && reply.positions.size() != 4ull * count_)) {
@@ -115,7 +117,7 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
                    : "your kernel's frames come back through the runner's reply "
                      "(no external interop here): slower than in place";
   const double ms = reply.kernel_ms.empty() ? 0 : reply.kernel_ms.back();
-  user_kernel_ms.push(static_cast<float>(ms));
+  report_user_step(ms, round_trip_ms);  // the plots and particles/s show yours
   user_->record_launch(ms);
   return true;
 }

@@ -178,22 +178,35 @@ void ParticleScene::build_timing_ui(float plot_height) {
     ImGui::PlotLines(name, h.data(), h.size(), h.offset(), label, 0.f, h.max() * 1.2f + 1e-6f,
                      ImVec2(0, plot_height));
   };
-  plot(cuda ? "kernel (GPU)" : "step (CPU)", kernel_ms);
-  plot(cuda ? "map+step+unmap" : "step+upload", step_ms);
+  // While the student's kernel steps the scene, the kernel plot and the
+  // throughput are ITS times as the runner measured them; the round trip to
+  // the runner is plotted on its own, for what it is.
+  const bool yours = kernel_is_yours();
+  plot(yours ? "your kernel" : cuda ? "kernel (GPU)" : "step (CPU)", kernel_ms);
+  if (yours) {
+    ui::tooltip(cuda ? "Your kernel alone, timed in the runner process (CUDA events around its launch)."
+                     : "Your kernel alone, timed in the runner process (the host clock around its run).");
+    plot("round trip", round_trip_ms);
+    ui::tooltip("Request -> reply: the app asks the runner for a step of yours and waits for "
+                "the answer (the pipe, your launch, the wait, copies). Not a kernel time.");
+  }
+  plot(yours ? (cuda ? "map+yours+unmap" : "yours+upload") : cuda ? "map+step+unmap" : "step+upload",
+       step_ms);
   // The scene's own throughput, from the latest kernel time.
   const nlohmann::ordered_json t = throughput();
   for (auto it = t.begin(); it != t.end(); ++it) {
     if (!it.value().is_number()) continue;
     const double v = it.value().get<double>();
     const std::string& k = it.key();
+    const char* who = yours ? "yours, " : "";  // whose kernel time the rate is from
     if (k == "gflops")
-      ImGui::TextWrapped("GFLOP/s: %.1f  (20 flops an interaction)", v);
+      ImGui::TextWrapped("%sGFLOP/s: %.1f  (20 flops an interaction)", who, v);
     else if (k == "gb_per_s")
-      ImGui::TextWrapped("GB/s: %.2f", v);
+      ImGui::TextWrapped("%sGB/s: %.2f", who, v);
     else {
       std::string name = k;
       if (auto p = name.find("_per_s"); p != std::string::npos) name = name.substr(0, p) + "/s";
-      ImGui::TextWrapped("%s: %s", name.c_str(), ui::si(v).c_str());
+      ImGui::TextWrapped("%s%s: %s", who, name.c_str(), ui::si(v).c_str());
     }
   }
 }

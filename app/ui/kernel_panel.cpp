@@ -175,7 +175,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_the_fountain(uk) && scene_note_.empty()) {
       if (yours->latest() > 0) yours_ms_.push(yours->latest());
-    } else if (scene.kernel_ms.latest() > 0) {
+    } else if (!scene.kernel_is_yours() && scene.kernel_ms.latest() > 0) {
       builtin_ms_.push(scene.kernel_ms.latest());
     }
   }
