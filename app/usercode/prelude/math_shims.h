@@ -1,7 +1,6 @@
 // cudaviz: the few standard names the app's own math (kernels/*/*_math.h)
 // uses. NVRTC has no C++ standard headers, so they are declared here for the
 // GPU; the host compiler (CPU path) takes them from its own headers.
-#pragma once
 #if defined(__CUDACC_RTC__)
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
