@@ -7,7 +7,6 @@
 
 #include "scenes/fountain_scene.h"
 #include "scenes/scene_ui.h"
-#include "usercode/user_kernel.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -46,20 +45,7 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
 
 // Yours beside the built-in: what runs, its time, why the built-in runs instead.
 void FountainScene::build_user_kernel_ui() {
-  if (!user_ || user_->status().state == usercode::UserKernelState::Off) return;
-  const usercode::UserKernelStatus& st = user_->status();
-  ui::section("Your kernel");
-  ImGui::TextWrapped("%s", st.headline.c_str());
-  if (user_active_ && kernel_is_yours()) {
-    ImGui::Text("yours %.3f ms | built-in %.3f ms", kernel_ms.median(), builtin_kernel_ms());
-    ui::tooltip("Both kernels alone: yours timed in the runner, the built-in before yours ran.");
-    ImGui::Text("round trip %.3f ms (request -> reply)", round_trip_ms.median());
-    ui::tooltip("What a step of yours costs the frame: the request to the runner, your launch, "
-                "the wait and the reply (with the positions where they come back in it).");
-  }
-  if (!st.fallback.empty()) ui::text_wrapped(kWarn, "%s", st.fallback.c_str());
-  if (st.fault) ui::text_wrapped(kWarn, "%s", st.fault->describe().c_str());
-  if (!user_note_.empty()) ui::text_wrapped(kDim, "%s", user_note_.c_str());
+  scene_ui::user_kernel_section(*this, user_, user_active_, user_note_);
 }
 
 }  // namespace cv

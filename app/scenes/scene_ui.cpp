@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "scenes/particle_scene.h"
+#include "usercode/user_kernel.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -91,6 +92,24 @@ void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, i
     if (i) ui::same_line_if_fits(labels[i]);
     if (ImGui::SmallButton(labels[i])) sui.count_input = counts[i];
   }
+}
+
+void user_kernel_section(const ParticleScene& scene, const usercode::UserKernel* uk, bool active,
+                         const std::string& note) {
+  if (!uk || uk->status().state == usercode::UserKernelState::Off) return;
+  const usercode::UserKernelStatus& st = uk->status();
+  ui::section("Your kernel");
+  ImGui::TextWrapped("%s", st.headline.c_str());
+  if (active && scene.kernel_is_yours()) {
+    ImGui::Text("yours %.3f ms | built-in %.3f ms", scene.kernel_ms.median(), scene.builtin_kernel_ms());
+    ui::tooltip("Both kernels alone: yours timed in the runner, the built-in before yours ran.");
+    ImGui::Text("round trip %.3f ms (request -> reply)", scene.round_trip_ms.median());
+    ui::tooltip("What a step of yours costs the frame: the request to the runner, your launch, "
+                "the wait and the reply (with the data where it comes back in it).");
+  }
+  if (!st.fallback.empty()) ui::text_wrapped(kWarn, "%s", st.fallback.c_str());
+  if (st.fault) ui::text_wrapped(kWarn, "%s", st.fault->describe().c_str());
+  if (!note.empty()) ui::text_wrapped(kDim, "%s", note.c_str());
 }
 
 }  // namespace scene_ui
