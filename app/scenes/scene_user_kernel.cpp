@@ -29,6 +29,22 @@ std::optional<std::string> block_limit(const usercode::UserKernel* running, cons
          "or __launch_bounds__), not " + std::to_string(b.threads());
 }
 
+SceneKernel kernel_of(const usercode::UserKernel& uk, const std::string& scene) {
+  SceneKernel k;
+  const usercode::UserKernelStatus& st = uk.status();
+  KernelAttributes& a = k.attributes;
+  a.name = "your " + (st.compile && !st.compile->entry_points.empty() ? st.compile->entry_points[0]
+                                                                      : std::string("kernel"));
+  a.ok = st.resources.known;
+  a.error = a.ok ? "" : "your kernel's resources are not known yet";
+  a.regs_per_thread = st.resources.registers;
+  a.static_shared_bytes = st.resources.shared_bytes;
+  a.local_bytes = st.resources.local_bytes;
+  a.max_threads_per_block = st.resources.max_threads;
+  k.context = scene + ", your kernel (" + st.template_name + ")";
+  return k;
+}
+
 Launch launch(usercode::UserKernel& uk, const usercode::Workload& w, usercode::LaunchOutcome& reply) {
   const CpuStopwatch trip;
   reply = uk.launch(w, /*wait=*/false);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/block_shape.h"
+#include "scenes/particle_scene.h"
 #include "usercode/launch_request.h"
 #include "usercode/template_spec.h"
 
@@ -36,6 +37,10 @@ std::optional<usercode::SharedBuffer> share(const InteropBuffer& buffer, const v
 // Why `b` is refused while the loaded kernel `running` steps the scene (more
 // threads than its registers or __launch_bounds__ allow); nullopt when it fits.
 std::optional<std::string> block_limit(const usercode::UserKernel* running, const BlockShape& b);
+
+// The loaded kernel as the occupancy panel shows it while it steps `scene`
+// (cuFuncGetAttribute's values from the runner: no host stub here).
+SceneKernel kernel_of(const usercode::UserKernel& uk, const std::string& scene);
 
 // Host data as a span's bytes (Workload::init).
 template <class T>
