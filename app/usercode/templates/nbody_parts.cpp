@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <vector_functions.h>
+
 #include "nbody/nbody.h"
 #include "usercode_kernel_math.h"
 #include "usercode_prelude.h"
