@@ -61,6 +61,7 @@ struct RunOptions {
   std::optional<std::string> lesson;
   std::optional<int> lesson_step;
   std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel runs in the scene
+  bool guard = true;  // --guard on|off: every memory access of your kernel checked (docs/guard.md)
 };
 
 
@@ -80,6 +81,7 @@ struct BenchOptions {
   // kernel tab's text (then `source` only names it) and compiles it checked.
   std::optional<std::string> source_text;
   bool checked = false;
+  bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
   PathConfig paths;  // not from the command line: the configuration's (config/config.h)
 };
 

@@ -273,6 +273,39 @@ Measurement measure_pi(Run& r, long long n, const BlockShape& b) {
   return m;
 }
 
+// The same kernel without the guard (docs/guard.md), loaded into the same
+// runner and timed the same way: the guard's cost measured in one process.
+void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b, Measurement& m) {
+  req.guard = false;
+  const CompileResult c = compile(req);
+  if (!c.ok) fail(r, "the unguarded compile failed: " + c.first_error() + c.error, c.first_error_line(), 1);
+  if (const LoadOutcome lo = r.client->load(c, kTimeLimitS); !lo.ok) fail(r, lo.error, 0, 1);
+  LaunchOutcome t;
+  switch (r.tmpl->kind) {
+    case TemplateKind::FountainKernel:
+    case TemplateKind::FountainParticle: {
+      const int reps = r.opt.reps ? r.opt.reps : 200;
+      FountainRequest warm = fountain_request(static_cast<unsigned>(n), b, true);
+      warm.steps = 10;
+      if (auto w = r.client->fountain(warm, kTimeLimitS); !w.ok) fail_fault(r, *w.fault);
+      FountainRequest timed = fountain_request(static_cast<unsigned>(n), b, false);
+      timed.steps = reps;
+      t = r.client->fountain(timed, kTimeLimitS);
+      break;
+    }
+    case TemplateKind::Count3:
+      t = r.client->count3({n, kLabSeed, b, r.opt.reps ? r.opt.reps : 50}, kTimeLimitS);
+      break;
+    case TemplateKind::Pi:
+      t = r.client->pi({n, kLabSeed, b, r.opt.reps ? r.opt.reps : 20}, kTimeLimitS);
+      break;
+  }
+  if (!t.ok) fail_fault(r, *t.fault);
+  const double unguarded = summarize(t.kernel_ms).median_ms;
+  m.fields["unguarded_ms_median"] = unguarded;
+  m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
+}
+
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   if (!opt.source && !opt.source_text)
     throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
@@ -302,6 +335,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.file_name = r.path;
   req.paths = opt.paths;
   req.checked = opt.checked;
+  req.guard = opt.guard && req.target == usercode::Target::Gpu;
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
@@ -309,6 +343,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["template"] = r.tmpl->name;
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
+  r.line["guard"] = req.guard;
 
   if (can_run) {
     std::string why;
@@ -360,6 +395,14 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   Measurement m = fountain ? measure_fountain(r, static_cast<unsigned>(n), block)
                            : kind == TemplateKind::Count3 ? measure_count3(r, n, block)
                                                           : measure_pi(r, n, block);
+  if (req.guard && can_run) {
+    check_cancel(opt, 0.9f);
+    add_unguarded(r, req, n, block, m);
+  }
+  if (c.guarded.ok) {
+    r.line["memory_instructions"] = c.guarded.memory_instructions;
+    r.line["checked_instructions"] = c.guarded.checked_instructions;
+  }
   nlohmann::ordered_json fields = r.line;
   for (const char* k : {"bench", "variant", "backend"}) fields.erase(k);
   for (auto it = m.fields.begin(); it != m.fields.end(); ++it) fields[it.key()] = it.value();

@@ -17,6 +17,8 @@
 #include "common/cuda_resources.h"
 #include "fountain/fountain.h"
 #include "labs/reduce/reduce.h"
+#include "usercode/guard/guard_runtime.h"
+#include "usercode/guard/guard_words.h"
 #include "usercode/runner_executor.h"
 
 namespace cv::usercode::runner {
@@ -171,6 +173,17 @@ class GpuExecutor : public Executor {
         bytes != sizeof(FaultRecord))
       fault_ = 0;
     checked_ = req.json.value("checked", false);
+    guard_.detach();
+    guard_sites_.clear();
+    if (req.json.value("guard", false)) {  // docs/guard.md: the table before, the record after
+      std::string why;
+      if (!guard_.attach(module_, d_.get_global,
+                         req.json.value("guard_globals", std::vector<std::string>{}), why))
+        return error_reply("guard", why, false);
+      for (const auto& s : req.json.value("guard_sites", nlohmann::json::array()))
+        guard_sites_.push_back({s[0].get<int>(), s[1].get<std::string>(), "", s[2].get<unsigned>(),
+                                s[3].get<std::string>(), "", false});
+    }
     auto attr = [&](CUfunction_attribute a) {
       int v = 0;
       d_.func_attribute(&v, a, func_);
@@ -229,7 +242,11 @@ class GpuExecutor : public Executor {
     for (int k = 0; k < steps; ++k) {
       SpanArg a_in{in, count}, a_out{out, count}, a_vy{vy_.get(), count};
       void* args[] = {&a_in, &a_out, &a_vy, const_cast<fountain::Grid*>(&g), &f, &p, &ids};
-      nlohmann::json r = timed_launch(grid, block, args, times);
+      const std::vector<BufferView> views = {{in, count * sizeof(float4), sizeof(float4), "in", false},
+                                             {out, count * sizeof(float4), sizeof(float4), "out", true},
+                                             {vy_.get(), count * sizeof(float), sizeof(float), "vy", true},
+                                             {ids.ids, ids.ids ? count * sizeof(unsigned) : 0, sizeof(unsigned), "ids", true}};
+      nlohmann::json r = timed_launch(grid, block, args, times, views);
       if (!r.is_null()) return r;
       if (k + 1 < steps) std::swap(in, out);
     }
@@ -265,7 +282,9 @@ class GpuExecutor : public Executor {
     SpanArg data{data_.get(), static_cast<unsigned long long>(n)};
     unsigned long long* counter = counter_ptr();
     void* args[] = {&data, &counter};
-    return lab_runs(j, grid, block, args);
+    return lab_runs(j, grid, block, args,
+                    {{data_.get(), static_cast<unsigned long long>(n) * sizeof(int32_t), sizeof(int32_t), "data", false},
+                     {counter, sizeof(unsigned long long), sizeof(unsigned long long), "count", true}});
   }
 
   nlohmann::json pi(const wire::Frame& req) override {
@@ -277,7 +296,8 @@ class GpuExecutor : public Executor {
     const unsigned grid[3] = {static_cast<unsigned>(std::clamp<unsigned long long>((n + threads * 64 - 1) / (threads * 64), 1, 0x7fffffffull)), 1, 1};
     unsigned long long* counter = counter_ptr();
     void* args[] = {&n, &seed, &counter};
-    return lab_runs(j, grid, block, args);
+    return lab_runs(j, grid, block, args,
+                    {{counter, sizeof(unsigned long long), sizeof(unsigned long long), "hits", true}});
   }
 
   nlohmann::json occupancy(const wire::Frame& req) override {
@@ -315,13 +335,14 @@ class GpuExecutor : public Executor {
 
   // reps launches of the lab kernel, each with the counter zeroed; the answer of the last.
   nlohmann::json lab_runs(const nlohmann::json& j, const unsigned grid[3],
-                          const std::array<unsigned, 3>& block, void** args) {
+                          const std::array<unsigned, 3>& block, void** args,
+                          const std::vector<BufferView>& views) {
     const int reps = std::max(1, j.value("reps", 1));
     nlohmann::json times = nlohmann::json::array();
     unsigned long long result = 0;
     for (int k = 0; k < reps; ++k) {
       CV_CUDA(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned long long), stream_.get()));
-      nlohmann::json r = timed_launch(grid, block, args, times);
+      nlohmann::json r = timed_launch(grid, block, args, times, views);
       if (!r.is_null()) return r;
       CV_CUDA(cudaMemcpy(&result, counter_.get(), sizeof result, cudaMemcpyDeviceToHost));
     }
@@ -330,8 +351,9 @@ class GpuExecutor : public Executor {
 
   // One launch, synchronised and timed; null on success, else the reply.
   nlohmann::json timed_launch(const unsigned grid[3], const std::array<unsigned, 3>& block,
-                              void** args, nlohmann::json& times) {
+                              void** args, nlohmann::json& times, const std::vector<BufferView>& views) {
     if (checked_ && fault_) CV_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(fault_), 0, sizeof(FaultRecord), stream_.get()));
+    if (guard_.attached()) CV_CUDA(guard_.before_launch(views, stream_.get()));
     CV_CUDA(cudaEventRecord(start_.get(), stream_.get()));
     const CUresult lr = d_.launch(func_, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
                                   reinterpret_cast<CUstream>(stream_.get()), args, nullptr);
@@ -351,6 +373,16 @@ class GpuExecutor : public Executor {
     if (e != cudaSuccess)
       return describe(error_reply(cudaGetErrorName(e), cudaGetErrorString(e), true));
     times.push_back(elapsed_ms(start_, stop_));
+    if (guard_.attached()) {  // an access the guard skipped: named, and the runner lives on
+      cudaError_t ge = cudaSuccess;
+      const std::optional<guard::Record> rec = guard_.after_launch(stream_.get(), ge);
+      CV_CUDA(ge);
+      if (rec) {
+        nlohmann::json r = describe(error_reply("guard", guard::sentence(*rec, guard_sites_, views), false));
+        r["guard"] = guard::record_json(*rec, guard_sites_);
+        return r;
+      }
+    }
     if (checked_ && fault_) {
       FaultRecord rec{};
       CV_CUDA(cudaMemcpy(&rec, reinterpret_cast<void*>(fault_), sizeof rec, cudaMemcpyDeviceToHost));
@@ -372,6 +404,8 @@ class GpuExecutor : public Executor {
   CUfunction func_ = nullptr;
   CUdeviceptr fault_ = 0;
   bool checked_ = false;
+  guard::GuardedModule guard_;
+  std::vector<guard::GuardSite> guard_sites_;
   std::string entry_;
   std::map<uint64_t, std::unique_ptr<ImportedMemory>> shared_;
   DeviceBuffer<float4> own_in_, own_out_;

@@ -1,0 +1,59 @@
+#include "usercode/guard/guard_runtime.h"
+
+namespace cv::usercode::guard {
+
+Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra) {
+  Table t{};
+  for (const BufferView& b : buffers) {
+    if (!b.data || !b.bytes || t.count >= kTableEntries) continue;
+    const auto begin = reinterpret_cast<unsigned long long>(b.data);
+    t.entry[t.count++] = {begin, begin + b.bytes};
+  }
+  for (const TableEntry& e : extra)
+    if (t.count < kTableEntries && e.end > e.begin) t.entry[t.count++] = e;
+  return t;
+}
+
+bool GuardedModule::attach(CUmodule module, GetGlobal get_global,
+                           const std::vector<std::string>& module_globals, std::string& error) {
+  detach();
+  size_t bytes = 0;
+  CUdeviceptr table = 0, record = 0;
+  if (get_global(&table, &bytes, module, kTableName) != CUDA_SUCCESS || bytes != sizeof(Table) ||
+      get_global(&record, &bytes, module, kRecordName) != CUDA_SUCCESS || bytes != sizeof(Record)) {
+    error = "the loaded kernel is not guarded (no cv_guard_table / cv_guard_record of the expected size)";
+    return false;
+  }
+  for (const std::string& name : module_globals) {
+    CUdeviceptr p = 0;
+    size_t n = 0;
+    if (get_global(&p, &n, module, name.c_str()) == CUDA_SUCCESS && n)
+      globals_.push_back({static_cast<unsigned long long>(p), static_cast<unsigned long long>(p + n)});
+  }
+  table_ = table, record_ = record;
+  return true;
+}
+
+cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream) {
+  if (!attached()) return cudaSuccess;
+  host_ = make_table(buffers, globals_);
+  // Synchronous with respect to the host buffer (pageable memory: the copy is
+  // staged before it returns), ordered before the launch on `stream`.
+  if (cudaError_t e = cudaMemcpyAsync(reinterpret_cast<void*>(table_), &host_, sizeof host_,
+                                      cudaMemcpyHostToDevice, stream);
+      e != cudaSuccess)
+    return e;
+  return cudaMemsetAsync(reinterpret_cast<void*>(record_), 0, sizeof(Record), stream);
+}
+
+std::optional<Record> GuardedModule::after_launch(cudaStream_t stream, cudaError_t& error) {
+  error = cudaSuccess;
+  if (!attached()) return std::nullopt;
+  Record r{};
+  error = cudaMemcpyAsync(&r, reinterpret_cast<void*>(record_), sizeof r, cudaMemcpyDeviceToHost, stream);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
+  if (error != cudaSuccess || !r.hit) return std::nullopt;
+  return r;
+}
+
+}  // namespace cv::usercode::guard

@@ -1,0 +1,43 @@
+#pragma once
+// The runner's side of a guarded module: before each launch, the table of
+// what the kernel may touch (the launch's buffers, then the module's own
+// .global variables) is written into the module's cv_guard_table and the
+// record is cleared; after it, the record is read. In the runner only.
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "usercode/guard/guard_abi.h"
+#include "usercode/launch_abi.h"
+
+namespace cv::usercode::guard {
+
+// The table for `buffers` (empty or null ones left out) followed by `extra`
+// (module globals), at most kTableEntries; pure.
+Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra);
+
+class GuardedModule {
+ public:
+  using GetGlobal = CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*);
+  // Finds the guard's variables in `module`; false (with `error`) when the
+  // module is not guarded. `module_globals` from GuardedPtx.
+  bool attach(CUmodule module, GetGlobal get_global, const std::vector<std::string>& module_globals,
+              std::string& error);
+  void detach() { table_ = record_ = 0, globals_.clear(); }
+  bool attached() const { return table_ != 0; }
+
+  // Stream-ordered: the table for this launch, the record zeroed.
+  cudaError_t before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream);
+  // After the launch finished: the record when an access failed.
+  std::optional<Record> after_launch(cudaStream_t stream, cudaError_t& error);
+
+ private:
+  CUdeviceptr table_ = 0, record_ = 0;
+  std::vector<TableEntry> globals_;
+  Table host_{};  // pinned by the synchronous copy's completion
+};
+
+}  // namespace cv::usercode::guard
