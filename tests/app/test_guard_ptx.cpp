@@ -101,7 +101,11 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   for (const char* zero : {"mov.b32 %f1, 0;", "mov.b32 %f4, 0;", "mov.b64 %fd2, 0;", "mov.b16 %rs1, 0;"})
     EXPECT_NE(g.ptx.find(zero), std::string::npos) << zero;
   // The alignment of a 16-byte access is tested with mask 15.
-  EXPECT_NE(g.ptx.find("and.b64 %cvg_d5, %cvg_d0, 15;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("and.b64 %cvg_d6, %cvg_d0, 15;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("setp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;"), std::string::npos);
+  // The first entries unrolled at fixed offsets, then the loop over the count.
+  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+64];"), std::string::npos);
   EXPECT_NE(g.ptx.find("ld.const.u32 %cvg_r0, [cv_guard_table];"), std::string::npos);
 }
 

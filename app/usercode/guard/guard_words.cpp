@@ -32,16 +32,17 @@ std::string describe(const Record& r, const std::vector<GuardSite>& sites,
     const bool sh = space == Space::Shared;
     const unsigned long long lo = sh ? r.shared_lo : r.local_lo, hi = sh ? r.shared_hi : r.local_hi;
     o << (sh ? "shared memory" : "a local array");
+    // "the block's 8 KiB of shared memory" / "the thread's frame of 32 bytes"
+    const std::string whole = sh ? "the block's " + byte_words(hi - lo) + " of shared memory"
+                                 : "the thread's frame of " + byte_words(hi - lo);
     if (misaligned) {
       o << " at an address that is not a multiple of " << width;
     } else if (a >= lo && a <= hi) {
-      o << " at byte " << a - lo << " of the " << (sh ? "block's " : "thread's ") << byte_words(hi - lo)
-        << (sh ? " of shared memory" : " frame") << " (" << byte_words(a + width - hi) << " past its end)";
+      o << " at byte " << a - lo << " of " << whole << " (" << byte_words(a + width - hi) << " past its end)";
     } else if (a < lo) {
-      o << " " << byte_words(lo - a) << " before the " << (sh ? "block's shared memory" : "thread's frame");
+      o << " " << byte_words(lo - a) << " before the start of " << whole;
     } else {
-      o << " " << byte_words(a - hi) << " past the end of the " << (sh ? "block's " : "thread's ")
-        << byte_words(hi - lo) << (sh ? " of shared memory" : " frame");
+      o << " " << byte_words(a - hi) << " past the end of " << whole;
     }
   } else {
     // The nearest buffer, and where the address lies from it.

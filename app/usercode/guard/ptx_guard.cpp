@@ -46,6 +46,8 @@ std::string refused_what(const std::string& root, const std::string& opcode) {
   return "the instruction " + opcode + ", which the guard does not know";
 }
 
+constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
+
 bool is_memory_root(const std::string& r) {
   return r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red";
 }
@@ -230,7 +232,7 @@ class Rewriter {
       body.insert(prologue_pos, prologue(needs_window));
     text += pieces_[f.open].text;
     if (needs_regs)
-      text += "\n\t.reg .pred %cvg_p<3>;\n\t.reg .b32 %cvg_r<2>;\n\t.reg .b64 %cvg_d<6>;\n"
+      text += "\n\t.reg .pred %cvg_p<3>;\n\t.reg .b32 %cvg_r<2>;\n\t.reg .b64 %cvg_d<7>;\n"
               "\t.reg .b64 %cvg_s<4>;\n";
     text += body;
     text += fails;
@@ -367,18 +369,23 @@ class Rewriter {
     } else {
       c << "\tmov.b64 %cvg_d0, " << a.base << ";\n";
     }
-    if (width > 1)
-      c << "\tand.b64 %cvg_d5, %cvg_d0, " << width - 1 << ";\n\tsetp.ne.u64 %cvg_p1, %cvg_d5, 0;\n\t@%cvg_p1 bra "
-        << L << "fail;\n";
+    if (width > 1) c << "\tand.b64 %cvg_d6, %cvg_d0, " << width - 1 << ";\n";  // tested at `checked`
     const std::string W = std::to_string(width);
     auto window_check = [&](const char* reg, const char* lo, const char* hi) {
       c << "\tadd.s64 %cvg_d1, " << reg << ", " << W << ";\n\tsetp.ge.u64 %cvg_p0, " << reg
         << ", " << lo << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, " << hi << ", %cvg_p0;\n";
     };
+    // The first kUnrolled entries at fixed offsets (ptxas reads them as constant
+    // operands; unused entries are {0, 0} and match nothing), then a loop over the rest.
     auto table_check = [&] {
-      c << "\tadd.s64 %cvg_d1, %cvg_d0, " << W << ";\n\tld.const.u32 %cvg_r0, [" << kTableName
-        << "];\n\tmov.u64 %cvg_d4, " << kTableName << ";\n"
-        << L << "loop:\n\tsetp.ne.u32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
+      c << "\tadd.s64 %cvg_d1, %cvg_d0, " << W << ";\n";
+      for (unsigned e = 0; e < kUnrolled; ++e)
+        c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
+          << "\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+          << "\t@%cvg_p0 bra " << L << "checked;\n";
+      c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
+        << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
+        << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
         << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
         << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n"
         << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
@@ -401,7 +408,9 @@ class Rewriter {
       c << "\tbra " << L << "checked;\n" << L << "lo:\n\tcvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
       window_check("%cvg_d5", "%cvg_s2", "%cvg_s3");
     }
-    c << L << "checked:\n\t@!%cvg_p0 bra " << L << "fail;\n" << L << "back:\n\t"
+    c << L << "checked:\n";
+    if (width > 1) c << "\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
+    c << "\t@!%cvg_p0 bra " << L << "fail;\n" << L << "back:\n\t"
       << ins_text(ins, "%cvg_p0") << ";\n";
     if (!ins.guard.empty()) c << L << "skip:\n";
     code = c.str();
