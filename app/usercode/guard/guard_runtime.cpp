@@ -1,5 +1,7 @@
 #include "usercode/guard/guard_runtime.h"
 
+#include <cstring>
+
 namespace cv::usercode::guard {
 
 Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra) {
@@ -36,13 +38,20 @@ bool GuardedModule::attach(CUmodule module, GetGlobal get_global,
 
 cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream) {
   if (!attached()) return cudaSuccess;
-  host_ = make_table(buffers, globals_);
-  // Synchronous with respect to the host buffer (pageable memory: the copy is
-  // staged before it returns), ordered before the launch on `stream`.
-  if (cudaError_t e = cudaMemcpyAsync(reinterpret_cast<void*>(table_), &host_, sizeof host_,
-                                      cudaMemcpyHostToDevice, stream);
-      e != cudaSuccess)
-    return e;
+  // Written only when it changes (a fountain step swaps in and out; a lab's
+  // buffers stay): steady state costs no copy.
+  const Table t = make_table(buffers, globals_);
+  if (!table_written_ || std::memcmp(&t, &host_, sizeof t) != 0) {
+    host_ = t;
+    // Pageable source: staged before the call returns; ordered before the launch on `stream`.
+    if (cudaError_t e = cudaMemcpyAsync(reinterpret_cast<void*>(table_), &host_, sizeof host_,
+                                        cudaMemcpyHostToDevice, stream);
+        e != cudaSuccess)
+      return e;
+    table_written_ = true;
+  }
+  if (!record_dirty_) return cudaSuccess;
+  record_dirty_ = false;
   return cudaMemsetAsync(reinterpret_cast<void*>(record_), 0, sizeof(Record), stream);
 }
 
@@ -52,7 +61,12 @@ std::optional<Record> GuardedModule::after_launch(cudaStream_t stream, cudaError
   Record r{};
   error = cudaMemcpyAsync(&r, reinterpret_cast<void*>(record_), sizeof r, cudaMemcpyDeviceToHost, stream);
   if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
-  if (error != cudaSuccess || !r.hit) return std::nullopt;
+  if (error != cudaSuccess) {
+    record_dirty_ = true;
+    return std::nullopt;
+  }
+  if (!r.hit) return std::nullopt;
+  record_dirty_ = true;
   return r;
 }
 

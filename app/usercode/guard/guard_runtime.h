@@ -26,7 +26,7 @@ class GuardedModule {
   // module is not guarded. `module_globals` from GuardedPtx.
   bool attach(CUmodule module, GetGlobal get_global, const std::vector<std::string>& module_globals,
               std::string& error);
-  void detach() { table_ = record_ = 0, globals_.clear(); }
+  void detach() { table_ = record_ = 0, globals_.clear(), table_written_ = false, record_dirty_ = true; }
   bool attached() const { return table_ != 0; }
 
   // Stream-ordered: the table for this launch, the record zeroed.
@@ -37,7 +37,9 @@ class GuardedModule {
  private:
   CUdeviceptr table_ = 0, record_ = 0;
   std::vector<TableEntry> globals_;
-  Table host_{};  // pinned by the synchronous copy's completion
+  Table host_{};             // what the module's table holds now
+  bool table_written_ = false;
+  bool record_dirty_ = true;  // the record may hold a hit: cleared before the next launch
 };
 
 }  // namespace cv::usercode::guard
