@@ -261,6 +261,19 @@ TEST(GuardPtx, UncheckableInstructionsAreRefusedWithTheirLine) {
   EXPECT_FALSE(twice.ok) << "guarded PTX is not guarded twice";
 }
 
+// Inline PTX comes in its own { } block, whose labels the function's end
+// cannot see: the failure path of an access there stays inside the block.
+TEST(GuardPtx, AccessesInsideInlineBlocks) {
+  const GuardedPtx g = guarded(module(
+      "\t{\n\t.reg .b64 a;\n\tcvta.to.global.u64 a, %rd1;\n\tld.global.u32 %r1, [a];\n"
+      "\tst.global.u32 [a+4], %r1;\n\t}\n"));
+  ASSERT_EQ(g.sites.size(), 2u);
+  const size_t fail = g.ptx.find("$cvg_0_fail:"), close = g.ptx.find("\t}\n", g.ptx.find("[a+4]"));
+  ASSERT_NE(fail, std::string::npos);
+  EXPECT_LT(fail, close) << "the failure path is inside the block";
+  EXPECT_NE(g.ptx.find("@%cvg_p0 bra $cvg_0_back;"), std::string::npos);
+}
+
 TEST(GuardPtx, DeviceFunctionsAreRewrittenToo) {
   const std::string ptx =
       ".version 9.0\n.target sm_75\n.address_size 64\n\n"

@@ -195,9 +195,12 @@ class Rewriter {
     const size_t first_site = out_.sites.size();
     std::string prologue_at;  // where the prologue goes (body text offset)
     size_t prologue_pos = std::string::npos;
+    int depth = 0;  // of { } blocks inside the body
     for (size_t i = f.open + 1; i < f.close; ++i) {
       const Piece& p = pieces_[i];
       if (p.kind == PieceKind::Directive) directive(p.text);
+      if (p.kind == PieceKind::Open) ++depth;
+      if (p.kind == PieceKind::Close) --depth;
       const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() &&
                         squeeze(p.text)[0] == '.';
       if (!prologue_done && (p.kind == PieceKind::Label || (p.kind == PieceKind::Stmt && !decl) ||
@@ -214,7 +217,7 @@ class Rewriter {
       if (is_memory_root(root)) {
         std::string code, fail;
         bool window = false;
-        if (!memory(ins, code, fail, window)) {
+        if (!memory(ins, depth > 0, code, fail, window)) {
           body += p.text;
           continue;
         }
@@ -275,7 +278,7 @@ class Rewriter {
 
   // The code for one memory instruction; false when it is not one the guard
   // checks (param / const space).
-  bool memory(const Instruction& ins, std::string& code, std::string& fail, bool& window) {
+  bool memory(const Instruction& ins, bool nested, std::string& code, std::string& fail, bool& window) {
     const std::string& root = ins.parts[0];
     std::string space = "generic";
     unsigned vec = 1, type = 0;
@@ -410,10 +413,9 @@ class Rewriter {
     }
     c << L << "checked:\n";
     if (width > 1) c << "\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
-    c << "\t@!%cvg_p0 bra " << L << "fail;\n" << L << "back:\n\t"
-      << ins_text(ins, "%cvg_p0") << ";\n";
-    if (!ins.guard.empty()) c << L << "skip:\n";
-    code = c.str();
+    std::ostringstream tail;  // after the failure path: the instruction itself
+    tail << L << "back:\n\t" << ins_text(ins, "%cvg_p0") << ";\n";
+    if (!ins.guard.empty()) tail << L << "skip:\n";
 
     // Out of line: record the first failure, zero a load's destinations, go back.
     const char* rec = kRecordName;
@@ -448,7 +450,15 @@ class Rewriter {
       if (b == 2 || b == 4 || b == 8) f << "\tmov.b" << b * 8 << " " << d << ", 0;\n";
     }
     f << "\tmov.pred %cvg_p0, 0;\n\tbra " << L << "back;\n";
-    fail = f.str();
+    if (nested) {
+      // Inside a { } block (inline PTX): labels there are not seen from the
+      // function's end, so the failure path stays in line, jumped over.
+      c << "\t@%cvg_p0 bra " << L << "back;\n" << f.str() << tail.str();
+    } else {
+      c << "\t@!%cvg_p0 bra " << L << "fail;\n" << tail.str();
+      fail = f.str();
+    }
+    code = c.str();
     return true;
   }
 
