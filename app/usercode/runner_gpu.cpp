@@ -173,17 +173,8 @@ class GpuExecutor : public Executor {
         bytes != sizeof(FaultRecord))
       fault_ = 0;
     checked_ = req.json.value("checked", false);
-    guard_.detach();
-    guard_sites_.clear();
-    if (req.json.value("guard", false)) {  // docs/guard.md: the table before, the record after
-      std::string why;
-      if (!guard_.attach(module_, d_.get_global,
-                         req.json.value("guard_globals", std::vector<std::string>{}), why))
-        return error_reply("guard", why, false);
-      for (const auto& s : req.json.value("guard_sites", nlohmann::json::array()))
-        guard_sites_.push_back({s[0].get<int>(), s[1].get<std::string>(), "", s[2].get<unsigned>(),
-                                s[3].get<std::string>(), "", false});
-    }
+    // docs/guard.md: a guarded kernel gets its table before each launch, its record read after.
+    if (std::string why; !guard_.load(req.json, module_, d_.get_global, why)) return error_reply("guard", why, false);
     auto attr = [&](CUfunction_attribute a) {
       int v = 0;
       d_.func_attribute(&v, a, func_);
@@ -378,8 +369,8 @@ class GpuExecutor : public Executor {
       const std::optional<guard::Record> rec = guard_.after_launch(stream_.get(), ge);
       CV_CUDA(ge);
       if (rec) {
-        nlohmann::json r = describe(error_reply("guard", guard::sentence(*rec, guard_sites_, views), false));
-        r["guard"] = guard::record_json(*rec, guard_sites_);
+        nlohmann::json r = describe(error_reply("guard", guard::sentence(*rec, guard_.sites(), views), false));
+        r["guard"] = guard::record_json(*rec, guard_.sites());
         return r;
       }
     }
@@ -405,7 +396,6 @@ class GpuExecutor : public Executor {
   CUdeviceptr fault_ = 0;
   bool checked_ = false;
   guard::GuardedModule guard_;
-  std::vector<guard::GuardSite> guard_sites_;
   std::string entry_;
   std::map<uint64_t, std::unique_ptr<ImportedMemory>> shared_;
   DeviceBuffer<float4> own_in_, own_out_;

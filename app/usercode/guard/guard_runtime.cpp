@@ -36,7 +36,20 @@ bool GuardedModule::attach(CUmodule module, GetGlobal get_global,
   return true;
 }
 
-cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream) {
+bool GuardedModule::load(const nlohmann::json& request, CUmodule module, GetGlobal get_global,
+                         std::string& error) {
+  detach();
+  sites_.clear();
+  if (!request.value("guard", false)) return true;
+  if (!attach(module, get_global, request.value("guard_globals", std::vector<std::string>{}), error))
+    return false;
+  for (const auto& s : request.value("guard_sites", nlohmann::json::array()))
+    sites_.push_back({s.at(0).get<int>(), s.at(1).get<std::string>(), s.at(3).get<std::string>(),
+                      s.at(2).get<unsigned>(), "", "", false});
+  return true;
+}
+
+cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream) const {
   if (!attached()) return cudaSuccess;
   // Written only when it changes (a fountain step swaps in and out; a lab's
   // buffers stay): steady state costs no copy.
@@ -55,7 +68,7 @@ cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers,
   return cudaMemsetAsync(reinterpret_cast<void*>(record_), 0, sizeof(Record), stream);
 }
 
-std::optional<Record> GuardedModule::after_launch(cudaStream_t stream, cudaError_t& error) {
+std::optional<Record> GuardedModule::after_launch(cudaStream_t stream, cudaError_t& error) const {
   error = cudaSuccess;
   if (!attached()) return std::nullopt;
   Record r{};
