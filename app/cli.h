@@ -1,6 +1,7 @@
 #pragma once
 // The command-line contract (see README.md): parsing only, no side effects.
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,10 @@
 #include "worker/run_state.h"  // RunControl, for BenchOptions
 
 namespace cv {
+
+namespace usercode {
+class RunnerClient;
+}
 
 // A bad command line: the message names the flag or value and why. Exit code 2.
 class UsageError : public std::runtime_error {
@@ -83,6 +88,9 @@ struct BenchOptions {
   bool checked = false;
   bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
   PathConfig paths;  // not from the command line: the configuration's (config/config.h)
+  // Not from the command line: the app's runner process (usercode/runner_client.h),
+  // so "run your kernel" shares it with the scenes; unset: bench kernel starts its own.
+  std::shared_ptr<usercode::RunnerClient> runner;
 };
 
 struct SweepOptions {

@@ -146,7 +146,7 @@ Target target() {
       "than drawing points. Doing many samples per thread and one atomic per block turns "
       "the job from launch- and memory-bound into arithmetic-bound: compare samples/s "
       "across the rows.";
-  lab.actions.push_back(your_kernel_action(usercode::TemplateKind::Pi, kDefaultN));
+  lab.actions.push_back(your_kernel_action("pi", kDefaultN));
   lab.kernel = [](const std::string& variant,
                   const BlockShape& block) -> std::optional<LabInfo::Kernel> {
     const Variant v = *parse_variant(variant);

@@ -150,7 +150,8 @@ Context::Context(Backend b, const Config& cfg)
       preset_panel(cfg.paths),
       lesson(b, cfg),
       recorder(cfg.paths) {
-  labs.set_kernel_source(&kernel_panel.source(), cfg.paths);  // "run your kernel" runs the tab's text
+  // "run your kernel" runs the tab's text, in the app's one runner process.
+  labs.set_kernel_source(&kernel_panel.source(), cfg.paths, &user_kernel);
 }
 
 App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)

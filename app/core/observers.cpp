@@ -16,15 +16,15 @@ namespace cv {
 
 namespace {
 // A loaded kernel's first launch is still to come only where something runs
-// it: the fountain scene, in the lean layout (else the scene's note says why);
+// it: the scene its template feeds (else the scene's note says why);
 // lab kernels have no window hook yet. Waiting for it anywhere else never ends.
 bool first_launch_pending(Context& ctx) {
   const usercode::UserKernelStatus& st = ctx.user_kernel.status();
   if (st.state != usercode::UserKernelState::Ready || st.edit_to_run_ms > 0) return false;
-  const bool fountain_kind = st.kind == usercode::TemplateKind::FountainKernel ||
-                             st.kind == usercode::TemplateKind::FountainParticle;
   const ParticleScene& scene = *ctx.scenes.current().scene;
-  return fountain_kind && scene.runs_user_kernels() && scene.user_note().empty();
+  const bool feeds_this_scene = st.spec && st.spec->feeds == usercode::Feeds::Scene &&
+                                st.spec->feeds_name == scene.name();
+  return feeds_this_scene && scene.runs_user_kernels() && scene.user_note().empty();
 }
 }  // namespace
 

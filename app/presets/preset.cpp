@@ -11,7 +11,7 @@
 #include "io/atomic_file.h"
 #include "ui/lab_panel.h"
 #include "usercode/compile.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 
 namespace cv::presets {
 
@@ -339,7 +339,7 @@ std::optional<Kernel> parse_kernel(Reader& rd, const json& j) {
   k.source = std::move(*src);
   if (j.contains("template")) {
     std::vector<std::string> names;
-    for (const usercode::TemplateInfo& t : usercode::templates()) names.push_back(t.name);
+    for (const usercode::TemplateEntry& t : usercode::template_entries()) names.push_back(t.name);
     k.template_name = rd.choice(j["template"], "kernel.template", names);
   }
   if (j.contains("file")) k.file = rd.string(j["file"], "kernel.file");

@@ -14,7 +14,7 @@
 #include "usercode/compile.h"
 #include "usercode/guard/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -98,9 +98,9 @@ TEST(GuardKernels, UnguardedCompileIsUnchanged) {
 void expect_refused(const std::string& line4, const std::string& words) {
   const std::string src =
       "// template: count3\n"
-      "extern \"C\" __global__ void count3(cv::Span<const int> data, unsigned long long* count) {\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
       "  const unsigned long long i = cv::global_index();\n" +
-      line4 + "\n  if (i < data.size && data[i] % 3 == 0) atomicAdd(count, 1ull);\n}\n";
+      line4 + "\n  if (i < data.size && data[i] % 3 == 0) atomicAdd(&count[0], 1ull);\n}\n";
   const CompileResult c = guarded(src, "sm_90");
   SCOPED_TRACE(line4);
   EXPECT_FALSE(c.ok);

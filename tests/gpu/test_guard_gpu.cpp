@@ -8,11 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "gpu/gpu_test_util.h"
-#include "labs/reduce/reduce.h"
 #include "usercode/compile.h"
-#include "usercode/pi_reference.h"
 #include "usercode/runner_client.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -44,12 +42,14 @@ std::string fountain_with(const std::string& body) {
          body + "\n}\n";
 }
 
-FountainRequest request() {
-  FountainRequest q;
-  q.count = 65536;
-  q.block = {16, 16, 1};
-  q.reset = true;
-  return q;
+// One step of the fountain template's workload (the registered rules).
+LaunchRequest request() {
+  Workload w;
+  w.n = 65536;
+  w.block = {16, 16, 1};
+  w.reset = true;
+  w.read_back = false;
+  return make_launch(*find_template("fountain_kernel"), w);
 }
 
 struct FaultCase {
@@ -94,7 +94,7 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
     ASSERT_TRUE(c.ok) << c.first_error() << c.error << c.log;
     ASSERT_TRUE(c.guarded.ok);
     auto client = client_for(c);
-    const LaunchOutcome out = client->fountain(request(), 2.0);
+    const LaunchOutcome out = client->launch(request(), 2.0);
     ASSERT_FALSE(out.ok) << "the guard reports the access";
     const KernelFault& f = *out.fault;
     EXPECT_EQ(f.error_name, "guard") << f.describe();
@@ -104,34 +104,38 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
     // The same runner runs the good template, guarded, with no alarm.
     const LoadOutcome lo = client->load(build(read_template_source(*find_template("fountain_kernel"), test_config().paths), true), 2.0);
     ASSERT_TRUE(lo.ok) << lo.error;
-    const LaunchOutcome good = client->fountain(request(), 2.0);
+    const LaunchOutcome good = client->launch(request(), 2.0);
     EXPECT_TRUE(good.ok) << (good.fault ? good.fault->describe() : "");
   }
 }
 
+// Every registered template and example, guarded, on its own workload (as
+// bench kernel runs it, at a smaller size): no guard alarm, and the
+// templates' own checks pass (examples may be wrong on purpose: racy).
 TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
   CV_REQUIRE_GPU();
-  for (const TemplateInfo& t : templates()) {
-    SCOPED_TRACE(t.name);
-    const CompileResult c = build(read_template_source(t, test_config().paths), true);
+  for (const TemplateEntry& e : template_entries()) {
+    SCOPED_TRACE(e.name);
+    const CompileResult c = build(read_template_source(e, test_config().paths), true);
     ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    ASSERT_TRUE(c.guarded.ok);
     auto client = client_for(c);
-    if (t.kind == TemplateKind::Count3) {
-      const std::vector<int32_t> data = reduce::make_data(1 << 20, 1);
-      const LaunchOutcome o = client->count3({1 << 20, 1, {256, 1, 1}, 2}, 2.0);
-      ASSERT_TRUE(o.ok) << o.fault->describe();
-      if (t.name.find("racy") == std::string::npos)
-        EXPECT_EQ(o.result, reduce::cpu_threads(reduce::Op::Count3, data.data(), data.size()));
-    } else if (t.kind == TemplateKind::Pi) {
-      const LaunchOutcome o = client->pi({1 << 22, 1, {256, 1, 1}, 2}, 2.0);
-      ASSERT_TRUE(o.ok) << o.fault->describe();
-      EXPECT_EQ(static_cast<uint64_t>(o.result), pi_reference_hits(1 << 22, 1));
-    } else {
-      FountainRequest q = request();
-      q.steps = 20;
-      q.colour_by = 1;  // the ids buffer in the table too
-      const LaunchOutcome o = client->fountain(q, 2.0);
-      EXPECT_TRUE(o.ok) << (o.fault ? o.fault->describe() : "");
+    const TemplateSpec& spec = *e.spec;
+    Workload w;
+    w.n = std::min<long long>(spec.default_n, 1 << 20);
+    w.block = spec.default_block;
+    w.seed = spec.default_seed;
+    LaunchOutcome last;
+    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
+      w.step = k;
+      w.reset = k == 0;
+      w.read_back = k + 1 == std::max(1, spec.check_steps);
+      last = client->launch(make_launch(spec, w), 2.0);
+      ASSERT_TRUE(last.ok) << last.fault->describe();
+    }
+    if (spec.check && !e.example) {
+      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
+      EXPECT_TRUE(r.correct) << r.fields.dump();
     }
   }
 }
@@ -143,7 +147,7 @@ TEST(GuardGpuUnguarded, EachFaultKindEndsOnlyTheRunner) {
     const CompileResult c = build(fountain_with(fc.body), false);
     ASSERT_TRUE(c.ok) << c.first_error() << c.error;
     auto client = client_for(c);
-    const LaunchOutcome out = client->fountain(request(), 2.0);
+    const LaunchOutcome out = client->launch(request(), 2.0);
     ASSERT_FALSE(out.ok);
     EXPECT_NE(out.fault->error_name, "guard");
     EXPECT_FALSE(client->running()) << out.fault->describe();
