@@ -57,7 +57,8 @@ std::string usage_text() {
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
-          [--lesson FILE [--step K]] [--kernel FILE.cu] [--class-server [[ADDRESS:]PORT]]
+          [--lesson FILE [--step K]] [--kernel FILE.cu] [--guard on|off]
+          [--class-server [[ADDRESS:]PORT]]
 )" + scene_variant_lines() + R"( Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
       --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
@@ -68,7 +69,8 @@ std::string usage_text() {
       --kernel FILE.cu runs your fountain kernel instead of the built-in one
       (docs/kernels.md); a fault or time-out brings the built-in back. It opens the
       kernel editor with the file (--panel kernel opens the editor on its own;
-      docs/kernel_editor.md).
+      docs/kernel_editor.md). --guard off runs your kernel without the guard that
+      checks every memory access before it runs (on by default; docs/guard.md).
       --colour-by block|warp|thread|sm colours each particle by the block, warp, lane
       or SM that computed it this frame (ids written by the kernel itself).
       --renderer: GL point sprites, or the CUDA splatter for millions of particles
@@ -100,9 +102,11 @@ std::string usage_text() {
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
   cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]]
-          [--reps R] [--backend auto|cuda|cpu] [--device N]
+          [--reps R] [--backend auto|cuda|cpu] [--device N] [--guard on|off]
           compiles and runs your kernel (docs/kernels.md); the template is the file's
-          first line `// template: NAME` unless named; exit 2 on a compile error
+          first line `// template: NAME` unless named; exit 2 on a compile error;
+          --guard on (default) checks every memory access (docs/guard.md) and also
+          times the unguarded kernel (guard_ratio), off runs the raw kernel
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
           [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu] [--device N]
   cudaviz doctor      what this machine offers (driver, GPUs, code in this build, OpenGL,
@@ -110,6 +114,13 @@ std::string usage_text() {
                       window cannot run here
   cudaviz --help
 )";
+}
+
+// --guard on|off (docs/guard.md).
+static bool guard_flag(const std::string& v) {
+  if (v == "on") return true;
+  if (v == "off") return false;
+  throw UsageError("--guard: '" + v + "' is not on or off");
 }
 
 long long parse_integer(const std::string& text, const std::string& what, long long min,
@@ -265,6 +276,7 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
   o.device = s.device;
   o.source = f.get("--source");
   o.template_name = f.get("--template");
+  if (auto g = f.get("--guard")) o.guard = guard_flag(*g);
   if (o.target == "kernel" && !o.source)
     throw UsageError("bench kernel: --source FILE.cu is required (the kernel to compile and run)");
   return cmd;
@@ -295,7 +307,7 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
   if (bench) {
     known.insert({"--block", "--input"});
-    if (args[1] == "kernel") known.insert({"--source", "--template"});
+    if (args[1] == "kernel") known.insert({"--source", "--template", "--guard"});
   } else {
     known.insert({"--shapes", "--csv"});
   }
@@ -339,6 +351,7 @@ void parse_run_workload(FlagReader& f, RunOptions& o) {
   o.variant = f.get("--variant");
   o.lab = f.get("--lab");
   o.kernel = f.get("--kernel");
+  if (auto g = f.get("--guard")) o.guard = guard_flag(*g);
 }
 
 // --panel, --colour-by, --sweep, --ui-scale, --present, --device, --renderer.
@@ -418,7 +431,7 @@ Command parse_run(const std::vector<std::string>& in) {
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
                 "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
-                "--step", "--kernel", "--class-server"},
+                "--step", "--kernel", "--guard", "--class-server"},
                {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);

@@ -65,6 +65,7 @@ struct RunOptions {
   bool class_server = false;
   std::string class_address;
   int class_port = -1;
+  bool guard = true;  // --guard on|off: every memory access of your kernel checked (docs/guard.md)
 };
 
 
@@ -81,6 +82,7 @@ struct BenchArgs {
   std::optional<int> device;  // --device N
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
+  bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
 };
 
 struct SweepOptions {

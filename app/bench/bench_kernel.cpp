@@ -191,6 +191,27 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   return m;
 }
 
+// The same kernel without the guard (docs/guard.md), loaded into the same
+// runner and timed the same way as measure(): the guard's cost in one process.
+void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b, Measurement& m) {
+  req.guard = false;
+  const CompileResult c = compile(req);
+  if (!c.ok) fail(r, "the unguarded compile failed: " + c.first_error() + c.error, c.first_error_line(), 1);
+  if (const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module); !lo.ok) fail(r, lo.error, 0, 1);
+  const int reps = r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20);
+  Workload w = workload(r, n, b);  // a reset, then warm-up reps, then the timed reps
+  if (auto first = launch(r, w); !first.ok) fail_fault(r, *first.fault);
+  w.reset = false;
+  w.reps = std::min(reps, 10);
+  if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
+  w.reps = reps;
+  const LaunchOutcome t = launch(r, w);
+  if (!t.ok) fail_fault(r, *t.fault);
+  const double unguarded = summarize(t.kernel_ms).median_ms;
+  m.fields["unguarded_ms_median"] = unguarded;
+  m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
+}
+
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   if (!opt.source && !opt.source_text)
     throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
@@ -218,6 +239,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.file_name = r.path;
   req.paths = opt.paths;
   req.checked = opt.checked;
+  req.guard = opt.guard && req.target == usercode::Target::Gpu;
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
@@ -225,6 +247,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["template"] = r.spec->name;
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
+  r.line["guard"] = req.guard;
 
   if (can_run) {
     if (opt.runner && opt.runner->backend() == backend) {
@@ -282,6 +305,16 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   check_cancel(opt, 0.3f);
 
   Measurement m = measure(r, n, block);
+  // From the command line the guard's cost is measured too; the labs window
+  // (source_text) runs only the guarded kernel, as the student sees it.
+  if (req.guard && can_run && !opt.source_text) {
+    check_cancel(opt, 0.9f);
+    add_unguarded(r, req, n, block, m);
+  }
+  if (c.guarded.ok) {
+    r.line["memory_instructions"] = c.guarded.memory_instructions;
+    r.line["checked_instructions"] = c.guarded.checked_instructions;
+  }
   nlohmann::ordered_json fields = r.line;
   for (const char* k : {"bench", "variant", "backend"}) fields.erase(k);
   for (auto it = m.fields.begin(); it != m.fields.end(); ++it) fields[it.key()] = it.value();

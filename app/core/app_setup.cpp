@@ -172,6 +172,7 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s | %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION), window_.robustness_note().c_str());
   setup_scene(plan);
+  ctx_.user_kernel.set_guard(opt_.guard);  // --guard on|off (docs/guard.md)
   // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
   if (opt_.kernel && !plan.reopened) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
   reopened_ = plan.reopened;

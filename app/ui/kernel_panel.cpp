@@ -173,7 +173,9 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
           unplaced_.push_back(d);
       }
     if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
-    const std::string& ptx = st.compile ? st.compile->ptx : std::string();
+    // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
+    const std::string& ptx = !st.compile ? std::string()
+                             : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
   // Yours against the built-in, each timed while it stepped the scene its template feeds.
@@ -261,6 +263,15 @@ void KernelPanel::run_settings(UserKernel& uk) {
   }
   ui::tooltip("Bounds-checked accessors: a bad index is caught and reported with its thread, "
               "block and line instead of crashing. Slower; for finding the bug.");
+  ui::same_line_if_fits("guard");
+  bool guard = uk.options().guard;
+  if (ImGui::Checkbox("guard", &guard)) {
+    uk.set_guard(guard);
+    if (uk.status().state != UserKernelState::Off) submit(uk);
+  }
+  ui::tooltip("Every read and write of your kernel is checked before it runs: one outside your "
+              "buffers is skipped and named (line, thread, block) instead of faulting the GPU. "
+              "Off: the raw kernel, for timing (docs/guard.md).");
   ui::same_line_if_fits("- + 2.00 s   time limit");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (!limit_editing_) time_limit_s_ = static_cast<float>(uk.options().time_limit_s);

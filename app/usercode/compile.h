@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "usercode/guard/ptx_guard.h"
 #include "usercode/template_registry.h"
 #include "worker/worker.h"
 
@@ -56,6 +57,7 @@ struct CompileRequest {
   // NVRTC architecture "sm_XY"; "" -> the running device's, else kDefaultArch.
   std::string arch;
   bool checked = false;       // bounds-checked accessors record the first bad index
+  bool guard = false;         // every memory access checked (usercode/guard/, docs/guard.md)
   std::string file_name = "kernel.cu";  // names the file in compiler-style messages
   PathConfig paths;  // the CPU target: PATH, CXX and TMPDIR (config/config.h)
 };
@@ -75,6 +77,8 @@ struct CompileResult {
                                         // unknown template); then diagnostics may be empty
   std::string ptx;                      // GPU target: the PTX (also on machines without a GPU)
   std::vector<char> cubin;              // GPU target with a real arch: the binary to load
+                                        // (the guarded one when the request asked for the guard)
+  guard::GuardedPtx guarded;            // the guard's PTX, sites and counts (guarded.ok when used)
   std::string shared_object;            // CPU target: path of the built .so (in `files`)
   std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up

@@ -6,6 +6,7 @@
 #include "common/device_info.h"
 #include "usercode/compile_log.h"
 #include "usercode/compile_parts.h"
+#include "usercode/guard/guard_compile.h"
 #include "usercode/nvrtc_api.h"
 
 namespace cv::usercode::detail {
@@ -76,9 +77,11 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
     return;
   }
   Program prog(api, raw);
-  const std::string arch_opt = "-arch=" + r.arch;
-  std::vector<const char*> opts = {arch_opt.c_str(), "-lineinfo", "-std=c++17", "-Xptxas=-v",
-                                   "-default-device"};
+  // Guarded: NVRTC stops at PTX (compute_XY); nvJitLink builds the cubin from the guarded PTX.
+  const bool guard_links = req.guard && r.arch.rfind("sm_", 0) == 0;
+  const std::string arch_opt = "-arch=" + (guard_links ? "compute_" + r.arch.substr(3) : r.arch);
+  std::vector<const char*> opts = {arch_opt.c_str(), "-lineinfo", "-std=c++17", "-default-device"};
+  if (!guard_links) opts.push_back("-Xptxas=-v");
   if (req.checked) opts.push_back("-DCV_CHECKED=1");
   const nvrtcResult result = api.compile(prog.get(), static_cast<int>(opts.size()), opts.data());
   size_t log_size = 0;
@@ -106,6 +109,7 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
     api.cubin(prog.get(), r.cubin.data());
   }
   if (!r.entry_points.empty()) r.resources = parse_ptxas_resources(log, r.entry_points[0]);
+  if (req.guard) guard::guard_result(req.file_name, r);
   // A kernel the file must define but does not: the PTX has no entry for it.
   for (const std::string& entry : r.entry_points)
     if (r.ptx.find(".entry " + entry + "(") == std::string::npos)

@@ -17,6 +17,7 @@
 
 #include "common/device_select.h"
 #include "usercode/fault_words.h"
+#include "usercode/guard/guard_compile.h"
 #include "usercode/runner_protocol.h"
 #include "usercode/template_spec.h"
 
@@ -317,7 +318,15 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
   if (c.target == Target::Cpu) {
     req["shared_object"] = c.shared_object;
   } else {
-    blob = c.cubin.empty() ? std::vector<char>(c.ptx.begin(), c.ptx.end()) : c.cubin;
+    blob = guard::load_image(c);
+    if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
+      req["guard"] = true;
+      req["guard_globals"] = c.guarded.module_globals;
+      nlohmann::json sites = nlohmann::json::array();
+      for (const guard::GuardSite& s : c.guarded.sites)
+        sites.push_back({s.line, s.access, s.width, s.space});
+      req["guard_sites"] = std::move(sites);
+    }
   }
   nlohmann::json reply;
   std::vector<char> reply_blob;

@@ -13,6 +13,8 @@
 #include "common/cuda_check.h"
 #include "common/cuda_driver.h"
 #include "common/cuda_resources.h"
+#include "usercode/guard/guard_runtime.h"
+#include "usercode/guard/guard_words.h"
 #include "usercode/runner_args.h"
 #include "usercode/runner_executor.h"
 
@@ -93,6 +95,7 @@ struct Module {
   CUdeviceptr fault = 0;  // the checked build's cv_fault record
   bool checked = false;
   std::string entry;
+  guard::GuardedModule guard;  // a guarded build's table and record (docs/guard.md)
 };
 
 class GpuExecutor : public Executor {
@@ -135,6 +138,10 @@ class GpuExecutor : public Executor {
     size_t bytes = 0;
     if (d_.get_global(&m.fault, &bytes, m.module, "cv_fault") != CUDA_SUCCESS || bytes != sizeof(FaultRecord))
       m.fault = 0;
+    if (std::string why; !m.guard.load(req.json, m.module, d_.get_global, why)) {
+      d_.module_unload(m.module);
+      return error_reply("guard", why, false);
+    }
     auto attr = [&](CUfunction_attribute a) {
       int v = 0;
       d_.func_attribute(&v, a, m.func);
@@ -214,12 +221,13 @@ class GpuExecutor : public Executor {
   }
 
   // One launch, synchronised and timed; null on success, else the reply.
-  // The guard's hook (issue 26) belongs here: before the launch, write
-  // args.buffers into the module's guard table; after it, read the record.
+  // A guarded module (issue 26): args.buffers become its table before the
+  // launch; its record is read after.
   nlohmann::json launch_once(const Module& m, const LaunchShape& s, const BoundArgs& args,
                              nlohmann::json& times) {
     if (m.checked && m.fault)
       CV_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(m.fault), 0, sizeof(FaultRecord), stream_.get()));
+    if (m.guard.attached()) CV_CUDA(m.guard.before_launch(args.buffers, stream_.get()));
     CV_CUDA(cudaEventRecord(start_.get(), stream_.get()));
     const CUresult lr = d_.launch(m.func, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
                                   s.block[2], s.dynamic_shared_bytes,
@@ -240,6 +248,16 @@ class GpuExecutor : public Executor {
     const cudaError_t e = cudaStreamSynchronize(stream_.get());
     if (e != cudaSuccess) return describe(error_reply(cudaGetErrorName(e), cudaGetErrorString(e), true));
     times.push_back(elapsed_ms(start_, stop_));
+    if (m.guard.attached()) {  // an access the guard skipped: named, and the context lives on
+      cudaError_t ge = cudaSuccess;
+      const std::optional<guard::Record> rec = m.guard.after_launch(stream_.get(), ge);
+      CV_CUDA(ge);
+      if (rec) {
+        nlohmann::json r = describe(error_reply("guard", guard::sentence(*rec, m.guard.sites(), args.buffers), false));
+        r["guard"] = guard::record_json(*rec, m.guard.sites());
+        return r;
+      }
+    }
     if (m.checked && m.fault) {
       FaultRecord rec{};
       CV_CUDA(cudaMemcpy(&rec, reinterpret_cast<void*>(m.fault), sizeof rec, cudaMemcpyDeviceToHost));

@@ -42,6 +42,7 @@ void UserKernel::set_time_limit(double seconds) {
 }
 
 void UserKernel::set_checked(bool checked) { opts_.checked = checked; }
+void UserKernel::set_guard(bool guard) { opts_.guard = guard; }
 
 void UserKernel::submit(std::string source, std::string template_name, std::string file_name) {
   status_.source = source;
@@ -59,6 +60,7 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   req.file_name = std::move(file_name);
   req.arch = opts_.arch;
   req.checked = opts_.checked;
+  req.guard = opts_.guard;
   req.paths = opts_.paths;
   job_.start(std::move(req));
   submitted_at_ = now_ms();

@@ -41,6 +41,7 @@ struct UserKernelOptions {
   Backend backend = Backend::Cpu;  // where kernels run: Cuda (NVRTC cubin) or Cpu (host C++)
   double time_limit_s = 2.0;       // a launch running longer ends the runner
   bool checked = false;            // compile with bounds-checked accessors
+  bool guard = true;               // every memory access checked before it runs (docs/guard.md)
   std::string arch;                // NVRTC arch override ("" -> the device's)
   std::string runner_path;         // "" -> find_runner(paths.runner)
   PathConfig paths;                // PATH, CXX, TMPDIR, CUDAVIZ_RUNNER (config/config.h)
@@ -82,6 +83,7 @@ class UserKernel {
   const UserKernelOptions& options() const { return opts_; }
   void set_time_limit(double seconds);  // throws std::invalid_argument outside [0.05, 60]
   void set_checked(bool checked);       // takes effect at the next submit
+  void set_guard(bool guard);           // takes effect at the next submit
 
   // True when a loaded kernel feeds `feeds_name` (a scene or a lab, as its
   // template says) and should run instead of the built-in.

@@ -1,0 +1,156 @@
+#include "usercode/guard/check_code.h"
+
+#include <sstream>
+
+#include "usercode/guard/guard_abi.h"
+
+namespace cv::usercode::guard {
+namespace {
+
+constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
+
+}  // namespace
+
+CheckCode check_code(const Access& a) {
+  const std::string L = "$cvg_" + std::to_string(a.site) + "_";
+  std::ostringstream c;
+  c << "\t// cudaviz guard: site " << a.site << " line " << a.line << ": " << a.access << " of "
+    << a.width << " bytes (" << a.space << ")\n";
+  if (!a.guard.empty())
+    c << "\t@" << (a.guard_negated ? "" : "!") << a.guard << " bra " << L << "skip;\n";
+  // The address, as 64 bits, in %cvg_d0.
+  const std::string off = std::to_string(a.offset);
+  if (a.base_kind == Access::Base::Absolute) c << "\tmov.u64 %cvg_d0, " << off << ";\n";
+  else if (a.base_kind == Access::Base::Variable) {
+    c << "\tmov.u64 %cvg_d0, " << a.base << ";\n";
+    if (a.offset) c << "\tadd.s64 %cvg_d0, %cvg_d0, " << off << ";\n";
+  } else if (a.base32) {
+    c << "\tcvt.u64.u32 %cvg_d0, " << a.base << ";\n";
+    if (a.offset) c << "\tadd.s64 %cvg_d0, %cvg_d0, " << off << ";\n";
+  } else if (a.offset) {
+    c << "\tadd.s64 %cvg_d0, " << a.base << ", " << off << ";\n";
+  } else {
+    c << "\tmov.b64 %cvg_d0, " << a.base << ";\n";
+  }
+  if (a.width > 1) c << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n";  // tested at `checked`
+  const std::string W = std::to_string(a.width);
+  auto window_check = [&](const char* reg, const char* lo, const char* hi) {
+    c << "\tadd.s64 %cvg_d1, " << reg << ", " << W << ";\n\tsetp.ge.u64 %cvg_p0, " << reg
+      << ", " << lo << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, " << hi << ", %cvg_p0;\n";
+  };
+  // The first kUnrolled entries at fixed offsets (ptxas reads them as constant
+  // operands; unused entries are {0, 0} and match nothing), then a loop over the rest.
+  auto table_check = [&] {
+    c << "\tadd.s64 %cvg_d1, %cvg_d0, " << W << ";\n";
+    for (unsigned e = 0; e < kUnrolled; ++e)
+      c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
+        << "\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+        << "\t@%cvg_p0 bra " << L << "checked;\n";
+    c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
+      << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
+      << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
+      << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
+      << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n"
+      << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
+  };
+  if (a.space == "global") {
+    table_check();
+  } else if (a.space == "shared") {
+    window_check("%cvg_d0", "%cvg_s0", "%cvg_s1");
+  } else if (a.space == "local") {
+    window_check("%cvg_d0", "%cvg_s2", "%cvg_s3");
+  } else {
+    c << "\tisspacep.shared %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "sh;\n"
+      << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "lo;\n";
+    table_check();
+    c << "\tbra " << L << "checked;\n" << L << "sh:\n\tcvta.to.shared.u64 %cvg_d5, %cvg_d0;\n";
+    window_check("%cvg_d5", "%cvg_s0", "%cvg_s1");
+    c << "\tbra " << L << "checked;\n" << L << "lo:\n\tcvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
+    window_check("%cvg_d5", "%cvg_s2", "%cvg_s3");
+  }
+  c << L << "checked:\n";
+  if (a.width > 1) c << "\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
+  std::ostringstream tail;  // after the failure path: the instruction itself
+  tail << L << "back:\n\t" << "@%cvg_p0 " << a.body << ";\n";
+  if (!a.guard.empty()) tail << L << "skip:\n";
+
+  // Out of line: record the first failure, zero a load's destinations, go back.
+  const char* rec = kRecordName;
+  std::ostringstream f;
+  f << L << "fail:\n\tatom.global.cas.b32 %cvg_r0, [" << rec << "], 0, 1;\n"
+    << "\tsetp.eq.u32 %cvg_p1, %cvg_r0, 0;\n\t@!%cvg_p1 bra " << L << "zero;\n"
+    << "\tmov.u32 %cvg_r1, " << a.site << ";\n\tst.global.u32 [" << rec << "+4], %cvg_r1;\n"
+    << "\tmov.b64 %cvg_d5, %cvg_d0;\n";
+  if (a.space == "generic") {
+    f << "\tmov.u32 %cvg_r1, 1;\n\tisspacep.shared %cvg_p2, %cvg_d0;\n"
+      << "\t@%cvg_p2 mov.u32 %cvg_r1, 2;\n\t@%cvg_p2 cvta.to.shared.u64 %cvg_d5, %cvg_d0;\n"
+      << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 mov.u32 %cvg_r1, 3;\n"
+      << "\t@%cvg_p2 cvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
+  } else {
+    f << "\tmov.u32 %cvg_r1, " << (a.space == "global" ? 1 : a.space == "shared" ? 2 : 3) << ";\n";
+  }
+  f << "\tst.global.u32 [" << rec << "+8], %cvg_r1;\n"
+    << "\tand.b64 %cvg_d1, %cvg_d0, " << (a.width - 1) << ";\n\tsetp.ne.u64 %cvg_p1, %cvg_d1, 0;\n"
+    << "\tselp.u32 %cvg_r1, 2, 1, %cvg_p1;\n\tst.global.u32 [" << rec << "+12], %cvg_r1;\n"
+    << "\tst.global.u64 [" << rec << "+16], %cvg_d5;\n";
+  if (a.space != "global") {
+    f << "\tst.global.u64 [" << rec << "+24], %cvg_s0;\n\tst.global.u64 [" << rec << "+32], %cvg_s1;\n"
+      << "\tst.global.u64 [" << rec << "+40], %cvg_s2;\n\tst.global.u64 [" << rec << "+48], %cvg_s3;\n";
+  }
+  const char* ids[6] = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z"};
+  for (int k = 0; k < 6; ++k)
+    f << "\tmov.u32 %cvg_r1, " << ids[k] << ";\n\tst.global.u32 [" << rec << "+" << 56 + 4 * k
+      << "], %cvg_r1;\n";
+  f << L << "zero:\n";
+  for (const auto& [reg, b] : a.dests)
+    if (b == 2 || b == 4 || b == 8) f << "\tmov.b" << b * 8 << " " << reg << ", 0;\n";
+  f << "\tmov.pred %cvg_p0, 0;\n\tbra " << L << "back;\n";
+  CheckCode out;
+  if (a.nested) {
+    // Inside a { } block (inline PTX): labels there are not seen from the
+    // function's end, so the failure path stays in line, jumped over.
+    c << "\t@%cvg_p0 bra " << L << "back;\n" << f.str() << tail.str();
+  } else {
+    c << "\t@!%cvg_p0 bra " << L << "fail;\n" << tail.str();
+    out.fail = f.str();
+  }
+  out.code = c.str();
+  return out;
+}
+
+std::string window_prologue(const std::vector<SharedVar>& shared, const std::string& depot,
+                            long long depot_bytes) {
+  std::ostringstream c;
+  c << "\t// cudaviz guard: the shared window and the local frame\n";
+  bool first = true;
+  for (const SharedVar& v : shared) {
+    if (v.bytes < 0) c << "\tmov.u32 %cvg_r1, %dynamic_smem_size;\n\tcvt.u64.u32 %cvg_d4, %cvg_r1;\n";
+    const std::string size = v.bytes < 0 ? "%cvg_d4" : std::to_string(v.bytes);
+    if (first) {
+      c << "\tmov.u64 %cvg_s0, " << v.name << ";\n\tadd.s64 %cvg_s1, %cvg_s0, " << size << ";\n";
+      first = false;
+    } else {
+      c << "\tmov.u64 %cvg_d5, " << v.name << ";\n\tmin.u64 %cvg_s0, %cvg_s0, %cvg_d5;\n"
+        << "\tadd.s64 %cvg_d5, %cvg_d5, " << size << ";\n\tmax.u64 %cvg_s1, %cvg_s1, %cvg_d5;\n";
+    }
+  }
+  if (first) c << "\tmov.u64 %cvg_s0, 0;\n\tmov.u64 %cvg_s1, 0;\n";
+  if (!depot.empty())
+    c << "\tmov.u64 %cvg_s2, " << depot << ";\n\tadd.s64 %cvg_s3, %cvg_s2, " << depot_bytes << ";\n";
+  else
+    c << "\tmov.u64 %cvg_s2, 0;\n\tmov.u64 %cvg_s3, 0;\n";
+  return c.str();
+}
+
+std::string scratch_registers() {
+  return "\n\t.reg .pred %cvg_p<3>;\n\t.reg .b32 %cvg_r<2>;\n\t.reg .b64 %cvg_d<7>;\n"
+         "\t.reg .b64 %cvg_s<4>;\n";
+}
+
+std::string module_declarations() {
+  return "\n\n// cudaviz guard (docs/guard.md): the launch's buffers and the first failed access\n"
+         ".const .align 16 .b8 " + std::string(kTableName) + "[" + std::to_string(sizeof(Table)) + "];\n"
+         ".global .align 16 .b8 " + std::string(kRecordName) + "[" + std::to_string(sizeof(Record)) + "];";
+}
+
+}  // namespace cv::usercode::guard

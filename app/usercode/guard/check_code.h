@@ -1,0 +1,47 @@
+#pragma once
+// The PTX the guard inserts (docs/guard.md), as text: the check before one
+// memory access and its out-of-line failure path, the once-a-function shared
+// window and local frame, the scratch registers. ptx_guard.cpp decides where.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cv::usercode::guard {
+
+// One memory instruction to check.
+struct Access {
+  unsigned site = 0;
+  int line = 0;
+  std::string access;  // "read", "write", "atomic" (for the comment)
+  std::string space;   // "global", "shared", "local", "generic"
+  unsigned width = 0;  // bytes
+  std::string guard;   // its own predicate ("%p1"), "" when none
+  bool guard_negated = false;
+  std::string body;    // the instruction without its predicate and ';'
+  enum class Base { Register, Variable, Absolute } base_kind = Base::Register;
+  std::string base;    // the register or variable
+  bool base32 = false;  // a 32-bit register (shared / local offsets)
+  long long offset = 0;
+  std::vector<std::pair<std::string, unsigned>> dests;  // registers a skipped load zeroes, bytes
+  bool nested = false;  // inside a { } block: the failure path stays in line
+};
+
+struct CheckCode {
+  std::string code;  // replaces the instruction
+  std::string fail;  // goes before the function's closing brace ("" when in line)
+};
+CheckCode check_code(const Access& a);
+
+// Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
+struct SharedVar {
+  std::string name;
+  long long bytes;  // -1: the extern (dynamic) array, sized by %dynamic_smem_size
+};
+std::string window_prologue(const std::vector<SharedVar>& shared, const std::string& depot,
+                            long long depot_bytes);
+// The %cvg_* registers, declared at the top of a function body.
+std::string scratch_registers();
+// The guard's two module-scope variables (after .address_size).
+std::string module_declarations();
+
+}  // namespace cv::usercode::guard

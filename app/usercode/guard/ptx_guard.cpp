@@ -1,0 +1,515 @@
+#include "usercode/guard/ptx_guard.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "usercode/guard/check_code.h"
+#include "usercode/guard/guard_abi.h"
+#include "usercode/guard/ptx_text.h"
+
+namespace cv::usercode::guard {
+namespace {
+
+// Instructions that touch no memory (registers, control flow, barriers):
+// passed through. Anything not here and not checked below is refused.
+const std::set<std::string>& plain_opcodes() {
+  static const std::set<std::string> s = {
+      "abs", "activemask", "add", "addc", "and", "bar", "barrier", "bfe", "bfi", "bfind", "bmsk",
+      "bra", "brev", "brkpt", "brx", "clz", "cnot", "copysign", "cos", "createpolicy", "cvt",
+      "cvta", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns", "getctarank",
+      "griddepcontrol", "isspacep", "istypep", "lg2", "lop3", "mad", "mad24", "madc", "mapa",
+      "match", "max", "membar", "min", "mma", "mov", "movmatrix", "mul", "mul24", "nanosleep",
+      "neg", "not", "or", "pmevent", "popc", "prmt", "rcp", "redux", "rem", "ret", "rsqrt", "sad",
+      "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin", "slct", "sqrt",
+      "sub", "subc", "szext", "tanh", "testp", "trap", "vote", "xor", "vabsdiff", "vadd", "vsub",
+      "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vabsdiff2", "vabsdiff4", "vadd2", "vadd4",
+      "vsub2", "vsub4", "vmin2", "vmin4", "vmax2", "vmax4", "vavrg2", "vavrg4", "vset2", "vset4"};
+  return s;
+}
+
+// What a refused instruction is, in words.
+std::string refused_what(const std::string& root, const std::string& opcode) {
+  if (root == "tex" || root == "tld4" || root == "txq" || root == "suld" || root == "sust" ||
+      root == "sured" || root == "suq")
+    return "a texture or surface instruction (" + opcode + ")";
+  if (root == "cp") return "an asynchronous or bulk copy (" + opcode + ")";
+  if (root == "ldmatrix" || root == "stmatrix" || root == "wmma" || root == "wgmma" ||
+      root == "tcgen05")
+    return "a matrix load or store (" + opcode + ")";
+  if (root == "mbarrier") return "an mbarrier operation on shared memory (" + opcode + ")";
+  if (root == "prefetch" || root == "prefetchu") return "a prefetch (" + opcode + ")";
+  if (root == "alloca" || root == "stacksave" || root == "stackrestore")
+    return "a dynamically sized local array (" + opcode + ")";
+  return "the instruction " + opcode + ", which the guard does not know";
+}
+
+bool is_memory_root(const std::string& r) {
+  return r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red";
+}
+
+// The address inside [...]: a register, a variable or a number, plus an offset.
+struct Address {
+  enum Kind { Register, Variable, Absolute } kind = Register;
+  std::string base;
+  long long offset = 0;
+};
+
+bool parse_address(const std::string& operand, Address& a) {
+  if (operand.empty() || operand[0] != '[') return false;
+  const size_t close = operand.find(']');
+  if (close == std::string::npos) return false;
+  std::string in;
+  for (char c : operand.substr(1, close - 1))
+    if (c != ' ') in += c;
+  if (in.empty()) return false;
+  size_t plus = in.find('+', 1);
+  std::string base = in.substr(0, plus);
+  if (plus != std::string::npos) {
+    const std::string off = in.substr(plus + 1);
+    char* end = nullptr;
+    a.offset = std::strtoll(off.c_str(), &end, 0);
+    if (off.empty() || *end) return false;
+  }
+  if (std::isdigit(static_cast<unsigned char>(base[0])) || base[0] == '-') {
+    char* end = nullptr;
+    a.kind = Address::Absolute;
+    a.offset += std::strtoll(base.c_str(), &end, 0);
+    return !*end;
+  }
+  a.base = base;
+  return true;
+}
+
+struct Var {
+  std::string space;
+  long long bytes = -1;
+  unsigned align = 1;
+};
+
+// Registers of one function: name or "%prefix<" -> bytes (0: predicate).
+class Registers {
+ public:
+  void add(const VarDecl& d) {
+    for (const std::string& n : d.names) {
+      const size_t lt = n.find('<');
+      if (lt != std::string::npos) ranged_[n.substr(0, lt)] = d.elem_bytes;
+      else single_[n] = d.elem_bytes;
+    }
+  }
+  // Bytes of the register, -1 when it is not one.
+  int bytes(const std::string& name) const {
+    if (auto it = single_.find(name); it != single_.end()) return static_cast<int>(it->second);
+    size_t e = name.size();
+    while (e > 0 && std::isdigit(static_cast<unsigned char>(name[e - 1]))) --e;
+    if (e == name.size() || e == 0) return -1;
+    if (auto it = ranged_.find(name.substr(0, e)); it != ranged_.end())
+      return static_cast<int>(it->second);
+    return -1;
+  }
+
+ private:
+  std::map<std::string, unsigned> single_, ranged_;
+};
+
+struct Function {
+  size_t header = 0, open = 0, close = 0;  // piece indexes
+  std::string name;
+  bool has_body = false;
+};
+
+std::string basename_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string function_name(const std::string& header) {
+  const std::string h = squeeze(header);
+  // The name is the identifier right before the parameter list's '(' (a .func
+  // starts with its return list in parentheses, after the word ".func").
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (h[i] != '(') continue;
+    size_t e = i;
+    while (e > 0 && h[e - 1] == ' ') --e;
+    size_t b = e;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(h[b - 1])) || h[b - 1] == '_' ||
+                     h[b - 1] == '$'))
+      --b;
+    if (b < e && (b == 0 || h[b - 1] != '.')) return h.substr(b, e - b);
+  }
+  return "";
+}
+
+// One function body rewritten.
+class Rewriter {
+ public:
+  Rewriter(const std::vector<Piece>& pieces, const std::map<std::string, Var>& module_vars,
+           const std::set<std::string>& defined_functions, const std::set<int>& student_files,
+           GuardedPtx& out)
+      : pieces_(pieces), vars_(module_vars), defined_(defined_functions),
+        student_files_(student_files), out_(out) {}
+
+  // Tracks the student's line through every .loc, inside functions or not.
+  void directive(const std::string& text) {
+    const std::string t = squeeze(text);
+    if (t.rfind(".loc ", 0) != 0) return;
+    std::istringstream in(t.substr(5));
+    int file = 0, line = 0;
+    in >> file >> line;
+    if (student_files_.count(file) && line > 0) {
+      line_ = line;
+      return;
+    }
+    const size_t at = t.find("inlined_at ");
+    if (at != std::string::npos) {
+      std::istringstream in2(t.substr(at + 11));
+      int f2 = 0, l2 = 0;
+      in2 >> f2 >> l2;
+      if (student_files_.count(f2) && l2 > 0) line_ = l2;
+    }
+  }
+
+  void function(const Function& f, std::string& text) {
+    fn_ = f.name;
+    regs_ = Registers{};
+    depot_.clear();
+    depot_bytes_ = 0;
+    // Declarations first (they may follow the code in nested blocks).
+    for (size_t i = f.open + 1; i < f.close; ++i) {
+      if (pieces_[i].kind != PieceKind::Stmt) continue;
+      if (auto d = parse_decl(pieces_[i].text)) {
+        if (d->space == "reg") regs_.add(*d);
+        if (d->space == "local" && d->bytes > 0 && depot_.empty())
+          depot_ = d->names[0], depot_bytes_ = d->bytes;
+        if (d->space == "local" || d->space == "shared" || d->space == "global")
+          for (const std::string& n : d->names)
+            local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
+      }
+    }
+    std::string body, fails;
+    bool needs_regs = false, needs_window = false, prologue_done = false;
+    const size_t first_site = out_.sites.size();
+    std::string prologue_at;  // where the prologue goes (body text offset)
+    size_t prologue_pos = std::string::npos;
+    int depth = 0;  // of { } blocks inside the body
+    for (size_t i = f.open + 1; i < f.close; ++i) {
+      const Piece& p = pieces_[i];
+      if (p.kind == PieceKind::Directive) directive(p.text);
+      if (p.kind == PieceKind::Open) ++depth;
+      if (p.kind == PieceKind::Close) --depth;
+      const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() &&
+                        squeeze(p.text)[0] == '.';
+      if (!prologue_done && (p.kind == PieceKind::Label || (p.kind == PieceKind::Stmt && !decl) ||
+                             p.kind == PieceKind::Open)) {
+        prologue_pos = body.size();
+        prologue_done = true;
+      }
+      Instruction ins;
+      if (p.kind != PieceKind::Stmt || decl || !parse_instruction(p.text, ins)) {
+        body += p.text;
+        continue;
+      }
+      const std::string& root = ins.parts[0];
+      if (is_memory_root(root)) {
+        std::string code, fail;
+        bool window = false;
+        if (!memory(ins, depth > 0, code, fail, window)) {
+          body += p.text;
+          continue;
+        }
+        if (!code.empty()) needs_regs = true;
+        needs_window = needs_window || window;
+        body += code;
+        fails += fail;
+        continue;
+      }
+      if (root == "call") call(ins);
+      else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
+      body += p.text;
+    }
+    if (needs_regs && prologue_pos != std::string::npos)
+      body.insert(prologue_pos, prologue(needs_window));
+    text += pieces_[f.open].text;
+    if (needs_regs) text += scratch_registers();
+    text += body;
+    text += fails;
+    text += pieces_[f.close].text;
+    (void)first_site;
+    local_vars_.clear();
+  }
+
+ private:
+  void refuse(const std::string& what) {
+    std::string where = line_ ? "line " + std::to_string(line_) : "code the prelude added";
+    if (out_.error.empty()) out_.error_line = line_;
+    out_.error += (out_.error.empty() ? "" : "\n") + where + ": " + what +
+                  ": the guard cannot check it, so the kernel is refused (turn the guard off "
+                  "to run it unchecked).";
+  }
+
+  void call(const Instruction& ins) {
+    for (const std::string& op : ins.operands) {
+      if (!op.empty() && op[0] == '(') continue;
+      if (op.empty()) return;
+      if (op[0] == '%' || regs_.bytes(op) >= 0) {
+        refuse("a call through a function pointer");
+        return;
+      }
+      if (defined_.count(op) || op == "vprintf" || op == "__assertfail") return;
+      if (op == "malloc" || op == "free")
+        refuse("device malloc/free (memory outside the buffers the app passes)");
+      else
+        refuse("a call to " + op + ", a function the guard cannot see into");
+      return;
+    }
+  }
+
+  const Var* find_var(const std::string& name) const {
+    if (auto it = local_vars_.find(name); it != local_vars_.end()) return &it->second;
+    if (auto it = vars_.find(name); it != vars_.end()) return &it->second;
+    return nullptr;
+  }
+
+  // The code for one memory instruction; false when it is not one the guard
+  // checks (param / const space).
+  bool memory(const Instruction& ins, bool nested, std::string& code, std::string& fail, bool& window) {
+    const std::string& root = ins.parts[0];
+    std::string space = "generic";
+    unsigned vec = 1, type = 0;
+    for (size_t k = 1; k < ins.parts.size(); ++k) {
+      const std::string& q = ins.parts[k];
+      if (q == "param" || q == "const" || q.rfind("const[", 0) == 0) return false;
+      if (q == "global" || q == "local") space = q;
+      else if (q == "shared" || q == "shared::cta") space = "shared";
+      else if (q.rfind("shared::", 0) == 0) {
+        refuse("an access to another block's shared memory (" + ins.opcode + ")");
+        return false;
+      } else if (q == "v2" || q == "v4" || q == "v8") vec = q[1] - '0';
+      else if (unsigned b = type_bytes(q)) type = b;
+    }
+    const unsigned width = vec * type;
+    const bool loads = root == "ld" || root == "ldu" || root == "atom";
+    const std::string access = root == "st" ? "write" : (root == "atom" || root == "red") ? "atomic" : "read";
+    // The address operand: the first in brackets.
+    const std::string* addr_op = nullptr;
+    for (const std::string& op : ins.operands)
+      if (!op.empty() && op[0] == '[') {
+        addr_op = &op;
+        break;
+      }
+    Address a;
+    if (!width || !addr_op || !parse_address(*addr_op, a)) {
+      refuse("a memory instruction whose address the guard cannot read (" + ins.body + ")");
+      return false;
+    }
+    int base_bytes = 8;
+    const Var* var = nullptr;
+    if (a.kind == Address::Register) {
+      base_bytes = regs_.bytes(a.base);
+      if (base_bytes < 0) {
+        var = find_var(a.base);
+        if (!var) {
+          refuse("a memory instruction on '" + a.base + "', which the guard cannot place (" +
+                 ins.body + ")");
+          return false;
+        }
+        a.kind = Address::Variable;
+      }
+    }
+    // Destinations a skipped load must leave defined.
+    std::vector<std::string> dests;
+    if (loads && !ins.operands.empty() && ins.operands[0][0] != '[') {
+      std::string d = ins.operands[0];
+      if (d[0] == '{') d = d.substr(1, d.size() - 2);
+      std::string cur;
+      for (char c : d + ",") {
+        if (c == ',') {
+          if (!cur.empty() && cur != "_") dests.push_back(cur);
+          cur.clear();
+        } else if (c != ' ') {
+          cur += c;
+        }
+      }
+    }
+    const unsigned site = static_cast<unsigned>(out_.sites.size());
+    GuardSite s{line_, access, space, width, ins.opcode, fn_, false};
+    // A named variable at a fixed offset inside it: proven here.
+    if (a.kind == Address::Variable && var->bytes >= 0 && a.offset >= 0 &&
+        a.offset + static_cast<long long>(width) <= var->bytes && a.offset % width == 0 &&
+        var->align % width == 0) {
+      s.proven = true;
+      out_.sites.push_back(s);
+      ++out_.checked_instructions;
+      code = "\t// cudaviz guard: site " + std::to_string(site) + " proven (" + a.base + "+" +
+             std::to_string(a.offset) + ")\n\t" + ins_text(ins, "") + ";";
+      return true;
+    }
+    out_.sites.push_back(s);
+    ++out_.checked_instructions;
+    Access acc;
+    acc.site = site, acc.line = line_, acc.access = access, acc.space = space, acc.width = width;
+    acc.guard = ins.guard, acc.guard_negated = ins.guard_negated, acc.body = ins.body;
+    acc.base_kind = a.kind == Address::Absolute   ? Access::Base::Absolute
+                    : a.kind == Address::Variable ? Access::Base::Variable
+                                                  : Access::Base::Register;
+    acc.base = a.base, acc.base32 = base_bytes == 4, acc.offset = a.offset, acc.nested = nested;
+    for (const std::string& d : dests) acc.dests.emplace_back(d, static_cast<unsigned>(std::max(0, regs_.bytes(d))));
+    window = space != "global";
+    CheckCode cc = check_code(acc);
+    code = std::move(cc.code);
+    fail = std::move(cc.fail);
+    return true;
+  }
+
+  // The instruction again, predicated on `pred` ("" keeps its own guard).
+  static std::string ins_text(const Instruction& ins, const std::string& pred) {
+    if (!pred.empty()) return "@" + pred + " " + ins.body;
+    if (ins.guard.empty()) return ins.body;
+    return "@" + std::string(ins.guard_negated ? "!" : "") + ins.guard + " " + ins.body;
+  }
+
+  // Once a function: the block's shared window and the thread's frame.
+  std::string prologue(bool window) const {
+    if (!window) return "";
+    std::vector<SharedVar> shared;
+    for (const auto* m : {&vars_, &local_vars_})
+      for (const auto& [name, v] : *m)
+        if (v.space == "shared") shared.push_back({name, v.bytes});
+    return window_prologue(shared, depot_, depot_bytes_);
+  }
+
+  const std::vector<Piece>& pieces_;
+  const std::map<std::string, Var>& vars_;
+  const std::set<std::string>& defined_;
+  const std::set<int>& student_files_;
+  GuardedPtx& out_;
+  Registers regs_;
+  std::map<std::string, Var> local_vars_;
+  std::string fn_, depot_;
+  long long depot_bytes_ = 0;
+  int line_ = 0;
+};
+
+}  // namespace
+
+GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
+  GuardedPtx out;
+  out.memory_instructions = count_memory_instructions(ptx);
+  if (ptx.find(kTableName) != std::string::npos) {
+    out.error = "this PTX is already guarded";
+    return out;
+  }
+  const std::vector<Piece> pieces = split_ptx(ptx);
+  // Module scope: variables, functions, the student's file ids.
+  std::map<std::string, Var> vars;
+  std::set<std::string> defined;
+  std::set<int> student_files;
+  std::vector<Function> functions;
+  const std::string want = basename_of(options.student_file);
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& p = pieces[i];
+    if (p.kind == PieceKind::Directive) {
+      const std::string t = squeeze(p.text);
+      if (t.rfind(".file ", 0) == 0) {
+        std::istringstream in(t.substr(6));
+        int id = 0;
+        std::string name;
+        in >> id >> name;
+        if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.find('"', 1) - 1);
+        if (!want.empty() && basename_of(name) == want) student_files.insert(id);
+      }
+    } else if (p.kind == PieceKind::Header) {
+      Function f;
+      f.header = i;
+      f.name = function_name(p.text);
+      size_t j = i + 1;
+      while (j < pieces.size() && pieces[j].kind == PieceKind::Space) ++j;
+      if (j >= pieces.size() || pieces[j].kind != PieceKind::Open) {
+        out.error = "the PTX of function " + f.name + " has no body the guard can read";
+        return out;
+      }
+      f.open = j;
+      int depth = 0;
+      for (; j < pieces.size(); ++j) {
+        if (pieces[j].kind == PieceKind::Open) ++depth;
+        if (pieces[j].kind == PieceKind::Close && --depth == 0) break;
+      }
+      if (j >= pieces.size()) {
+        out.error = "the PTX of function " + f.name + " does not end";
+        return out;
+      }
+      f.close = j;
+      f.has_body = true;
+      defined.insert(f.name);
+      functions.push_back(f);
+      i = j;
+    } else if (p.kind == PieceKind::Stmt) {
+      if (auto d = parse_decl(p.text)) {
+        if (d->space == "global" || d->space == "shared" || d->space == "local" || d->space == "const")
+          for (const std::string& n : d->names) {
+            vars[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
+            if (d->space == "global" && !d->is_extern && d->bytes > 0) out.module_globals.push_back(n);
+            if (d->space == "shared") out.shared_names.push_back(n);
+          }
+      }
+    }
+  }
+  // Rewrite, function by function; module text passes through, with the
+  // guard's two variables after .address_size.
+  Rewriter rw(pieces, vars, defined, student_files, out);
+  std::string text;
+  text.reserve(ptx.size() * 3);
+  bool declared = false;
+  size_t next_fn = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Piece& p = pieces[i];
+    if (next_fn < functions.size() && functions[next_fn].header == i) {
+      const Function& f = functions[next_fn++];
+      for (size_t k = f.header; k < f.open; ++k) text += pieces[k].text;
+      rw.function(f, text);
+      i = f.close;
+      continue;
+    }
+    if (p.kind == PieceKind::Directive) rw.directive(p.text);
+    text += p.text;
+    if (!declared && p.kind == PieceKind::Directive && squeeze(p.text).rfind(".address_size", 0) == 0) {
+      text += module_declarations();
+      declared = true;
+    }
+  }
+  if (!declared && out.error.empty()) out.error = "the PTX has no .address_size directive";
+  if (!out.error.empty()) return out;
+  out.ptx = std::move(text);
+  out.ok = true;
+  return out;
+}
+
+size_t count_memory_instructions(const std::string& ptx) {
+  static const std::regex mem(R"(^(@!?\S+\s+)?(ld|ldu|st|atom|red)(\.\S*)?\s)");
+  size_t n = 0;
+  for (const Piece& p : split_ptx(ptx)) {
+    if (p.kind != PieceKind::Stmt) continue;
+    const std::string s = squeeze(p.text) + " ";
+    std::smatch m;
+    if (!std::regex_search(s, m, mem)) continue;
+    const std::string op = m[2].str() + m[3].str() + ".";
+    if (op.find(".param.") != std::string::npos || op.find(".const.") != std::string::npos ||
+        op.find(".const[") != std::string::npos)
+      continue;
+    ++n;
+  }
+  return n;
+}
+
+size_t count_marked_sites(const std::string& guarded) {
+  size_t n = 0;
+  for (size_t p = guarded.find("// cudaviz guard: site "); p != std::string::npos;
+       p = guarded.find("// cudaviz guard: site ", p + 1))
+    ++n;
+  return n;
+}
+
+}  // namespace cv::usercode::guard

@@ -1,0 +1,294 @@
+// The guard's PTX rewriter on hand-written PTX (docs/guard.md): every
+// ld/st/atom/red form gets its check (vector widths, predicated instructions,
+// generic addresses, atomics and reductions, shared and local arrays), the
+// count of checked instructions equals an independent count of memory
+// instructions, refused constructs name their line, and every guarded module
+// is valid PTX: nvJitLink builds it for sm_75 and sm_90 (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "usercode/guard/guard_abi.h"
+#include "usercode/guard/jitlink.h"
+#include "usercode/guard/ptx_guard.h"
+#include "usercode/guard/ptx_text.h"
+
+namespace cv::usercode::guard {
+namespace {
+
+// A module with one kernel `k(.param .u64 p0)`; `decls` inside the body
+// before `body`. Line 1 of the body is the student's line 10 (.loc 1 10).
+std::string module(const std::string& body, const std::string& decls = "",
+                   const std::string& module_decls = "") {
+  return ".version 9.0\n.target sm_75\n.address_size 64\n\n" + module_decls +
+         "\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+         "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<16>;\n\t.reg .f32 %f<16>;\n"
+         "\t.reg .b64 %rd<16>;\n\t.reg .f64 %fd<4>;\n" + decls +
+         "\t.loc 1 10 3\n\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n" + body +
+         "\tret;\n}\n\t.file 1 \"/tmp/x/kernel.cu\"\n\t.file 2 \"cudaviz.h\"\n";
+}
+
+// Guards `ptx`, checks the counts agree and that nvJitLink builds it for both archs.
+GuardedPtx guarded(const std::string& ptx) {
+  GuardedPtx g = guard_ptx(ptx);
+  EXPECT_TRUE(g.ok) << g.error;
+  EXPECT_EQ(g.memory_instructions, count_memory_instructions(ptx));
+  EXPECT_EQ(g.checked_instructions, g.sites.size());
+  EXPECT_EQ(count_marked_sites(g.ptx), g.sites.size());
+  EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+  if (!jitlink_status().empty()) {
+    ADD_FAILURE() << "nvJitLink is part of the CUDA 13 toolkit the build uses: " << jitlink_status();
+    return g;
+  }
+  for (const char* arch : {"sm_75", "sm_90"}) {
+    const LinkResult l = link_ptx(g.ptx, arch);
+    EXPECT_TRUE(l.ok) << arch << ": " << l.error << "\n" << g.ptx;
+    EXPECT_FALSE(l.cubin.empty());
+  }
+  return g;
+}
+
+TEST(GuardPtx, SplitKeepsTheTextAndFindsStatementsAcrossLines) {
+  const std::string ptx = module(
+      "\tcall.uni (retval0), \n\tvprintf, \n\t(\n\tparam0, \n\tparam1\n\t);\n$L__BB0_1:\n"
+      "\t{ .reg .b32 t; mov.u32 t, 1; }\n");
+  std::string back;
+  int calls = 0, labels = 0, opens = 0;
+  for (const Piece& p : split_ptx(ptx)) {
+    back += p.text;
+    calls += p.kind == PieceKind::Stmt && p.text.find("call.uni") != std::string::npos;
+    labels += p.kind == PieceKind::Label;
+    opens += p.kind == PieceKind::Open;
+  }
+  EXPECT_EQ(back, ptx);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(labels, 1);
+  EXPECT_EQ(opens, 2);  // the body and the inline block
+  Instruction ins;
+  ASSERT_TRUE(parse_instruction("@!%p1 st.global.v4.f32 [%rd2+16], {%f1, %f2, %f3, %f4};", ins));
+  EXPECT_EQ(ins.guard, "%p1");
+  EXPECT_TRUE(ins.guard_negated);
+  EXPECT_EQ(ins.opcode, "st.global.v4.f32");
+  ASSERT_EQ(ins.operands.size(), 2u);
+  EXPECT_EQ(ins.operands[0], "[%rd2+16]");
+  EXPECT_EQ(ins.operands[1], "{%f1, %f2, %f3, %f4}");
+}
+
+TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
+  const GuardedPtx g = guarded(module(
+      "\tld.global.u8 %rs1, [%rd2];\n"
+      "\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n"
+      "\tld.global.nc.L1::no_allocate.v2.f64 {%fd1, %fd2}, [%rd2+32];\n"
+      "\tld.volatile.global.u32 %r1, [%rd2];\n"
+      "\tld.relaxed.gpu.global.u32 %r2, [%rd2+4];\n"
+      "\tld.acquire.sys.global.u64 %rd3, [%rd2+8];\n"
+      "\tst.global.v2.u32 [%rd2+8], {%r1, %r2};\n"
+      "\tst.release.gpu.global.u16 [%rd2+2], %rs1;\n"
+      "\tldu.global.f32 %f5, [%rd2];\n"));
+  ASSERT_EQ(g.sites.size(), 9u);
+  const unsigned widths[] = {1, 16, 16, 4, 4, 8, 8, 2, 4};
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(g.sites[i].width, widths[i]) << i;
+    EXPECT_EQ(g.sites[i].space, "global");
+    EXPECT_EQ(g.sites[i].line, 10);
+  }
+  EXPECT_EQ(g.sites[0].access, "read");
+  EXPECT_EQ(g.sites[6].access, "write");
+  // The vector load is executed only when the check passed, and its four
+  // registers are zeroed on the failure path.
+  EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16]"), std::string::npos);
+  for (const char* zero : {"mov.b32 %f1, 0;", "mov.b32 %f4, 0;", "mov.b64 %fd2, 0;", "mov.b16 %rs1, 0;"})
+    EXPECT_NE(g.ptx.find(zero), std::string::npos) << zero;
+  // The alignment of a 16-byte access is tested with mask 15.
+  EXPECT_NE(g.ptx.find("and.b64 %cvg_d6, %cvg_d0, 15;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("setp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;"), std::string::npos);
+  // The first entries unrolled at fixed offsets, then the loop over the count.
+  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+64];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("ld.const.u32 %cvg_r0, [cv_guard_table];"), std::string::npos);
+}
+
+TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {
+  const GuardedPtx g = guarded(module(
+      "\tsetp.ne.s32 %p1, %r1, 0;\n"
+      "\t@%p1 st.global.u32 [%rd2], %r1;\n"
+      "\t@!%p1 ld.global.u32 %r3, [%rd2];\n"));
+  ASSERT_EQ(g.sites.size(), 2u);
+  // Predicated off: the check and the access are both skipped.
+  EXPECT_NE(g.ptx.find("@!%p1 bra $cvg_0_skip;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%p1 bra $cvg_1_skip;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%cvg_p0 st.global.u32 [%rd2], %r1;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.u32 %r3, [%rd2];"), std::string::npos);
+  // The original predicated instruction is gone (only the checked copy remains).
+  EXPECT_EQ(g.ptx.find("@%p1 st.global"), std::string::npos);
+}
+
+TEST(GuardPtx, GenericAddressesArePlacedInTheirWindowFirst) {
+  const GuardedPtx g = guarded(module("\tld.u32 %r1, [%rd1];\n\tst.f32 [%rd1+4], %f1;\n"));
+  ASSERT_EQ(g.sites.size(), 2u);
+  EXPECT_EQ(g.sites[0].space, "generic");
+  EXPECT_NE(g.ptx.find("isspacep.shared %cvg_p2, %cvg_d0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("isspacep.local %cvg_p2, %cvg_d0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("cvta.to.shared.u64 %cvg_d5, %cvg_d0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("cvta.to.local.u64 %cvg_d5, %cvg_d0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("add.s64 %cvg_d0, %rd1, 4;"), std::string::npos);
+}
+
+TEST(GuardPtx, AtomicsAndReductionsAreChecked) {
+  const GuardedPtx g = guarded(module(
+      "\tatom.global.add.u32 %r2, [%rd2], 1;\n"
+      "\tatom.global.cas.b64 %rd4, [%rd2+8], %rd5, %rd6;\n"
+      "\tatom.add.f32 %f1, [%rd1], %f2;\n"
+      "\tred.global.add.u64 [%rd2+8], %rd3;\n"
+      "\tred.relaxed.gpu.global.max.s32 [%rd2], %r1;\n"
+      "\tatom.global.exch.b32 %r5, [%rd2], %r1;\n"));
+  ASSERT_EQ(g.sites.size(), 6u);
+  for (const GuardSite& s : g.sites) EXPECT_EQ(s.access, "atomic");
+  EXPECT_EQ(g.sites[1].width, 8u);
+  EXPECT_EQ(g.sites[2].space, "generic");
+  EXPECT_NE(g.ptx.find("mov.b32 %r2, 0;"), std::string::npos) << "a skipped atom leaves its result defined";
+}
+
+TEST(GuardPtx, SharedArraysAreCheckedAgainstTheBlocksWindow) {
+  const GuardedPtx g = guarded(module(
+      "\tmov.u32 %r1, s_arr;\n\tst.shared.u32 [%r1+8], %r2;\n\tst.shared.u32 [s_arr+4], %r2;\n"
+      "\tst.shared.u32 [s_arr+4096], %r2;\n\tld.shared.u64 %rd3, [%rd4];\n"
+      "\tmov.u64 %rd5, dyn;\n\tld.shared.f32 %f1, [%rd5];\n",
+      "\t.shared .align 4 .b8 s_arr[1024];\n", ".extern .shared .align 16 .b8 dyn[];\n"));
+  ASSERT_EQ(g.sites.size(), 5u);
+  EXPECT_TRUE(g.sites[1].proven) << "a fixed offset inside the variable needs no code";
+  EXPECT_FALSE(g.sites[2].proven) << "past the variable's 1024 bytes: checked at run time";
+  EXPECT_NE(g.ptx.find("cvt.u64.u32 %cvg_d0, %r1;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("%dynamic_smem_size"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(g.ptx, std::regex(R"(mov.u64 %cvg_(s0|d5), s_arr;)")));
+  EXPECT_TRUE(std::regex_search(g.ptx, std::regex(R"(add.s64 %cvg_(s1, %cvg_s0|d5, %cvg_d5), 1024;)")));
+  EXPECT_NE(g.ptx.find("setp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_s1, %cvg_p0;"), std::string::npos);
+}
+
+TEST(GuardPtx, LocalArraysAreCheckedAgainstTheFrame) {
+  const GuardedPtx g = guarded(module(
+      "\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
+      "\tadd.u64 %rd3, %SPL, 0;\n\tst.local.u32 [%rd3], %r1;\n"
+      "\tmul.wide.u32 %rd4, %r2, 4;\n\tadd.s64 %rd5, %rd3, %rd4;\n\tld.local.u32 %r3, [%rd5];\n"
+      "\tld.u32 %r4, [%SP+8];\n",
+      "\t.local .align 4 .b8 __local_depot0[40];\n\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n"));
+  ASSERT_EQ(g.sites.size(), 3u);
+  EXPECT_EQ(g.sites[0].space, "local");
+  EXPECT_EQ(g.sites[2].space, "generic");
+  EXPECT_NE(g.ptx.find("mov.u64 %cvg_s2, __local_depot0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("add.s64 %cvg_s3, %cvg_s2, 40;"), std::string::npos);
+}
+
+TEST(GuardPtx, ParamAndConstAreNotMemoryTheGuardChecks) {
+  const std::string ptx = module("\tld.const.u32 %r1, [c];\n\tld.param.u64 %rd3, [k_param_0];\n",
+                                 "", ".const .align 4 .b8 c[16];\n");
+  const GuardedPtx g = guarded(ptx);
+  EXPECT_EQ(g.memory_instructions, 0u);
+  EXPECT_EQ(g.sites.size(), 0u);
+}
+
+TEST(GuardPtx, ModuleGlobalsAreListedForTheTable) {
+  const GuardedPtx g = guarded(module("\tmov.u64 %rd3, g_arr;\n\tld.global.u32 %r1, [%rd3];\n"
+                                      "\tst.global.u32 [g_arr+4], %r1;\n\tld.global.u32 %r2, [g_arr+16];\n",
+                                      "", ".global .align 4 .b8 g_arr[16];\n"));
+  ASSERT_EQ(g.module_globals, std::vector<std::string>{"g_arr"});
+  EXPECT_TRUE(g.sites[1].proven);
+  EXPECT_FALSE(g.sites[2].proven) << "[g_arr+16] is past its 16 bytes";
+  EXPECT_NE(g.ptx.find(".const .align 16 .b8 cv_guard_table[" + std::to_string(sizeof(Table)) + "];"),
+            std::string::npos);
+  EXPECT_NE(g.ptx.find(".global .align 16 .b8 cv_guard_record[" + std::to_string(sizeof(Record)) + "];"),
+            std::string::npos);
+}
+
+TEST(GuardPtx, StudentLinesFollowLocAndInlinedAt) {
+  const GuardedPtx g = guarded(module(
+      "\t.loc 1 17 3\n\tld.global.u32 %r1, [%rd2];\n"
+      "\t.loc 1 18 5\n\t.loc 2 123 3, function_name $L__info_string0, inlined_at 1 18 5\n\tld.global.u32 %r2, [%rd2];\n"
+      "\t.loc 2 0 3\n\tst.global.u32 [%rd2], %r2;\n",
+      "", "\t.section\t.debug_str\n\t{\n$L__info_string0:\n.b8 102,0\n\t}\n"));
+  ASSERT_EQ(g.sites.size(), 3u);
+  EXPECT_EQ(g.sites[0].line, 17);
+  EXPECT_EQ(g.sites[1].line, 18) << "code inlined from the prelude is at the student's call";
+  EXPECT_EQ(g.sites[2].line, 18) << "a prelude line 0 keeps the last student line";
+}
+
+TEST(GuardPtx, FailurePathRecordsTheFirstFailureOnly) {
+  const GuardedPtx g = guarded(module("\tst.global.u32 [%rd2], %r1;\n"));
+  EXPECT_NE(g.ptx.find("atom.global.cas.b32 %cvg_r0, [cv_guard_record], 0, 1;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@!%cvg_p1 bra $cvg_0_zero;"), std::string::npos);
+  for (int off : {4, 8, 12, 16, 56, 68, 76})
+    EXPECT_NE(g.ptx.find("[cv_guard_record+" + std::to_string(off) + "]"), std::string::npos) << off;
+}
+
+GuardedPtx refused(const std::string& ptx) {
+  const GuardedPtx g = guard_ptx(ptx);
+  EXPECT_FALSE(g.ok);
+  EXPECT_TRUE(g.ptx.empty());
+  return g;
+}
+
+TEST(GuardPtx, UncheckableInstructionsAreRefusedWithTheirLine) {
+  struct Case {
+    std::string body, words;
+  } cases[] = {
+      {"\tcall (retval0), %rd3, (param0), prototype_0;\n", "function pointer"},
+      {"\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex0, {%r1}];\n", "texture"},
+      {"\tsuld.b.1d.b32.trap {%r1}, [surf0, {%r2}];\n", "texture or surface"},
+      {"\tcp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r1], 64;\n", "bulk copy"},
+      {"\tcp.async.ca.shared.global [%r1], [%rd2], 16;\n", "asynchronous"},
+      {"\tprefetch.global.L2 [%rd2];\n", "prefetch"},
+      {"\tld.shared::cluster.u32 %r1, [%r2];\n", "another block's shared memory"},
+      {"\tld.global.u32 %r1, [%rd2+%rd3];\n", "address the guard cannot read"},
+      {"\tst.global.u32 [nowhere], %r1;\n", "cannot place"},
+      {"\tfrobnicate.b32 %r1, %r2;\n", "does not know"},
+      {"\tcall.uni (retval0), malloc, (param0);\n", "malloc"},
+      {"\tcall.uni (retval0), some_extern, (param0);\n", "cannot see into"},
+      {"\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];\n", "matrix"},
+  };
+  for (const Case& c : cases) {
+    const GuardedPtx g = refused(module("\t.loc 1 23 1\n" + c.body));
+    EXPECT_NE(g.error.find("line 23"), std::string::npos) << c.body << " -> " << g.error;
+    EXPECT_NE(g.error.find(c.words), std::string::npos) << c.body << " -> " << g.error;
+    EXPECT_EQ(g.error_line, 23);
+  }
+  // Calls the guard can follow pass.
+  guarded(module("\t{\n\t.param .b64 param0;\n\t.param .b64 param1;\n\t.param .b32 retval0;\n"
+                 "\tcall.uni (retval0), \n\tvprintf, \n\t(\n\tparam0, \n\tparam1\n\t);\n\t}\n",
+                 "", ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n"
+                     "\t.param .b64 vprintf_param_1\n)\n;\n"));
+  const GuardedPtx twice = guard_ptx(guard_ptx(module("\tst.global.u32 [%rd2], %r1;\n")).ptx);
+  EXPECT_FALSE(twice.ok) << "guarded PTX is not guarded twice";
+}
+
+// Inline PTX comes in its own { } block, whose labels the function's end
+// cannot see: the failure path of an access there stays inside the block.
+TEST(GuardPtx, AccessesInsideInlineBlocks) {
+  const GuardedPtx g = guarded(module(
+      "\t{\n\t.reg .b64 a;\n\tcvta.to.global.u64 a, %rd1;\n\tld.global.u32 %r1, [a];\n"
+      "\tst.global.u32 [a+4], %r1;\n\t}\n"));
+  ASSERT_EQ(g.sites.size(), 2u);
+  const size_t fail = g.ptx.find("$cvg_0_fail:"), close = g.ptx.find("\t}\n", g.ptx.find("[a+4]"));
+  ASSERT_NE(fail, std::string::npos);
+  EXPECT_LT(fail, close) << "the failure path is inside the block";
+  EXPECT_NE(g.ptx.find("@%cvg_p0 bra $cvg_0_back;"), std::string::npos);
+}
+
+TEST(GuardPtx, DeviceFunctionsAreRewrittenToo) {
+  const std::string ptx =
+      ".version 9.0\n.target sm_75\n.address_size 64\n\n"
+      ".func (.param .b32 func_retval0) helper(\n\t.param .b64 helper_param_0\n)\n{\n"
+      "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [helper_param_0];\n"
+      "\tld.u32 %r1, [%rd1];\n\tst.param.b32 [func_retval0], %r1;\n\tret;\n}\n"
+      ".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+      "\tld.param.u64 %rd1, [k_param_0];\n\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0], %rd1;\n"
+      "\t.param .b32 retval0;\n\tcall.uni (retval0), helper, (param0);\n\tld.param.b32 %r1, [retval0];\n\t}\n"
+      "\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+  const GuardedPtx g = guarded(ptx);
+  ASSERT_EQ(g.sites.size(), 2u);
+  EXPECT_EQ(g.sites[0].function, "helper");
+  EXPECT_EQ(g.sites[1].function, "k");
+}
+
+}  // namespace
+}  // namespace cv::usercode::guard

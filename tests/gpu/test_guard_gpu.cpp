@@ -1,0 +1,158 @@
+// The guard on the GPU (issue 26, docs/guard.md). Each fault kind a student
+// writes, guarded: the kernel finishes, the runner and its context live on,
+// the reply names the access (what, which buffer or window, the line), no
+// CUDA error; the same runner then runs the good template. Unguarded (suite
+// GuardGpuUnguarded: these DO fault the GPU, run them where a fault cannot
+// stop another process's OpenGL): the runner ends, as before the guard.
+// The shipped kernels run guarded with their right answers (no false alarms).
+#include <gtest/gtest.h>
+
+#include "gpu/gpu_test_util.h"
+#include "usercode/compile.h"
+#include "usercode/runner_client.h"
+#include "usercode/template_registry.h"
+#include "test_config.h"
+
+namespace cv::usercode {
+namespace {
+
+CompileResult build(const std::string& source, bool guard) {
+  CompileRequest req;
+  req.source = source;
+  req.guard = guard;
+  return compile(req);  // for the device's architecture
+}
+
+std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
+  std::string why;
+  const std::string path = find_runner(test_config().paths.runner, &why);
+  EXPECT_FALSE(path.empty()) << why;
+  auto client = std::make_unique<RunnerClient>(path, Backend::Cuda);
+  const LoadOutcome lo = client->load(c, 2.0);
+  EXPECT_TRUE(lo.ok) << lo.error;
+  return client;
+}
+
+// A fountain kernel whose line 5 onwards is `body` (line 4 computes i).
+std::string fountain_with(const std::string& body) {
+  return "// template: fountain_kernel\n"
+         "extern \"C\" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<float4> out,\n"
+         "    cv::Span<float> vy, cv::Grid g, cv::Frame f, cv::Params p, cv::Ids ids) {\n"
+         "  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x + (blockIdx.y * blockDim.y + threadIdx.y) * g.width;\n" +
+         body + "\n}\n";
+}
+
+// One step of the fountain template's workload (the registered rules).
+LaunchRequest request() {
+  Workload w;
+  w.n = 65536;
+  w.block = {16, 16, 1};
+  w.reset = true;
+  w.read_back = false;
+  return make_launch(*find_template("fountain_kernel"), w);
+}
+
+struct FaultCase {
+  const char* name;
+  std::string body;
+  std::vector<std::string> words;  // in the guard's message
+};
+
+std::vector<FaultCase> cases() {
+  return {
+      {"RawWriteFarPastABuffer",
+       "  if (i < g.count) out.data[i + (1ull << 30)] = make_float4(1, 2, 3, 4);",
+       {"write of 16 bytes to out at ", "GiB past its end", "at line 5"}},
+      {"PointerFromAnInteger",
+       "  if (i < g.count) *reinterpret_cast<float*>(0x7f00000000ull + 4096ull * i) = 1.f;",
+       {"write of 4 bytes", "at line 5"}},
+      {"MisalignedFloat4Store",
+       "  if (i < g.count) *reinterpret_cast<float4*>(reinterpret_cast<char*>(out.data) + 4) = make_float4(1, 2, 3, 4);",
+       {"write of 16 bytes to out at byte 4, not a multiple of 16", "at line 5"}},
+      {"IndexPastASharedArray",
+       "  __shared__ float s[256];\n"
+       "  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;\n"
+       "  volatile float* vs = s;\n"
+       "  vs[t + 100000u] = 1.f;\n"
+       "  __syncthreads();\n"
+       "  if (i < g.count) vy.data[i] = vs[t];",
+       {"write of 4 bytes to shared memory", "past the end of the block's", "at line 8"}},
+      {"LocalArrayIndexedOutOfRange",
+       "  float a[8];\n"
+       "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
+       "  volatile unsigned far = 1u << 26;\n"
+       "  if (i < g.count) vy.data[i] = a[(i & 7) + far];",
+       {"read of 4 bytes from a local array", "past the end of the thread's frame", "at line 8"}},
+  };
+}
+
+TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
+  CV_REQUIRE_GPU();
+  for (const FaultCase& fc : cases()) {
+    SCOPED_TRACE(fc.name);
+    const CompileResult c = build(fountain_with(fc.body), true);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error << c.log;
+    ASSERT_TRUE(c.guarded.ok);
+    auto client = client_for(c);
+    const LaunchOutcome out = client->launch(request(), 2.0);
+    ASSERT_FALSE(out.ok) << "the guard reports the access";
+    const KernelFault& f = *out.fault;
+    EXPECT_EQ(f.error_name, "guard") << f.describe();
+    for (const std::string& w : fc.words) EXPECT_NE(f.explanation.find(w), std::string::npos) << w << " in: " << f.explanation;
+    EXPECT_NE(f.explanation.find("by thread ("), std::string::npos) << f.explanation;
+    EXPECT_TRUE(client->running()) << "no CUDA error: the runner and its context live on";
+    // The same runner runs the good template, guarded, with no alarm.
+    const LoadOutcome lo = client->load(build(read_template_source(*find_template("fountain_kernel"), test_config().paths), true), 2.0);
+    ASSERT_TRUE(lo.ok) << lo.error;
+    const LaunchOutcome good = client->launch(request(), 2.0);
+    EXPECT_TRUE(good.ok) << (good.fault ? good.fault->describe() : "");
+  }
+}
+
+// Every registered template and example, guarded, on its own workload (as
+// bench kernel runs it, at a smaller size): no guard alarm, and the
+// templates' own checks pass (examples may be wrong on purpose: racy).
+TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
+  CV_REQUIRE_GPU();
+  for (const TemplateEntry& e : template_entries()) {
+    SCOPED_TRACE(e.name);
+    const CompileResult c = build(read_template_source(e, test_config().paths), true);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    ASSERT_TRUE(c.guarded.ok);
+    auto client = client_for(c);
+    const TemplateSpec& spec = *e.spec;
+    Workload w;
+    w.n = std::min<long long>(spec.default_n, 1 << 20);
+    w.block = spec.default_block;
+    w.seed = spec.default_seed;
+    LaunchOutcome last;
+    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
+      w.step = k;
+      w.reset = k == 0;
+      w.read_back = k + 1 == std::max(1, spec.check_steps);
+      last = client->launch(make_launch(spec, w), 2.0);
+      ASSERT_TRUE(last.ok) << last.fault->describe();
+    }
+    if (spec.check && !e.example) {
+      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
+      EXPECT_TRUE(r.correct) << r.fields.dump();
+    }
+  }
+}
+
+TEST(GuardGpuUnguarded, EachFaultKindEndsOnlyTheRunner) {
+  CV_REQUIRE_GPU();
+  for (const FaultCase& fc : cases()) {
+    SCOPED_TRACE(fc.name);
+    const CompileResult c = build(fountain_with(fc.body), false);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    auto client = client_for(c);
+    const LaunchOutcome out = client->launch(request(), 2.0);
+    ASSERT_FALSE(out.ok);
+    EXPECT_NE(out.fault->error_name, "guard");
+    EXPECT_FALSE(client->running()) << out.fault->describe();
+  }
+}
+
+}  // namespace
+}  // namespace cv::usercode
