@@ -94,7 +94,8 @@ struct CodeEditor::Geometry {
 void CodeEditor::changed() {
   index_ = code::LineIndex(text_);
   runs_ = code::highlight(text_);
-  blink_from_s_ = ImGui::GetTime();
+  // The cursor's blink restarts; the text may change before any frame (no context yet).
+  if (ImGui::GetCurrentContext()) blink_from_s_ = ImGui::GetTime();
   by_line_ = code::marks_by_line(marks_, index_.count());
   matches_ = code::find_all(text_, find_, match_case_);
   if (current_match_ >= static_cast<int>(matches_.size())) current_match_ = -1;

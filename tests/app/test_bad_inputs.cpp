@@ -397,7 +397,7 @@ std::vector<Row> rows() {
        2,
        {"'tetris'", "fountain, swarm, nbody, pi"}},
       {"cli", "unknown bench target", {"bench", "tetris"}, 2, {"'tetris'", "known:"}},
-      {"cli", "unknown variant", b({"--variant", "turbo"}), 2, {"'turbo'", "lean, seed"}},
+      {"cli", "unknown variant", b({"--variant", "turbo"}), 2, {"'turbo'", "lean, original"}},
       {"cli", "unknown backend", {"--backend", "opencl"}, 2, {"'opencl'", "auto, cuda, cpu"}},
       {"cli", "--frames 0", {"--frames", "0"}, 2, {"--frames: 0", "out of range [1, "}},
       {"cli",

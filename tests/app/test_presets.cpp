@@ -244,7 +244,7 @@ TEST(Presets, OutOfRangeValuesNameTheLimit) {
       << dump(r.invalid);
   EXPECT_TRUE(mentions(r.invalid, "scenes.fountain.block[0]")) << dump(r.invalid);
   EXPECT_TRUE(mentions(r.invalid, "scenes.nbody.count: 1 is outside [2,")) << dump(r.invalid);
-  EXPECT_TRUE(mentions(r.invalid, "scenes.nbody.variant: 'warp' is not one of seed, tiled, fast"))
+  EXPECT_TRUE(mentions(r.invalid, "scenes.nbody.variant: 'warp' is not one of original, tiled, fast"))
       << dump(r.invalid);
   EXPECT_TRUE(mentions(r.invalid, "lab.name: 'tetris' is not one of")) << dump(r.invalid);
 }

@@ -49,7 +49,7 @@ TEST(SceneMenu, BadRequestsNameTheFlagAndTheScene) {
   EXPECT_NE(e.find("--variant"), std::string::npos) << e;
   EXPECT_NE(e.find("swarm, sparkler"), std::string::npos) << e;
   e = request_error(*parse_scene("nbody"), Backend::Cpu, {std::nullopt, "lean"});
-  EXPECT_NE(e.find("seed, tiled, fast"), std::string::npos) << e;
+  EXPECT_NE(e.find("original, tiled, fast"), std::string::npos) << e;
   e = request_error(*parse_scene("pi"), Backend::Cpu, {std::nullopt, "fast"});
   EXPECT_NE(e.find("no variants"), std::string::npos) << e;
   // The CPU n-body is O(N^2) a step: the limit is lower there and says so.
