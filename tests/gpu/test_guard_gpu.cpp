@@ -56,13 +56,19 @@ struct FaultCase {
   const char* name;
   std::string body;
   std::vector<std::string> words;  // in the guard's message
+  // Whether the hardware traps it unguarded. Local memory indexed past a
+  // thread's frame does not: the local window is large and per-thread, and
+  // the H100 does not fault on it (it reads another part of the window).
+  bool faults_unguarded = true;
 };
 
 std::vector<FaultCase> cases() {
   return {
       {"RawWriteFarPastABuffer",
        "  if (i < g.count) out.data[i + (1ull << 30)] = make_float4(1, 2, 3, 4);",
-       {"write of 16 bytes to out at ", "GiB past its end", "at line 5"}},
+       // The message names the buffer nearest the address (here vy, laid
+       // out after out), not necessarily the one it was computed from.
+       {"write of 16 bytes to ", " past its end (index ", "at line 5"}},
       {"PointerFromAnInteger",
        "  if (i < g.count) *reinterpret_cast<float*>(0x7f00000000ull + 4096ull * i) = 1.f;",
        {"write of 4 bytes", "at line 5"}},
@@ -82,7 +88,8 @@ std::vector<FaultCase> cases() {
        "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
        "  volatile unsigned far = 1u << 26;\n"
        "  if (i < g.count) vy.data[i] = a[(i & 7) + far];",
-       {"read of 4 bytes from a local array", "past the end of the thread's frame", "at line 8"}},
+       {"read of 4 bytes from a local array", "past the end of the thread's frame", "at line 8"},
+       false},
   };
 }
 
@@ -144,6 +151,7 @@ TEST(GuardGpuUnguarded, EachFaultKindEndsOnlyTheRunner) {
   CV_REQUIRE_GPU();
   for (const FaultCase& fc : cases()) {
     SCOPED_TRACE(fc.name);
+    if (!fc.faults_unguarded) continue;  // no trap to end the runner (see FaultCase)
     const CompileResult c = build(fountain_with(fc.body), false);
     ASSERT_TRUE(c.ok) << c.first_error() << c.error;
     auto client = client_for(c);
