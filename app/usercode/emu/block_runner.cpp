@@ -1,0 +1,275 @@
+#include "usercode/emu/block_runner.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "usercode/emu/warp_ops.h"
+
+namespace cv::emu {
+namespace {
+
+const char* op_name(int op) {
+  switch (op) {
+    case cv_emu::kShfl: return "__shfl_sync()";
+    case cv_emu::kShflUp: return "__shfl_up_sync()";
+    case cv_emu::kShflDown: return "__shfl_down_sync()";
+    case cv_emu::kShflXor: return "__shfl_xor_sync()";
+    case cv_emu::kBallot: return "__ballot_sync()";
+    case cv_emu::kAny: return "__any_sync()";
+    case cv_emu::kAll: return "__all_sync()";
+    case cv_emu::kSyncWarp: return "__syncwarp()";
+    case cv_emu::kActiveMask: return "__activemask()";
+  }
+  return "a warp operation";
+}
+
+// "16-31" / "3, 5, 9-12"
+std::string lane_list(unsigned mask) {
+  std::string s;
+  for (unsigned l = 0; l < 32;) {
+    if (!(mask >> l & 1u)) {
+      ++l;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 32 && (mask >> (e + 1) & 1u)) ++e;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(l) + (e > l ? "-" + std::to_string(e) : "");
+    l = e + 1;
+  }
+  return s;
+}
+
+std::string hex(unsigned m) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", m);
+  return b;
+}
+
+}  // namespace
+
+std::string dim_text(const cv_emu::Dim& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+BlockRunner::BlockRunner(size_t stack_bytes)
+    : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024) {
+  for (Lane& l : lanes_) l.owner = this;
+}
+
+void BlockRunner::ensure(size_t threads) {
+  if (stacks_ && stacks_->count() >= threads) return;
+  stacks_ = std::make_unique<FiberStacks>(threads, stack_bytes_);
+  for (size_t i = 0; i < threads; ++i) {
+    lanes_[i].ctx.stack_lo = stacks_->low(i);
+    lanes_[i].ctx.stack_bytes = stacks_->bytes();
+    lanes_[i].fresh = true;
+  }
+}
+
+void BlockRunner::fiber_main(void* arg) {
+  Lane& lane = *static_cast<Lane*>(arg);
+  BlockRunner& r = *lane.owner;
+  for (;;) {
+    try {
+      r.entry_->call(r.params_);
+    } catch (const std::exception& e) {
+      r.abort_block({"trap", std::string("the kernel threw: ") + e.what(), 0});
+    } catch (...) {
+      r.abort_block({"trap", "the kernel threw an exception", 0});
+    }
+    lane.state = Lane::Done;
+    switch_fiber(lane.ctx, r.sched_);
+  }
+}
+
+void BlockRunner::resume(Lane& l) {
+  current_ = &l;
+  ctx_->thread_idx = l.tid;
+  ctx_->slot = &slots_[l.linear];
+  if (l.fresh) {
+    prepare_fiber(l.ctx, &fiber_main, &l);
+    l.fresh = false;
+  }
+  switch_fiber(sched_, l.ctx);
+  current_ = nullptr;
+}
+
+void BlockRunner::wait_barrier(int line) {
+  Lane& l = *current_;
+  l.state = Lane::AtBarrier;
+  l.line = line;
+  switch_fiber(l.ctx, sched_);
+}
+
+void BlockRunner::wait_warp(int line) {
+  Lane& l = *current_;
+  l.state = Lane::AtWarp;
+  l.line = line;
+  switch_fiber(l.ctx, sched_);
+}
+
+void BlockRunner::abort_block(BlockError e) {
+  if (!abort_) abort_ = std::move(e);
+  Lane& l = *current_;
+  l.state = Lane::Aborted;
+  switch_fiber(l.ctx, sched_);
+  std::abort();  // never resumed
+}
+
+std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx) {
+  const cv_emu::Dim bd = ctx->block_dim;
+  const unsigned n = bd.x * bd.y * bd.z;
+  ensure(n);
+  entry_ = &e;
+  params_ = params;
+  ctx_ = ctx;
+  abort_.reset();
+  for (unsigned i = 0; i < n; ++i) {
+    Lane& l = lanes_[i];
+    l.linear = i;
+    l.tid = {i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)};
+    l.state = Lane::Runnable;
+    l.bepoch = l.wepoch = 0;
+  }
+  std::optional<BlockError> err;
+  for (;;) {
+    for (unsigned i = 0; i < n; ++i)
+      if (lanes_[i].state == Lane::Runnable) {
+        resume(lanes_[i]);
+        if (abort_) break;
+      }
+    if (abort_) {
+      err = abort_;
+      break;
+    }
+    unsigned done = 0, at_barrier = 0, at_warp = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      done += lanes_[i].state == Lane::Done;
+      at_barrier += lanes_[i].state == Lane::AtBarrier;
+      at_warp += lanes_[i].state == Lane::AtWarp;
+    }
+    if (done == n) break;
+    if (at_warp == 0 && done == 0) {  // every thread at a barrier: it opens
+      for (unsigned i = 0; i < n; ++i) {
+        lanes_[i].state = Lane::Runnable;
+        ++lanes_[i].bepoch, ++lanes_[i].wepoch;
+      }
+      continue;
+    }
+    if (at_warp && complete_warps(n, err)) continue;
+    if (err) break;
+    err = stuck(n);
+    break;
+  }
+  if (err)  // threads left inside the kernel start afresh next time
+    for (unsigned i = 0; i < n; ++i)
+      if (lanes_[i].state != Lane::Done) lanes_[i].fresh = true;
+  return err;
+}
+
+// Completes every warp operation whose lanes have all arrived; false when none could.
+bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
+  bool moved = false;
+  const cv_emu::Dim bi = ctx_->block_idx;
+  for (unsigned w = 0; w * 32 < n; ++w) {
+    const unsigned first = w * 32, count = std::min(32u, n - first);
+    const unsigned present = count == 32 ? ~0u : (1u << count) - 1;
+    cv_emu::LaneSlot* slots = &slots_[first];
+    unsigned waiting = 0, exited = 0, barrier = 0;
+    for (unsigned l = 0; l < count; ++l) {
+      const Lane::State s = lanes_[first + l].state;
+      if (s == Lane::AtWarp) waiting |= 1u << l;
+      if (s == Lane::Done) exited |= 1u << l;
+      if (s == Lane::AtBarrier) barrier |= 1u << l;
+    }
+    unsigned handled = 0;
+    for (unsigned l = 0; l < count; ++l) {
+      if (!(waiting >> l & 1u) || (handled >> l & 1u)) continue;
+      const cv_emu::LaneSlot& s = slots[l];
+      unsigned group = 0;
+      if (s.op == cv_emu::kActiveMask) {
+        // The lanes that are here together: those waiting at this same call.
+        for (unsigned j = 0; j < count; ++j)
+          if ((waiting >> j & 1u) && slots[j].op == cv_emu::kActiveMask && slots[j].line == s.line)
+            group |= 1u << j;
+      } else {
+        const std::string where = std::string(op_name(s.op)) + " at line " + std::to_string(s.line) +
+                                  " in warp " + std::to_string(w) + " of block " + dim_text(bi);
+        if (s.mask & ~present) {
+          err = BlockError{"warp", where + ": its mask " + hex(s.mask) + " names lanes " +
+                                       lane_list(s.mask & ~present) + ", which are not there (the block has " +
+                                       std::to_string(n) + " threads)", s.line};
+          return false;
+        }
+        if (!(s.mask >> l & 1u)) {
+          err = BlockError{"warp", where + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
+                                       ", which does not name the lane itself", s.line};
+          return false;
+        }
+        if (s.mask & exited) {
+          err = BlockError{"warp", where + ": its mask " + hex(s.mask) + " names lanes " +
+                                       lane_list(s.mask & exited) + ", which finished without reaching it", s.line};
+          return false;
+        }
+        bool ready = (s.mask & waiting) == s.mask;
+        for (unsigned j = 0; ready && j < count; ++j)
+          if ((s.mask >> j & 1u) && slots[j].op == cv_emu::kActiveMask) ready = false;
+        if (!ready) continue;
+        group = s.mask;
+      }
+      complete_collective(slots, group);
+      for (unsigned j = 0; j < count; ++j)
+        if (group >> j & 1u) {
+          lanes_[first + j].state = Lane::Runnable;
+          ++lanes_[first + j].wepoch;
+        }
+      handled |= group;
+      waiting &= ~group;
+      moved = true;
+    }
+    (void)barrier;
+  }
+  return moved;
+}
+
+// Nothing can move: name what waits and for whom.
+std::optional<BlockError> BlockRunner::stuck(unsigned n) {
+  const cv_emu::Dim bi = ctx_->block_idx;
+  unsigned at_barrier = 0, done = 0, at_warp = 0;
+  int barrier_line = 0, warp_line = 0, warp_op = 0;
+  unsigned warp_lane = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const Lane& l = lanes_[i];
+    if (l.state == Lane::AtBarrier && !at_barrier++) barrier_line = l.line;
+    if (l.state == Lane::Done) ++done;
+    if (l.state == Lane::AtWarp && !at_warp++) warp_line = l.line, warp_op = slots_[i].op, warp_lane = i;
+  }
+  if (at_barrier && !at_warp) {
+    std::string m = "__syncthreads() at line " + std::to_string(barrier_line) + " reached by " +
+                    std::to_string(at_barrier) + " of " + std::to_string(n) + " threads of block " +
+                    dim_text(bi) + "; the other " + std::to_string(done) +
+                    " finished without reaching it (every thread of a block must reach each barrier)";
+    return BlockError{"barrier", m, barrier_line};
+  }
+  if (at_warp) {
+    const unsigned w = warp_lane / 32, first = w * 32, count = std::min(32u, n - first);
+    const unsigned mask = slots_[warp_lane].mask;
+    unsigned missing = 0;
+    int other_line = 0;
+    for (unsigned j = 0; j < count; ++j)
+      if ((mask >> j & 1u) && lanes_[first + j].state != Lane::AtWarp) {
+        missing |= 1u << j;
+        if (!other_line) other_line = lanes_[first + j].line;
+      }
+    std::string m = std::string(op_name(warp_op)) + " at line " + std::to_string(warp_line) + " in warp " +
+                    std::to_string(w) + " of block " + dim_text(bi) + " waits for lanes " + lane_list(missing) +
+                    " named in its mask " + hex(mask) + ", which never reach it";
+    if (at_barrier)
+      m += " (they wait at __syncthreads() at line " + std::to_string(barrier_line ? barrier_line : other_line) + ")";
+    return BlockError{"warp", m, warp_line};
+  }
+  return BlockError{"barrier", "the block " + dim_text(bi) + " cannot go on", 0};
+}
+
+}  // namespace cv::emu
