@@ -22,18 +22,20 @@ const char* kind_name(int kind) {
 
 nlohmann::ordered_json to_json(const Explain& x) {
   nlohmann::ordered_json j;
-  auto& races = j["races"] = nlohmann::ordered_json::array();
+  nlohmann::ordered_json races = nlohmann::ordered_json::array();
   for (const Race& r : x.races)
     races.push_back({{"buffer", r.buffer}, {"index", r.index}, {"shared", r.shared}, {"first", side(r.first)},
                      {"second", side(r.second)}, {"sentence", r.sentence}});
+  j["races"] = std::move(races);
   j["racy_elements"] = x.racy_elements;
-  auto& sec = j["sectors_per_request"] = nlohmann::ordered_json::array();
+  nlohmann::ordered_json sec = nlohmann::ordered_json::array();
   for (const SectorLine& s : x.sectors)
     sec.push_back({{"line", s.line}, {"buffer", s.buffer}, {"kind", kind_name(s.kind)}, {"bytes", s.bytes},
                    {"requests", s.requests}, {"sectors", s.sectors}, {"sectors_per_request", s.sectors_per_request},
                    {"efficiency", s.efficiency}});
-  auto& div = j["divergent_branches"] = nlohmann::ordered_json::array();
-  auto& all = j["branches"] = nlohmann::ordered_json::array();
+  j["sectors_per_request"] = std::move(sec);
+  // (ordered_json keeps members in a vector: fill arrays first, insert after.)
+  nlohmann::ordered_json div = nlohmann::ordered_json::array(), all = nlohmann::ordered_json::array();
   for (const Branch& b : x.branches) {
     nlohmann::ordered_json o = {{"line", b.line},
                                 {"warps", b.warps},
@@ -43,6 +45,8 @@ nlohmann::ordered_json to_json(const Explain& x) {
     if (b.divergent_warps) div.push_back(o);
     all.push_back(o);
   }
+  j["divergent_branches"] = std::move(div);
+  j["branches"] = std::move(all);
   nlohmann::ordered_json acc = nlohmann::ordered_json::array();
   for (const Touch& t : x.touches)
     acc.push_back({t.thread, t.buffer, t.index, kind_name(t.kind), t.line, t.shared});
