@@ -78,12 +78,22 @@ void BlockRunner::fiber_main(void* arg) {
     } catch (...) {
       r.abort_block({"trap", "the kernel threw an exception", 0});
     }
-    lane.state = Lane::Done;
-    switch_fiber(lane.ctx, r.sched_);
+    r.set_state(lane, Lane::Done);
+    r.block_and_pass(lane);
   }
 }
 
-void BlockRunner::resume(Lane& l) {
+void BlockRunner::set_state(Lane& l, Lane::State s) {
+  --count_[l.state];
+  ++count_[s];
+  const unsigned w = l.linear >> 5, bit = 1u << (l.linear & 31);
+  if (l.state == Lane::AtWarp) warp_waiting_[w] &= ~bit;
+  if (s == Lane::AtWarp) warp_waiting_[w] |= bit;
+  if (s == Lane::Done) warp_done_[w] |= bit;
+  l.state = s;
+}
+
+void BlockRunner::enter(Lane& l) {
   current_ = &l;
   ctx_->thread_idx = l.tid;
   ctx_->slot = &slots_[l.linear];
@@ -91,28 +101,40 @@ void BlockRunner::resume(Lane& l) {
     prepare_fiber(l.ctx, &fiber_main, &l);
     l.fresh = false;
   }
-  switch_fiber(sched_, l.ctx);
+}
+
+// A round runs the runnable lanes in index order, each passing control
+// straight to the next (one switch per thread), the last back to the scheduler.
+void BlockRunner::block_and_pass(Lane& l) {
+  for (unsigned i = l.linear + 1; i < threads_; ++i)
+    if (lanes_[i].state == Lane::Runnable) {
+      enter(lanes_[i]);
+      switch_fiber(l.ctx, lanes_[i].ctx);
+      return;
+    }
   current_ = nullptr;
+  switch_fiber(l.ctx, sched_);
 }
 
 void BlockRunner::wait_barrier(int line) {
   Lane& l = *current_;
-  l.state = Lane::AtBarrier;
+  set_state(l, Lane::AtBarrier);
   l.line = line;
-  switch_fiber(l.ctx, sched_);
+  block_and_pass(l);
 }
 
 void BlockRunner::wait_warp(int line) {
   Lane& l = *current_;
-  l.state = Lane::AtWarp;
+  set_state(l, Lane::AtWarp);
   l.line = line;
-  switch_fiber(l.ctx, sched_);
+  block_and_pass(l);
 }
 
 void BlockRunner::abort_block(BlockError e) {
   if (!abort_) abort_ = std::move(e);
   Lane& l = *current_;
-  l.state = Lane::Aborted;
+  set_state(l, Lane::Aborted);
+  current_ = nullptr;
   switch_fiber(l.ctx, sched_);
   std::abort();  // never resumed
 }
@@ -124,6 +146,7 @@ std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params
   entry_ = &e;
   params_ = params;
   ctx_ = ctx;
+  threads_ = n;
   abort_.reset();
   for (unsigned i = 0; i < n; ++i) {
     Lane& l = lanes_[i];
@@ -132,36 +155,38 @@ std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params
     l.state = Lane::Runnable;
     l.bepoch = l.wepoch = 0;
   }
+  for (unsigned& c : count_) c = 0;
+  count_[Lane::Runnable] = n;
+  for (unsigned w = 0; w < 32; ++w) warp_waiting_[w] = warp_done_[w] = 0;
   std::optional<BlockError> err;
   for (;;) {
     for (unsigned i = 0; i < n; ++i)
       if (lanes_[i].state == Lane::Runnable) {
-        resume(lanes_[i]);
-        if (abort_) break;
+        enter(lanes_[i]);
+        switch_fiber(sched_, lanes_[i].ctx);  // back when the round is over
+        break;
       }
     if (abort_) {
       err = abort_;
       break;
     }
-    unsigned done = 0, at_barrier = 0, at_warp = 0;
-    for (unsigned i = 0; i < n; ++i) {
-      done += lanes_[i].state == Lane::Done;
-      at_barrier += lanes_[i].state == Lane::AtBarrier;
-      at_warp += lanes_[i].state == Lane::AtWarp;
-    }
-    if (done == n) break;
-    if (at_warp == 0 && done == 0) {  // every thread at a barrier: it opens
+    if (count_[Lane::Runnable]) continue;  // an abort's leftovers cannot happen; be safe
+    if (count_[Lane::Done] == n) break;
+    if (count_[Lane::AtBarrier] == n) {  // every thread at a barrier: it opens
       for (unsigned i = 0; i < n; ++i) {
         lanes_[i].state = Lane::Runnable;
         ++lanes_[i].bepoch, ++lanes_[i].wepoch;
       }
+      count_[Lane::AtBarrier] = 0;
+      count_[Lane::Runnable] = n;
       continue;
     }
-    if (at_warp && complete_warps(n, err)) continue;
+    if (count_[Lane::AtWarp] && complete_warps(n, err)) continue;
     if (err) break;
     err = stuck(n);
     break;
   }
+  current_ = nullptr;
   if (err)  // threads left inside the kernel start afresh next time
     for (unsigned i = 0; i < n; ++i)
       if (lanes_[i].state != Lane::Done) lanes_[i].fresh = true;
@@ -176,16 +201,10 @@ bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
     const unsigned first = w * 32, count = std::min(32u, n - first);
     const unsigned present = count == 32 ? ~0u : (1u << count) - 1;
     cv_emu::LaneSlot* slots = &slots_[first];
-    unsigned waiting = 0, exited = 0, barrier = 0;
-    for (unsigned l = 0; l < count; ++l) {
-      const Lane::State s = lanes_[first + l].state;
-      if (s == Lane::AtWarp) waiting |= 1u << l;
-      if (s == Lane::Done) exited |= 1u << l;
-      if (s == Lane::AtBarrier) barrier |= 1u << l;
-    }
-    unsigned handled = 0;
-    for (unsigned l = 0; l < count; ++l) {
-      if (!(waiting >> l & 1u) || (handled >> l & 1u)) continue;
+    unsigned waiting = warp_waiting_[w];
+    const unsigned exited = warp_done_[w];
+    for (unsigned l = 0; waiting >> l; ++l) {
+      if (!(waiting >> l & 1u)) continue;
       const cv_emu::LaneSlot& s = slots[l];
       unsigned group = 0;
       if (s.op == cv_emu::kActiveMask) {
@@ -194,21 +213,23 @@ bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
           if ((waiting >> j & 1u) && slots[j].op == cv_emu::kActiveMask && slots[j].line == s.line)
             group |= 1u << j;
       } else {
-        const std::string where = std::string(op_name(s.op)) + " at line " + std::to_string(s.line) +
-                                  " in warp " + std::to_string(w) + " of block " + dim_text(bi);
+        auto where = [&] {  // only built for an error
+          return std::string(op_name(s.op)) + " at line " + std::to_string(s.line) + " in warp " +
+                 std::to_string(w) + " of block " + dim_text(bi);
+        };
         if (s.mask & ~present) {
-          err = BlockError{"warp", where + ": its mask " + hex(s.mask) + " names lanes " +
+          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
                                        lane_list(s.mask & ~present) + ", which are not there (the block has " +
                                        std::to_string(n) + " threads)", s.line};
           return false;
         }
         if (!(s.mask >> l & 1u)) {
-          err = BlockError{"warp", where + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
+          err = BlockError{"warp", where() + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
                                        ", which does not name the lane itself", s.line};
           return false;
         }
         if (s.mask & exited) {
-          err = BlockError{"warp", where + ": its mask " + hex(s.mask) + " names lanes " +
+          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
                                        lane_list(s.mask & exited) + ", which finished without reaching it", s.line};
           return false;
         }
@@ -221,14 +242,12 @@ bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
       complete_collective(slots, group);
       for (unsigned j = 0; j < count; ++j)
         if (group >> j & 1u) {
-          lanes_[first + j].state = Lane::Runnable;
+          set_state(lanes_[first + j], Lane::Runnable);
           ++lanes_[first + j].wepoch;
         }
-      handled |= group;
       waiting &= ~group;
       moved = true;
     }
-    (void)barrier;
   }
   return moved;
 }

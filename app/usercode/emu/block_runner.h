@@ -53,7 +53,9 @@ class BlockRunner {
 
  private:
   static void fiber_main(void* lane);
-  void resume(Lane& l);
+  void enter(Lane& l);              // make l the running thread (ctx, fresh start)
+  void block_and_pass(Lane& l);     // l stops: continue the next runnable lane of this round, else the scheduler
+  void set_state(Lane& l, Lane::State s);
   void ensure(size_t threads);
   bool complete_warps(unsigned threads, std::optional<BlockError>& err);
   std::optional<BlockError> stuck(unsigned threads);
@@ -64,6 +66,9 @@ class BlockRunner {
   std::vector<Lane> lanes_;
   std::vector<cv_emu::LaneSlot> slots_;
   Lane* current_ = nullptr;
+  unsigned threads_ = 0;
+  unsigned count_[5] = {0, 0, 0, 0, 0};  // lanes in each Lane::State
+  uint32_t warp_waiting_[32] = {}, warp_done_[32] = {};  // per warp: lanes at a warp operation / finished
   cv_emu::Ctx* ctx_ = nullptr;
   const cv_emu::Entry* entry_ = nullptr;
   void** params_ = nullptr;

@@ -101,6 +101,8 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
 
 }  // namespace
 
+std::vector<std::string> compile_flags_common(bool explain);
+
 std::vector<TextFile> emu_headers() {
   return {{"cudaviz_emu.h", prelude::cudaviz_emu_h},
           {"cudaviz_emu_abi.h", prelude::cudaviz_emu_abi_h},
@@ -119,10 +121,24 @@ std::string assemble(const BuildRequest& req, const SourceScan& scan) {
 }
 
 std::vector<std::string> compile_flags(bool explain) {
+#if defined(__x86_64__)
+  // TLS descriptors: reading threadIdx costs no call per emulated thread (the
+  // compiler hoists the lookup out of the thunk's loop).
+  std::vector<std::string> f = {"-mtls-dialect=gnu2"};
+#else
+  std::vector<std::string> f;
+#endif
+  const std::vector<std::string> rest = compile_flags_common(explain);
+  f.insert(f.end(), rest.begin(), rest.end());
+  return f;
+}
+
+std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
     return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
             "-w", "-fdiagnostics-color=never"};
-  return {"-std=c++17", "-O2", "-fPIC", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
+  // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
+  return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
           "-Wno-unused-parameter", "-fdiagnostics-color=never"};
 }
 

@@ -15,6 +15,7 @@
 
 #include "usercode/emu/explain_types.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
+#include "usercode/emu/tls_symbols.h"
 #include "usercode/launch_abi.h"
 
 namespace cv::emu {
@@ -45,6 +46,10 @@ class Module {
   unsigned long long dynamic_shared_capacity = 0;
   bool explain_build = false;
   std::string path, student_file;
+  // Explain builds: the module's thread-local variables (its __shared__ ones),
+  // the context's offset among them and the TLS segment's size.
+  std::vector<TlsSymbol> tls;
+  uint64_t ctx_tls_offset = 0, tls_bytes = 0;
   void* handle() const { return h_; }
   void* fault_record() const { return fault_; }  // cv_fault (checked builds)
 

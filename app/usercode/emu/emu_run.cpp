@@ -173,15 +173,13 @@ BlockRunner& block_runner(size_t stack_bytes) {
   return *r;
 }
 
-// The module's TLS block on this thread: where its __shared__ variables are.
-Range shared_range(const Module& m) {
-  void* block = nullptr;
-  if (dlinfo(m.handle(), RTLD_DI_TLS_DATA, &block) != 0 || !block) return {0, 0};
-  link_map* lm = nullptr;
-  if (dlinfo(m.handle(), RTLD_DI_LINKMAP, &lm) != 0 || !lm) return {0, 0};
-  const uint64_t bytes = tls_segment_bytes(lm->l_addr);
-  const uintptr_t lo = reinterpret_cast<uintptr_t>(block);
-  return {lo, lo + bytes};
+// The module's TLS block on this thread, where its __shared__ variables are:
+// found from the context's own address and its offset in the block (the ELF
+// symbol table's), which works for static and dynamic TLS alike.
+Range shared_range(const Module& m, const cv_emu::Ctx* ctx) {
+  if (!m.tls_bytes || m.ctx_tls_offset > reinterpret_cast<uintptr_t>(ctx)) return {0, 0};
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(ctx) - m.ctx_tls_offset;
+  return {lo, lo + m.tls_bytes};
 }
 
 void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
@@ -201,7 +199,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
       s.records.push_back(std::make_unique<WorkerRecord>());
       w.rec = s.records.back().get();
     }
-    w.shared = shared_range(*k.module);
+    w.shared = shared_range(*k.module, w.ctx);
     w.ctx_range = {reinterpret_cast<uintptr_t>(w.ctx), reinterpret_cast<uintptr_t>(w.ctx) + sizeof(cv_emu::Ctx)};
   }
   Worker* saved = tl;
@@ -299,7 +297,7 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
     dlinfo(k.module->handle(), RTLD_DI_LINKMAP, &lm);
     const std::map<uint64_t, int> lines =
         resolve_lines(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file);
-    const std::vector<TlsSymbol> tls = tls_symbols(k.module->path);
+    const std::vector<TlsSymbol>& tls = k.module->tls;
     AnalysisInput in;
     in.buffers = &buffers;
     in.grid = grid;

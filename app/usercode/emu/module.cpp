@@ -1,5 +1,6 @@
 // Module: one host-compiled kernel module, dlopened (emu.h).
 #include <dlfcn.h>
+#include <link.h>
 
 #include <stdexcept>
 
@@ -19,6 +20,14 @@ Module::Module(const std::string& p, bool explain, const std::string& file)
   if (auto* cap = static_cast<const unsigned long long*>(dlsym(h_, "cv_emu_dynamic_shared_capacity")))
     dynamic_shared_capacity = *cap;
   fault_ = dlsym(h_, "cv_fault");
+  if (explain) {
+    for (TlsSymbol& t : tls_symbols(p)) {
+      if (t.name == "cv_emu_ctx_tls") ctx_tls_offset = t.offset;
+      else tls.push_back(std::move(t));
+    }
+    link_map* lm = nullptr;
+    if (dlinfo(h_, RTLD_DI_LINKMAP, &lm) == 0 && lm) tls_bytes = tls_segment_bytes(lm->l_addr);
+  }
 }
 
 Module::~Module() { dlclose(h_); }

@@ -44,7 +44,6 @@ std::vector<TlsSymbol> tls_symbols(const std::string& path) {
       std::memcpy(&sym, f.data() + s.sh_offset + i * sizeof sym, sizeof sym);
       if (ELF64_ST_TYPE(sym.st_info) != STT_TLS || sym.st_name >= strtab.sh_size) continue;
       const char* name = f.data() + strtab.sh_offset + sym.st_name;
-      if (std::strcmp(name, "cv_emu_ctx_tls") == 0) continue;
       out.push_back({sym.st_value, sym.st_size, short_name(name)});
     }
   }

@@ -12,6 +12,7 @@ namespace cv::emu {
 struct TlsSymbol {
   uint64_t offset = 0, size = 0;
   std::string name;  // demangled, without the function: "count3::block_count" -> "block_count"
+                     // (the emulator's own context is "cv_emu_ctx_tls")
 };
 
 std::vector<TlsSymbol> tls_symbols(const std::string& elf_path);

@@ -18,11 +18,11 @@ inline void call(void (*k)(A...), void** p) {
   invoke(k, p, std::index_sequence_for<A...>{});
 }
 
-// Every thread of blocks [first, last) in order; the kernel is a constant, so
-// the compiler inlines it into the loop. Arguments are unpacked once; each
+// Every thread of blocks [first, last) in order; the kernel is a constant and
+// the loop is flattened, so the compiler inlines the kernel into it. Arguments are unpacked once; each
 // thread gets its own copy, as on the GPU.
 template <auto K, class... A, size_t... I>
-inline void loop_impl(void (*)(A...), void** p, unsigned long long first, unsigned long long last,
+__attribute__((flatten)) inline void loop_impl(void (*)(A...), void** p, unsigned long long first, unsigned long long last,
                       std::index_sequence<I...>) {
   const std::tuple<Arg<A>...> args(*static_cast<Arg<A>*>(p[I])...);
   Ctx& c = cv_emu_ctx_tls;
