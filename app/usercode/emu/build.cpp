@@ -81,7 +81,7 @@ std::string run_tool(const std::vector<std::string>& argv, const std::string& lo
 }
 
 std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
-  std::string s = "\n#undef if\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
   for (const ExternShared& e : scan.extern_shared)
     s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
          " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";

@@ -28,6 +28,7 @@ struct BuildRequest {
   std::vector<std::string> entries;      // the extern "C" kernels to expose
   std::vector<TextFile> headers;         // written beside the source (cudaviz.h, the template's)
   std::vector<std::string> includes;     // of those, #included before line 1, in order
+  std::string after;                     // text after the student's file (e.g. a wrapper kernel)
   bool explain = false;
   bool checked = false;                  // -DCV_CHECKED=1: bounds-checked Span accesses
   std::string cxx = "c++";               // the compiler (a path, or a name looked up on PATH)
