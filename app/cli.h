@@ -80,6 +80,7 @@ struct BenchOptions {
   // kernel tab's text (then `source` only names it) and compiles it checked.
   std::optional<std::string> source_text;
   bool checked = false;
+  bool explain = false;  // bench kernel --explain: the emulator's races, sectors, divergence
   PathConfig paths;  // not from the command line: the configuration's (config/config.h)
 };
 

@@ -21,6 +21,13 @@
 #include "usercode/pi_reference.h"
 #include "usercode/runner_client.h"
 #include "usercode/templates.h"
+#include "usercode/emu/explain_process.h"
+#include "usercode/emu/sync_cost.h"
+#include "usercode/temp_dir.h"
+
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
 
 namespace cv::bench {
 namespace {
@@ -88,6 +95,44 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
   r.line["local_bytes"] = c.resources.known ? nlohmann::ordered_json(c.resources.local_bytes) : nullptr;
   r.line["warnings"] = std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
                                      [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+}
+
+// --explain (any backend): the kernel once through the emulator at a small
+// size, in cudaviz-explain's process; races, sectors and divergence join the line.
+void add_explain(Run& r, const std::string& src) {
+  const auto t0 = Clock::now();
+  TempDir dir(r.opt.paths.tmpdir);
+  const std::string path = dir.path() + "/kernel.cu";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << src;
+  }
+  emu::ExplainRequest q;
+  q.source_path = path;
+  q.template_name = to_string(r.tmpl->kind);
+  if (!r.opt.paths.cxx.empty()) q.cxx = r.opt.paths.cxx;
+  if (!r.opt.paths.tmpdir.empty()) q.tmpdir = r.opt.paths.tmpdir;
+  const emu::ExplainOutcome o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), q);
+  r.line["explain_ms"] = ms_since(t0);
+  if (!o.ran) {
+    r.line["explain_error"] = o.error;
+    return;
+  }
+  if (!o.reply.value("ok", false)) r.line["explain_error"] = o.reply.value("error", std::string("failed"));
+  if (!o.reply.contains("explain")) return;
+  const nlohmann::json& x = o.reply["explain"];
+  r.line["explain_n"] = o.reply.value("n", 0ll);
+  for (const char* k : {"races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
+    if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
+}
+
+// The CPU backend runs whole kernels in the emulator: what its barrier and shuffle cost.
+void add_sync_costs(Run& r) {
+  const emu::SyncCosts c = emu::measure_sync_costs(r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
+                                                   r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
+  if (!c.error.empty()) return;
+  r.line["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
+  r.line["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
 }
 
 // ---- the workloads: the first launch (edit-to-running) and the measurements ----
@@ -348,6 +393,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     edit_ms.push_back(ms_since(t0));
   }
   add_compile_fields(r, c, compile_ms);
+  if (opt.explain) add_explain(r, src);
+  if (backend == Backend::Cpu) add_sync_costs(r);
   if (!can_run)
     fail(r, std::string("a ") + to_string(kind) + " kernel needs a CUDA GPU to run; it compiled for " +
                 c.arch + " (" + std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",

@@ -151,6 +151,7 @@ Context::Context(Backend b, const Config& cfg)
       lesson(b, cfg),
       recorder(cfg.paths) {
   labs.set_kernel_source(&kernel_panel.source(), cfg.paths);  // "run your kernel" runs the tab's text
+  insight.set_kernel_panel(&kernel_panel);  // the explain view draws the kernel tab's explain
 }
 
 App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)

@@ -11,7 +11,7 @@ namespace cv::insight_ui {
 namespace {
 // The tools this area holds (their names: widgets/tool_names.h).
 constexpr ui::Tool kOwn[] = {ui::Tool::Launch, ui::Tool::Memory, ui::Tool::Reduction,
-                             ui::Tool::Race, ui::Tool::OccupancyCurve};
+                             ui::Tool::Race, ui::Tool::OccupancyCurve, ui::Tool::Explain};
 }  // namespace
 
 const std::vector<std::string>& InsightUi::panel_names() {
@@ -37,6 +37,9 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
       case ui::Tool::OccupancyCurve:
         curve_.open();
         return std::nullopt;
+      case ui::Tool::Explain:
+        explain_.open();
+        return std::nullopt;
       default:
         break;
     }
@@ -53,6 +56,7 @@ void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {
   reduction_.draw(ctx);
   race_.draw(ctx);
   curve_.draw(ctx);
+  explain_.draw(ctx, kernel_panel_);
 }
 
 }  // namespace cv::insight_ui

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "insight/explain_view.h"
 #include "insight/launch_map_view.h"
 #include "insight/memory_view.h"
 #include "insight/occupancy_curve_view.h"
@@ -31,6 +32,8 @@ class InsightUi {
   // A measurement a scripted run's last picture should wait for.
   bool busy() const { return curve_.measuring(); }
   void shutdown() { curve_.shutdown(); }
+  // The kernel tab whose "explain" results the explain view draws.
+  void set_kernel_panel(const KernelPanel* p) { kernel_panel_ = p; }
 
  private:
   Backend backend_;
@@ -39,6 +42,8 @@ class InsightUi {
   ReductionView reduction_;
   RaceView race_;
   OccupancyCurveView curve_;
+  ExplainView explain_;
+  const KernelPanel* kernel_panel_ = nullptr;
 };
 
 }  // namespace cv::insight_ui

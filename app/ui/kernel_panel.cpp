@@ -237,6 +237,7 @@ void KernelPanel::controls(UserKernel& uk) {
   if (ImGui::Button("Redo")) ed.redo();
   ImGui::EndDisabled();
   ui::tooltip("Ctrl+Y or Ctrl+Shift+Z");
+  explain_button(uk);
   ui::same_line_if_fits("Find");
   if (ImGui::Button("Find")) ed.open_find();
   ui::tooltip("Ctrl+F");
@@ -320,6 +321,10 @@ void KernelPanel::costs_section(const UserKernel& uk) {
     if (r.max_threads > 0) ImGui::TextWrapped("at most %d threads / block", r.max_threads);
     ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
                 "The occupancy tab shows what they allow.");
+  } else if (st.compile && st.compile->target == usercode::Target::Cpu &&
+             st.kind != usercode::TemplateKind::FountainParticle) {
+    ui::wrapped(ui::kWarn, "emulated on the CPU: your kernel's threads run in the emulator "
+                           "(docs/emulator.md), so its times are a CPU's, not a GPU's");
   } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
     ui::wrapped(ui::kDim, "compiled as C++ for the CPU: registers and shared memory are a GPU "
                           "compile's measures");
@@ -340,6 +345,17 @@ void KernelPanel::costs_section(const UserKernel& uk) {
   ImGui::TextWrapped("%s", line);
   ui::tooltip("Medians of the last steps of each, on this backend, in the fountain scene. "
               "Lab kernels are compared in the labs tab.");
+}
+
+void KernelPanel::explain_button(const UserKernel& uk) {
+  ui::same_line_if_fits("Explain");
+  ImGui::BeginDisabled(explain_.busy());
+  if (ImGui::Button(explain_.busy() ? "Explaining..." : "Explain"))
+    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir);
+  ImGui::EndDisabled();
+  ui::tooltip("Run this text once through the CPU emulator at a small size and show what its "
+              "threads did: races, memory sectors per request, divergent branches, who touched "
+              "what (the explain tab). Works on any backend.");
 }
 
 void KernelPanel::template_picker() {

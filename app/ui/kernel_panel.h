@@ -12,6 +12,7 @@
 #include "timing/frame_timers.h"
 #include "ui/kernel_source.h"
 #include "ui/tuning_layout.h"
+#include "usercode/emu/explain_job.h"
 #include "usercode/user_kernel.h"
 
 namespace cv {
@@ -37,6 +38,9 @@ class KernelPanel {
   // The tab, when it is the open one.
   void draw(ui::Layout& layout, usercode::UserKernel& uk);
   const KernelSource& source() const { return source_; }
+  // "explain": the tab's text run once through the CPU emulator (any backend);
+  // the explain view (insight/explain_view.h) draws the result.
+  const emu::ExplainJob& explain() const { return explain_; }
 
  private:
   PathConfig paths_;
@@ -67,6 +71,8 @@ class KernelPanel {
   // Yours and the built-in's kernel times, each while it ran in the scene.
   History yours_ms_{120}, builtin_ms_{120};
   std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
+  emu::ExplainJob explain_;
+  void explain_button(const usercode::UserKernel& uk);
 };
 
 }  // namespace cv

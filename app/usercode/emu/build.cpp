@@ -37,6 +37,9 @@ class BuildDir {
   std::string path_;
 };
 
+BuildDirHandle::BuildDirHandle(const std::string& parent) : dir_(std::make_shared<BuildDir>(parent)) {}
+const std::string& BuildDirHandle::path() const { return dir_->path(); }
+
 namespace {
 
 bool write_file(const std::string& path, const std::string& text) {

@@ -57,6 +57,16 @@ struct BuildResult {
 
 BuildResult build_module(const BuildRequest& req);
 
+// A private directory under `parent` ("" -> /tmp), removed with the handle.
+class BuildDirHandle {
+ public:
+  explicit BuildDirHandle(const std::string& parent);
+  const std::string& path() const;
+
+ private:
+  std::shared_ptr<BuildDir> dir_;
+};
+
 // The pieces, for callers that run the compiler themselves (usercode/compile_host.cpp).
 std::vector<TextFile> emu_headers();  // the CPU prelude files
 std::string assemble(const BuildRequest& req, const SourceScan& scan);

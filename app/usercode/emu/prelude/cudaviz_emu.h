@@ -107,6 +107,14 @@ inline unsigned __brev(unsigned x) {
 }
 template <class T>
 inline T __ldg(const T* p) { return *p; }
+// The CPU's cycle counter (a GPU's clock64() counts the SM's cycles).
+inline long long clock64() {
+#if defined(__x86_64__)
+  return static_cast<long long>(__builtin_ia32_rdtsc());
+#else
+  return 0;
+#endif
+}
 
 // ---- Barriers -----------------------------------------------------------------
 inline void __syncthreads(int line = __builtin_LINE()) { cv_emu_ctx_tls.hooks->barrier(line); }
