@@ -22,7 +22,6 @@
 #include "usercode/runner_client.h"
 #include "usercode/templates.h"
 #include "usercode/emu/explain_process.h"
-#include "usercode/emu/sync_cost.h"
 #include "usercode/temp_dir.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
@@ -126,13 +125,15 @@ void add_explain(Run& r, const std::string& src) {
     if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
 }
 
-// The CPU backend runs whole kernels in the emulator: what its barrier and shuffle cost.
+// The CPU backend runs whole kernels in the emulator: what its barrier and
+// shuffle cost per thread (a micro-kernel, in cudaviz-explain's process).
 void add_sync_costs(Run& r) {
-  const emu::SyncCosts c = emu::measure_sync_costs(r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
-                                                   r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
-  if (!c.error.empty()) return;
-  r.line["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
-  r.line["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
+  const emu::ExplainOutcome o = emu::run_sync_costs_process(
+      emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
+      r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
+  if (!o.ran || !o.reply.value("ok", false)) return;
+  r.line["barrier_ns_per_thread"] = o.reply["barrier_ns_per_thread"];
+  r.line["shuffle_ns_per_thread"] = o.reply["shuffle_ns_per_thread"];
 }
 
 // ---- the workloads: the first launch (edit-to-running) and the measurements ----
@@ -394,7 +395,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   }
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src);
-  if (backend == Backend::Cpu) add_sync_costs(r);
+  if (backend == Backend::Cpu && (kind != TemplateKind::FountainParticle || opt.explain)) add_sync_costs(r);
   if (!can_run)
     fail(r, std::string("a ") + to_string(kind) + " kernel needs a CUDA GPU to run; it compiled for " +
                 c.arch + " (" + std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",

@@ -43,11 +43,13 @@ void divergence(const emu::Explain& x) {
 
 void ExplainView::draw(const ViewContext& ctx, const KernelPanel* panel) {
   if (!panel) return;
-  const emu::ExplainResult r = panel->explain().result();
-  if (r.version != seen_) {  // a new result: show it
-    seen_ = r.version;
+  if (panel->explain().version() != seen_) {  // a new result: take it and show it
+    result_ = panel->explain().result();
+    seen_ = result_.version;
+    touches_ = result_.explain ? touch_grid(*result_.explain) : TouchGrid{};
     window_.open();
   }
+  const emu::ExplainResult& r = result_;
   if (!window_.begin(ctx.layout)) return;
   notice(kNotice);
   if (panel->explain().busy()) ui::wrapped(ui::kDim, "explaining: compiling and running your kernel on the CPU...");
@@ -81,7 +83,6 @@ void ExplainView::draw(const ViewContext& ctx, const KernelPanel* panel) {
   draw_sector_table(x);
   if (!x.warp_requests.empty()) {
     const int n = static_cast<int>(x.warp_requests.size());
-    request_ = std::clamp(request_, 0, n - 1);
     ImGui::Text("warp %u of block (%u,%u,%u), request by request:", x.warp, x.block.x, x.block.y, x.block.z);
     for (int i = 0; i < std::min(n, 8); ++i) draw_explain_request(x.warp_requests[static_cast<size_t>(i)], i);
   }
@@ -91,7 +92,7 @@ void ExplainView::draw(const ViewContext& ctx, const KernelPanel* panel) {
 
   std::snprintf(title, sizeof title, "who touched what: block (%u,%u,%u)", x.block.x, x.block.y, x.block.z);
   ui::section(title);
-  draw_touches(x);
+  draw_touches(touches_);
   window_.end(ctx.layout);
 }
 

@@ -5,7 +5,9 @@
 // divergence per branch, who touched what. Opens itself when a result arrives.
 #include <cstdint>
 
+#include "insight/explain_touches.h"
 #include "insight/view_common.h"
+#include "usercode/emu/explain_job.h"
 
 namespace cv {
 class KernelPanel;
@@ -21,7 +23,8 @@ class ExplainView {
  private:
   ViewWindow window_{ui::Tool::Explain, "explain"};
   uint64_t seen_ = 0;
-  int request_ = 0;
+  emu::ExplainResult result_;  // a copy, taken when a new one arrives
+  TouchGrid touches_;
 };
 
 }  // namespace cv::insight_ui

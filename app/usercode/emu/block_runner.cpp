@@ -55,6 +55,7 @@ std::string dim_text(const cv_emu::Dim& d) {
 BlockRunner::BlockRunner(size_t stack_bytes)
     : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024) {
   for (Lane& l : lanes_) l.owner = this;
+  set_thread_stack(sched_);  // a BlockRunner lives on one thread (thread_local)
 }
 
 void BlockRunner::ensure(size_t threads) {
@@ -68,6 +69,7 @@ void BlockRunner::ensure(size_t threads) {
 }
 
 void BlockRunner::fiber_main(void* arg) {
+  fiber_started();
   Lane& lane = *static_cast<Lane*>(arg);
   BlockRunner& r = *lane.owner;
   for (;;) {

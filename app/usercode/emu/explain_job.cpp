@@ -51,6 +51,7 @@ void ExplainJob::start(std::string text, std::string tmpl, std::string cxx, std:
     std::lock_guard<std::mutex> l(m_);
     r.version = last_.version + 1;
     last_ = std::move(r);
+    version_ = last_.version;
     busy_ = false;
   });
 }

@@ -37,12 +37,15 @@ class ExplainJob {
   void start(std::string source_text, std::string template_name, std::string cxx, std::string tmpdir,
              std::string helper = "");
   bool busy() const { return busy_; }
+  // The newest result's version, cheap (a view copies result() only when it changes).
+  uint64_t version() const { return version_; }
   // The newest finished result (version 0: none yet). Any thread.
   ExplainResult result() const;
 
  private:
   std::thread thread_;
   std::atomic<bool> busy_{false};
+  std::atomic<uint64_t> version_{0};
   mutable std::mutex m_;
   ExplainResult last_;
 };

@@ -5,6 +5,7 @@
 // tab's "explain" button start it (explain_process.h).
 //   cudaviz-explain --source FILE.cu [--template NAME] [--n N] [--block X[,Y]]
 //                   [--explain-block B] [--warp W] [--cxx C] [--tmpdir D]
+//   cudaviz-explain --sync-costs 1 [--cxx C] [--tmpdir D]   (barrier / shuffle ns per thread)
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "usercode/emu/emu.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/emu/explain_workload.h"
+#include "usercode/emu/sync_cost.h"
 
 namespace {
 
@@ -42,6 +44,16 @@ int main(int argc, char** argv) {
   nlohmann::ordered_json out;
   std::map<std::string, std::string> a;
   for (int i = 1; i + 1 < argc; i += 2) a[argv[i]] = argv[i + 1];
+  if (a.count("--sync-costs")) {  // the bench's micro-kernel: barrier and shuffle cost
+    const cv::emu::SyncCosts c = cv::emu::measure_sync_costs(a.count("--cxx") ? a["--cxx"] : "c++",
+                                                             a.count("--tmpdir") ? a["--tmpdir"] : "/tmp");
+    if (!c.error.empty()) return fail(out, c.error, 2);
+    out["ok"] = true;
+    out["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
+    out["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
+    std::cout << out.dump() << std::endl;
+    return 0;
+  }
   if (!a.count("--source")) return fail(out, "cudaviz-explain: --source FILE.cu is required", 2);
   std::ifstream in(a["--source"], std::ios::binary);
   if (!in) return fail(out, "cannot read '" + a["--source"] + "'", 2);

@@ -29,17 +29,33 @@ std::string find_explain_helper(const std::string& build_path) {
   return "";
 }
 
+namespace {
+ExplainOutcome run_helper(const std::string& helper, const std::vector<std::string>& args, double limit_s);
+}
+
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& q) {
-  ExplainOutcome o;
-  if (helper.empty()) {
-    o.error = "cudaviz-explain (the process explain runs kernels in) was not found";
-    return o;
-  }
   std::vector<std::string> args = {helper, "--source", q.source_path, "--cxx", q.cxx, "--tmpdir", q.tmpdir};
   if (!q.template_name.empty()) args.insert(args.end(), {"--template", q.template_name});
   if (q.n > 0) args.insert(args.end(), {"--n", std::to_string(q.n)});
   if (q.block_x) args.insert(args.end(), {"--block", std::to_string(q.block_x) + "," + std::to_string(q.block_y ? q.block_y : 1)});
   args.insert(args.end(), {"--explain-block", std::to_string(q.explain_block), "--warp", std::to_string(q.warp)});
+  return run_helper(helper, args, q.time_limit_s);
+}
+
+ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx, const std::string& tmpdir,
+                                      double limit_s) {
+  return run_helper(helper, {helper, "--sync-costs", "1", "--cxx", cxx, "--tmpdir", tmpdir}, limit_s);
+}
+
+namespace {
+
+ExplainOutcome run_helper(const std::string& helper, const std::vector<std::string>& args, double limit_s) {
+  ExplainOutcome o;
+  if (helper.empty()) {
+    o.error = "cudaviz-explain (the process explain runs kernels in) was not found";
+    return o;
+  }
+
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     o.error = std::string("pipe: ") + std::strerror(errno);
@@ -65,7 +81,7 @@ ExplainOutcome run_explain_process(const std::string& helper, const ExplainReque
   const auto t0 = std::chrono::steady_clock::now();
   bool timed_out = false;
   for (;;) {
-    const double left = q.time_limit_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double left = limit_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (left <= 0) {
       timed_out = true;
       kill(pid, SIGKILL);
@@ -82,7 +98,7 @@ ExplainOutcome run_explain_process(const std::string& helper, const ExplainReque
   int status = 0;
   waitpid(pid, &status, 0);
   if (timed_out) {
-    o.error = "the kernel ran longer than " + std::to_string(static_cast<int>(q.time_limit_s)) +
+    o.error = "the kernel ran longer than " + std::to_string(static_cast<int>(limit_s)) +
               " s in the emulator and was stopped (an endless loop?)";
     return o;
   }
@@ -99,5 +115,7 @@ ExplainOutcome run_explain_process(const std::string& helper, const ExplainReque
   }
   return o;
 }
+
+}  // namespace
 
 }  // namespace cv::emu

@@ -27,5 +27,8 @@ struct ExplainOutcome {
 // The helper beside the running binary, in ../lib/cudaviz, or the build's; "" when none.
 std::string find_explain_helper(const std::string& build_path);
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& req);
+// The helper's --sync-costs: {"barrier_ns_per_thread", "shuffle_ns_per_thread"}.
+ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx,
+                                      const std::string& tmpdir, double time_limit_s = 30);
 
 }  // namespace cv::emu

@@ -1,5 +1,6 @@
 #include "usercode/emu/fiber.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -70,11 +71,24 @@ void switch_fiber(FiberContext& from, FiberContext& to) {
   swapcontext(static_cast<ucontext_t*>(from.uc), static_cast<ucontext_t*>(to.uc));
 #endif
 #if defined(__SANITIZE_ADDRESS__)
-  const void* old_lo = nullptr;
-  size_t old_bytes = 0;
-  __sanitizer_finish_switch_fiber(fake, &old_lo, &old_bytes);
-  // The scheduler's own stack is learnt from the first switch back to it.
-  if (!from.stack_lo) from.stack_lo = const_cast<void*>(old_lo), from.stack_bytes = old_bytes;
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);  // back in `from`
+#endif
+}
+
+void fiber_started() {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
+
+void set_thread_stack(FiberContext& c) {
+#if defined(__SANITIZE_ADDRESS__)
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return;
+  pthread_attr_getstack(&a, &c.stack_lo, &c.stack_bytes);
+  pthread_attr_destroy(&a);
+#else
+  (void)c;
 #endif
 }
 

@@ -18,6 +18,11 @@ struct FiberContext {
 
 // Saves the running context in `from` and continues `to`.
 void switch_fiber(FiberContext& from, FiberContext& to);
+// A fiber's first instructions call this (AddressSanitizer's bookkeeping).
+void fiber_started();
+// The calling thread's own stack into c (AddressSanitizer needs the bounds of
+// the stack it switches back to; a no-op otherwise).
+void set_thread_stack(FiberContext& c);
 // Makes `c` (whose stack is set) start entry(arg) when switched to.
 void prepare_fiber(FiberContext& c, void (*entry)(void*), void* arg);
 

@@ -1,8 +1,9 @@
 #pragma once
 // What a barrier and a warp shuffle cost per emulated thread (the bench
 // reports them): a micro-kernel built with the host compiler runs R rounds of
-// __syncthreads() (or __shfl_xor_sync) in 256-thread blocks; the cost is the
-// time beyond the same launch with no rounds, per thread and round.
+// __syncthreads() (or __shfl_xor_sync) in a 256-thread block on the calling
+// thread; the cost is its CPU time beyond the same launch with no rounds, per
+// thread and round.
 #include <string>
 
 namespace cv::emu {
