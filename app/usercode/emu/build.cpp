@@ -189,13 +189,15 @@ BuildResult build_module(const BuildRequest& req) {
   r.scan = scan_source(req.source);
   for (const GpuOnlyUse& g : r.scan.gpu_only) r.diagnostics.push_back({g.line, 0, "error", g.message});
   if (!r.scan.gpu_only.empty()) return finish();
-  try {
-    r.dir = std::make_shared<BuildDir>(req.tmpdir);
-  } catch (const std::exception& e) {
-    r.error = e.what();
-    return finish();
+  if (req.dir.empty()) {
+    try {
+      r.dir = std::make_shared<BuildDir>(req.tmpdir);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+      return finish();
+    }
   }
-  const std::string dir = r.dir->path();
+  const std::string dir = req.dir.empty() ? r.dir->path() : req.dir;
   std::vector<TextFile> files = emu_headers();
   files.insert(files.end(), req.headers.begin(), req.headers.end());
   for (const TextFile& h : files)

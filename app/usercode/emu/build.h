@@ -33,6 +33,9 @@ struct BuildRequest {
   bool checked = false;                  // -DCV_CHECKED=1: bounds-checked Span accesses
   std::string cxx = "c++";               // the compiler (a path, or a name looked up on PATH)
   std::string tmpdir = "/tmp";
+  // An existing private directory to build in (the caller keeps it, e.g.
+  // usercode's TempDir); "" -> a new one under tmpdir, held by BuildResult::dir.
+  std::string dir;
 };
 
 struct BuildDiagnostic {

@@ -63,7 +63,7 @@ struct Options {
   unsigned long long explain_block = 0; // the block listed in full (linear, x fastest)
   unsigned explain_warp = 0;            // its warp drawn in the memory view
   unsigned long long max_recorded_threads = 65536;  // races are checked over these
-  size_t max_events = 8u << 20;         // recording stops (truncated) beyond this
+  size_t max_events = 4u << 20;         // recording stops (truncated) beyond this (40 B each)
   size_t max_print_lines = 64;
   bool force_fibers = false;            // run barrier-free kernels as fibers too (tests, bench)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
