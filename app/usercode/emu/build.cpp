@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -219,6 +220,13 @@ BuildResult build_module(const BuildRequest& req) {
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   int status = 0;
   std::string why = run_tool(argv, log, status);
+  // A compiler without TLS descriptors (clang before 19): the same without them.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_all(log).find("-mtls-dialect") != std::string::npos) {
+    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status);
+  }
   if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
     why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status);
   r.log = read_all(log);

@@ -177,7 +177,11 @@ inline unsigned __activemask(int line = __builtin_LINE()) {
 #if defined(CV_EMU_EXPLAIN)
 #define CV_EMU_NOTE_ATOMIC(p, line) \
   cv_emu_ctx_tls.hooks->access(p, sizeof(*p), cv_emu::kAtomic, nullptr, line)
+#if defined(__clang__)  // clang instruments atomics even in no_sanitize functions
+#define CV_EMU_NO_TSAN __attribute__((no_sanitize_thread, disable_sanitizer_instrumentation))
+#else
 #define CV_EMU_NO_TSAN __attribute__((no_sanitize_thread))
+#endif
 #else
 #define CV_EMU_NOTE_ATOMIC(p, line) (void)(line)
 #define CV_EMU_NO_TSAN

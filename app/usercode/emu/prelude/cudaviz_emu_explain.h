@@ -6,7 +6,7 @@
 // reports which way each thread went.
 #pragma once
 
-#define CV_EMU_TSAN extern "C" __attribute__((no_sanitize_thread, visibility("default")))
+#define CV_EMU_TSAN extern "C" CV_EMU_NO_TSAN __attribute__((visibility("default")))
 #define CV_EMU_ACCESS(name, bytes, kind)                                                          \
   CV_EMU_TSAN void name(void* p) {                                                                 \
     cv_emu_ctx_tls.hooks->access(p, bytes, kind, __builtin_return_address(0), 0);                  \
@@ -36,7 +36,7 @@ CV_EMU_TSAN void __tsan_vptr_update(void**, void*) {}
 CV_EMU_TSAN void __tsan_vptr_read(void**) {}
 #undef CV_EMU_TSAN
 
-__attribute__((no_sanitize_thread)) inline bool cv_emu_branch(bool taken, int line) {
+CV_EMU_NO_TSAN inline bool cv_emu_branch(bool taken, int line) {
   cv_emu_ctx_tls.hooks->branch(line, taken ? 1 : 0);
   return taken;
 }
