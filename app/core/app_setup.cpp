@@ -212,6 +212,8 @@ void App::setup_panels() {
   for (const std::string& p : opt_.panels)
     if (ui::parse_tool(p) == ui::Tool::Kernel)
       ctx_.kernel_panel.open();
+    else if (ui::parse_tool(p) == ui::Tool::Explain)
+      ctx_.kernel_panel.explain_when_loaded(), ctx_.insight.open_panel(p);
     else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);
   // --kernel: the editor shows the file it compiles (a file the editor refuses,

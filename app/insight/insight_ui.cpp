@@ -4,6 +4,7 @@
 #include "scenes/particle_scene.h"
 #include "scenes/scene_ui.h"
 #include "widgets/widgets.h"
+#include "ui/kernel_panel.h"
 #include "ui/presentation.h"
 
 namespace cv::insight_ui {
@@ -48,6 +49,8 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
   for (const std::string& n : panel_names()) own += (own.empty() ? "" : ", ") + n;
   return "'" + name + "' is not a view (" + own + ")";
 }
+
+bool InsightUi::explain_busy(const KernelPanel& p) { return p.explain().busy(); }
 
 void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {
   const ViewContext ctx{scene, backend_, layout};

@@ -30,8 +30,11 @@ class InsightUi {
   // every scene's own panel).
   void draw(ParticleScene& scene, ui::Layout& layout);
   // A measurement a scripted run's last picture should wait for.
-  bool busy() const { return curve_.measuring(); }
+  bool busy() const {
+    return curve_.measuring() || (kernel_panel_ && explain_busy(*kernel_panel_));
+  }
   void shutdown() { curve_.shutdown(); }
+  static bool explain_busy(const KernelPanel& p);
   // The kernel tab whose "explain" results the explain view draws.
   void set_kernel_panel(const KernelPanel* p) { kernel_panel_ = p; }
 

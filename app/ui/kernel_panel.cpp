@@ -148,6 +148,10 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     follow_template_line();
     if (run_on_reload_) submit(uk);
   }
+  if (explain_pending_ && !source_.text().empty()) {
+    explain_pending_ = false;
+    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir);
+  }
   const int kind = static_cast<int>(kind_in_editor(uk));
   if (kind != prelude_kind_) {
     prelude_kind_ = kind;

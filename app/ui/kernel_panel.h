@@ -41,6 +41,8 @@ class KernelPanel {
   // "explain": the tab's text run once through the CPU emulator (any backend);
   // the explain view (insight/explain_view.h) draws the result.
   const emu::ExplainJob& explain() const { return explain_; }
+  // --panel explain: explain the tab's text as soon as it holds one.
+  void explain_when_loaded() { explain_pending_ = true; }
 
  private:
   PathConfig paths_;
@@ -72,6 +74,7 @@ class KernelPanel {
   History yours_ms_{120}, builtin_ms_{120};
   std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
   emu::ExplainJob explain_;
+  bool explain_pending_ = false;
   void explain_button(const usercode::UserKernel& uk);
 };
 

@@ -147,7 +147,8 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
     const int line = line_of(first.where);
     for (size_t k = 0; k < reqs; ++k) {
       std::vector<insight::LaneAccess> lanes(32);
-      unsigned bytes = 0, active = 0;
+      unsigned bytes = 0;
+      std::vector<uint64_t> distinct;
       WarpRequest wr;
       wr.lane_offset.assign(32, -1);
       for (unsigned l = 0; l < 32; ++l) {
@@ -157,8 +158,10 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
         lanes[l].address = (static_cast<uint64_t>(e.space) << 40) + e.address;
         wr.lane_offset[l] = static_cast<long long>(e.address);
         bytes = std::max(bytes, e.bytes);
-        ++active;
+        distinct.push_back(lanes[l].address);
       }
+      std::sort(distinct.begin(), distinct.end());
+      const size_t useful = static_cast<size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
       const unsigned sectors = insight::count_sectors(lanes, bytes);
       SectorLine& s = lines[{line, first.space, first.kind}];
       s.line = line;
@@ -167,7 +170,7 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
       s.bytes = std::max(s.bytes, bytes);
       ++s.requests;
       s.sectors += sectors;
-      s.efficiency += static_cast<double>(active) * bytes;  // useful bytes, divided below
+      s.efficiency += static_cast<double>(useful) * bytes;  // distinct bytes asked, divided below
       if (first.block == chosen_block && first.thread / 32 == in.chosen_warp &&
           x.warp_requests.size() < kMaxWarpRequests) {
         wr.line = line;
