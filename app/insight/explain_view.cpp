@@ -73,7 +73,7 @@ void ExplainView::draw(const ViewContext& ctx, const KernelPanel* panel) {
   ui::wrapped(ui::kDim, x.scope + (x.truncated ? " Recording stopped at its limit (truncated)." : ""));
 
   char title[96];
-  std::snprintf(title, sizeof title, "races (%llu element%s)###races", x.racy_elements,
+  std::snprintf(title, sizeof title, "races (%llu element%s)", x.racy_elements,
                 x.racy_elements == 1 ? "" : "s");
   ui::section(title);
   if (x.races.empty()) ui::wrapped(ui::kGood, "no race: every element two threads shared was ordered or atomic");

@@ -11,6 +11,10 @@
 #include "usercode/templates.h"
 #include "widgets/widgets.h"
 
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
+
 namespace cv {
 
 using usercode::UserKernel;
@@ -150,7 +154,8 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   }
   if (explain_pending_ && !source_.text().empty()) {
     explain_pending_ = false;
-    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir);
+    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir,
+                   CUDAVIZ_EXPLAIN_PATH);
   }
   const int kind = static_cast<int>(kind_in_editor(uk));
   if (kind != prelude_kind_) {
@@ -355,7 +360,8 @@ void KernelPanel::explain_button(const UserKernel& uk) {
   ui::same_line_if_fits("Explain");
   ImGui::BeginDisabled(explain_.busy());
   if (ImGui::Button(explain_.busy() ? "Explaining..." : "Explain"))
-    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir);
+    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir,
+                   CUDAVIZ_EXPLAIN_PATH);
   ImGui::EndDisabled();
   ui::tooltip("Run this text once through the CPU emulator at a small size and show what its "
               "threads did: races, memory sectors per request, divergent branches, who touched "

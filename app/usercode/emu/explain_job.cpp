@@ -30,7 +30,7 @@ void ExplainJob::start(std::string text, std::string tmpl, std::string cxx, std:
       q.template_name = tmpl;
       if (!cxx.empty()) q.cxx = cxx;
       if (!tmpdir.empty()) q.tmpdir = tmpdir;
-      const ExplainOutcome o = run_explain_process(helper.empty() ? find_explain_helper("") : helper, q);
+      const ExplainOutcome o = run_explain_process(find_explain_helper(helper), q);
       if (!o.ran) {
         r.error = o.error;
       } else {

@@ -33,7 +33,7 @@ class ExplainJob {
   ~ExplainJob();
   ExplainJob(const ExplainJob&) = delete;
   ExplainJob& operator=(const ExplainJob&) = delete;
-  // helper: cudaviz-explain's path ("" -> find_explain_helper's places).
+  // helper: cudaviz-explain's build-tree path, tried after find_explain_helper's places.
   void start(std::string source_text, std::string template_name, std::string cxx, std::string tmpdir,
              std::string helper = "");
   bool busy() const { return busy_; }
