@@ -22,7 +22,7 @@ Explain explain_count3(const std::string& src, size_t n = 4096, unsigned block =
   for (size_t i = 0; i < n; ++i) data[i] = static_cast<int>(i * 7);
   std::vector<unsigned long long> count(1, 0);
   SpanArg<const int> span{data.data(), data.size()};
-  unsigned long long* c = count.data();
+  SpanArg<unsigned long long> c{count.data(), 1};  // also reads as a plain pointer
   void* params[] = {&span, &c};
   Options o;
   o.explain = true;

@@ -31,8 +31,8 @@ unsigned long long run_count3(const Built& b, size_t n, unsigned block, Report* 
   std::vector<int> data = lab_data(n);
   std::vector<unsigned long long> count(1, 0);
   SpanArg<const int> span{data.data(), data.size()};
-  unsigned long long* count_ptr = count.data();
-  void* params[] = {&span, &count_ptr};
+  SpanArg<unsigned long long> count_arg{count.data(), 1};  // also reads as a plain pointer
+  void* params[] = {&span, &count_arg};
   const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
   Report r = run(b.kernel, shape(grid, block), params, {view(data, "data", false), view(count, "count")}, {});
   EXPECT_TRUE(r.ok) << r.error;
@@ -87,7 +87,7 @@ TEST(EmuShipped, PiCountsEverySampleExactly) {
   for (unsigned long long k = 0; k < n; ++k) right += inside(seed, k);
   for (unsigned block : {64u, 256u}) {
     std::vector<unsigned long long> hits(1, 0);
-    unsigned long long* h = hits.data();
+    SpanArg<unsigned long long> h{hits.data(), 1};  // also reads as a plain pointer
     unsigned long long nn = n, s = seed;
     void* params[] = {&nn, &s, &h};
     const unsigned grid = static_cast<unsigned>((n + 64ull * block - 1) / (64ull * block));
