@@ -2,6 +2,8 @@
 
 #include "timing/frame_pacing.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -55,7 +57,7 @@ std::string usage_text() {
           [--soak N] [--ui-scale S] [--present] [--vsync on|off] [--fps-cap N]
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
-          [--lesson FILE [--step K]] [--kernel FILE.cu]
+          [--lesson FILE [--step K]] [--kernel FILE.cu] [--class-server [[ADDRESS:]PORT]]
 )" + scene_variant_lines() + R"( Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
       --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
@@ -86,6 +88,10 @@ std::string usage_text() {
       tab at step K (--step, from 1); PageDown/PageUp or the arrow keys move between
       steps. With --frames N each step is shown N frames, run and checked; the JSON
       summary's "lesson" lists every step's state and values (exit 1 if one failed).
+      --class-server [[ADDRESS:]PORT] lets the class vote from phones (docs/class_server.md):
+      the server listens on one address (default: the first network interface that is
+      not loopback; 127.0.0.1 for this machine only) and port (default 8787; 0: any
+      free one) and prints "class server: http://ADDRESS:PORT/ code CODE".
       --device N computes on CUDA device N (also for bench and sweep; default: the
       device that drives the display, else 0).
       --record out.mp4|out.gif records a frame-exact clip (one 1/60 s step per frame,
@@ -249,7 +255,7 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
                     const SharedBenchFlags& s) {
   Command cmd;
   cmd.kind = Command::Kind::Bench;
-  BenchOptions& o = cmd.bench;
+  BenchArgs& o = cmd.bench;
   o.target = args[1];
   o.variant = f.get("--variant").value_or("all");
   if (s.n) o.n = parse_integer(*s.n, "--n", 1, kMaxBenchCount);
@@ -386,12 +392,37 @@ void parse_run_window(FlagReader& f, RunOptions& o) {
   }
 }
 
-Command parse_run(const std::vector<std::string>& args) {
+// --class-server [[ADDRESS:]PORT]: one IPv4 address (never 0.0.0.0: every
+// interface), a port in [0, 65535]; "default" when no value was given.
+void parse_class_server(const std::string& v, RunOptions& o) {
+  o.class_server = true;
+  if (v == "default") return;
+  const auto colon = v.rfind(':');
+  std::string port = v;
+  if (v.find('.') != std::string::npos) {  // an address, maybe with a port
+    o.class_address = v.substr(0, colon == std::string::npos ? v.size() : colon);
+    port = colon == std::string::npos ? "" : v.substr(colon + 1);
+    in_addr a{};
+    if (inet_pton(AF_INET, o.class_address.c_str(), &a) != 1)
+      throw UsageError("--class-server: '" + o.class_address + "' is not an IPv4 address");
+    if (a.s_addr == htonl(INADDR_ANY))
+      throw UsageError("--class-server: 0.0.0.0 is every interface: name one address");
+  }
+  if (!port.empty())
+    o.class_port = static_cast<int>(parse_integer(port, "--class-server port", 0, 65535));
+}
+
+Command parse_run(const std::vector<std::string>& in) {
+  // --class-server's value may be left out: the default address and port.
+  std::vector<std::string> args = in;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i] == "--class-server" && (i + 1 == args.size() || args[i + 1].rfind("--", 0) == 0))
+      args.insert(args.begin() + static_cast<long>(i) + 1, "default");
   FlagReader f(args, 0,
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
                 "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
-                "--step", "--kernel"},
+                "--step", "--kernel", "--class-server"},
                {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);
@@ -403,6 +434,7 @@ Command parse_run(const std::vector<std::string>& args) {
     if (!cmd.run.lesson) throw UsageError("--step K needs --lesson FILE");
     cmd.run.lesson_step = static_cast<int>(parse_integer(*k, "--step", 1, 10000));
   }
+  if (auto c = f.get("--class-server")) parse_class_server(*c, cmd.run);
   return cmd;
 }
 

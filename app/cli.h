@@ -1,14 +1,13 @@
 #pragma once
 // The command-line contract (see README.md): parsing only, no side effects.
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "config/config.h"
 #include "common/block_shape.h"
-#include "worker/run_state.h"  // RunControl, for BenchOptions
 
 namespace cv {
 
@@ -61,10 +60,17 @@ struct RunOptions {
   std::optional<std::string> lesson;
   std::optional<int> lesson_step;
   std::optional<std::string> kernel;  // --kernel FILE.cu: the student's kernel runs in the scene
+  // --class-server [[ADDRESS:]PORT]: the class votes from phones (docs/class_server.md).
+  // address "": the first interface a class can reach; port -1: the default, 0: any free one.
+  bool class_server = false;
+  std::string class_address;
+  int class_port = -1;
 };
 
 
-struct BenchOptions {
+// What `cudaviz bench` takes from the command line; the measurement API
+// (bench/bench_options.h: BenchOptions) adds what only the app sets.
+struct BenchArgs {
   std::string target;  // scene or lab name
   std::string variant = "all";
   std::optional<long long> n;
@@ -72,16 +78,10 @@ struct BenchOptions {
   int reps = 0;  // 0: the target's default
   std::optional<std::string> input;
   std::string backend = "auto";
-  RunControl* control = nullptr;  // not from the command line
-  std::optional<int> device;      // --device N
+  std::optional<int> device;  // --device N
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
-  // Not from the command line: the labs window's "run your kernel" passes the
-  // kernel tab's text (then `source` only names it) and compiles it checked.
-  std::optional<std::string> source_text;
-  bool checked = false;
   bool explain = false;  // bench kernel --explain: the emulator's races, sectors, divergence
-  PathConfig paths;  // not from the command line: the configuration's (config/config.h)
 };
 
 struct SweepOptions {
@@ -99,7 +99,7 @@ struct Command {
   // Doctor: `cudaviz doctor` (system/doctor.h), no flags.
   enum class Kind { Run, Bench, Sweep, Help, Doctor } kind = Kind::Run;
   RunOptions run;
-  BenchOptions bench;
+  BenchArgs bench;
   SweepOptions sweep;
 };
 

@@ -50,11 +50,13 @@ int main(int argc, char** argv) {
       return 0;
     case cv::Command::Kind::Doctor:
       return cv::sys::run_doctor(config, std::cout);
-    case cv::Command::Kind::Bench:
+    case cv::Command::Kind::Bench: {
       if (int rc = refuse_blocked_cuda("bench", cmd.bench.backend)) return rc;
       cv::apply_config_to_kernels(config, std::cerr);
-      cmd.bench.paths = config.paths;
-      return cv::bench::run_bench(cmd.bench, std::cout, std::cerr);
+      cv::BenchOptions opt{cmd.bench};
+      opt.paths = config.paths;
+      return cv::bench::run_bench(opt, std::cout, std::cerr);
+    }
     case cv::Command::Kind::Sweep:
       if (int rc = refuse_blocked_cuda("sweep", cmd.sweep.backend)) return rc;
       cv::apply_config_to_kernels(config, std::cerr);

@@ -20,7 +20,7 @@ declare -A layer=(
   [scenes]=5 [labs]=5
   [tuning]=6
   [ui]=7
-  [presets]=8 [soak]=8 [insight]=8
+  [presets]=8 [soak]=8 [insight]=8 [class]=8
   [lessons]=9
   [core]=10
   [main]=11

@@ -6,10 +6,11 @@
 # pulls libclang-rt-14-dev (libclang_rt.fuzzer/asan/ubsan); on Ubuntu 24.04 the
 # same two names give clang 18 and libclang-rt-18-dev. Flags combine.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev)
+pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev
+      libcivetweb-dev libqrencode-dev)  # the class server (docs/class_server.md)
 for flag in "$@"; do
   case "$flag" in
-    --test) pkgs+=(libgtest-dev xvfb xauth strace ffmpeg) ;;  # strace: the package test; ffmpeg: the clip tests (the app needs it only to record)
+    --test) pkgs+=(libgtest-dev xvfb xauth strace ffmpeg chromium chromium-driver python3-selenium) ;;  # strace: the package test; ffmpeg: the clip tests (the app needs it only to record); chromium + selenium: the class page in a real browser
     --fuzz) pkgs+=(clang libclang-rt-dev) ;;
     *) echo "deps.sh: unknown flag '$flag' (known: --test, --fuzz)" >&2; exit 2 ;;
   esac

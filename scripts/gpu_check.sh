@@ -1,39 +1,87 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (see docs/gpu.md): GPU tests, benchmarks,
 # compute-sanitizer and windowed runs with real interop and with the copy
-# fallback, in one call. Expects the stripped binaries in .devrun/ and the GL
-# kit in .gl/ (it also provides libglfw, so it is sourced first). Logs and
-# screenshots go to $OUT.
-#   scripts/gpu_check.sh [tests] [bench] [sanitize] [bsan] [soak] [window] [extra]
-#                        [sass] [tiles] [interop] [sandiag] [ncu] [doctor]
-#   (default: tests bench sanitize window). sanitize: compute-sanitizer's four tools
-#   over gpu_tests; bsan: the same over a bench of every variant; soak: --soak 100000.
-#   sass: instructions per interaction of the n-body fast builds (nvcc + cuobjdump
-#   there); tiles: those builds benched against each other (CUDAVIZ_NBODY_TILE);
-#   interop: windowed fountain frames on the external-memory path and the map path
-#   (CUDAVIZ_INTEROP), single buffers, the copy path, Mesa's fallback, the buffer test;
-#   sandiag: racecheck of the fountain 1x1 test at the sanitizer size, and at the old
-#   one with SANDIAG_OLD=1 (the abnormal end of issue 14: racecheck's host memory,
-#   OOM-killed); ncu: stall reasons and pipe use of the n-body fast builds (NCU_TILES);
-#   doctor: `cudaviz doctor`'s interop probe on NVIDIA GLX (external memory), with
-#   CUDAVIZ_INTEROP=map|copy|fast, and on Mesa's GLX (external -> map -> copy), PASS/FAIL.
-# BENCH_FILE (default scripts/gpu_bench.txt): one `cudaviz bench ...` argument
-# list per line, '#' comments allowed. FILTER: a gtest filter for the tests.
+# fallback, in named modes. Expects the binaries in .devrun/ (xz-compressed is
+# fine: scripts/gpu_env.sh unpacks them) and the GL kit in .gl/ (it also
+# provides libglfw). Logs and screenshots go to $OUT.
+#   scripts/gpu_check.sh [MODE...]   (default: tests bench sanitize window faults)
+#   tests     gpu_tests but the fault tests (FILTER: a gtest filter instead)
+#   bench     each line of BENCH_FILE (default scripts/gpu_bench.txt) as `cudaviz bench <line>`
+#   regress   the quick bench regression lines: fountain 16M, n-body 131072, count3
+#   nbody     n-body: every variant at the three target sizes, the fast one on other blocks
+#   compare   .devrun/cudaviz-before and cudaviz interleaved (before/after/before/after)
+#   sanitize  compute-sanitizer's four tools over gpu_tests; bsan: the same over a bench of
+#             every variant; soak: --soak 100000; sandiag: racecheck of the fountain 1x1 test
+#             at the sanitizer size (and the old one with SANDIAG_OLD=1) — side by side
+#   window    each line of scripts/gpu_windows.txt in a window (NVIDIA GLX), then Mesa's copy path
+#   scenes    each scene on each interop path (SCENE_BINS: cudaviz, with cudaviz-before if there)
+#   colour    colour by block/warp: the ids double-buffered, then a single buffer
+#   pictures  1920x1080 screenshots: framing and colours of the scenes, the kernel tab
+#   interop   windowed fountain runs on the external-memory, map and copy paths, Mesa
+#   doctor    `cudaviz doctor`'s interop probe on NVIDIA GLX, forced paths and Mesa, PASS/FAIL
+#   sass      instructions per interaction of the n-body fast builds (nvcc + cuobjdump there)
+#   tiles     those builds benched against each other (CUDAVIZ_NBODY_TILE)
+#   ncu       stall reasons and pipe use of the n-body fast builds (NCU_TILES)
+#   nvtx      an nsys timeline of a scripted run, the NVTX ranges summed
+#   usercode  scripts/gpu_usercode.sh (the student-kernel tests, bench lines, fault runs)
+#   lessons   scripts/gpu_lessons.sh (every step of every lesson on CUDA)
+#   faultgl   scripts/gpu_fault_gl.sh (does a CUDA fault in one process stop GL in others)
+#   faults    LAST: the fault tests, then a trapping, a looping and an out-of-range student
+#             kernel in the window (the watchdog ends the run, the kernel is saved), a plain run
+#   extra     EXTRA: a shell command line
 set -uo pipefail
-OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT"
-B=.devrun
-what=${*:-tests bench sanitize window}
+source scripts/gpu_env.sh
+what=" ${*:-tests bench sanitize window faults} "
+has() { [[ $what == *" $1 "* ]]; }
 log=$OUT/gpu_check.log
-say() { echo "== $*" | tee -a "$log"; }
-source .gl/gl-env.sh
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
+say() { echo "== $(date +%T) $*" | tee -a "$log"; }
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# The tests whose kernels fault on purpose: run by `faults`, after everything that uses GL.
+FAULTS='UsercodeGpu.OutOfBoundsWriteEndsOnlyTheRunner:UsercodeGpu.TrapEndsOnlyTheRunner:UsercodeGpu.MisalignedAccessEndsOnlyTheRunner:UsercodeGpu.EndlessLoopIsStoppedAtTheTimeLimit'
+# A student fountain kernel with BODY as its statement (for the fault runs).
+fountain_kernel() {
+  printf '%s\n' '// template: fountain_kernel' \
+    'extern "C" __global__ void fountain_step(cv::Span<const float4> in, cv::Span<float4> out,' \
+    '    cv::Span<float> vy, cv::Grid g, cv::Frame f, cv::Params p, cv::Ids ids) {' \
+    '  const unsigned i = (blockIdx.y * blockDim.y + threadIdx.y) * g.width + blockIdx.x * blockDim.x + threadIdx.x;' \
+    "  $1" '}'
+}
+# One windowed run: NAME, then cudaviz arguments; the summary's main fields and stderr's tail.
+win() {
+  local name=$1; shift
+  timeout -k 5 150 "$B/cudaviz" "$@" > "$OUT/w_$name.json" 2> "$OUT/w_$name.err"
+  echo "$name: exit $? $(tail -n 1 "$OUT/w_$name.json" | python3 -c '
+import json, sys
+try: j = json.loads(sys.stdin.read())
+except Exception: print("no summary"); sys.exit()
+keys = ("backend", "n", "transfer", "interop_ms", "map_step_unmap_ms", "kernel_ms", "draw_ms", "splat_ms",
+        "gpu_frame_ms", "id_buffers", "sync_wait_ms", "frame_ms_max", "kernel_state", "kernel_fallback",
+        "edit_to_run_ms", "user_kernel_ms", "error_line", "layout_problems")
+print({k: j[k] for k in keys if k in j})')" | tee -a "$log"
+}
+bench_lines() {  # FILE, then lines of `cudaviz bench` arguments: JSON into FILE, one summary line each
+  local file=$1 line; shift
+  for line in "$@"; do
+    # shellcheck disable=SC2086
+    timeout -k 5 120 "$B/cudaviz" bench $line >> "$OUT/$file" 2>> "$OUT/bench.err"
+    echo "bench $line: exit $?" | tee -a "$log"
+  done
+  python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    try: j = json.loads(l.split(" ", 1)[-1] if not l.startswith("{") else l)
+    except ValueError: continue
+    print(j["bench"], j["variant"], j["n"], round(j["ms_median"], 4),
+          {k: j[k] for k in ("interactions_per_s", "particles_per_s", "gb_per_s", "correct") if k in j})' \
+    "$OUT/$file" | tee -a "$log"
+}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee -a "$log"
 
-if [[ $what == *tests* ]]; then
-  say "gpu_tests ${FILTER:-*}"
-  $B/gpu_tests --gtest_brief=1 --gtest_filter="${FILTER:-*}" 2>&1 | tail -n 60 | tee -a "$log"
+if has tests; then
+  say "gpu_tests ${FILTER:--$FAULTS}"
+  timeout -k 5 400 $B/gpu_tests --gtest_brief=1 --gtest_filter="${FILTER:--$FAULTS}" 2>&1 | tail -n 60 | tee -a "$log"
 fi
-if [[ $what == *bench* ]]; then
+if has bench; then
   say "bench (${BENCH_FILE:-scripts/gpu_bench.txt})"
   # 100,000 arbitrary int32 values for the O(n^2) sum3 (seeded, so runs compare).
   awk 'BEGIN { srand(7); for (i = 0; i < 100000; i++) printf "%d\n", int(rand() * 4294967296) - 2147483648 }' > /tmp/r100k.txt
@@ -42,7 +90,7 @@ if [[ $what == *bench* ]]; then
     timeout 300 $B/cudaviz bench $args 2>&1 | tee -a "$OUT/bench.jsonl"
   done
 fi
-if [[ $what == *sass* ]]; then
+if has sass; then
   say "SASS of the n-body fast builds (sm_90): instructions per interaction"
   : > /tmp/nbody90.sass
   for f in nbody_one_way nbody_pairs; do
@@ -53,7 +101,7 @@ if [[ $what == *sass* ]]; then
   python3 scripts/sass_count.py /tmp/nbody90.sass --dump /tmp/sass | tee -a "$log"
   (cd /tmp && tar cf "$OUT/sass.tar" sass)
 fi
-if [[ $what == *tiles* ]]; then
+if has tiles; then
   # Each fast tile build (TILES: build:block pairs) at the three sizes of the targets.
   say "n-body fast tile builds (CUDAVIZ_NBODY_TILE)"
   # SM clock and power while they run: the FP32 issue limit scales with the clock.
@@ -76,7 +124,7 @@ for line in open(sys.argv[1]):
     print("%-6s block %-4d n %-8d %.4e interactions/s  slices %d  ms %.4f" % (j["tile"], j["block"][0],
           j["n"], j["interactions_per_s"], j["slices"], j["ms_median"]))' "$OUT/tiles.jsonl" | tee -a "$log"
 fi
-if [[ $what == *ncu* ]]; then
+if has ncu; then
   # Why the n-body fast kernel runs at ~80% of its issue limit: warp stall
   # reasons, issue slot use and pipe utilisation of one launch per build.
   say "ncu: n-body fast builds at 131072 bodies (warp states, scheduler, pipes)"
@@ -105,7 +153,7 @@ if [[ $what == *ncu* ]]; then
       "$OUT/ncu_${tb%%:*}.txt" | head -n 30 | tee -a "$log"
   done
 fi
-if [[ $what == *interop* ]]; then
+if has interop; then
   say "interop: external memory (no map) vs the registered map, then single buffers, copy, Mesa"
   irun() {  # irun NAME ENV... -- ARGS...: one windowed run, its stderr head and JSON line
     local name=$1; shift; local envs=(); while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
@@ -135,7 +183,7 @@ for line in open(sys.argv[1]):
   CUDAVIZ_EXPECT_INTEROP=1 CUDAVIZ_EXPECT_EXTERNAL=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 \
     | tail -n 24 | tee -a "$log"
 fi
-if [[ $what == *doctor* ]]; then
+if has doctor; then
   # `cudaviz doctor` walks the app's own chain (external memory -> map -> copy)
   # with a test buffer: each run's report must hold its lines in this order.
   say "doctor: the interop path it finds (NVIDIA GLX, CUDAVIZ_INTEROP starts, Mesa's GLX)"
@@ -238,19 +286,19 @@ soak() {
   timeout "${SOAK_TIMEOUT:-540}" $B/cudaviz --soak "${SOAK_FRAMES:-100000}" > "$OUT/soak.json" 2> "$OUT/soak.err"
   echo "soak exit $? after $((SECONDS - start)) s" >> "$OUT/soak.err"
 }
-if [[ $what == *sanitize* || $what == *bsan* || $what == *soak* || $what == *sandiag* ]]; then
-  say "side by side: $(for x in sanitize bsan soak sandiag; do [[ $what == *$x* ]] && echo -n "$x "; done)"
-  [[ $what == *sandiag* ]] && sandiag &
-  [[ $what == *sanitize* ]] && sanitize_tests &
-  [[ $what == *bsan* ]] && sanitize_benches &
-  [[ $what == *soak* ]] && soak &
+if has sanitize || has bsan || has soak || has sandiag; then
+  say "side by side: $(for x in sanitize bsan soak sandiag; do has $x && echo -n "$x "; done)"
+  has sandiag && sandiag &
+  has sanitize && sanitize_tests &
+  has bsan && sanitize_benches &
+  has soak && soak &
   wait
   cat "$OUT"/*.summary 2>/dev/null | tee -a "$log"
   [[ -f $OUT/soak.err ]] && tail -n 3 "$OUT/soak.err" | tee -a "$log"
   [[ -f $OUT/soak.json ]] && tail -c 2000 "$OUT/soak.json" | tee -a "$log"
   rm -f "$OUT"/*.summary
 fi
-if [[ $what == *window* ]]; then
+if has window; then
   say "window: NVIDIA GLX (real interop)"
   while read -r name args; do
     [[ -z $name || $name == \#* ]] && continue
@@ -265,7 +313,126 @@ if [[ $what == *window* ]]; then
   say "interop vs copy buffer test (NVIDIA GLX)"
   CUDAVIZ_EXPECT_INTEROP=1 $B/gpu_tests --gtest_filter='Interop*' 2>&1 | tail -n 12 | tee -a "$log"
 fi
-if [[ $what == *extra* ]]; then
+if has regress; then
+  say "bench regression lines"
+  bench_lines regress.jsonl "fountain --variant all --n 16777216" "nbody --variant all --n 131072" \
+    "count3 --variant all"
+fi
+if has nbody; then
+  say "n-body: every variant at the target sizes (block 256), the fast variant on other blocks"
+  bench_lines nbody.jsonl "nbody --variant all --n 32768" "nbody --variant all --n 131072" \
+    "nbody --variant all --n 1048576" "nbody --variant fast --n 32768 --block 128" \
+    "nbody --variant fast --n 32768 --block 512" "nbody --variant fast --n 32768 --block 1024" \
+    "nbody --variant fast --n 131072 --block 128" "nbody --variant fast --n 131072 --block 512" \
+    "nbody --variant fast --n 1048576 --block 128"
+fi
+if has compare; then
+  # Two builds on the same card, interleaved so clock drift hits both.
+  say "compare: cudaviz-before vs cudaviz, interleaved"
+  if [[ -x $B/cudaviz-before ]]; then
+    for line in "fountain --variant all --n 65536 --block 16,16" "fountain --variant all --n 16777216 --block 16,16" \
+                "swarm --variant all --n 4194304 --block 16,16" "nbody --variant all --n 131072 --block 256" \
+                "nbody --variant all --n 1048576 --block 256"; do
+      for bin in cudaviz-before cudaviz cudaviz-before cudaviz; do
+        # shellcheck disable=SC2086
+        timeout -k 5 120 "$B/$bin" bench $line 2> /dev/null | sed "s/^/$bin /" >> "$OUT/compare.jsonl"
+      done
+    done
+    python3 -c '
+import json, sys, collections
+ms = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    b, _, rest = l.partition(" ")
+    try: j = json.loads(rest)
+    except ValueError: continue
+    ms[(j["bench"], j["variant"], j["n"], b)].append(j["ms_median"])
+for k in sorted(ms): print(*k, ["%.4f" % v for v in ms[k]])' "$OUT/compare.jsonl" | tee -a "$log"
+  else
+    echo "no $B/cudaviz-before: carry the previous build under that name" | tee -a "$log"
+  fi
+fi
+if has scenes; then
+  say "scenes on each interop path"
+  bins=${SCENE_BINS:-$( [[ -x $B/cudaviz-before ]] && echo "cudaviz-before cudaviz" || echo cudaviz)}
+  for bin in $bins; do
+    for sc in "fountain" "swarm" "nbody" "fountain --colour-by block" "fountain --n 16777216"; do
+      for i in external map copy external,single; do
+        # shellcheck disable=SC2086
+        j=$(CUDAVIZ_INTEROP=$i timeout -k 5 60 "$B/$bin" --backend cuda --scene $sc --frames 300 2> /dev/null | tail -n 1)
+        echo "$bin | $sc | $i | $j" >> "$OUT/scenes.txt"
+      done
+    done
+  done
+  echo "scenes: $(grep -c frames "$OUT/scenes.txt") runs gave a summary" | tee -a "$log"
+fi
+if has colour; then
+  say "colour by: ids double-buffered, then a single ids/vertex buffer"
+  win cb_block --scene fountain --colour-by block --frames 300
+  win cb_warp --scene fountain --colour-by warp --frames 300 --n 1048576
+  CUDAVIZ_INTEROP=external,single win cb_block_single --scene fountain --colour-by block --frames 300
+  win cb_off --scene fountain --frames 300
+fi
+if has pictures; then
+  say "pictures at 1920x1080: framing and colours, the kernel tab"
+  for p in "f64k --scene fountain --n 65536 --frames 600" \
+           "f64k_occ --scene fountain --n 65536 --frames 600 --panel occupancy" \
+           "f16m_splat --scene fountain --n 16777216 --frames 600" \
+           "f16m_sprites --scene fountain --n 16777216 --frames 600 --renderer sprites" \
+           "s16m --scene swarm --n 16777216 --frames 400" "nb64k --scene nbody --n 65536 --frames 200" \
+           "k_error --kernel tests/window/kernel_error.cu --panel kernel --frames 30" \
+           "k_block --kernel assets/kernels/fountain_kernel.cu --panel kernel --colour-by block --frames 200"; do
+    # shellcheck disable=SC2086
+    set -- $p
+    win "$@" --size 1920x1080 --screenshot "$OUT/$1.png"
+  done
+  set --
+fi
+if has nvtx; then
+  say "NVTX: nsys timeline of a scripted run"
+  if command -v nsys > /dev/null; then
+    timeout -k 5 120 nsys profile -t cuda,nvtx -o "$OUT/cv" -f true "$B/cudaviz" --frames 120 --n 1048576 \
+      > "$OUT/nsys.log" 2>&1
+    echo "nsys exit $?" | tee -a "$log"
+    timeout -k 5 60 nsys stats -r nvtx_sum "$OUT/cv.nsys-rep" 2>&1 | head -40 | tee -a "$log"
+    rm -f "$OUT"/cv.sqlite "$OUT"/cv.nsys-rep
+  else
+    echo "nsys not installed here" | tee -a "$log"
+  fi
+fi
+for script in usercode lessons faultgl; do
+  if has $script; then
+    say "scripts/gpu_${script/faultgl/fault_gl}.sh"
+    B=$B OUT=$OUT timeout -k 5 540 bash "scripts/gpu_${script/faultgl/fault_gl}.sh" > "$OUT/$script.out" 2>&1
+    echo "exit $?" | tee -a "$log"
+    tail -n 20 "$OUT/$script.out" | tee -a "$log"
+  fi
+done
+if has faults; then
+  # Last: a faulting kernel may leave this machine's GL unusable for a while.
+  say "faults: the fault tests, then student kernels that trap, loop and write out of range"
+  t0=$(date +%s%N)
+  timeout -k 5 120 "$B/gpu_tests" --gtest_brief=1 --gtest_filter="$FAULTS" > "$OUT/gpu_tests_faults.log" 2>&1
+  echo "gpu_tests (faults): exit $? in $(ms "$t0") ms" | tee -a "$log"
+  grep -E "^\[  (PASSED|FAILED) |FAILED \]" "$OUT/gpu_tests_faults.log" | tee -a "$log"
+  fountain_kernel 'while (clock64() >= 0) {}' > "$OUT/loop.cu"
+  fountain_kernel 'if (i == 5) __trap();' > "$OUT/trap.cu"
+  fountain_kernel 'if (i < g.count) out[i + (1u << 30)] = in[i];  // past the buffer: checked mode stops it' \
+    > "$OUT/oob.cu"
+  t0=$(date +%s%N)
+  timeout -k 5 60 "$B/cudaviz" bench kernel --source "$OUT/loop.cu" --reps 3 > "$OUT/loop_bench.json" 2> "$OUT/loop_bench.err"
+  echo "looping kernel, bench: exit $? (want 1) after $(ms "$t0") ms: $(head -c 400 "$OUT/loop_bench.json")" | tee -a "$log"
+  win k_loop --kernel "$OUT/loop.cu" --panel kernel --frames 300 --screenshot "$OUT/k_loop.png"
+  win k_oob --kernel "$OUT/oob.cu" --panel kernel --frames 200 --screenshot "$OUT/k_oob.png"
+  cfg=$(mktemp -d); t0=$(date +%s%N)
+  XDG_CONFIG_HOME=$cfg timeout -k 5 90 "$B/cudaviz" --kernel "$OUT/trap.cu" --frames 600 > "$OUT/trap.json" 2> "$OUT/trap.err"
+  echo "trap in the window: exit $? in $(ms "$t0") ms; saved kernel identical:" \
+    "$(cmp -s "$OUT/trap.cu" "$cfg/cudaviz/recovered-kernel.cu" && echo yes || echo no)" | tee -a "$log"
+  grep "cudaviz:" "$OUT/trap.err" | head -n 6 | tee -a "$log"
+  t0=$(date +%s%N)
+  timeout -k 5 40 "$B/cudaviz" --frames 60 > /dev/null 2>&1
+  echo "plain run after: exit $? in $(ms "$t0") ms" | tee -a "$log"
+fi
+if has extra; then
   say "extra: ${EXTRA:-}"
   bash -c "${EXTRA:-true}" 2>&1 | tee -a "$log"
 fi
@@ -275,5 +442,8 @@ if compgen -G "$OUT/*.png" > /dev/null; then
 fi
 if compgen -G "$OUT/san_*.log" > /dev/null || [[ -f $OUT/soak.json ]]; then
   (cd "$OUT" && tar cf logs.tar $(ls san_*.log soak.* 2> /dev/null) && rm -f san_*.log soak.*)
+fi
+if compgen -G "$OUT/w_*" > /dev/null; then
+  (cd "$OUT" && tar cf windows.tar w_* && rm -f w_*)
 fi
 say "done"

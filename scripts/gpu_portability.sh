@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Portability evidence on the lent GPU (issue 11), in one call of well under 8
+# Portability evidence on the lent GPU, in one call of well under 8
 # minutes. Three builds made on the CPU machine, stripped and xz-compressed:
 #   NATIVE  the usual build for the GPU machine (90 or the dev/portable preset)
 #   V75     -DCMAKE_CUDA_ARCHITECTURES=75-virtual: only Turing PTX, every kernel JIT-compiled

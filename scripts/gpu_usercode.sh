@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# "Your kernel" (issue 19, docs/kernels.md) on the lent GPU, in one call: the
+# "Your kernel" (docs/kernels.md) on the lent GPU, in one call: the
 # GPU tests of the runner and templates, the bench lines with the latency and
 # overhead figures, the fault / time-out runs through the CLI, and windowed
 # runs of a student's fountain kernel (normal, colour by block, out of bounds).

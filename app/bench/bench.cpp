@@ -115,8 +115,15 @@ void check_n(const Target& t, const std::optional<long long>& n) {
                      std::to_string(t.max_n));
 }
 
-void check_variant(const Target& t, const std::string& variant) {
-  if (variant == "all") return;
+std::string canonical_variant(const Target& t, const std::string& variant) {
+  for (const auto& [alias, name] : t.variant_aliases)
+    if (variant == alias) return name;
+  return variant;
+}
+
+void check_variant(const Target& t, const std::string& given) {
+  if (given == "all") return;
+  const std::string variant = canonical_variant(t, given);
   if (std::find(t.variants.begin(), t.variants.end(), variant) != t.variants.end()) return;
   std::string list;
   for (auto& v : t.variants) list += (list.empty() ? "" : ", ") + v;
@@ -212,9 +219,11 @@ int run_bench(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
     check_variant(t, opt.variant);
     check_n(t, opt.n);
     const Backend backend = pick_backend(opt.backend);
+    BenchOptions named = opt;
+    named.variant = canonical_variant(t, opt.variant);
     std::vector<Measurement> ms;
     try {
-      ms = t.run(opt, backend);
+      ms = t.run(named, backend);
     } catch (const TargetFailure& f) {
       out << f.line.dump() << "\n";
       out.flush();
@@ -245,7 +254,7 @@ std::vector<int32_t> lab_data(const BenchOptions& opt, const std::string& lab, l
     return generate(static_cast<size_t>(n));
   }
   std::vector<int32_t> v = read_int_file(*opt.input, static_cast<size_t>(max_n));
-  if (opt.n) {  // a prefix of the file, e.g. to reproduce a seed table on one data set
+  if (opt.n) {  // a prefix of the file, e.g. to reproduce a document's table on one data set
     if (*opt.n < 0 || *opt.n > static_cast<long long>(v.size()))
       throw UsageError("--n " + std::to_string(*opt.n) + " exceeds the " +
                        std::to_string(v.size()) + " values of '" + *opt.input + "'");

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "cli.h"
 #include "common/block_shape.h"
 #include "common/device_info.h"
@@ -60,10 +61,10 @@ inline Measurement make_measurement(std::string variant, Backend backend, long l
 
 using BenchFn = std::function<std::vector<Measurement>(const BenchOptions&, Backend)>;
 
-// A button of the labs window beside "run" (sum3's seed table); a preset's
+// A button of the labs window beside "run" (sum3's document table); a preset's
 // lab.run and LabPanel::run_action name it.
 struct LabAction {
-  std::string name;  // "seed_table": the preset's spelling, and the button's label with _ as space
+  std::string name;  // "document_table": the preset's spelling, and the button's label with _ as space
   std::string tooltip;  // what the button does
   // The jobs it runs, from the window's fields (target, variant, n, block, reps) on `backend`.
   std::function<std::vector<BenchOptions>(const BenchOptions& fields, Backend backend)> jobs;
@@ -113,6 +114,8 @@ struct Target {
   enum class Kind { Lab, Simulation, Tool };
   Kind kind = Kind::Lab;
   LabInfo lab{};  // read for a Lab only
+  // Older spellings of variants and the names they stand for (`--variant seed`).
+  std::vector<std::pair<std::string, std::string>> variant_aliases{};
 };
 
 // `t` as a simulation or a tool, for a registrar's one line.
@@ -132,8 +135,11 @@ const Target* find_target(const std::string& name);
 const Target& require_target(const std::string& name);
 // Throws UsageError when --n is above the target's limit.
 void check_n(const Target& t, const std::optional<long long>& n);
-// Throws UsageError unless `variant` is "all" or one of the target's.
+// Throws UsageError unless `variant` is "all" or one of the target's (an older
+// spelling counts: canonical_variant gives the name it stands for).
 void check_variant(const Target& t, const std::string& variant);
+// `variant`, or the name it is an older spelling of.
+std::string canonical_variant(const Target& t, const std::string& variant);
 // True when `name` is selected by `variant` ("all" selects all).
 inline bool selected(const std::string& variant, const std::string& name) {
   return variant == "all" || variant == name;

@@ -2,23 +2,33 @@
 #include "bench/kernel_action.h"
 
 namespace cv::bench {
+namespace {
 
-std::optional<std::string> your_kernel_unavailable(usercode::TemplateKind kind,
-                                                   const BenchOptions& fields, Backend backend) {
-  const std::string want = usercode::to_string(kind);
+// "count3" or "count3 or count3_warp": the templates that feed `lab`.
+std::string feeding(const std::string& lab) {
+  std::string s;
+  for (const usercode::TemplateSpec* t : usercode::templates_feeding(lab)) s += (s.empty() ? "" : " or ") + t->name;
+  return s.empty() ? "no template" : s;
+}
+
+}  // namespace
+
+std::optional<std::string> your_kernel_unavailable(const std::string& lab, const BenchOptions& fields,
+                                                   Backend backend) {
+  const std::string want = feeding(lab);
   if (!fields.source_text || fields.source_text->find_first_not_of(" \t\r\n") == std::string::npos)
     return "The kernel tab holds no kernel: start one there from the " + want + " template.";
   const std::optional<std::string> name = usercode::template_from_source(*fields.source_text);
   if (!name)
     return "The kernel tab's text does not name its template on its first line (// template: " +
            want + ").";
-  const usercode::TemplateInfo* t = usercode::find_template(*name);
+  const usercode::TemplateSpec* t = usercode::find_template(*name);
   if (!t) return "The kernel tab's template '" + *name + "' is unknown (one of " + usercode::template_names() + ").";
-  if (t->kind != kind)
-    return "The kernel tab holds a " + std::string(usercode::to_string(t->kind)) +
-           " kernel; this lab runs " + want + " kernels (start one from the " + want + " template).";
-  if (backend != Backend::Cuda)
-    return "Your " + want + " kernel is a whole CUDA kernel: it needs a CUDA GPU to run, so it "
+  if (t->feeds_name != lab)
+    return "The kernel tab holds a " + t->name + " kernel; this lab runs " + want +
+           " kernels (start one from the " + want + " template).";
+  if (backend != Backend::Cuda && !usercode::runs_on_cpu(*t))
+    return "Your " + t->name + " kernel is a whole CUDA kernel: it needs a CUDA GPU to run, so it "
            "cannot run on the CPU backend (it still compiles and shows its errors in the kernel tab).";
   if (fields.input)
     return "Your kernel runs on the lab's generated data, not on a data file: clear the input "
@@ -26,19 +36,20 @@ std::optional<std::string> your_kernel_unavailable(usercode::TemplateKind kind,
   return std::nullopt;
 }
 
-LabAction your_kernel_action(usercode::TemplateKind kind, long long default_n) {
+LabAction your_kernel_action(const std::string& lab, long long default_n) {
   LabAction a;
   a.name = kYourKernelAction;
   a.tooltip =
       "Runs the kernel in the kernel tab on this lab's data (its n and block) beside the "
       "built-in variants: its answer checked against the CPU reference, its time and how the "
       "built-in variants compare (vs). Bounds-checked, as in the window.";
-  a.unavailable = [kind](const BenchOptions& f, Backend b) { return your_kernel_unavailable(kind, f, b); };
+  a.unavailable = [lab](const BenchOptions& f, Backend b) { return your_kernel_unavailable(lab, f, b); };
   a.jobs = [default_n](const BenchOptions& fields, Backend) {
-    BenchOptions lab = fields;  // the built-in variants, as "run" would
-    lab.source_text.reset();
-    lab.source.reset();
-    BenchOptions yours = fields;
+    BenchOptions lab_run = fields;  // the built-in variants, as "run" would
+    lab_run.source_text.reset();
+    lab_run.source.reset();
+    lab_run.runner.reset();
+    BenchOptions yours = fields;  // runs in fields.runner: the app's runner process
     yours.target = "kernel";
     yours.variant = "yours";
     yours.n = fields.n.value_or(default_n);
@@ -48,7 +59,7 @@ LabAction your_kernel_action(usercode::TemplateKind kind, long long default_n) {
     // Checked, as the window compiles it: an index past a buffer is reported
     // instead of faulting the GPU (a fault can stop GL: docs/kernels.md).
     yours.checked = true;
-    return std::vector<BenchOptions>{lab, yours};
+    return std::vector<BenchOptions>{lab_run, yours};
   };
   return a;
 }

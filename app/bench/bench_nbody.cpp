@@ -112,9 +112,12 @@ std::vector<std::string> variant_names() {
   return v;
 }
 
-const Registrar reg(with_kind({"nbody", nbody::to_string(nbody::Variant::Fast), variant_names(),
-                               run},
-                              Target::Kind::Simulation));
+Target target() {
+  Target t{"nbody", nbody::to_string(nbody::Variant::Fast), variant_names(), run};
+  t.variant_aliases = aliases_of(nbody::kVariants);
+  return with_kind(t, Target::Kind::Simulation);
+}
+const Registrar reg(target());
 
 }  // namespace
 }  // namespace cv::bench

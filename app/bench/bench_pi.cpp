@@ -1,8 +1,8 @@
 // `cudaviz bench pi`: every pi variant over n samples of one stream. `result`
 // is the estimate, `reference` M_PI, `correct` whether |error| is within
 // 5 sigma of the binomial spread for n samples (a false alarm about once in
-// 1.7 million runs). All variants but `seed` sample the same Philox stream, so
-// their `hits` agree exactly; `seed` (cuRAND XORWOW) agrees statistically.
+// 1.7 million runs). All variants but `original` sample the same Philox stream, so
+// their `hits` agree exactly; `original` (cuRAND XORWOW) agrees statistically.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -137,6 +137,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
 
 Target target() {
   Target t{"pi", to_string(Variant::Fast), names_of(kVariants), run, kMaxN};
+  t.variant_aliases = aliases_of(kVariants);
   LabInfo lab;
   lab.counts = "samples";
   lab.notice =
@@ -146,7 +147,7 @@ Target target() {
       "than drawing points. Doing many samples per thread and one atomic per block turns "
       "the job from launch- and memory-bound into arithmetic-bound: compare samples/s "
       "across the rows.";
-  lab.actions.push_back(your_kernel_action(usercode::TemplateKind::Pi, kDefaultN));
+  lab.actions.push_back(your_kernel_action("pi", kDefaultN));
   lab.kernel = [](const std::string& variant,
                   const BlockShape& block) -> std::optional<LabInfo::Kernel> {
     const Variant v = *parse_variant(variant);

@@ -154,7 +154,6 @@ Target target(Op op) {
         "shared memory or warp shuffles add up locally first and need one atomic per block "
         "or warp. Compare with CUB, the reference.";
     lab.wrong_note = race_note;
-    lab.actions.push_back(your_kernel_action(usercode::TemplateKind::Count3, kDefaultN));
   } else {
     lab.notice =
         "Summing an array reads every byte once and does almost no arithmetic, so the only "
@@ -162,6 +161,7 @@ Target target(Op op) {
         "tree relaunches the kernel per level; shared-memory trees and warp shuffles finish "
         "in one pass; wide 16-byte loads and a grid-stride loop get close to CUB.";
   }
+  lab.actions.push_back(your_kernel_action(to_string(op), kDefaultN));  // count3 / reduce templates
   t.lab = lab;
   return t;
 }

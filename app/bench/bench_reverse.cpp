@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bench/bench.h"
+#include "bench/kernel_action.h"
 #include "common/cuda_resources.h"
 #include "labs/reduce/reduce.h"
 #include "labs/reverse/reverse.h"
@@ -179,6 +180,7 @@ Target target() {
     if (!a) return std::nullopt;
     return LabInfo::Kernel{std::move(*a), block};
   };
+  lab.actions.push_back(your_kernel_action("reverse", kDefaultN));  // usercode/templates/reverse_template.cpp
   t.lab = lab;
   return t;
 }

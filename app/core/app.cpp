@@ -140,6 +140,7 @@ void App::apply_requests() {
   if (ctx_.preset_panel.service(state)) ctx_.preset_lab = true;
   if (auto spec = ctx_.preset_panel.take_sweep_request())
     if (auto err = ctx_.tuning.start_sweep(*spec)) ctx_.preset_panel.sweep_failed(*err);
+  ctx_.class_room.poll();  // the votes' snapshot (lock-free), a start or stop asked for
   // A step's state, its run; the keys' steps to move.
   ctx_.lesson.service(state, ctx_.layout, ctx_.frame, requests_.lesson_move);
   SceneSlot& slot = ctx_.scenes.current();
@@ -215,6 +216,8 @@ void App::build_ui() {
   ctx_.kernel_panel.update(ctx_.user_kernel, *slot.scene);
   if (!ctx_.presentation.panels_hidden) {
     ui::Layout& layout = ctx_.layout;
+    layout.set_present(ctx_.presentation.present_layout);
+    layout.set_class_panel(ctx_.class_room.running());
     layout.begin_frame();  // from the framebuffer size and the UI scale
     draw_control_panel(*slot.scene, ctx_.scenes.current_kind(), slot.ui, ctx_.ui, layout,
                        ctx_.system);
@@ -225,6 +228,7 @@ void App::build_ui() {
     ctx_.kernel_panel.draw(layout, ctx_.user_kernel);
     ctx_.preset_panel.draw(ctx_.presentation, layout);
     ctx_.lesson.draw(layout);
+    ctx_.class_room.draw(layout);
     layout.draw_strip();
   }
   ctx_.presentation.draw_help();

@@ -148,9 +148,12 @@ Context::Context(Backend b, const Config& cfg)
       kernel_panel(cfg.paths),
       system(cfg),
       preset_panel(cfg.paths),
+      class_room(classvote::web_dir(cfg.paths.assets)),
       lesson(b, cfg),
       recorder(cfg.paths) {
-  labs.set_kernel_source(&kernel_panel.source(), cfg.paths);  // "run your kernel" runs the tab's text
+  // "run your kernel" runs the tab's text, in the app's one runner process.
+  labs.set_kernel_source(&kernel_panel.source(), cfg.paths, &user_kernel);
+  lesson.attach_class(&class_room);
   insight.set_kernel_panel(&kernel_panel);  // the explain view draws the kernel tab's explain
 }
 
@@ -223,15 +226,25 @@ void App::setup_panels() {
   if (opt_.kernel && !reopened_) ctx_.kernel_panel.show_file(*opt_.kernel, !opt_.lab && !labs_open_);
   if (opt_.sweep)
     if (auto err = ctx_.tuning.start_sweep(*opt_.sweep)) throw LaunchError("--sweep: " + *err);
+  // --class-server: a port in use is a message, and the app runs on without it.
+  if (opt_.class_server) {
+    const std::string address = opt_.class_address.empty()
+                                    ? classvote::default_address(classvote::list_interfaces())
+                                    : opt_.class_address;
+    const int port = opt_.class_port >= 0 ? opt_.class_port : classvote::kDefaultPort;
+    if (auto err = ctx_.class_room.start(address, port)) std::fprintf(stderr, "cudaviz: %s\n", err->c_str());
+  }
 }
 
 // Classroom: the --preset (already merged with the command line), or the
 // presentation flags on their own.
 void App::setup_presets(const LaunchPlan& plan) {
   ctx_.preset_report = plan.preset_report;
+  if (opt_.present) ctx_.presentation.present_layout = true;
   if (!plan.preset) {
     if (opt_.ui_scale) ctx_.presentation.set_ui_scale(*opt_.ui_scale);
     if (opt_.present) {
+      ctx_.presentation.present_layout = true;
       ctx_.presentation.high_contrast = true;
       if (!opt_.ui_scale) ctx_.presentation.set_ui_scale(2.f);
     }

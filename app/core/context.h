@@ -20,6 +20,7 @@
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
+#include "class/class_room.h"
 #include "lessons/lesson_player.h"
 #include "ui/kernel_panel.h"
 
@@ -56,7 +57,7 @@ struct Context {
 
   const Config config;  // the environment, read once by main() (config/config.h)
   Backend backend;
-  // The student's kernel (issue 19): the editor submits, the fountain scene
+  // The student's kernel: the editor submits, the fountain scene
   // runs it; before the scenes so it outlives their pointer to it.
   usercode::UserKernel user_kernel;
   SceneSet scenes;
@@ -64,12 +65,13 @@ struct Context {
   Presentation presentation;
   LabPanel labs;
   TuningUi tuning;
-  insight_ui::InsightUi insight;  // the views inside the kernel (issue 12)
+  insight_ui::InsightUi insight;  // the views inside the kernel
   KernelPanel kernel_panel;  // the student's kernel's editor, the "kernel" tab
   // The control panel's doctor findings, probed here (not in a draw call).
   ui::SystemSection system;
   presets::PresetPanel preset_panel;
-  lessons::LessonPlayer lesson;  // the lesson tab (issue 20)
+  classvote::ClassRoom class_room;  // the class votes from phones: off until started
+  lessons::LessonPlayer lesson;  // the lesson tab
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   record::Recorder recorder;  // --record and the record button (GL objects: before the window goes)
   presets::Report preset_report;  // --preset: what was skipped (for the summary)

@@ -1,5 +1,7 @@
 #include "core/observers.h"
 
+#include "core/class_observer.h"
+
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 
@@ -16,15 +18,15 @@ namespace cv {
 
 namespace {
 // A loaded kernel's first launch is still to come only where something runs
-// it: the fountain scene, in the lean layout (else the scene's note says why);
+// it: the scene its template feeds (else the scene's note says why);
 // lab kernels have no window hook yet. Waiting for it anywhere else never ends.
 bool first_launch_pending(Context& ctx) {
   const usercode::UserKernelStatus& st = ctx.user_kernel.status();
   if (st.state != usercode::UserKernelState::Ready || st.edit_to_run_ms > 0) return false;
-  const bool fountain_kind = st.kind == usercode::TemplateKind::FountainKernel ||
-                             st.kind == usercode::TemplateKind::FountainParticle;
   const ParticleScene& scene = *ctx.scenes.current().scene;
-  return fountain_kind && scene.runs_user_kernels() && scene.user_note().empty();
+  const bool feeds_this_scene = st.spec && st.spec->feeds == usercode::Feeds::Scene &&
+                                st.spec->feeds_name == scene.name();
+  return feeds_this_scene && scene.runs_user_kernels() && scene.user_note().empty();
 }
 }  // namespace
 
@@ -257,6 +259,7 @@ std::vector<std::unique_ptr<FrameObserver>> make_observers(const RunOptions& opt
   if (opt.soak) list.push_back(std::make_unique<SoakObserver>(opt.soak, backend));
   if (opt.record) list.push_back(std::make_unique<RecordObserver>());
   if (opt.frames > 0 && opt.lesson) list.push_back(std::make_unique<LessonObserver>(opt));
+  if (opt.frames > 0) list.push_back(std::make_unique<ClassObserver>());
   if (opt.frames > 0) list.push_back(std::make_unique<ScriptedRun>(opt));
   return list;
 }

@@ -26,7 +26,7 @@ GlfwWindow::GlfwWindow(int width, int height, const char* title, bool gl_debug) 
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   if (gl_debug) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the monitor
-  // Ignored by GLFW where GLX/WGL lack context robustness; reports_resets() says what we got.
+  // Ignored by GLFW where GLX/WGL lack context robustness; reports_resets_ says what we got.
   glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
   handle_ = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!handle_) {

@@ -30,7 +30,6 @@ class GlfwWindow {
   // GL_LOSE_CONTEXT_ON_RESET): a fault in another process's CUDA context can
   // reset the GPU's engines, and a context that is not told spins in the
   // driver waiting for work that never completes.
-  bool reports_resets() const { return reports_resets_; }
   // GL_NO_ERROR, or why this context was lost (GL_GUILTY/INNOCENT/UNKNOWN_CONTEXT_RESET).
   unsigned reset_status() const;
   const std::string& robustness_note() const { return robustness_note_; }

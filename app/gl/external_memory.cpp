@@ -10,20 +10,6 @@ namespace cv {
 
 namespace {
 
-template <typename Fn>
-void load_entry(const char* symbol, Fn& fn) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e =
-      cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
-    cudaGetLastError();
-    throw ExternalMemoryError(std::string("driver entry point ") + symbol + " unavailable (" +
-                              cudaGetErrorName(e) + ")");
-  }
-  fn = reinterpret_cast<Fn>(p);
-}
-
 // The GL error after an external-memory call, as ExternalMemoryError.
 void check_gl_import(const char* call) {
   const GLenum e = glGetError();
@@ -38,25 +24,18 @@ void check_gl_import(const char* call) {
 }  // namespace
 
 CudaVmmApi CudaVmmApi::load() {
-  CudaVmmApi a;
-  load_entry("cuGetErrorName", a.get_error_name);
-  load_entry("cuMemGetAllocationGranularity", a.granularity);
-  load_entry("cuMemCreate", a.create);
-  load_entry("cuMemRelease", a.release);
-  load_entry("cuMemAddressReserve", a.reserve);
-  load_entry("cuMemAddressFree", a.address_free);
-  load_entry("cuMemMap", a.map);
-  load_entry("cuMemUnmap", a.unmap);
-  load_entry("cuMemSetAccess", a.set_access);
-  load_entry("cuMemExportToShareableHandle", a.export_handle);
-  return a;
+  try {
+    CudaVmmApi a;
+    static_cast<CudaDriver&>(a) = CudaDriver::load();
+    return a;
+  } catch (const std::runtime_error& e) {
+    throw ExternalMemoryError(e.what());
+  }
 }
 
 void CudaVmmApi::check(CUresult r, const char* call) const {
   if (r == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  if (get_error_name(r, &name) != CUDA_SUCCESS || !name) name = "unknown CUresult";
-  throw ExternalMemoryError(std::string(call) + " failed: " + name);
+  throw ExternalMemoryError(std::string(call) + " failed: " + name(r));
 }
 
 CudaExportableMemory::CudaExportableMemory(const CudaVmmApi& api, int device, size_t bytes)

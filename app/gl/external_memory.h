@@ -4,18 +4,15 @@
 //
 // CudaExportableMemory: cuMemCreate (POSIX fd handle requested) +
 // cuMemAddressReserve + cuMemMap + cuMemSetAccess, size rounded up to the
-// allocation granularity. The driver API is reached through
-// cudaGetDriverEntryPointByVersion, not linked: the app must start on machines
-// with no driver (libcuda absent), and nothing of it runs before the runtime
-// found a device. GlImportedBuffer: the GL memory object imported from the
+// allocation granularity, through the driver API table (common/cuda_driver.h).
+// GlImportedBuffer: the GL memory object imported from the
 // exported fd (GL owns the fd after a successful import) and a buffer whose
 // storage is that memory object. ExternalBuffer holds both, GL first so GL's
 // names go before the CUDA memory they alias.
 //
 // There is no synchronisation here: the owner (InteropBuffer) orders CUDA's
 // writes and GL's reads explicitly (see interop_buffer.h).
-#include <cuda.h>
-#include <cudaTypedefs.h>
+#include "common/cuda_driver.h"
 
 #include <cstddef>
 #include <stdexcept>
@@ -31,20 +28,11 @@ class ExternalMemoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The driver entry points this path needs (throws ExternalMemoryError).
-struct CudaVmmApi {
-  PFN_cuGetErrorName_v6000 get_error_name = nullptr;
-  PFN_cuMemGetAllocationGranularity_v10020 granularity = nullptr;
-  PFN_cuMemCreate_v10020 create = nullptr;
-  PFN_cuMemRelease_v10020 release = nullptr;
-  PFN_cuMemAddressReserve_v10020 reserve = nullptr;
-  PFN_cuMemAddressFree_v10020 address_free = nullptr;
-  PFN_cuMemMap_v10020 map = nullptr;
-  PFN_cuMemUnmap_v10020 unmap = nullptr;
-  PFN_cuMemSetAccess_v10020 set_access = nullptr;
-  PFN_cuMemExportToShareableHandle_v10020 export_handle = nullptr;
+// The driver entry points (common/cuda_driver.h, the one loader), with this
+// path's error type: load() and check() throw ExternalMemoryError.
+struct CudaVmmApi : CudaDriver {
   static CudaVmmApi load();
-  void check(CUresult r, const char* call) const;  // throws ExternalMemoryError
+  void check(CUresult r, const char* call) const;
 };
 
 class CudaExportableMemory {

@@ -48,7 +48,6 @@ bool enable_gl_debug_output() {
   return true;
 }
 
-long long gl_debug_error_count() { return g_debug_errors.load(); }
 
 long long gl_error_count() { return g_debug_errors.load() + g_check_failures.load(); }
 

@@ -22,7 +22,6 @@ void check_gl(const char* call);
 // Enables KHR_debug messages when the context offers them; counts errors so
 // scripted runs can assert there were none. Returns whether output is on.
 bool enable_gl_debug_output();
-long long gl_debug_error_count();
 // Errors seen so far: KHR_debug errors plus check_gl() failures (the
 // `gl_errors` field of the --frames summary).
 long long gl_error_count();

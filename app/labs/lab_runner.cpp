@@ -19,6 +19,7 @@ std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Back
   for (BenchOptions& j : jobs) {
     const bench::Target* t = bench::find_target(j.target);
     if (!t) return "unknown lab '" + j.target + "'";
+    j.variant = bench::canonical_variant(*t, j.variant);
     try {
       bench::check_variant(*t, j.variant);
     } catch (const std::exception& e) {

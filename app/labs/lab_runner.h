@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_options.h"
 #include "cli.h"
 #include "common/device_info.h"
 #include "worker/worker.h"

@@ -25,7 +25,7 @@ struct Views {
   std::string pictures_title;                          // the collapsing header over `pictures`
   std::function<void(const PictureFields&)> pictures;  // under the results
   // Above the results table when they came from `action` (bench::LabAction):
-  // sum3's seed table, n down and variants across.
+  // sum3's document table, n down and variants across.
   std::function<void(const std::string& action, const std::vector<nlohmann::ordered_json>& rows)>
       action_results;
 };

@@ -1,5 +1,5 @@
 // The sum3 lab's pictures: the thread grid of its 2D kernels and the document's
-// table (its "seed_table" action, bench/bench_sum3.cpp).
+// table (its "document_table" action, bench/bench_sum3.cpp).
 #include "labs/sum3_views.h"
 
 #include <imgui.h>
@@ -106,8 +106,8 @@ void draw_grid(long long n, const BlockShape& block) {
   ImGui::PopStyleColor();
 }
 
-// The seed table's runs: n down, variants across (ms median).
-void draw_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
+// The document table's runs: n down, variants across (ms median).
+void draw_document_table(const std::vector<nlohmann::ordered_json>& rows) {
   // n -> variant -> ms
   std::map<long long, std::map<std::string, double>> t;
   for (const auto& r : rows)
@@ -115,7 +115,7 @@ void draw_seed_table(const std::vector<nlohmann::ordered_json>& rows) {
       t[r.value("n", 0ll)][r.value("variant", "")] = r.value("ms_median", 0.0);
   if (t.empty()) return;
   const char* cols[] = {"cpu", "naive", "shared"};
-  if (ImGui::BeginTable("seedtable", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  if (ImGui::BeginTable("documenttable", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("n", ImGuiTableColumnFlags_WidthFixed, 50.f);
     for (const char* c : cols)
       ImGui::TableSetupColumn((std::string(c) + " ms").c_str(), ImGuiTableColumnFlags_WidthFixed,
@@ -152,7 +152,7 @@ const ViewsRegistrar reg("sum3", Views{"thread grid (naive, hoisted, shared)",
                                        },
                                        [](const std::string& action,
                                           const std::vector<nlohmann::ordered_json>& rows) {
-                                         if (action == "seed_table") draw_seed_table(rows);
+                                         if (action == "document_table") draw_document_table(rows);
                                        }});
 
 }  // namespace

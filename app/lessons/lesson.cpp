@@ -335,12 +335,14 @@ class StepReader {
     r.kind = kind == "lab" ? RunSpec::Kind::Lab : RunSpec::Kind::Sweep;
     r.target = arg;
     if (const Entry* v = get("run.variant")) {
-      for (const auto& name : split(v->value, ','))
+      for (const auto& given : split(v->value, ',')) {
+        const std::string name = bench::canonical_variant(*t, given);  // `seed`: its older spelling
         if (std::find(t->variants.begin(), t->variants.end(), name) == t->variants.end())
           bad("run.variant",
               "'" + name + "' is not a variant of " + arg + " (" + join_list(t->variants) + ")");
         else
           r.variants.push_back(name);
+      }
       if (r.kind == RunSpec::Kind::Sweep && r.variants.size() > 1)
         bad("run.variant", "a sweep runs one variant");
     }

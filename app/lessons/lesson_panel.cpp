@@ -55,6 +55,15 @@ void LessonPlayer::draw(ui::Layout& layout) {
     if (columns == 3) ImGui::TableSetColumnIndex(2);
     draw_reveal();
     ImGui::EndTable();
+  } else if (class_voting()) {
+    // One narrow column (presentation mode's) while the class votes: the
+    // question, the live counts and the reveal first, where the room sees them.
+    draw_prediction();
+    draw_run_controls();
+    draw_reveal();
+    ImGui::Separator();
+    draw_markdown(text_[current_]);
+    if (run_done_) draw_markdown(explanation_[current_]);
   } else {
     draw_markdown(text_[current_]);
     if (has_box) {
@@ -66,6 +75,7 @@ void LessonPlayer::draw(ui::Layout& layout) {
     if (run_done_ || !has_box) draw_markdown(explanation_[current_]);
   }
   if (run_done_ && p.table) draw_rows();
+  draw_class_votes();
   (void)step;
   layout.end_tool();
 }
@@ -140,6 +150,10 @@ void LessonPlayer::draw_prediction() {
   if (p.kind == Prediction::Kind::None) return;
   ui::section("Predict first");
   if (!p.question.empty()) ui::wrapped(kAccent, p.question);
+  if (class_voting()) {  // the phones' votes in place of the hands
+    draw_votes();
+    return;
+  }
   const bool locked = running() || run_done_;
   ImGui::BeginDisabled(locked);
   const float field_w = 7 * ImGui::GetFontSize();
@@ -206,6 +220,7 @@ void LessonPlayer::draw_reveal() {
   if (p.predict.kind != Prediction::Kind::None && !verdict_.measured && cpu_gpu_step) {
     ui::wrapped(ui::kWarn, "the answer needs a GPU (CUDA backend)");
   } else if (p.predict.kind != Prediction::Kind::None && !verdict_.summary.empty()) {
+    if (p.predict.kind == Prediction::Kind::Number) draw_class_histogram();
     const bool any = p.predict.kind == Prediction::Kind::Number ? guess_given_
                                                                  : [&] {
                                                                      int t = 0;

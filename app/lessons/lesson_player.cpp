@@ -170,6 +170,7 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
     std::fprintf(stderr, "cudaviz: lesson step %d: %s\n", current_ + 1, s.c_str());
   layout.open(p.panel.empty() ? ui::tool_name(ui::Tool::Lesson) : p.panel);
   hands_.assign(p.predict.choices.size(), 0);
+  published_step_ = -1;  // a new round for the phones, even on the same step
   guess_ = 0;
   guess_given_ = false;
   run_kind_ = RunKind::None;
@@ -309,8 +310,20 @@ void LessonPlayer::finish_run(presets::AppState& app) {
     case RunKind::None:
       break;
   }
+  if (class_voting()) {  // the final votes: close() refuses any later one
+    const auto t = class_->store()->close();
+    const Prediction& p = plan().predict;
+    if (t->round == round_ && p.kind == Prediction::Kind::Choice && t->counts.size() == hands_.size())
+      hands_ = t->counts;
+    if (t->round == round_ && p.kind == Prediction::Kind::Number)
+      if (auto m = classvote::median(t->numbers)) {
+        guess_ = *m;
+        guess_given_ = true;
+      }
+  }
   verdict_ = judge(plan().predict, values_, hands_,
                    guess_given_ ? std::optional<double>(guess_) : std::nullopt);
+  reveal_to_class();
 }
 
 void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long frame,
@@ -348,6 +361,7 @@ void LessonPlayer::service(presets::AppState& app, ui::Layout& layout, long long
     }
   }
   poll_run(app);
+  sync_class();
 }
 
 std::string LessonPlayer::run_label() const {
@@ -484,6 +498,8 @@ StepReport LessonPlayer::report_step() const {
   if (p.run.kind != RunSpec::Kind::None && rows_.empty() && r.run_error.empty())
     r.missing.push_back("(the run measured nothing)");
   r.verdict = verdict_.summary;
+  if (auto it = class_votes_.find(current_); it != class_votes_.end())
+    r.class_votes = classvote::to_json({it->second})[0];
   return r;
 }
 
@@ -510,6 +526,7 @@ nlohmann::ordered_json LessonPlayer::summary() const {
     if (!r.missing.empty()) s["missing"] = r.missing;
     if (!r.needs_gpu.empty()) s["needs_gpu"] = r.needs_gpu;
     if (!r.verdict.empty()) s["verdict"] = r.verdict;
+    if (!r.class_votes.is_null()) s["class_votes"] = r.class_votes;
     s["ok"] = r.ok();
     steps.push_back(s);
   }

@@ -8,11 +8,14 @@
 // seconds of the frame loop. State changes happen in service(), between
 // frames, never while a frame is drawn.
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "class/class_results.h"
+#include "class/class_room.h"
 #include "common/device_info.h"
 #include "labs/lab_runner.h"
 #include "lessons/lesson.h"
@@ -41,6 +44,9 @@ struct StepReport {
   std::vector<std::string> needs_gpu;   // named GPU values on the CPU backend (gpu_only step)
   int rows = 0;                         // rows the run measured
   std::string verdict;
+  // The class's votes (class server on): question, choices, counts, the
+  // measurement, the verdict (classvote::to_json's row); null when none.
+  nlohmann::ordered_json class_votes;
   bool ok() const { return state_applied && missing.empty() && run_error.empty(); }
 };
 
@@ -70,6 +76,11 @@ class LessonPlayer {
   void draw(ui::Layout& layout);
   // Cancels and joins the workers (window closing).
   void shutdown();
+  // The class server whose votes fill the hands (issue 28); the lesson
+  // publishes each step to it and reveals the measurement to the phones.
+  void attach_class(classvote::ClassRoom* room) { class_ = room; }
+  // Every step the class voted on so far, one row each (CSV/JSON export).
+  std::vector<classvote::StepVotes> class_votes() const;
 
   // Scripted runs: play steps [first, last) one after another, each shown for
   // `show_frames` frames, then run, then revealed. Predictions come from
@@ -112,6 +123,14 @@ class LessonPlayer {
   void draw_run_controls();
   void draw_reveal();
   void draw_rows();
+  // The class's votes (lessons/lesson_class.cpp).
+  void sync_class();
+  void reveal_to_class();
+  bool class_voting() const;
+  void draw_class_votes();
+  void draw_votes();            // the votes in place of the hands (live counts)
+  void draw_class_histogram();  // at the reveal: the class's numbers beside the measurement
+  void export_class_votes();
 
   Backend backend_;
   PathConfig paths_;
@@ -154,6 +173,13 @@ class LessonPlayer {
 
   std::optional<Script> script_;
   std::vector<StepReport> reports_;
+
+  classvote::ClassRoom* class_ = nullptr;
+  const classvote::VoteStore* published_to_ = nullptr;
+  int published_step_ = -1;
+  uint64_t round_ = 0;               // the store's round for this step
+  std::map<int, classvote::StepVotes> class_votes_;  // by step (0-based), at each reveal
+  std::string export_message_;
 };
 
 }  // namespace cv::lessons

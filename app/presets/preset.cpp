@@ -11,7 +11,7 @@
 #include "io/atomic_file.h"
 #include "ui/lab_panel.h"
 #include "usercode/compile.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 
 namespace cv::presets {
 
@@ -200,6 +200,13 @@ std::optional<Camera> parse_camera(Reader& rd, const json& j, const std::string&
   return c;
 }
 
+// A variant as `target` names it: an older spelling ("seed") becomes the name it
+// stands for, so presets saved before a rename still load.
+json variant_named(const json& v, const std::string& target) {
+  const bench::Target* t = bench::find_target(target);
+  return t && v.is_string() ? json(bench::canonical_variant(*t, v.get<std::string>())) : v;
+}
+
 std::optional<Scene> parse_scene(Reader& rd, SceneKind kind, const json& j,
                                  const std::string& path) {
   const SceneDescriptor& info = scene_info(kind);
@@ -209,7 +216,7 @@ std::optional<Scene> parse_scene(Reader& rd, SceneKind kind, const json& j,
   if (!rd.object(j, path, known)) return std::nullopt;
   Scene s;
   if (j.contains("variant") && !info.variants.empty())
-    s.variant = rd.choice(j["variant"], join(path, "variant"), info.variants);
+    s.variant = rd.choice(variant_named(j["variant"], info.name), join(path, "variant"), info.variants);
   for (const SceneChoice& c : info.choices)
     if (j.contains(c.key))
       if (auto v = rd.choice(j[c.key], join(path, c.key), c.values())) s.choices[c.key] = *v;
@@ -254,7 +261,7 @@ std::optional<Lab> parse_lab(Reader& rd, const json& j) {
     if (t) {
       std::vector<std::string> vs{"all"};
       vs.insert(vs.end(), t->variants.begin(), t->variants.end());
-      l.variant = rd.choice(j["variant"], "lab.variant", vs);
+      l.variant = rd.choice(variant_named(j["variant"], t->name), "lab.variant", vs);
     } else {
       l.variant = rd.string(j["variant"], "lab.variant");  // checked against the lab when applied
     }
@@ -285,7 +292,8 @@ std::optional<Lab> parse_lab(Reader& rd, const json& j) {
     for (const std::string& name : names)
       for (const bench::LabAction& a : bench::find_target(name)->lab.actions)
         if (owner.emplace(a.name, name).second) runs.push_back(a.name);
-    l.run = rd.choice(j["run"], "lab.run", runs);
+    // sum3's table of document 000 was "seed_table" before the rename: still read.
+    l.run = rd.choice(j["run"] == "seed_table" ? json("document_table") : j["run"], "lab.run", runs);
     if (l.run && owner.count(*l.run) && t && !t->lab.action(*l.run)) {
       rd.invalid("lab.run", "'" + *l.run + "' is " + owner[*l.run] + "'s (this preset's lab is " +
                                 *l.name + ")");
@@ -308,7 +316,8 @@ std::optional<Sweep> parse_sweep(Reader& rd, const json& j) {
   }
   s.target = *target;
   const bench::Target* t = bench::find_target(s.target);
-  if (j.contains("variant")) s.variant = rd.choice(j["variant"], "sweep.variant", t->variants);
+  if (j.contains("variant"))
+    s.variant = rd.choice(variant_named(j["variant"], t->name), "sweep.variant", t->variants);
   if (j.contains("n")) s.n = rd.integer(j["n"], "sweep.n", 1, t->max_n);
   if (j.contains("shapes")) {
     if (!j["shapes"].is_array()) {
@@ -339,7 +348,7 @@ std::optional<Kernel> parse_kernel(Reader& rd, const json& j) {
   k.source = std::move(*src);
   if (j.contains("template")) {
     std::vector<std::string> names;
-    for (const usercode::TemplateInfo& t : usercode::templates()) names.push_back(t.name);
+    for (const usercode::TemplateEntry& t : usercode::template_entries()) names.push_back(t.name);
     k.template_name = rd.choice(j["template"], "kernel.template", names);
   }
   if (j.contains("file")) k.file = rd.string(j["file"], "kernel.file");

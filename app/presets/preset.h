@@ -14,8 +14,8 @@
 //                             "camera": {"target": [0, 0.8, 0], "distance": 9,
 //                                        "yaw": 0.6, "pitch": 0.3}}},
 //     "lab": {"name": "sum3", "variant": "all", "n": null, "block": null, "input": "",
-//             "reps": 0, "cpu_backend": false, "open": true, "run": "seed_table"},
-//     "sweep": {"target": "fountain", "variant": "seed", "n": 65536,
+//             "reps": 0, "cpu_backend": false, "open": true, "run": "document_table"},
+//     "sweep": {"target": "fountain", "variant": "original", "n": 65536,
 //               "shapes": ["1x1", "16x16", "256x1"]},
 //     "kernel": {"template": "fountain_kernel", "source": "// template: ...", "file": "k.cu",
 //                "checked": false} }
@@ -80,7 +80,7 @@ struct Sweep {
   std::vector<BlockShape> shapes;
 };
 
-// The student's kernel (issue 19, docs/kernels.md), source embedded.
+// The student's kernel (docs/kernels.md), source embedded.
 struct Kernel {
   std::optional<std::string> template_name;  // "template": else the source's first line
   std::string source;

@@ -81,7 +81,7 @@ struct SceneDescriptor {
       make;
 
   SceneKind kind;  // filled in by the registry
-  std::string variants_text() const;  // "lean, seed"; "" without variants
+  std::string variants_text() const;  // "lean, original"; "" without variants
   const SceneParam* param(const std::string& key) const;
 };
 

@@ -1,11 +1,12 @@
 #pragma once
-// The fountain (document 004) as a scene: lean or seed variant, CUDA or CPU twin.
+// The fountain (document 004) as a scene: lean or original variant, CUDA or CPU twin.
 #include <memory>
 
 #include "fountain/fountain.h"
 #include "scenes/fountain_sim.h"
 #include "scenes/particle_scene.h"
 #include "usercode/runner_client.h"
+#include "usercode/template_spec.h"
 
 namespace cv {
 
@@ -81,7 +82,7 @@ class FountainScene : public ParticleScene {
   // The student's kernel (scenes/fountain_user_kernel.cpp): true when it made this step.
   bool wants_user() const;
   void build_user_kernel_ui();  // scenes/fountain_scene_ui.cpp
-  usercode::FountainRequest user_request(const fountain::Frame& f, const BlockShape& b) const;
+  usercode::Workload user_workload(const fountain::Frame& f, const BlockShape& b) const;
   // One step of yours into `out` (false: it could not run, the built-in steps).
   bool run_user(VertexWrite& out, const BlockShape& b, const fountain::Frame& f);
   usercode::UserKernel* user_ = nullptr;

@@ -40,16 +40,16 @@ const char* const kNotice =
     "1x256 a warp's 32 threads sit in 32 different rows, far apart in memory. Try 1x1: "
     "one thread per block leaves 31 of every warp's 32 lanes idle, which is why the "
     "document 004's table drops from 75 fps to 49.\n\n"
-    "Variants: lean moves 40 bytes per particle and step, seed 80. The kernel is "
+    "Variants: lean moves 40 bytes per particle and step, original 80. The kernel is "
     "memory-bound, so halving the bytes nearly halves the kernel time.";
 
 // Device bytes a particle costs: the VBO pair plus the kernel's own state.
 long long bytes_per_particle(const std::optional<std::string>& variant) {
   const auto v = variant ? fountain::parse_variant(*variant) : std::nullopt;
-  const bool seed = v && *v == fountain::Variant::Original;
+  const bool original = v && *v == fountain::Variant::Original;
   const long long vbo = static_cast<long long>(
-      fountain::vbo_bytes(seed ? fountain::Variant::Original : fountain::Variant::Lean, 1));
-  return 2 * vbo + (seed ? 16 : 4);  // + state (seed: a float4) or vy (lean)
+      fountain::vbo_bytes(original ? fountain::Variant::Original : fountain::Variant::Lean, 1));
+  return 2 * vbo + (original ? 16 : 4);  // + state (original: a float4) or vy (lean)
 }
 
 SceneDescriptor descriptor() {

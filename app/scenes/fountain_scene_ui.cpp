@@ -28,8 +28,8 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
   const bool variant_changed =
       ImGui::Combo("variant", &variant, combo_items(fountain::kVariants).c_str());
   ui::tooltip(
-      "lean derives colour and horizontal velocity instead of storing them; seed is the "
-      "reference notes' layout. Same physics, half the memory traffic.");
+      "lean derives colour and horizontal velocity instead of storing them; original is "
+      "document 004's layout. Same physics, half the memory traffic.");
   const auto v = fountain::kVariants[variant].value;
   scene_ui::count_row(
       scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n, v); },

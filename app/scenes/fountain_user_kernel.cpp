@@ -17,11 +17,8 @@
 
 namespace cv {
 
-using usercode::TemplateKind;
-
 bool FountainScene::wants_user() const {
-  const bool yours = user_ && (user_->wants(TemplateKind::FountainKernel) ||
-                               user_->wants(TemplateKind::FountainParticle));
+  const bool yours = user_ && user_->feeds(name());
   if (!yours) {
     const_cast<FountainScene*>(this)->user_active_ = false;
     return false;
@@ -63,17 +60,17 @@ std::optional<usercode::SharedBuffer> shared(const InteropBuffer& buffer, const 
 
 }  // namespace
 
-// One step of the student's kernel on this scene's particles; each backend adds its buffers.
-usercode::FountainRequest FountainScene::user_request(const fountain::Frame& f,
-                                                      const BlockShape& b) const {
-  usercode::FountainRequest q;
-  q.count = count_;
-  q.params = params_;
-  q.frame = f;
-  q.block = b;
-  q.reset = !user_active_;
-  q.seed = kSeed;
-  return q;
+// One step of the student's kernel on this scene's particles: the template's
+// workload with the scene's values (its buffers are added by run_user).
+usercode::Workload FountainScene::user_workload(const fountain::Frame& f, const BlockShape& b) const {
+  usercode::Workload w;
+  w.n = count_;
+  w.block = b;
+  w.reset = !user_active_;
+  w.seed = kSeed;
+  w.scalars["p"] = usercode::bytes_of(params_);
+  w.scalars["f"] = usercode::bytes_of(f);
+  return w;
 }
 
 // Where the particles live decides the transport, not the backend: device
@@ -83,30 +80,36 @@ usercode::FountainRequest FountainScene::user_request(const fountain::Frame& f,
 bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const fountain::Frame& f) {
   usercode::RunnerClient* rc = user_->runner();
   if (!rc) return false;
-  usercode::FountainRequest q = user_request(f, b);
+  usercode::Workload w = user_workload(f, b);
+  std::optional<usercode::SharedBuffer> in, to, ids;
   if (const InteropBuffer* buffer = vertices_->interop()) {
-    q.in = shared(*buffer, out.source(), buffer_generation_, *rc);
-    q.out = shared(*buffer, out.device(), buffer_generation_, *rc);
+    in = shared(*buffer, out.source(), buffer_generation_, *rc);
+    to = shared(*buffer, out.device(), buffer_generation_, *rc);
   }
-  const bool in_place = q.in && q.out;
-  if (!in_place) q.in.reset(), q.out.reset(), q.return_positions = true;
-  // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
-  if (in_place && ids_out_.ids && ids_buffer()) {
-    q.ids = shared(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
-    if (q.ids) q.colour_by = ids_out_.mode;
+  const bool in_place = in && to;
+  if (in_place) {
+    w.shared["in"] = *in;
+    w.shared["out"] = *to;
+    // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
+    if (ids_out_.ids && ids_buffer()) {
+      ids = shared(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
+      if (ids) w.shared["ids"] = *ids, w.values["colour_by"] = ids_out_.mode;
+    }
   }
+  w.read_back = !in_place;
   // The built-in's last writes (this stream) land before the runner reads.
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
-  usercode::LaunchOutcome reply = rc->fountain(q, user_->options().time_limit_s);
-  for (auto* sb : {&q.in, &q.out, &q.ids})
+  usercode::LaunchOutcome reply = user_->launch(w, /*wait=*/false);
+  for (auto* sb : {&in, &to, &ids})
     if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
-  if (!reply.ok || (!in_place && reply.positions.size() != 4ull * count_)) {
+  if (reply.busy) return false;  // a lab run holds the runner: the built-in steps this frame
+  const std::vector<float> positions = reply.ok && !in_place ? reply.values<float>("out") : std::vector<float>{};
+  if (!reply.ok || (!in_place && positions.size() != 4ull * count_)) {
     user_active_ = false;
-    if (reply.fault) user_->record_fault(*reply.fault);
     return false;
   }
   if (!in_place) {
-    user_positions_ = std::move(reply.positions);  // kept: the host target uploads it at close
+    user_positions_ = positions;  // kept: the host target uploads it at close
     out.put(user_positions_.data(), user_positions_.size() * sizeof(float));
   }
   user_active_ = true;
@@ -116,7 +119,6 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
                      "(no external interop here): slower than in place";
   const double ms = reply.kernel_ms.empty() ? 0 : reply.kernel_ms.back();
   user_kernel_ms.push(static_cast<float>(ms));
-  user_->record_launch(ms);
   return true;
 }
 

@@ -13,7 +13,7 @@ namespace cv {
 
 class NBodyScene : public ParticleScene {
  public:
-  static constexpr unsigned kMaxCountGpu = 1u << 22;  // 4M: a step is ~10 s with the seed kernel
+  static constexpr unsigned kMaxCountGpu = 1u << 22;  // 4M: a step is ~10 s with the original kernel
   // The CPU twin is O(N^2) on a few cores: beyond this a frame takes seconds.
   static constexpr unsigned kMaxCountCpu = 1u << 15;
   // Energy every k frames is on by default only up to this many bodies (O(N^2)).

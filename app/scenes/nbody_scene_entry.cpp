@@ -43,7 +43,7 @@ const char* const kNotice =
     "All pairs: N bodies need N^2 interactions per step, 20 floating-point operations "
     "each, so this is the scene where the GPU's arithmetic shows (GFLOP/s in the timing "
     "panel).\n\n"
-    "seed reads every other body from global memory; tiled has a block load a tile of "
+    "original reads every other body from global memory; tiled has a block load a tile of "
     "bodies into shared memory once and every thread reuse it, cutting global traffic "
     "by the block size. fast gives each thread several bodies so each shared-memory "
     "load feeds more arithmetic.\n\n"

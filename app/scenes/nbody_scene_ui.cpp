@@ -78,7 +78,7 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
   if (ImGui::Combo("variant", &variant, combo_items(nbody::kVariants).c_str()))
     scene.variant = nbody::kVariants[variant].value;
   ui::tooltip(
-      "seed: every thread reads every body from global memory. tiled: a block stages bodies "
+      "original: every thread reads every body from global memory. tiled: a block stages bodies "
       "through shared memory a tile at a time (GPU Gems 3). fast: each pair of bodies once, "
       "applied to both, the pairs spread over the whole GPU. Same physics; switches live.");
   if (scene.backend() == Backend::Cuda) fast_build_combo(scene);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bench/bench.h"
 #include "cli.h"
 #include "scenes/scene_memory.h"
 
@@ -21,8 +22,11 @@ void check_scene_request(SceneKind kind, Backend backend, const SceneRequest& re
     if (auto fit = check_scene_memory(kind, backend, *req.n, req.variant); fit && !fit->fits)
       throw UsageError("--n: " + fit->message);
   }
-  if (req.variant &&
-      std::find(info.variants.begin(), info.variants.end(), *req.variant) == info.variants.end()) {
+  // An older spelling (`--variant seed`) stands for its variant's name.
+  const bench::Target* bt = bench::find_target(info.name);
+  if (req.variant && std::find(info.variants.begin(), info.variants.end(),
+                               bt ? bench::canonical_variant(*bt, *req.variant) : *req.variant) ==
+                         info.variants.end()) {
     if (info.variants.empty())
       throw UsageError(std::string("--variant: the ") + info.name + " scene has no variants");
     throw UsageError("--variant: '" + *req.variant + "' is not a " + info.name + " variant (" +

@@ -141,7 +141,7 @@ void ParticleScene::build_block_ui(SceneUi& sui) {
   ui::tooltip("Threads per block along x. The grid is sized to cover every element.");
   if (two_d) {
     changed |= ImGui::SliderInt("block y", &sui.block_y, 1, 1024);
-    ui::tooltip("Threads per block along y (the seed uses a 2D grid of 2D blocks, 16x16).");
+    ui::tooltip("Threads per block along y (document 004 uses a 2D grid of 2D blocks, 16x16).");
   }
   changed |= block_buttons(two_d, sui);
   if (changed) {

@@ -40,7 +40,6 @@ class SoakRun {
   nlohmann::ordered_json summary() const;
   // Growth under the limit on host and device, every phase ran, no errors.
   bool passed() const;
-  long long frames_per_phase() const { return frames_per_phase_; }
 
  private:
   struct Phase {

@@ -1,5 +1,5 @@
 #pragma once
-// Frame pacing (issue 11): the simulation advances in fixed steps of simulated
+// Frame pacing: the simulation advances in fixed steps of simulated
 // time, as many per frame as the elapsed wall time asks for, so a fast GPU and
 // a slow one show the same motion; an optional fps cap sleeps the rest of a
 // frame. Pure functions, tested without a window.

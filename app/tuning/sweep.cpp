@@ -121,7 +121,7 @@ SweepPlan plan_sweep(const SweepOptions& opt) {
                " needs CUDA)";
   } else {
     bench::check_variant(t, opt.variant);
-    p.variant = opt.variant;
+    p.variant = bench::canonical_variant(t, opt.variant);
   }
   if (p.backend == Backend::Cpu && needs_cuda(t, p.variant)) {
     const DeviceInfo& d = device_info();

@@ -8,7 +8,7 @@
 #include "io/atomic_file.h"
 #include "scenes/particle_scene.h"
 #include "usercode/compile.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "widgets/widgets.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
@@ -60,35 +60,31 @@ bool same_marks(const std::vector<code::Mark>& a, const std::vector<code::Mark>&
 
 // Where a compiled kernel runs in the window, when that is not where the student is.
 std::string where_it_runs(const usercode::UserKernelStatus& st, const ParticleScene& scene) {
-  if (st.state != UserKernelState::Ready) return {};
-  const bool fountain = st.kind == usercode::TemplateKind::FountainKernel ||
-                        st.kind == usercode::TemplateKind::FountainParticle;
-  if (fountain && !scene.runs_user_kernels()) {
-    std::string where;  // the scenes that run a student's kernel, from the registry's names
+  if (st.state != UserKernelState::Ready || !st.spec) return {};
+  const usercode::TemplateSpec& t = *st.spec;
+  if (t.feeds == usercode::Feeds::Scene) {
+    if (t.feeds_name == scene.name()) return {};
     for (const SceneDescriptor& d : scene_infos())
-      if (d.runs_user_kernels)
-        where += (where.empty() ? "" : " or ") + std::string("the ") + d.label + " scene (key " +
-                 std::to_string(d.hotkey) + ")";
-    return "your kernel steps the fountain: switch to " + where + " to see it run";
+      if (t.feeds_name == d.name)
+        return "your kernel steps the " + std::string(d.label) + " scene: switch to it (key " +
+               std::to_string(d.hotkey) + ") to see it run";
+    return "your kernel feeds the " + t.feeds_name + " scene";
   }
-  if (!fountain)
-    return "your " + std::string(usercode::to_string(st.kind)) +
-           " kernel runs in the labs tab: pick the " + usercode::to_string(st.kind) +
-           " lab and press 'run your kernel' (it runs this tab's text on the lab's data, "
-           "checks it and times it beside the built-in variants)";
-  return {};
+  return "your " + t.name + " kernel runs in the labs tab: pick the " + t.feeds_name +
+         " lab and press 'run your kernel' (it runs this tab's text on the lab's data, "
+         "checks it and times it beside the built-in variants)";
 }
 
-bool runs_the_fountain(const UserKernel& uk) {
-  return uk.wants(usercode::TemplateKind::FountainKernel) ||
-         uk.wants(usercode::TemplateKind::FountainParticle);
+bool runs_in_a_scene(const UserKernel& uk) {
+  const usercode::UserKernelStatus& st = uk.status();
+  return st.spec && st.spec->feeds == usercode::Feeds::Scene && uk.feeds(st.spec->feeds_name);
 }
 
 }  // namespace
 
 KernelPanel::KernelPanel(PathConfig paths) : paths_(std::move(paths)) {
   // Start from the first template so the tab is never empty.
-  const auto& ts = usercode::templates();
+  const auto& ts = usercode::template_entries();
   if (!ts.empty()) {
     try {
       source_.start_from(usercode::read_template_source(ts.front(), paths_), "my_" + ts.front().file);
@@ -120,7 +116,7 @@ void KernelPanel::restore(const std::string& text, const std::string& path, std:
 
 void KernelPanel::follow_template_line() {
   // The picker shows the template a file names, so its prelude and notes match.
-  const auto& ts = usercode::templates();
+  const auto& ts = usercode::template_entries();
   if (auto name = usercode::template_from_source(source_.text()))
     for (int i = 0; i < static_cast<int>(ts.size()); ++i)
       if (ts[i].name == *name) pick_ = i;
@@ -131,20 +127,19 @@ void KernelPanel::submit(UserKernel& uk) {
   const std::string& text = source_.text();
   // A file without a `// template:` line is compiled as the template picked here.
   std::string name;
-  const auto& ts = usercode::templates();
+  const auto& ts = usercode::template_entries();
   if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
     name = ts[pick_].name;
   uk.submit(text, name, source_.file_name());
   yours_ms_.clear();  // a new version: its own median
 }
 
-usercode::TemplateKind KernelPanel::kind_in_editor(const UserKernel& uk) const {
+const usercode::TemplateSpec* KernelPanel::template_in_editor(const UserKernel& uk) const {
   if (auto name = usercode::template_from_source(source_.text()))
-    if (const auto* t = usercode::find_template(*name)) return t->kind;
-  if (uk.status().state != UserKernelState::Off) return uk.status().kind;
-  const auto& ts = usercode::templates();
-  return pick_ < static_cast<int>(ts.size()) ? ts[pick_].kind
-                                             : usercode::TemplateKind::FountainKernel;
+    if (const auto* t = usercode::find_template(*name)) return t;
+  if (uk.status().state != UserKernelState::Off && uk.status().spec) return uk.status().spec;
+  const auto& ts = usercode::template_entries();
+  return pick_ < static_cast<int>(ts.size()) ? ts[pick_].spec : nullptr;
 }
 
 void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
@@ -154,13 +149,12 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   }
   if (explain_pending_ && !source_.text().empty()) {
     explain_pending_ = false;
-    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir,
-                   CUDAVIZ_EXPLAIN_PATH);
+    start_explain(uk);
   }
-  const int kind = static_cast<int>(kind_in_editor(uk));
-  if (kind != prelude_kind_) {
-    prelude_kind_ = kind;
-    prelude_.reset_text(usercode::prelude_text(static_cast<usercode::TemplateKind>(kind)));
+  const usercode::TemplateSpec* shown = template_in_editor(uk);
+  if (shown != prelude_for_) {
+    prelude_for_ = shown;
+    prelude_.reset_text(shown ? usercode::prelude_text(*shown) : std::string());
   }
   const usercode::UserKernelStatus& st = uk.status();
   if (st.version != seen_status_) {
@@ -178,11 +172,11 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     const std::string& ptx = st.compile ? st.compile->ptx : std::string();
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
-  // Yours against the built-in, each timed while it stepped the fountain.
+  // Yours against the built-in, each timed while it stepped the scene its template feeds.
   scene_note_ = where_it_runs(st, scene);
   if (const History* yours = scene.user_kernel_times()) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
-    if (runs_the_fountain(uk) && scene_note_.empty()) {
+    if (runs_in_a_scene(uk) && scene_note_.empty()) {
       if (yours->latest() > 0) yours_ms_.push(yours->latest());
     } else if (scene.kernel_ms.latest() > 0) {
       builtin_ms_.push(scene.kernel_ms.latest());
@@ -331,7 +325,7 @@ void KernelPanel::costs_section(const UserKernel& uk) {
     ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
                 "The occupancy tab shows what they allow.");
   } else if (st.compile && st.compile->target == usercode::Target::Cpu &&
-             st.kind != usercode::TemplateKind::FountainParticle) {
+             st.spec && st.spec->cpu_form == usercode::CpuForm::Emulated) {
     ui::wrapped(ui::kWarn, "emulated on the CPU: your kernel's threads run in the emulator "
                            "(docs/emulator.md), so its times are a CPU's, not a GPU's");
   } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
@@ -350,18 +344,22 @@ void KernelPanel::costs_section(const UserKernel& uk) {
   else if (builtin > 0)
     std::snprintf(line, sizeof line, "built-in %.3f ms a step; yours shows once it runs", builtin);
   else
-    std::snprintf(line, sizeof line, "yours vs built-in: shows on the fountain scene");
+    std::snprintf(line, sizeof line, "yours vs built-in: shows on the scene your template feeds");
   ImGui::TextWrapped("%s", line);
-  ui::tooltip("Medians of the last steps of each, on this backend, in the fountain scene. "
+  ui::tooltip("Medians of the last steps of each, on this backend, in the scene the template feeds. "
               "Lab kernels are compared in the labs tab.");
+}
+
+void KernelPanel::start_explain(const UserKernel& uk) {
+  const usercode::TemplateSpec* t = template_in_editor(uk);
+  explain_.start(source_.text(), t ? t->name : std::string(), paths_.cxx, paths_.tmpdir, CUDAVIZ_EXPLAIN_PATH);
 }
 
 void KernelPanel::explain_button(const UserKernel& uk) {
   ui::same_line_if_fits("Explain");
   ImGui::BeginDisabled(explain_.busy());
   if (ImGui::Button(explain_.busy() ? "Explaining..." : "Explain"))
-    explain_.start(source_.text(), usercode::to_string(kind_in_editor(uk)), paths_.cxx, paths_.tmpdir,
-                   CUDAVIZ_EXPLAIN_PATH);
+    start_explain(uk);
   ImGui::EndDisabled();
   ui::tooltip("Run this text once through the CPU emulator at a small size and show what its "
               "threads did: races, memory sectors per request, divergent branches, who touched "
@@ -369,7 +367,7 @@ void KernelPanel::explain_button(const UserKernel& uk) {
 }
 
 void KernelPanel::template_picker() {
-  const auto& ts = usercode::templates();
+  const auto& ts = usercode::template_entries();
   if (ts.empty()) return;
   pick_ = std::clamp(pick_, 0, static_cast<int>(ts.size()) - 1);
   ui::section("start from");

@@ -56,13 +56,13 @@ class KernelPanel {
   void messages_section();
   void prelude_section();
   void ptx_section();
-  usercode::TemplateKind kind_in_editor(const usercode::UserKernel& uk) const;
+  const usercode::TemplateSpec* template_in_editor(const usercode::UserKernel& uk) const;
 
   ui::ToolTab tab_{ui::Tool::Kernel};
   std::string notice_;  // why the window was reopened; until the next submit
   KernelSource source_;
   ui::CodeEditor prelude_{true}, ptx_{true};
-  int prelude_kind_ = -1;
+  const usercode::TemplateSpec* prelude_for_ = nullptr;  // the template the prelude view shows
   uint64_t seen_status_ = ~uint64_t{0};
   std::vector<usercode::Diagnostic> unplaced_;  // messages at no line (line 0)
   int pick_ = 0;                 // the template picker's choice
@@ -76,6 +76,7 @@ class KernelPanel {
   emu::ExplainJob explain_;
   bool explain_pending_ = false;
   void explain_button(const usercode::UserKernel& uk);
+  void start_explain(const usercode::UserKernel& uk);
 };
 
 }  // namespace cv

@@ -15,6 +15,10 @@
 #include "labs/lab_settings.h"
 #include "ui/layout.h"
 
+namespace cv::usercode {
+class UserKernel;
+}
+
 namespace cv {
 
 namespace bench {
@@ -46,10 +50,13 @@ class LabPanel {
 
   // The kernel tab's document: actions that run the student's kernel ("run
   // your kernel") read its text, and find the runner and compilers through
-  // `paths` (config/config.h). Unset (tests, no editor): they say so.
-  void set_kernel_source(const KernelSource* source, PathConfig paths = {}) {
+  // `paths` (config/config.h); they run in `user_kernel`'s runner process (one
+  // per app). Unset (tests, no editor): they say so.
+  void set_kernel_source(const KernelSource* source, PathConfig paths = {},
+                         usercode::UserKernel* user_kernel = nullptr) {
     kernel_source_ = source;
     paths_ = std::move(paths);
+    user_kernel_ = user_kernel;
   }
   // The shown lab's actions that cannot run now, with why (the disabled
   // buttons' sentences; the --frames summary's lab_refused).
@@ -78,6 +85,7 @@ class LabPanel {
   bool use_cpu_ = false;  // run on the CPU backend while the app uses CUDA
   labs::LabRunner runner_;
   const KernelSource* kernel_source_ = nullptr;
+  usercode::UserKernel* user_kernel_ = nullptr;
   PathConfig paths_;
   int lab_ = 0;
   int variant_ = 0;  // 0: all

@@ -5,6 +5,7 @@
 #include "bench/bench.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
+#include "usercode/user_kernel.h"
 
 namespace cv {
 
@@ -72,6 +73,7 @@ void LabPanel::add_kernel_source(BenchOptions& o) const {
   o.source_text = kernel_source_->text();
   o.source = kernel_source_->file_name();
   o.paths = paths_;
+  if (user_kernel_) o.runner = user_kernel_->shared_runner();
 }
 
 std::optional<std::string> LabPanel::unavailable(const bench::LabAction& a, const std::string& lab) const {

@@ -15,7 +15,75 @@ bool Rect::overlaps(const Rect& o) const {
   return x + w > o.x + eps && o.x + o.w > x + eps && y + h > o.y + eps && o.y + o.h > y + eps;
 }
 
+namespace {
+
+// Presentation mode: the scene keeps everything left of one column; the
+// column holds, top to bottom, the side panels folded to their title bars
+// (side by side) or unfolded, the class panel, the lesson and the tab strip;
+// another tool spans the bottom as usual, the column above it. An unfolded
+// scene panel is in use: it takes its usual place on the left.
+LayoutPlan plan_present(const LayoutInput& in) {
+  const float m = in.margin;
+  LayoutPlan p;
+  const float col_w = std::clamp(kPresentColumnShare * in.width, 0.f, std::max(0.f, in.width - 2 * m));
+  const float col_x = in.width - m - col_w;
+  const float strip_h = in.column_strip_h > 0 ? in.column_strip_h : in.strip_h;
+  // A tool other than the lesson is in use: it spans the bottom as usual
+  // (the width it was made for), the column above it.
+  float column_bottom = in.height - m;
+  p.tool_room = std::max(0.f, (in.height - 3 * m) / 2);
+  if (in.tool_open && !in.tool_beside) {
+    const float h = in.tool_wanted_h > 0 ? std::min(in.tool_wanted_h, p.tool_room) : p.tool_room;
+    p.tool = {m, in.height - m - h, std::max(0.f, in.width - 2 * m), h};
+    column_bottom = p.tool.y - m;
+  }
+  p.strip = {col_x, column_bottom - strip_h, col_w, strip_h};
+  const float bottom = p.strip.y - m;
+  float y = m;
+  auto room = [&] { return std::max(0.f, bottom - y); };
+  const float half_col = std::max(0.f, (col_w - m) / 2);
+  if (in.control_collapsed && in.timing_collapsed) {
+    p.control = {col_x, y, half_col, in.title_h};
+    p.timing = {col_x + half_col + m, y, half_col, in.title_h};
+    y += in.title_h + m;
+  } else {
+    if (in.control_collapsed) {
+      p.control = {col_x, y, col_w, in.title_h};
+      y += in.title_h + m;
+    } else {
+      const float h = std::max(0.f, column_bottom - m);
+      p.control = {m, m, std::min(28 * in.font, std::max(0.f, col_x - 2 * m)),
+                   in.control_wanted_h > 0 ? std::min(in.control_wanted_h, h) : h};
+    }
+    if (in.timing_collapsed) {
+      p.timing = {col_x, y, col_w, in.title_h};
+      y += in.title_h + m;
+    } else {
+      const float h = in.timing_wanted_h > 0 ? std::min(in.timing_wanted_h, room() / 2) : room() / 2;
+      p.timing = {col_x, y, col_w, h};
+      y += h + m;
+    }
+  }
+  if (in.class_open) {
+    const float h = in.class_wanted_h > 0 ? std::min(in.class_wanted_h, room() * 0.6f) : room() * 0.6f;
+    p.class_panel = {col_x, y, col_w, h};
+    y += h + m;
+  }
+  std::vector<Rect> panels{p.control, p.timing, p.strip};
+  if (in.class_open) panels.push_back(p.class_panel);
+  if (in.tool_beside) {
+    p.tool_room = room();
+    if (in.tool_open) p.tool = {col_x, y, col_w, room()};
+  }
+  if (in.tool_open) panels.push_back(p.tool);
+  p.scene = free_rect(in.width, in.height, panels);
+  return p;
+}
+
+}  // namespace
+
 LayoutPlan plan_layout(const LayoutInput& in) {
+  if (in.present) return plan_present(in);
   const float m = in.margin;
   const float half = std::max(0.f, (in.width - 3 * m) / 2);
   LayoutPlan p;
@@ -31,8 +99,17 @@ LayoutPlan plan_layout(const LayoutInput& in) {
   auto fit = [&](float wanted) { return wanted > 0 ? std::min(wanted, column_h) : column_h; };
   const float left_w = std::min(28 * in.font, half), right_w = std::min(24 * in.font, half);
   p.control = {m, m, left_w, fit(in.control_wanted_h)};
-  p.timing = {in.width - m - right_w, m, right_w, fit(in.timing_wanted_h)};
+  float timing_y = m;
+  if (in.class_open) {  // at the top of the right column, the timing panel below it
+    const float h = in.class_wanted_h > 0 ? std::min(in.class_wanted_h, column_h / 2) : column_h / 2;
+    p.class_panel = {in.width - m - right_w, m, right_w, h};
+    timing_y += h + m;
+  }
+  const float timing_room = std::max(0.f, bottom - timing_y);
+  p.timing = {in.width - m - right_w, timing_y, right_w,
+              in.timing_wanted_h > 0 ? std::min(in.timing_wanted_h, timing_room) : timing_room};
   std::vector<Rect> panels{p.control, p.timing, p.strip};
+  if (in.class_open) panels.push_back(p.class_panel);
   if (in.tool_open) panels.push_back(p.tool);
   p.scene = free_rect(in.width, in.height, panels);
   return p;
@@ -93,9 +170,13 @@ void place(const Rect& r) {
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
 }
 
-float tab_width(const std::string& name) {
+// Presentation mode draws the tabs smaller: the column beside the scene has
+// room for the lesson, not for four rows of tabs.
+constexpr float kPresentTabScale = 0.75f;
+
+float tab_width(const std::string& name, float scale) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  return ImGui::CalcTextSize(name.c_str()).x + 2 * st.FramePadding.x;
+  return ImGui::CalcTextSize(name.c_str()).x * scale + 2 * st.FramePadding.x;
 }
 }  // namespace
 
@@ -105,8 +186,9 @@ std::vector<std::vector<int>> Layout::strip_rows(float width) const {
   const float inner = width - 2 * st.WindowPadding.x;
   std::vector<std::vector<int>> rows(1);
   float x = 0;
+  const float scale = present_ ? kPresentTabScale : 1.f;
   for (int i = 0; i < static_cast<int>(tool_names().size()); ++i) {
-    const float w = tab_width(tool_names()[i]);
+    const float w = tab_width(tool_names()[i], scale);
     if (!rows.back().empty() && x + st.ItemSpacing.x + w > inner) rows.emplace_back(), x = 0;
     x += (rows.back().empty() ? 0 : st.ItemSpacing.x) + w;
     rows.back().push_back(i);
@@ -129,22 +211,60 @@ void Layout::begin_frame() {
   in.tool_wanted_h = open_.empty() ? 0 : wanted_h_[open_];
   in.control_wanted_h = wanted_h_["control"];
   in.timing_wanted_h = wanted_h_["timing"];
+  in.class_open = class_on_;
+  in.class_wanted_h = wanted_h_["class"];
+  // Entering presentation mode folds the side panels (not in use); leaving unfolds them.
+  fold_sides_ = present_ != was_present_;
+  if (fold_sides_) collapsed_["control"] = collapsed_["timing"] = present_;
+  was_present_ = present_;
+  in.present = present_;
+  if (present_) {
+    in.control_collapsed = collapsed_["control"];
+    in.timing_collapsed = collapsed_["timing"];
+    in.tool_beside = open_ == tool_name(Tool::Lesson);
+    in.title_h = ImGui::GetFrameHeight();
+    const float col_w = kPresentColumnShare * in.width;
+    const float col_rows = static_cast<float>(strip_rows(col_w).size());
+    const float tab_h = ImGui::GetFontSize() * kPresentTabScale + 2 * st.FramePadding.y;
+    in.column_strip_h = col_rows * tab_h + (col_rows - 1) * st.ItemSpacing.y + 2 * st.WindowPadding.y;
+  }
   plan_ = plan_layout(in);
   planned_w_ = in.width;
   planned_h_ = in.height;
 }
 
 void Layout::place_control() const {
+  if (fold_sides_) ImGui::SetNextWindowCollapsed(present_, ImGuiCond_Always);
   place(plan_.control);
 }
 void Layout::place_timing() const {
+  if (fold_sides_) ImGui::SetNextWindowCollapsed(present_, ImGuiCond_Always);
   place(plan_.timing);
 }
 int Layout::side_flags() const {
-  return kFixed;
+  // In presentation mode a side panel folds to its title bar; a click unfolds it.
+  return present_ ? kFixed & ~ImGuiWindowFlags_NoCollapse : kFixed;
+}
+
+bool Layout::begin_class_panel(const char* title) {
+  if (!class_on_ || plan_.class_panel.w <= 0) return false;
+  place(plan_.class_panel);
+  if (!ImGui::Begin(title, nullptr, kFixed | ImGuiWindowFlags_NoScrollbar)) {
+    ImGui::End();
+    return false;
+  }
+  return true;
+}
+
+void Layout::end_class_panel() {
+  end_panel("class");
+  ImGui::End();
 }
 
 void Layout::end_panel(const char* name) {
+  // A folded panel keeps the height it wants unfolded.
+  collapsed_[name] = ImGui::IsWindowCollapsed();
+  if (collapsed_[name]) return;
   // The content's height plus the title bar and padding: next frame's wish.
   const ImGuiStyle& st = ImGui::GetStyle();
   // Rounded up with a pixel to spare: a size that exactly fits can flip ImGui's
@@ -172,9 +292,11 @@ void Layout::end_tool() {
 
 void Layout::draw_strip() {
   place(plan_.strip);
+  const auto rows = strip_rows(plan_.strip.w);  // measured at the unscaled font
   ImGui::Begin("tools", nullptr,
                kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  for (const auto& row : strip_rows(plan_.strip.w)) {
+  if (present_) ImGui::SetWindowFontScale(kPresentTabScale);
+  for (const auto& row : rows) {
     for (size_t k = 0; k < row.size(); ++k) {
       const std::string& name = tool_names()[row[k]];
       if (k) ImGui::SameLine();

@@ -29,13 +29,32 @@ struct LayoutInput {
   bool tool_open = false;
   float tool_wanted_h = 0;  // content heights from the frame before (0: unknown)
   float control_wanted_h = 0, timing_wanted_h = 0;
+  // The class server's panel (address, QR code, join code, counts): shown
+  // while the server runs, as tall as its content.
+  bool class_open = false;
+  float class_wanted_h = 0;
+  // Presentation mode (Presentation::present_layout): the scene keeps the
+  // left of the screen; one column on the right holds the side panels folded
+  // to their title bars (`*_collapsed`: not in use), the class panel, the
+  // lesson (`tool_beside`: the open tool goes in the column) and the tab strip.
+  bool present = false;
+  bool control_collapsed = true, timing_collapsed = true;
+  bool tool_beside = false;
+  float title_h = 0;       // a folded panel's height (its title bar)
+  float column_strip_h = 0;  // the tab strip's height at the column's width
 };
 
 struct LayoutPlan {
   Rect control, timing, strip, tool;
+  Rect class_panel;  // w == 0: not shown
   Rect scene;  // where the 3D view goes: free_rect() of the panels above
   float tool_room = 0;  // the most height a tool may have (open or not)
 };
+
+// The share of the display the scene keeps in presentation mode, at least.
+constexpr float kPresentSceneShare = 0.6f;
+// The right column's width in presentation mode, as a share of the display's.
+constexpr float kPresentColumnShare = 0.31f;
 
 // Pure: side columns of about 28 and 24 font sizes (at most half the room
 // each), the strip at the bottom, the open tool above it (at most half the
@@ -63,13 +82,21 @@ class Layout {
   // Before a panel's End: its content height, for the next frame's size.
   void end_panel(const char* name);
 
+  // Presentation mode (ui/layout.h's LayoutInput::present), set before begin_frame.
+  void set_present(bool on) { present_ = on; }
+  bool present() const { return present_; }
+  // The class panel, shown while the server runs (set before begin_frame);
+  // begin_class_panel/end_class_panel around its contents.
+  void set_class_panel(bool on) { class_on_ = on; }
+  bool begin_class_panel(const char* title);
+  void end_class_panel();
+
   // The tool area: opening one closes the other; open("") closes all.
   void open(const std::string& tool) { open_ = tool; }
   void close(const std::string& tool) {
     if (open_ == tool) open_.clear();
   }
   bool is_open(const std::string& tool) const { return open_ == tool; }
-  const std::string& open_tool() const { return open_; }
   // For a tool that fills all the height it may have (the kernel editor).
   float tool_room() const { return plan_.tool_room; }
   // Begins the tool's window (titled `title`) when it is the open one; then
@@ -90,6 +117,10 @@ class Layout {
 
   std::string open_;
   std::map<std::string, float> wanted_h_;
+  std::map<std::string, bool> collapsed_;  // side panels folded (presentation mode)
+  bool present_ = false, class_on_ = false;
+  bool fold_sides_ = false;    // this frame folds (entering) or unfolds (leaving) them
+  bool was_present_ = false;
   LayoutPlan plan_;
   float planned_w_ = 0, planned_h_ = 0;
 };

@@ -237,13 +237,15 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
   const std::string key = pick->attributes.name + "|" + std::to_string(threads);
   if (key != cross_key_) {
     cross_ = cuda_active_blocks_per_sm(pick->attributes, threads);
+    bool busy = false;
     // The student's kernel lives in the runner: its occupancy call answers there.
     if (usercode::UserKernel* uk = scene.user_kernel_running())
       if (usercode::RunnerClient* rc = uk->runner()) {
         const usercode::OccupancyReply r = rc->occupancy(pick->block, uk->options().time_limit_s);
         cross_ = CudaAnswer{r.ok, r.blocks_per_sm, r.ok ? "" : "cuOccupancyMaxActiveBlocksPerMultiprocessor: " + r.error};
+        busy = r.busy;
       }
-    cross_key_ = key;
+    if (!busy) cross_key_ = key;  // busy: a lab run holds the runner, asked again next frame
   }
   attributes_section(*pick);
   occupancy_section(*pick, cross_);

@@ -10,6 +10,7 @@
 #include "gl/gl_check.h"
 #include "ui/hotkeys.h"
 #include "ui/panels.h"
+#include "widgets/widgets.h"
 
 namespace cv {
 namespace {
@@ -127,6 +128,7 @@ void Presentation::rebuild_fonts_and_style(float scale) {
     ImGui::StyleColorsDark(&style);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
+  ui::set_theme(high_contrast ? ui::Theme::HighContrast : ui::Theme::Dark);
 }
 
 void Presentation::begin_frame(GLFWwindow* window) {
@@ -193,6 +195,12 @@ void Presentation::draw_controls() {
   }
   ImGui::Checkbox("high contrast", &high_contrast);
   ui::tooltip("Black panels, white text, yellow controls: for projectors (T).");
+  ui::same_line_if_fits("scene first");
+  ImGui::Checkbox("scene first", &present_layout);
+  ui::tooltip(
+      "Presentation layout (--present): the scene keeps the left two thirds of the screen; "
+      "the side panels fold to their title bars (click one to unfold it) and the lesson, "
+      "the class's votes and the tabs share one column on the right.");
   if (ImGui::Button(fullscreen_ ? "windowed" : "fullscreen"))
     fullscreen_requested = !fullscreen_requested;
   ui::tooltip("F11. Leaving fullscreen puts the window back where it was.");

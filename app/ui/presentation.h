@@ -19,6 +19,9 @@ struct Presentation {
   float ui_scale = 1.f;  // 1..4, times the monitor's content scale
   bool high_contrast = false;
   bool panels_hidden = false;
+  // Presentation mode's layout (--present): the scene keeps the left of the
+  // screen, one column on the right holds the rest (ui/layout.h).
+  bool present_layout = false;
   bool show_help = false;
   bool fullscreen_requested = false;
 
@@ -34,7 +37,6 @@ struct Presentation {
   void draw_controls();
 
   float effective_scale() const { return ui_scale * content_scale_; }
-  bool fullscreen() const { return fullscreen_; }
   const std::string& message() const { return message_; }
 
  private:

@@ -27,74 +27,49 @@ const char* to_string(Severity s) {
 
 namespace detail {
 
-std::vector<Header> prelude_headers(TemplateKind kind) {
-  std::vector<Header> h = {{"cudaviz.h", prelude::cudaviz_h}};
-  switch (kind) {
-    case TemplateKind::FountainKernel:
-      h.push_back({"cudaviz_fountain_kernel.h", prelude::fountain_kernel_h});
-      break;
-    case TemplateKind::FountainParticle:
-      h.push_back({"cudaviz_fountain_particle.h", prelude::fountain_particle_h});
-      h.push_back({"cudaviz_fountain_particle_gpu.h", prelude::fountain_particle_gpu_h});
-      h.push_back({"cudaviz_fountain_particle_cpu.h", prelude::fountain_particle_cpu_h});
-      break;
-    case TemplateKind::Count3:
-      h.push_back({"cudaviz_count3.h", prelude::count3_h});
-      break;
-    case TemplateKind::Pi:
-      h.push_back({"cudaviz_pi.h", prelude::pi_h});
-      break;
-  }
+std::vector<Header> prelude_headers(const TemplateSpec& t) {
+  std::vector<Header> h = {{"cudaviz.h", prelude::cudaviz_h},
+                           {"cudaviz_" + t.name + ".h", "// cudaviz: what a " + t.name +
+                                                            " file must define.\n" + declaration_text(t)}};
+  if (!t.gpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Gpu), t.gpu_epilogue});
+  if (!t.cpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Cpu), t.cpu_epilogue});
   return h;
 }
 
-std::string epilogue_name(TemplateKind kind, Target target) {
-  if (kind != TemplateKind::FountainParticle) return "";
-  return target == Target::Gpu ? "cudaviz_fountain_particle_gpu.h"
-                               : "cudaviz_fountain_particle_cpu.h";
+std::string epilogue_name(const TemplateSpec& t, Target target) {
+  const std::string& text = target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
+  if (text.empty()) return "";
+  return "cudaviz_" + t.name + (target == Target::Gpu ? "_gpu.h" : "_cpu.h");
 }
 
-std::string assemble(const std::string& source, const std::string& file, TemplateKind kind,
+std::string assemble(const std::string& source, const std::string& file, const TemplateSpec& t,
                      Target target) {
-  std::string s;
-  for (const Header& h : prelude_headers(kind))
-    if (h.name.find("_gpu.h") == std::string::npos && h.name.find("_cpu.h") == std::string::npos)
-      s += "#include \"" + h.name + "\"\n";
+  std::string s = "#include \"cudaviz.h\"\n#include \"cudaviz_" + t.name + ".h\"\n";
   s += "#line 1 \"" + file + "\"\n";
   s += source;
-  const std::string epi = epilogue_name(kind, target);
+  const std::string epi = epilogue_name(t, target);
   if (!epi.empty()) s += "\n#include \"" + epi + "\"\n";
   return s;
 }
 
-std::vector<std::string> entry_points(TemplateKind kind, Target target) {
-  switch (kind) {
-    case TemplateKind::FountainKernel:
-      return {"fountain_step"};
-    case TemplateKind::FountainParticle:
-      return {target == Target::Gpu ? "fountain_step" : "cv_fountain_rows"};
-    case TemplateKind::Count3:
-      return {"count3"};
-    case TemplateKind::Pi:
-      return {"pi_samples"};
-  }
-  return {};
+std::vector<std::string> entry_points(const TemplateSpec& t, Target target) {
+  return {target == Target::Cpu && t.cpu_form == CpuForm::Items ? t.cpu_entry : t.entry};
 }
 
 }  // namespace detail
 
-std::string prelude_text(TemplateKind kind) {
+std::string prelude_text(const TemplateSpec& t) {
   std::string s;
-  for (const detail::Header& h : detail::prelude_headers(kind)) {
-    if (h.name.find("_cpu.h") != std::string::npos) continue;  // the GPU wrapper shows the idea
+  for (const detail::Header& h : detail::prelude_headers(t)) {
+    if (h.name.size() > 6 && h.name.compare(h.name.size() - 6, 6, "_cpu.h") == 0)
+      continue;  // the GPU wrapper shows the idea
     s += "// ---- " + h.name + " ----\n" + h.text + "\n";
   }
   return s;
 }
 
-std::string epilogue_text(TemplateKind kind, Target target) {
-  if (kind != TemplateKind::FountainParticle) return "";
-  return target == Target::Gpu ? prelude::fountain_particle_gpu_h : prelude::fountain_particle_cpu_h;
+std::string epilogue_text(const TemplateSpec& t, Target target) {
+  return target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
 }
 
 std::string CompileResult::first_error() const {
@@ -148,20 +123,20 @@ CompileResult compile(const CompileRequest& in) {
               template_names() + ") or choose one";
     return finish();
   }
-  const TemplateInfo* t = find_template(name);
+  const TemplateSpec* t = find_template(name);
   if (!t) {
     r.error = "unknown template '" + name + "' (known: " + template_names() + ")";
     return finish();
   }
-  r.template_name = t->example ? to_string(t->kind) : t->name;
-  r.kind = t->kind;
-  if (req.target == Target::Cpu && !runs_on_cpu(t->kind)) {
-    r.error = std::string("a ") + to_string(t->kind) +
-              " kernel runs only on a CUDA GPU; on the CPU backend only fountain_particle files run "
-              "(this one still compiles for the GPU to show its errors and PTX)";
+  r.template_name = t->name;
+  r.spec = t;
+  if (req.target == Target::Cpu && !runs_on_cpu(*t)) {
+    r.error = "a " + t->name +
+              " kernel is a whole __global__ kernel: it runs only on a CUDA GPU (this one still "
+              "compiles for the GPU to show its errors and PTX)";
     return finish();
   }
-  r.entry_points = detail::entry_points(t->kind, req.target);
+  r.entry_points = detail::entry_points(*t, req.target);
   if (req.target == Target::Gpu)
     detail::compile_gpu(req, r);
   else

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "config/config.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "worker/worker.h"
 
 namespace cv::usercode {
@@ -64,7 +64,7 @@ constexpr const char* kDefaultArch = "sm_75";  // the oldest CUDA 13 supports
 struct CompileResult {
   bool ok = false;                      // compiled with no error
   std::string template_name;
-  TemplateKind kind = TemplateKind::FountainKernel;
+  const TemplateSpec* spec = nullptr;   // the registered template (template_registry.h)
   Target target = Target::Gpu;
   std::string arch;                     // what NVRTC compiled for ("sm_90"), "host" on the CPU path
   bool checked = false;
@@ -89,11 +89,12 @@ struct CompileResult {
 CompileResult compile(const CompileRequest& req);
 
 // The prelude the template's source is compiled after (types, accessors,
-// helpers), for the editor's read-only view; also what the compiler sees.
-std::string prelude_text(TemplateKind kind);
+// helpers, the entry point's declaration), for the editor's read-only view;
+// also what the compiler sees.
+std::string prelude_text(const TemplateSpec& t);
 // The code appended after the student's (the wrapper kernel of a per-particle
 // function), "" for whole kernels.
-std::string epilogue_text(TemplateKind kind, Target target);
+std::string epilogue_text(const TemplateSpec& t, Target target);
 
 // "NVRTC 13.0", or why it cannot be used (library missing: a sentence).
 std::string nvrtc_status();

@@ -64,8 +64,8 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
     r.error = bad;
     return;
   }
-  const std::string program = assemble(req.source, req.file_name, r.kind, Target::Gpu);
-  const std::vector<Header> headers = prelude_headers(r.kind);
+  const std::string program = assemble(req.source, req.file_name, *r.spec, Target::Gpu);
+  const std::vector<Header> headers = prelude_headers(*r.spec);
   std::vector<const char*> texts, names;
   for (const Header& h : headers) texts.push_back(h.text.c_str()), names.push_back(h.name.c_str());
   nvrtcProgram raw = nullptr;

@@ -119,14 +119,14 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     r.error = e.what();
     return;
   }
-  for (const Header& h : prelude_headers(r.kind))
+  for (const Header& h : prelude_headers(*r.spec))
     if (!write_file(dir->path() + "/" + h.name, h.text)) {
       r.error = "cannot write " + dir->path() + "/" + h.name;
       return;
     }
   const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",
                     log_path = dir->path() + "/compile.log";
-  if (!write_file(src, assemble(req.source, req.file_name, r.kind, Target::Cpu))) {
+  if (!write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu))) {
     r.error = "cannot write " + src;
     return;
   }

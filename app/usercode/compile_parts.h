@@ -11,17 +11,17 @@ namespace cv::usercode::detail {
 struct Header {
   std::string name, text;
 };
-// cudaviz.h and the kind's declarations, then (after the student's code) the
-// wrapper of a per-particle function for `target`.
-std::vector<Header> prelude_headers(TemplateKind kind);
-std::string epilogue_name(TemplateKind kind, Target target);  // "" when none
+// cudaviz.h and the template's declarations, then (after the student's code)
+// the wrapper of a per-item function for each target.
+std::vector<Header> prelude_headers(const TemplateSpec& t);
+std::string epilogue_name(const TemplateSpec& t, Target target);  // "" when none
 
 // The program the compiler sees: prelude includes, `#line 1 "FILE"`, the
 // student's source unchanged, then the epilogue include.
-std::string assemble(const std::string& source, const std::string& file, TemplateKind kind,
+std::string assemble(const std::string& source, const std::string& file, const TemplateSpec& t,
                      Target target);
-// The extern "C" names the runner looks up for `kind` on `target`.
-std::vector<std::string> entry_points(TemplateKind kind, Target target);
+// The extern "C" names the runner looks up for `t` on `target`.
+std::vector<std::string> entry_points(const TemplateSpec& t, Target target);
 
 // Fill r (diagnostics, log, PTX/cubin or the .so, resources) from the assembled program.
 void compile_gpu(const CompileRequest& req, CompileResult& r);

@@ -18,6 +18,7 @@
 #include "common/device_select.h"
 #include "usercode/fault_words.h"
 #include "usercode/runner_protocol.h"
+#include "usercode/template_spec.h"
 
 extern char** environ;
 
@@ -179,24 +180,54 @@ RunnerClient::RunnerClient(std::string runner_path, Backend backend)
 
 RunnerClient::~RunnerClient() = default;
 
+bool RunnerClient::running() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return proc_ != nullptr;
+}
+
+nlohmann::json RunnerClient::hello() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return hello_;
+}
+
+void RunnerClient::start() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ensure_started();
+}
+
 bool RunnerClient::has_shared(uint64_t id) const {
-  return proc_ && std::find(shared_ids_.begin(), shared_ids_.end(), id) != shared_ids_.end();
+  // Not the request lock: the scene asks every frame, also while a lab run holds the runner.
+  std::lock_guard<std::mutex> lock(ids_mutex_);
+  return std::find(shared_ids_.begin(), shared_ids_.end(), id) != shared_ids_.end();
 }
 
 void RunnerClient::stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_locked();
+}
+
+void RunnerClient::stop_locked() {
   proc_.reset();
-  shared_ids_.clear();
+  {
+    std::lock_guard<std::mutex> ids(ids_mutex_);
+    shared_ids_.clear();
+  }
+  loaded_here_.clear();
   hello_ = nlohmann::json();
 }
 
 void RunnerClient::ensure_started() {
   if (proc_) return;
   proc_ = std::make_unique<RunnerProcess>(path_, backend_);
-  shared_ids_.clear();
+  {
+    std::lock_guard<std::mutex> ids(ids_mutex_);
+    shared_ids_.clear();
+  }
+  loaded_here_.clear();
   nlohmann::json reply;
   std::vector<char> blob;
   if (auto f = call({{"op", "hello"}}, {}, {}, kStartLimitS, reply, blob)) {
-    stop();
+    stop_locked();
     throw std::runtime_error("the runner did not start: " + f->error_name + ": " + f->explanation);
   }
   hello_ = reply;
@@ -211,7 +242,7 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
     KernelFault f;
     f.error_name = how;
     f.explanation = detail;
-    stop();
+    stop_locked();
     return f;
   };
   if (!proc_) return died("runner", "the runner is not running");
@@ -259,12 +290,17 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
   }
   if (reply.value("fatal", false)) {
     proc_->kill_and_reap();  // it ends itself after a fatal reply; make sure, and reap
-    stop();
+    stop_locked();
   }
   return f;
 }
 
-LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s) {
+LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s, const std::string& module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return load_locked(c, limit_s, module);
+}
+
+LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, const std::string& module) {
   LoadOutcome out;
   const auto t0 = std::chrono::steady_clock::now();
   try {
@@ -273,7 +309,9 @@ LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s) {
     out.error = e.what();
     return out;
   }
-  nlohmann::json req = {{"op", "load"}, {"checked", c.checked},
+  const bool items = c.target == Target::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
+  nlohmann::json req = {{"op", "load"}, {"module", module}, {"checked", c.checked},
+                        {"form", items ? "items" : "kernel"},
                         {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
   std::vector<char> blob;
   if (c.target == Target::Cpu) {
@@ -297,119 +335,120 @@ LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s) {
     out.resources.local_bytes = r.value("local_bytes", 0);
     out.resources.max_threads = r.value("max_threads", 0);
   }
-  loaded_ = c;
+  modules_.insert_or_assign(module, c);
+  loaded_here_.insert(module);
   out.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
-LaunchOutcome RunnerClient::launch(const nlohmann::json& request, double deadline_s,
-                                   double limit_s) {
-  LaunchOutcome out;
-  if (!proc_) {
-    KernelFault f;
-    f.error_name = "runner";
-    f.explanation = "no kernel is loaded (the runner ended; submit again)";
-    out.fault = f;
-    return out;
-  }
-  std::vector<char> blob;
-  if (auto f = call(request, {}, {}, deadline_s, out.reply, blob)) {
-    if (f->explanation.empty() || f->error_name == "time-out" || f->error_name == "out of range" ||
-        f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
-      f->explanation = explain_error(f->error_name, limit_s) +
-                       (f->explanation.empty() || f->error_name == "time-out" ? "" : " (" + f->explanation + ")");
-    if (f->block.threads() == 1 && request.contains("block"))
-      f->block = {request["block"][0].get<int>(), request["block"][1].get<int>(), request["block"][2].get<int>()};
-    if (f->kernel.empty() && loaded_ && !loaded_->entry_points.empty())
-      f->kernel = loaded_->kind == TemplateKind::FountainParticle ? "particle_step" : loaded_->entry_points[0];
-    out.fault = std::move(*f);
-    return out;
-  }
-  out.ok = true;
-  for (const auto& t : out.reply.value("kernel_ms", nlohmann::json::array())) out.kernel_ms.push_back(t.get<double>());
-  out.result = out.reply.value("result", 0ll);
-  if (!blob.empty()) {
-    out.positions.resize(blob.size() / sizeof(float));
-    std::memcpy(out.positions.data(), blob.data(), out.positions.size() * sizeof(float));
-  }
-  return out;
+LaunchOutcome RunnerClient::launch(const LaunchRequest& r, double limit_s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return launch_locked(r, limit_s);
 }
 
-namespace {
+LaunchOutcome RunnerClient::try_launch(const LaunchRequest& r, double limit_s) {
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    LaunchOutcome out;
+    out.busy = true;
+    return out;
+  }
+  return launch_locked(r, limit_s);
+}
 
-nlohmann::json block_json(const BlockShape& b) { return {b.x, b.y, b.z}; }
-
-}  // namespace
-
-LaunchOutcome RunnerClient::fountain(const FountainRequest& r, double limit_s) {
+LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s) {
+  LaunchOutcome out;
+  auto failed = [&](KernelFault f) {
+    out.fault = std::move(f);
+    return out;
+  };
+  auto known = modules_.find(r.module);
+  if (known == modules_.end()) {
+    KernelFault f;
+    f.error_name = "runner";
+    f.explanation = "no kernel is loaded as '" + r.module + "' (submit it first)";
+    return failed(f);
+  }
+  // A restarted runner gets the module again (its first launch pays the load).
+  if (!proc_ || !loaded_here_.count(r.module)) {
+    const CompileResult c = known->second;
+    const LoadOutcome lo = load_locked(c, limit_s, r.module);
+    if (!lo.ok) {
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "your kernel could not be loaded again: " + lo.error;
+      return failed(f);
+    }
+  }
   // Buffers this runner has not mapped yet travel first, one share frame each.
-  for (const std::optional<SharedBuffer>* b : {&r.in, &r.out, &r.ids}) {
-    if (!*b || !proc_) continue;
-    const SharedBuffer& s = **b;
+  for (const LaunchArg& a : r.args) {
+    if (!a.is_span || a.span.from != SpanArg::From::Shared || !a.span.shared) continue;
+    const SharedBuffer& s = *a.span.shared;
     if (has_shared(s.id)) continue;
     if (s.fd < 0) {  // the caller thought it was shared (a restarted runner): ask again next step
-      LaunchOutcome out;
       KernelFault f;
       f.error_name = "runner";
       f.explanation = "the runner was restarted: shared buffers are sent again next step";
-      out.fault = f;
-      return out;
+      return failed(f);
     }
     nlohmann::json reply;
     std::vector<char> blob;
     const nlohmann::json req = {{"op", "share"}, {"id", s.id}, {"bytes", s.bytes},
                                 {"kind", s.kind == SharedBuffer::Kind::CudaVmm ? "cuda_vmm" : "memfd"}};
-    if (auto f = call(req, {}, {s.fd}, kStartLimitS, reply, blob)) {
-      LaunchOutcome out;
-      out.fault = std::move(*f);
-      return out;
-    }
+    if (auto f = call(req, {}, {s.fd}, kStartLimitS, reply, blob)) return failed(std::move(*f));
+    std::lock_guard<std::mutex> ids(ids_mutex_);
     shared_ids_.push_back(s.id);
   }
-  const fountain::Params& p = r.params;
-  nlohmann::json req = {
-      {"op", "fountain"},
-      {"count", r.count},
-      {"params", {p.max_age, p.gravity, p.restitution, p.table_radius, p.spread, p.launch_speed,
-                  p.launch_jitter, p.emitter_radius, p.emitter_speed}},
-      {"frame", {r.frame.emitter_x, r.frame.emitter_z, r.frame.randy}},
-      {"block", block_json(r.block)},
-      {"colour_by", r.colour_by},
-      {"reset", r.reset},
-      {"seed", r.seed},
-      {"steps", r.steps},
-      {"return_positions", r.return_positions},
-      {"in", r.in ? nlohmann::json(r.in->id) : nlohmann::json()},
-      {"out", r.out ? nlohmann::json(r.out->id) : nlohmann::json()},
-      {"ids", r.ids ? nlohmann::json(r.ids->id) : nlohmann::json()},
-  };
-  const double allowance = kSetupAllowanceS + (r.reset ? 1e-7 * r.count : 0);
-  return launch(req, limit_s * std::max(1, r.steps) + allowance, limit_s);
+  std::vector<char> blob, reply_blob;
+  const nlohmann::json req = wire::encode_launch(r, blob);
+  // Generating or uploading data is the runner's work before the kernel.
+  double elements = 0;
+  for (const LaunchArg& a : r.args)
+    if (a.is_span && a.span.from != SpanArg::From::Shared) elements += static_cast<double>(a.span.count);
+  const double deadline = limit_s * std::max(1, r.reps) + kSetupAllowanceS + 5e-8 * elements;
+  if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob)) {
+    if (f->explanation.empty() || f->error_name == "time-out" || f->error_name == "out of range" ||
+        f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
+      f->explanation = explain_error(f->error_name, limit_s) +
+                       (f->explanation.empty() || f->error_name == "time-out" ? "" : " (" + f->explanation + ")");
+    if (f->block.threads() == 1)
+      f->block = {static_cast<int>(r.shape.block[0]), static_cast<int>(r.shape.block[1]),
+                  static_cast<int>(r.shape.block[2])};
+    if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
+      for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
+    const CompileResult& c = known->second;
+    if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
+    if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
+    return failed(std::move(*f));
+  }
+  out.ok = true;
+  for (const auto& t : out.reply.value("kernel_ms", nlohmann::json::array())) out.kernel_ms.push_back(t.get<double>());
+  for (const auto& rb : out.reply.value("read_back", nlohmann::json::array())) {
+    const size_t at = rb["at"][0].get<size_t>(), n = rb["at"][1].get<size_t>();
+    if (at > reply_blob.size() || n > reply_blob.size() - at) continue;
+    out.read_back[rb["name"].get<std::string>()] =
+        std::vector<char>(reply_blob.begin() + static_cast<long>(at), reply_blob.begin() + static_cast<long>(at + n));
+  }
+  return out;
 }
 
-LaunchOutcome RunnerClient::count3(const LabRequest& r, double limit_s) {
-  const nlohmann::json req = {{"op", "count3"}, {"n", r.n}, {"seed", r.seed},
-                              {"block", block_json(r.block)}, {"reps", r.reps}};
-  // Generating and uploading the data is the runner's first-call work.
-  return launch(req, limit_s * std::max(1, r.reps) + kSetupAllowanceS + 5e-8 * static_cast<double>(r.n),
-                limit_s);
-}
-
-LaunchOutcome RunnerClient::pi(const LabRequest& r, double limit_s) {
-  const nlohmann::json req = {{"op", "pi"}, {"n", r.n}, {"seed", r.seed},
-                              {"block", block_json(r.block)}, {"reps", r.reps}};
-  return launch(req, limit_s * std::max(1, r.reps) + kSetupAllowanceS, limit_s);
-}
-
-OccupancyReply RunnerClient::occupancy(const BlockShape& block, double limit_s) {
+OccupancyReply RunnerClient::occupancy(const BlockShape& block, double limit_s, const std::string& module) {
   OccupancyReply out;
-  if (!proc_) {
+  // The UI thread asks: never wait behind a lab run.
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    out.busy = true;
+    out.error = "the runner is busy (a lab run); asked again when it is free";
+    return out;
+  }
+  if (!proc_ || !loaded_here_.count(module)) {
     out.error = "no kernel is loaded";
     return out;
   }
   nlohmann::json reply;
   std::vector<char> blob;
-  if (auto f = call({{"op", "occupancy"}, {"block", block_json(block)}}, {}, {}, limit_s, reply, blob)) {
+  const nlohmann::json req = {{"op", "occupancy"}, {"module", module}, {"block", {block.x, block.y, block.z}}};
+  if (auto f = call(req, {}, {}, limit_s, reply, blob)) {
     out.error = f->error_name + ": " + f->explanation;
     return out;
   }

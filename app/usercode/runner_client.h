@@ -9,6 +9,11 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -16,9 +21,9 @@
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
-#include "fountain/fountain_math.h"
 #include "usercode/compile.h"
-#include "usercode/user_kernel.h"
+#include "usercode/kernel_fault.h"
+#include "usercode/launch_request.h"
 
 namespace cv::usercode {
 
@@ -47,47 +52,22 @@ class RunnerProcess {
   std::string ended_;
 };
 
-// Memory the app shares with the runner: CUDA VMM memory exported as a POSIX
-// fd (the scene's vertex buffers) or a memfd of host memory (CPU backend).
-struct SharedBuffer {
-  enum class Kind { CudaVmm, HostMemfd } kind = Kind::HostMemfd;
-  uint64_t id = 0;   // the app's name for it; the runner maps each id once
-  int fd = -1;       // borrowed: sent with SCM_RIGHTS (the runner gets its own copy)
-  size_t bytes = 0;  // the mapped size (VMM: the rounded allocation size)
-};
-
-// One step of the student's fountain (whole kernel or per-particle function).
-// Positions are float4(x, y, z, age) (the lean layout), vy the runner's own
-// state, initialised from fountain::initial_state(seed) when `reset`.
-struct FountainRequest {
-  unsigned count = 0;
-  fountain::Params params;
-  fountain::Frame frame;
-  BlockShape block;
-  int colour_by = 0;           // insight::ColourBy; ids written to `ids` when set
-  bool reset = false;          // (re)initialise positions and vy from `seed`
-  uint64_t seed = 1;
-  int steps = 1;               // bench: several steps, each timed
-  std::optional<SharedBuffer> in, out, ids;  // absent: runner-owned buffers
-  bool return_positions = false;             // reply carries the positions (tests, bench)
-};
-
-// The student's count3 kernel over the lab's data (reduce::make_data(n, seed)
-// generated in the runner), or pi over `n` samples.
-struct LabRequest {
-  long long n = 0;
-  uint64_t seed = 1;
-  BlockShape block;
-  int reps = 1;
-};
-
 struct LaunchOutcome {
   bool ok = false;
+  bool busy = false;                   // try_launch: another thread's request was running
   std::vector<double> kernel_ms;       // per launch (CUDA events / steady clock)
-  std::optional<KernelFault> fault;    // when !ok
-  long long result = 0;                // labs: the answer
-  std::vector<float> positions;        // fountain with return_positions: 4 floats a particle
+  std::optional<KernelFault> fault;    // when !ok and !busy
+  ReadBack read_back;                  // the spans marked read_back, by name
   nlohmann::json reply;                // the runner's whole reply (for bench)
+  // A read-back span as `count` values of T ({} when it is missing or short).
+  template <class T>
+  std::vector<T> values(const std::string& name) const {
+    auto it = read_back.find(name);
+    if (it == read_back.end()) return {};
+    std::vector<T> v(it->second.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), it->second.data(), v.size() * sizeof(T));
+    return v;
+  }
 };
 
 struct LoadOutcome {
@@ -104,8 +84,13 @@ struct OccupancyReply {
   int blocks_per_sm = 0;
   int warps_per_sm = 0, max_warps_per_sm = 0;
   std::string limiter;    // "registers", "shared memory", "threads", "blocks"
+  bool busy = false;      // another request held the runner: ask again later
 };
 
+// One runner per app: the scene's steps (UI thread), the labs' "run your
+// kernel" and bench kernel (worker threads) share it; requests take turns.
+// Kernels are loaded under a module name ("editor": the kernel tab's, "lab":
+// a lab run's), so a lab run does not replace the kernel a scene runs.
 class RunnerClient {
  public:
   RunnerClient(std::string runner_path, Backend backend);
@@ -114,40 +99,49 @@ class RunnerClient {
   RunnerClient& operator=(const RunnerClient&) = delete;
 
   Backend backend() const { return backend_; }
-  bool running() const { return proc_ != nullptr; }
+  bool running() const;
   // What the runner said about itself (device, backend), {} before it started.
-  const nlohmann::json& hello() const { return hello_; }
+  nlohmann::json hello() const;
 
   // Starts the process now (else the first load() does): the CUDA context's
   // creation then leaves the edit-to-running path. Throws std::runtime_error.
-  void start() { ensure_started(); }
+  void start();
   // Whether this runner has mapped shared buffer `id` (then no fd need travel).
   bool has_shared(uint64_t id) const;
-  // Sends the compiled kernel (cubin / shared object). Starts the runner when needed.
-  LoadOutcome load(const CompileResult& compiled, double time_limit_s);
-  LaunchOutcome fountain(const FountainRequest& req, double time_limit_s);
-  LaunchOutcome count3(const LabRequest& req, double time_limit_s);
-  LaunchOutcome pi(const LabRequest& req, double time_limit_s);
-  OccupancyReply occupancy(const BlockShape& block, double time_limit_s);
-  // Ends the runner (SIGKILL, reap); the next load() starts a new one.
+  // Sends the compiled kernel (cubin / shared object) as `module`. Starts the
+  // runner when needed. A runner restarted later gets it again before its next launch.
+  LoadOutcome load(const CompileResult& compiled, double time_limit_s,
+                   const std::string& module = "editor");
+  // Runs request.module's kernel (shared buffers not yet mapped travel first).
+  LaunchOutcome launch(const LaunchRequest& request, double time_limit_s);
+  // The same, unless another request is running: then at once with busy set (the UI thread).
+  LaunchOutcome try_launch(const LaunchRequest& request, double time_limit_s);
+  // Without waiting: busy (and not ok) while another request holds the runner.
+  OccupancyReply occupancy(const BlockShape& block, double time_limit_s,
+                           const std::string& module = "editor");
+  // Ends the runner (SIGKILL, reap); the next load() or launch() starts a new one.
   void stop();
 
  private:
   void ensure_started();
+  void stop_locked();
+  LoadOutcome load_locked(const CompileResult& c, double limit_s, const std::string& module);
+  LaunchOutcome launch_locked(const LaunchRequest& request, double limit_s);
   // One request/reply; on a time-out, EOF or a fault the process is ended and
   // the fault described. `blob` travels after the JSON (cubin).
   std::optional<KernelFault> call(const nlohmann::json& request, const std::vector<char>& blob,
                                   const std::vector<int>& fds, double time_limit_s,
                                   nlohmann::json& reply, std::vector<char>& reply_blob);
-  // `deadline_s`: how long the reply may take; `limit_s`: the user's limit, for the words.
-  LaunchOutcome launch(const nlohmann::json& request, double deadline_s, double limit_s);
 
   std::string path_;
   Backend backend_;
+  mutable std::mutex mutex_;  // one request at a time; guards everything below
   std::unique_ptr<RunnerProcess> proc_;
   nlohmann::json hello_;
-  std::vector<uint64_t> shared_ids_;        // buffers this runner has mapped
-  std::optional<CompileResult> loaded_;     // re-sent after a restart
+  mutable std::mutex ids_mutex_;                  // guards shared_ids_ alone (has_shared)
+  std::vector<uint64_t> shared_ids_;              // buffers this runner has mapped
+  std::map<std::string, CompileResult> modules_;  // loaded kernels, re-sent after a restart
+  std::set<std::string> loaded_here_;             // modules this process has
 };
 
 }  // namespace cv::usercode

@@ -1,26 +1,28 @@
-// The runner's CPU executor: the per-particle function compiled by the host
-// C++ compiler (compile_host.cpp), loaded here with dlopen and run on the
-// thread pool over rows. A segfault, abort or endless loop in it ends this
-// process; the app notices (EOF or time-out) and reports it.
+// The runner's CPU executor: the host-compiled .so (compile_host.cpp), loaded
+// here with dlopen. An items-form entry (a per-particle function's loop)
+// runs on the thread pool over the launch's work items; a whole __global__
+// kernel goes to the emulator. A segfault, abort or endless loop in it ends
+// this process; the app notices (EOF or time-out) and reports it.
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
 #include "common/parallel_for.h"
-#include "fountain/fountain.h"
+#include "usercode/runner_args.h"
 #include "usercode/runner_executor.h"
 
 namespace cv::usercode::runner {
 namespace {
 
-using RowsFn = void (*)(const float4*, float4*, float*, fountain::Grid, fountain::Frame,
-                        fountain::Params, unsigned, unsigned);
+// The items-form entry: params as cuLaunchKernel takes them, a range of items.
+using ItemsFn = void (*)(void** params, unsigned long long begin, unsigned long long end);
 
 // One dlopen handle.
 class SharedObject {
@@ -55,26 +57,53 @@ class HostMapping {
   size_t bytes_;
 };
 
+class HostMemory : public Memory {
+ public:
+  void* allocate(size_t bytes) override {
+    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!p) throw std::runtime_error("cannot allocate " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void release(void* p) override { std::free(p); }
+  void upload(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void download(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void zero(void* dst, size_t bytes) override { std::memset(dst, 0, bytes); }
+};
+
+struct Module {
+  std::unique_ptr<SharedObject> so;
+  ItemsFn items = nullptr;  // null: a whole kernel (the emulator's)
+  FaultRecord* fault = nullptr;
+  bool checked = false;
+  std::string entry;
+};
+
 class CpuExecutor : public Executor {
  public:
+  CpuExecutor() : binder_(memory_) {}
+
   nlohmann::json hello() override {
     return {{"ok", true}, {"backend", "cpu"}, {"threads", cpu_threads()}};
   }
 
   nlohmann::json load(const wire::Frame& req) override {
-    fn_ = nullptr;
-    fault_ = nullptr;
-    so_.reset();
-    const std::string path = req.json.value("shared_object", "");
+    const std::string key = req.json.value("module", "editor");
+    modules_.erase(key);
+    if (modules_.size() >= kMaxModules) modules_.erase(modules_.begin());
+    Module m;
+    m.entry = req.json.value("entry", "");
+    m.checked = req.json.value("checked", false);
     try {
-      so_ = std::make_unique<SharedObject>(path);
+      m.so = std::make_unique<SharedObject>(req.json.value("shared_object", ""));
     } catch (const std::exception& e) {
       return error_reply("dlopen", e.what(), false);
     }
-    fn_ = reinterpret_cast<RowsFn>(so_->symbol("cv_fountain_rows"));
-    fault_ = static_cast<FaultRecord*>(so_->symbol("cv_fault"));
-    if (!fn_) return error_reply("dlsym", "the built kernel has no cv_fountain_rows", false);
-    checked_ = req.json.value("checked", false);
+    m.fault = static_cast<FaultRecord*>(m.so->symbol("cv_fault"));
+    if (req.json.value("form", "kernel") == "items") {
+      m.items = reinterpret_cast<ItemsFn>(m.so->symbol(m.entry.c_str()));
+      if (!m.items) return error_reply("dlsym", "the built kernel has no " + m.entry, false);
+    }
+    modules_[key] = std::move(m);
     return {{"ok", true}, {"resources", nlohmann::json::object()}};
   }
 
@@ -88,75 +117,60 @@ class CpuExecutor : public Executor {
     return {{"ok", true}};
   }
 
-  nlohmann::json fountain(const wire::Frame& req, std::vector<char>& blob) override {
-    if (!fn_) return error_reply("protocol", "no kernel loaded", false);
-    const nlohmann::json& j = req.json;
-    const unsigned count = j.at("count").get<unsigned>();
-    const fountain::Grid g = fountain::make_grid(count);
-    const fountain::Params p = params_from(j.at("params"));
-    const fountain::Frame f = frame_from(j.at("frame"));
-    float4* in = buffer(j, "in", count, own_in_);
-    float4* out = buffer(j, "out", count, own_out_);
-    if (!in || !out) return error_reply("protocol", "a shared buffer is unknown or too small", false);
-    if (j.value("reset", false) || vy_.size() != count) {
-      const fountain::InitialState s = fountain::initial_state(g, p, j.value("seed", uint64_t{1}));
-      std::memcpy(in, s.positions.data(), count * sizeof(float4));
-      vy_ = s.vy;
+  nlohmann::json launch(const wire::Frame& req, std::vector<char>& blob) override {
+    LaunchRequest r;
+    try {
+      r = wire::decode_launch(req.json, req.blob);
+    } catch (const std::exception& e) {
+      return error_reply("protocol", std::string("launch: ") + e.what(), false);
     }
-    const int steps = std::max(1, j.value("steps", 1));
-    nlohmann::json times = nlohmann::json::array();
-    for (int k = 0; k < steps; ++k) {
-      if (fault_) std::memset(fault_, 0, sizeof *fault_);
+    auto it = modules_.find(r.module);
+    if (it == modules_.end()) return error_reply("protocol", "no kernel loaded as '" + r.module + "'", false);
+    const Module& m = it->second;
+    if (!m.items) {
+      // Whole kernels run in the emulator (app/usercode/emu, issue 25): per rep,
+      //   cv::emu::run(kernel, binder_.request().shape, args.params.data(), args.buffers, options)
+      // with the kernel from this module's thunk; its Report becomes the reply.
+      return error_reply("no GPU", m.entry + " is a whole __global__ kernel: it runs only on a CUDA GPU", false);
+    }
+    const int reps = r.reps;
+    const unsigned long long items = r.cpu_items;
+    auto shared = [&](uint64_t id) -> std::pair<void*, size_t> {
+      auto s = shared_.find(id);
+      return s == shared_.end() ? std::pair<void*, size_t>{nullptr, 0}
+                                : std::pair<void*, size_t>{s->second->get(), s->second->bytes()};
+    };
+    if (std::string e = binder_.prepare(std::move(r), shared); !e.empty()) return error_reply("protocol", e, false);
+    nlohmann::json times = nlohmann::json::array(), read = nlohmann::json::array();
+    for (int k = 0; k < reps; ++k) {
+      const BoundArgs& args = binder_.bind_rep();
+      if (m.fault) std::memset(m.fault, 0, sizeof *m.fault);
       const auto t0 = std::chrono::steady_clock::now();
-      RowsFn fn = fn_;
-      float* vy = vy_.data();
-      parallel_for(g.height, [&](size_t b, size_t e) {
-        fn(in, out, vy, g, f, p, static_cast<unsigned>(b), static_cast<unsigned>(e));
-      });
+      void** params = const_cast<void**>(args.params.data());
+      const ItemsFn fn = m.items;
+      parallel_for(static_cast<size_t>(items), [&](size_t b, size_t e) { fn(params, b, e); });
       times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      if (fault_ && fault_->hit) {
-        nlohmann::json r = error_reply("out of range", "checked access out of range", false);
-        r["out_of_range"] = out_of_range_json(*fault_);
-        r["kernel"] = "particle_step";
-        return r;
+      if (m.checked && m.fault && m.fault->hit) {
+        nlohmann::json f = error_reply("out of range", "checked access out of range", false);
+        f["out_of_range"] = out_of_range_json(*m.fault);
+        f["kernel"] = m.entry;
+        return f;
       }
-      if (k + 1 < steps) std::swap(in, out);
+      if (k + 1 == reps) read = binder_.read_back(blob);
+      binder_.after_rep();
     }
-    if (j.value("return_positions", false)) {
-      blob.resize(count * sizeof(float4));
-      std::memcpy(blob.data(), out, blob.size());
-    }
-    // The runner's own pair ping-pongs across requests: the next reads this output.
-    if (out == own_out_.data()) std::swap(own_in_, own_out_);
-    return {{"ok", true}, {"kernel_ms", times}, {"kernel", "particle_step"}};
+    return {{"ok", true}, {"kernel_ms", times}, {"kernel", m.entry}, {"read_back", read}};
   }
 
-  nlohmann::json count3(const wire::Frame&) override { return needs_gpu("count3"); }
-  nlohmann::json pi(const wire::Frame&) override { return needs_gpu("pi"); }
-  nlohmann::json occupancy(const wire::Frame&) override { return needs_gpu("occupancy"); }
+  nlohmann::json occupancy(const wire::Frame&) override {
+    return error_reply("no GPU", "occupancy is a CUDA GPU's answer", false);
+  }
 
  private:
-  static nlohmann::json needs_gpu(const char* what) {
-    return error_reply("no GPU", std::string(what) + " runs only on a CUDA GPU", false);
-  }
-  // The request's shared buffer `key` (an id), else the runner's own.
-  float4* buffer(const nlohmann::json& j, const char* key, unsigned count, std::vector<float4>& own) {
-    if (j.contains(key) && !j[key].is_null()) {
-      auto it = shared_.find(j[key].get<uint64_t>());
-      if (it == shared_.end() || it->second->bytes() < count * sizeof(float4)) return nullptr;
-      return static_cast<float4*>(it->second->get());
-    }
-    if (own.size() != count) own.assign(count, float4{});
-    return own.data();
-  }
-
-  std::unique_ptr<SharedObject> so_;
-  RowsFn fn_ = nullptr;
-  FaultRecord* fault_ = nullptr;
-  bool checked_ = false;
+  HostMemory memory_;
   std::map<uint64_t, std::unique_ptr<HostMapping>> shared_;
-  std::vector<float4> own_in_, own_out_;
-  std::vector<float> vy_;
+  ArgBinder binder_;
+  std::map<std::string, Module> modules_;
 };
 
 }  // namespace

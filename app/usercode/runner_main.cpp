@@ -19,21 +19,6 @@
 
 namespace cv::usercode::runner {
 
-fountain::Params params_from(const nlohmann::json& a) {
-  fountain::Params p;
-  float* f[] = {&p.max_age,       &p.gravity,        &p.restitution,
-                &p.table_radius,  &p.spread,         &p.launch_speed,
-                &p.launch_jitter, &p.emitter_radius, &p.emitter_speed};
-  for (size_t i = 0; i < 9 && i < a.size(); ++i) *f[i] = a[i].get<float>();
-  return p;
-}
-
-fountain::Frame frame_from(const nlohmann::json& a) {
-  fountain::Frame f;
-  if (a.size() == 3) f = {a[0].get<float>(), a[1].get<float>(), a[2].get<float>()};
-  return f;
-}
-
 nlohmann::json error_reply(const std::string& name, const std::string& message, bool fatal) {
   return {{"ok", false}, {"error_name", name}, {"error", message}, {"fatal", fatal}};
 }
@@ -65,9 +50,7 @@ int serve(int sock, Executor& ex) {
       if (op == "hello") reply = ex.hello();
       else if (op == "load") reply = ex.load(req);
       else if (op == "share") reply = ex.share(req);
-      else if (op == "fountain") reply = ex.fountain(req, blob);
-      else if (op == "count3") reply = ex.count3(req);
-      else if (op == "pi") reply = ex.pi(req);
+      else if (op == "launch") reply = ex.launch(req, blob);
       else if (op == "occupancy") reply = ex.occupancy(req);
       else if (op == "exit") return 0;
       else reply = error_reply("protocol", "unknown request '" + op + "'", false);

@@ -3,6 +3,29 @@
 // frames of {magic, JSON length, blob length} + JSON + blob, with file
 // descriptors (shared particle memory) attached to the header by SCM_RIGHTS.
 // Reads wait with a deadline, so a runner stuck in a kernel is noticed.
+//
+// The requests (JSON; "at": [offset, bytes] points into the frame's blob):
+//   {"op":"hello"}  ->  {"ok":true, "backend":"cuda"|"cpu", "device":..., "cc":"9.0"}
+//   {"op":"share", "id":U64, "bytes":N, "kind":"cuda_vmm"|"memfd"} + one fd  ->  {"ok":true}
+//   {"op":"load", "module":"editor", "entry":"count3", "form":"kernel"|"items",
+//    "checked":bool, "guard":bool, "shared_object":PATH (CPU)} + blob: cubin or PTX (GPU)
+//     ->  {"ok":true, "resources":{"registers","shared_bytes","local_bytes","max_threads"}}
+//   {"op":"launch", "module":"editor", "grid":[x,y,z], "block":[x,y,z], "shared_bytes":N,
+//    "reps":R, "cpu_items":N (CPU "items" form), "swap":[["in","out"]],
+//    "args":[ {"scalar":"n", "at":[o,b]},
+//             {"span":"data", "elem_bytes":4, "count":N, "writable":false, "read_back":false,
+//              "tail":[o,b] (optional),
+//              "from": {"shared":ID} | {"generate":"lab_data","n":N,"seed":S} | {"zero":true}
+//                    | {"state":"vy", "init": {"bytes":[o,b]} | {"generate":..} | {"zero":true}}} ]}
+//     ->  {"ok":true, "kernel_ms":[...], "kernel":"count3",
+//          "read_back":[{"name":"count","at":[o,b]}]} + blob
+//   {"op":"occupancy", "module":"editor", "block":[x,y,z], "shared_bytes":N}
+//     ->  {"ok":true, "blocks_per_sm":B}
+//   {"op":"exit"}
+// Any failure: {"ok":false, "error_name":"cudaErrorIllegalAddress"|"out of range"|...,
+//   "error":TEXT, "fatal":bool (the runner ends after sending it), "kernel", "grid", "block",
+//   "out_of_range":{"index","size","line","thread":[3],"block":[3]}}.
+// launch_request.h holds the launch's C++ form and its encoder/decoder.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -52,8 +52,8 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   // other kind still compiles for the GPU there, to show errors and PTX.
   const std::string name =
       !template_name.empty() ? template_name : template_from_source(source).value_or("");
-  const TemplateInfo* t = find_template(name);
-  req.target = opts_.backend == Backend::Cpu && t && runs_on_cpu(t->kind) ? Target::Cpu : Target::Gpu;
+  const TemplateSpec* t = find_template(name);
+  req.target = opts_.backend == Backend::Cpu && t && runs_on_cpu(*t) ? Target::Cpu : Target::Gpu;
   req.source = std::move(source);
   req.template_name = std::move(template_name);
   req.file_name = std::move(file_name);
@@ -84,14 +84,14 @@ void UserKernel::poll() {
   if (job_.busy()) return;  // a newer edit is compiling; this result is stale
   status_.compile = *r;
   status_.template_name = r->template_name;
-  status_.kind = r->kind;
+  status_.spec = r->spec;
   status_.resources = r->resources;
   set_headline_from_compile(*r);
   if (r->ok) {
     if (opts_.backend == Backend::Cpu && r->target == Target::Gpu) {
       status_.state = UserKernelState::CannotRun;
       status_.headline = "compiled for " + r->arch + " in " + std::to_string(static_cast<int>(r->compile_ms)) + " ms";
-      status_.fallback = std::string("running the built-in kernel because a ") + to_string(r->kind) +
+      status_.fallback = "running the built-in kernel because a " + r->template_name +
                          " kernel needs a CUDA GPU to run (this machine has none); its errors, "
                          "warnings and PTX still show here";
     } else {
@@ -119,16 +119,24 @@ void UserKernel::set_headline_from_compile(const CompileResult& r) {
   status_.fallback = "running the built-in kernel because yours does not compile yet";
 }
 
+std::shared_ptr<RunnerClient> UserKernel::shared_runner() {
+  std::string why;
+  return make_runner(why) ? runner_ : nullptr;
+}
+
+bool UserKernel::make_runner(std::string& why) {
+  if (runner_) return true;
+  const std::string path = opts_.runner_path.empty() ? find_runner(opts_.paths.runner, &why) : opts_.runner_path;
+  if (path.empty()) return false;
+  runner_ = std::make_shared<RunnerClient>(path, opts_.backend);
+  return true;
+}
+
 void UserKernel::load(CompileResult r) {
-  if (!runner_) {
-    std::string why;
-    std::string path = opts_.runner_path.empty() ? find_runner(opts_.paths.runner, &why) : opts_.runner_path;
-    if (path.empty()) {
-      status_.state = UserKernelState::CannotRun;
-      status_.fallback = "running the built-in kernel because " + why;
-      return;
-    }
-    runner_ = std::make_unique<RunnerClient>(path, opts_.backend);
+  if (std::string why; !make_runner(why)) {
+    status_.state = UserKernelState::CannotRun;
+    status_.fallback = "running the built-in kernel because " + why;
+    return;
   }
   const LoadOutcome lo = runner_->load(r, opts_.time_limit_s);
   if (!lo.ok) {
@@ -143,8 +151,39 @@ void UserKernel::load(CompileResult r) {
   first_launch_pending_ = true;
 }
 
-bool UserKernel::wants(TemplateKind kind) const {
-  return status_.state == UserKernelState::Ready && status_.kind == kind && runner_;
+bool UserKernel::feeds(std::string_view feeds_name) const {
+  return status_.state == UserKernelState::Ready && status_.spec && status_.spec->feeds_name == feeds_name &&
+         runner_;
+}
+
+LaunchOutcome UserKernel::launch(const Workload& w, bool wait) {
+  LaunchOutcome out;
+  if (!status_.spec || !runner_) {
+    KernelFault f;
+    f.error_name = "runner";
+    f.explanation = "no kernel is loaded";
+    out.fault = f;
+    return out;
+  }
+  LaunchRequest req;
+  try {
+    req = make_launch(*status_.spec, w, "editor");
+  } catch (const std::invalid_argument& e) {
+    KernelFault f;
+    f.error_name = "runner";
+    f.explanation = e.what();
+    out.fault = f;
+    record_fault(f);
+    return out;
+  }
+  out = wait ? runner_->launch(req, opts_.time_limit_s) : runner_->try_launch(req, opts_.time_limit_s);
+  if (out.busy) return out;
+  if (!out.ok) {
+    if (out.fault) record_fault(*out.fault);
+    return out;
+  }
+  record_launch(out.kernel_ms.empty() ? 0 : out.kernel_ms.back());
+  return out;
 }
 
 void UserKernel::record_launch(double kernel_ms) {

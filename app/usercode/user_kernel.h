@@ -5,42 +5,27 @@
 // understands, what happened: compile errors at their lines, what the kernel
 // costs, a fault or time-out and that the built-in kernel runs instead.
 //
-// The editor calls submit() and reads status(); the fountain scene and the
-// count3 / pi labs ask wants() and run it through run_*(). A fault never
+// The editor calls submit() and reads status(); a scene asks feeds("fountain")
+// and runs it with launch(); the labs' "run your kernel" and bench kernel use
+// runner() (the same process, a module of their own). A fault never
 // reaches the app: the runner process dies instead, is reaped, and is
 // restarted lazily on the next submit().
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
 #include "usercode/compile.h"
-#include "usercode/templates.h"
+#include "usercode/kernel_fault.h"
+#include "usercode/template_registry.h"
 
 namespace cv::usercode {
 
 class RunnerClient;
-
-// The first out-of-range index a checked build saw (prelude's checked accessors).
-struct OutOfRange {
-  long long index = 0, size = 0;
-  unsigned thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-  int line = 0;  // the student's line (0: an unchecked [] access)
-};
-
-// What ended a run of the student's kernel.
-struct KernelFault {
-  std::string error_name;   // "cudaErrorIllegalAddress", "SIGSEGV", "time-out", ...
-  std::string explanation;  // the error in a student's words, with what to look for
-  std::string kernel;       // the entry point that ran
-  BlockShape block;         // the launch shape
-  unsigned grid[3] = {1, 1, 1};
-  std::optional<OutOfRange> out_of_range;  // checked mode only
-  // All of it in a few lines for the editor / the scene panel.
-  std::string describe() const;
-};
+struct LaunchOutcome;
 
 enum class UserKernelState {
   Off,            // nothing submitted (or stopped): built-in kernels run
@@ -64,7 +49,7 @@ struct UserKernelOptions {
 struct UserKernelStatus {
   UserKernelState state = UserKernelState::Off;
   std::string template_name;
-  TemplateKind kind = TemplateKind::FountainKernel;
+  const TemplateSpec* spec = nullptr;    // the compiled file's template (template_registry.h)
   std::string headline;  // one line: "your kernel runs", "2 errors (first at line 12)", ...
   std::string fallback;  // "running the built-in kernel because ..."; "" when yours runs
   std::optional<CompileResult> compile;  // the last finished compile (diagnostics, PTX, time)
@@ -98,11 +83,21 @@ class UserKernel {
   void set_time_limit(double seconds);  // throws std::invalid_argument outside [0.05, 60]
   void set_checked(bool checked);       // takes effect at the next submit
 
-  // True when a loaded kernel of `kind` should run instead of the built-in.
-  bool wants(TemplateKind kind) const;
+  // True when a loaded kernel feeds `feeds_name` (a scene or a lab, as its
+  // template says) and should run instead of the built-in.
+  bool feeds(std::string_view feeds_name) const;
+  // Runs the loaded kernel once on `w` by its template's rules (the feeder's
+  // buffers and scalars in `w`) and records the time or the fault (then the
+  // built-in runs). `wait` false (the UI thread): when another request holds
+  // the runner (a lab run), returns at once with busy set and records nothing.
+  LaunchOutcome launch(const Workload& w, bool wait = true);
   // The process the kernels run in (protocol, launches); nullptr before the
   // first successful load.
   RunnerClient* runner() { return runner_.get(); }
+  // The same process for others (the labs' "run your kernel"), made now when
+  // needed (its process starts with its first request); nullptr when no
+  // cudaviz-runner exists.
+  std::shared_ptr<RunnerClient> shared_runner();
 
   // Called by the runner paths (scene / lab hooks) after a launch: records the
   // time or the fault and switches to the built-in on a fault.
@@ -111,13 +106,14 @@ class UserKernel {
 
  private:
   void load(CompileResult result);
+  bool make_runner(std::string& why);  // the client (not yet the process); false: no runner
   void set_headline_from_compile(const CompileResult& r);
   void bump() { ++status_.version; }
 
   UserKernelOptions opts_;
   UserKernelStatus status_;
   CompileJob job_;
-  std::unique_ptr<RunnerClient> runner_;
+  std::shared_ptr<RunnerClient> runner_;
   double submitted_at_ = 0;  // steady clock, ms
   bool first_launch_pending_ = false;
 };

@@ -1,17 +1,24 @@
 #pragma once
 // A source editor built from ImGui 1.86's own multiline text field (no editor
 // widget is packaged): the field sits in a scrolling view beside a gutter of
-// line numbers; compiler messages are marked at their lines (a coloured dot in
-// the gutter, the line tinted, the message after the line and in a tooltip);
-// a list of them jumps to the line (scrolls and puts the cursor there); Ctrl+F
-// finds with every match tinted; undo survives leaving the field and replacing
-// the text (widgets/text_history.h). Knows nothing of files or compilers.
+// line numbers and its text is drawn again in syntax colours (code_syntax.h)
+// from a palette per theme (ui::theme()); compiler messages are marked at
+// their lines (a coloured dot in the gutter, the line tinted, the message
+// after the line and in a tooltip); a list of them jumps to the line (scrolls
+// and puts the cursor there); Ctrl+F finds with every match tinted; the
+// bracket matching the one at the cursor is boxed; Enter indents, Tab /
+// Shift+Tab indent and unindent the selected lines, Ctrl+/ toggles //
+// comments on them (code_edit.h); undo is one history of whole-text states,
+// inside the field too (widgets/text_history.h). Knows nothing of files or
+// compilers.
 #include <imgui.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "widgets/code_edit.h"
+#include "widgets/code_syntax.h"
 #include "widgets/code_text.h"
 #include "widgets/text_history.h"
 
@@ -40,8 +47,9 @@ class CodeEditor {
 
   // The gutter and the text in a child window of `size` (ImGui's rules: 0 =
   // what is available). Keys, while the window holding it has focus: Ctrl+F
-  // find, Ctrl+Z / Ctrl+Y undo and redo (ImGui's own while typing), Ctrl+Enter
-  // asks to run (take_run_request), Escape leaves the field keeping the edits.
+  // find, Ctrl+Z / Ctrl+Y (Ctrl+Shift+Z) undo and redo, Ctrl+Enter asks to run
+  // (take_run_request), Escape leaves the field keeping the edits; in the
+  // field: Tab, Shift+Tab, Ctrl+/ and Enter as above.
   void draw(const char* id, const ImVec2& size);
   bool take_run_request();
   // The find row: field (Enter: next, Shift+Enter: previous), buttons, count.
@@ -53,11 +61,17 @@ class CodeEditor {
   // The marks, one wrapped row each ("line 12  error: ..."); a click jumps.
   void draw_marks_list();
 
+  // The current theme's colour for a kind of text (a legend; tests).
+  static ImU32 colour_of(code::Syntax kind);
+
   int cursor_line() const { return index_.line_of(static_cast<size_t>(cursor_)); }
   int line_count() const { return index_.count(); }
 
  private:
   static int on_text_event(ImGuiInputTextCallbackData* d);
+  // Puts a command's result in the field (inside its callback), one undo step.
+  void apply_command(ImGuiInputTextCallbackData* d, const code::Edited& e);
+  void replace_at_change(const std::string& text);  // undo/redo
   void changed();   // after any change of text_: index, matches, version
   void replace(const std::string& text);  // set_text/undo/redo: a new field id
   void handle_keys(bool field_active);
@@ -66,6 +80,7 @@ class CodeEditor {
 
   struct Geometry;
   void draw_backgrounds(const Geometry& g);
+  void draw_text(const Geometry& g);
   void draw_gutter(const Geometry& g);
   void draw_inline_marks(const Geometry& g);
   void follow_cursor(const Geometry& g);
@@ -75,6 +90,7 @@ class CodeEditor {
   std::string text_;
   uint64_t version_ = 0;
   code::LineIndex index_;
+  std::vector<code::Run> runs_;  // the syntax colours of text_
   code::TextHistory history_;
   float longest_px_ = 0, measured_font_ = 0;
   uint64_t measured_version_ = ~uint64_t{0};
@@ -91,6 +107,8 @@ class CodeEditor {
   double last_edit_s_ = -1;  // a pause in typing commits a snapshot
   bool uncommitted_ = false;
   bool run_request_ = false;
+  bool command_applied_ = false;  // Tab, Shift+Tab or Ctrl+/ changed the text this frame
+  double blink_from_s_ = 0;       // the cursor's blink restarts at every move
 
   bool find_open_ = false, focus_find_ = false, match_case_ = false;
   std::string find_;

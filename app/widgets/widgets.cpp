@@ -11,6 +11,12 @@ const ImVec4 kDim(0.65f, 0.7f, 0.8f, 1.f);
 const ImVec4 kGood(0.4f, 0.9f, 0.45f, 1.f);
 const ImVec4 kBad(1.f, 0.35f, 0.3f, 1.f);
 
+namespace {
+Theme g_theme = Theme::Dark;  // one ImGui context, one style per process
+}  // namespace
+void set_theme(Theme t) { g_theme = t; }
+Theme theme() { return g_theme; }
+
 void section(const char* title) {
   ImGui::Spacing();
   ImGui::Separator();

@@ -9,6 +9,12 @@
 namespace cv::ui {
 
 extern const ImVec4 kWarn, kDim, kGood, kBad;
+
+// The theme the style was built with (ui/presentation sets it with the style),
+// for widgets that draw in colours of their own (the code editor's palette).
+enum class Theme { Dark, HighContrast };
+void set_theme(Theme t);
+Theme theme();
 void section(const char* title);  // ImGui 1.86 has no SeparatorText
 void tooltip(const char* text);   // for the item just drawn
 std::string si(double v);         // 1.23e9 -> "1.23 G"

@@ -1,7 +1,8 @@
 #pragma once
 // A name set written once: each value of an enum beside the spelling the CLI,
-// presets, lessons and JSON rows use (`--variant seed`), and a few words for
-// the combos. A kernel folder declares its table in its header
+// presets, lessons and JSON rows use (`--variant original`), a few words for
+// the combos, and an older spelling still accepted (`--variant seed`). A
+// kernel folder declares its table in its header
 // (`inline constexpr Named<Variant> kVariants[] = {...}`); to_string,
 // parse_variant, all_variants, the bench registrar's variant list and the
 // scene combos are all read from it, in its order. Constant-initialised, so
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cv {
@@ -18,6 +20,7 @@ struct Named {
   E value;
   const char* name;              // the one spelling, as the command line takes it
   const char* description = "";  // the combo shows "name (description)"; "" for none
+  const char* alias = "";        // an older spelling parse_name also takes; "" for none
 };
 
 template <class E, size_t N>
@@ -30,7 +33,7 @@ const char* name_of(const Named<E> (&table)[N], E v) {
 template <class E, size_t N>
 std::optional<E> parse_name(const Named<E> (&table)[N], const std::string& name) {
   for (const Named<E>& r : table)
-    if (name == r.name) return r.value;
+    if (name == r.name || (*r.alias && name == r.alias)) return r.value;
   return std::nullopt;
 }
 
@@ -45,6 +48,15 @@ template <class E, size_t N>
 std::vector<std::string> names_of(const Named<E> (&table)[N]) {
   std::vector<std::string> v;
   for (const Named<E>& r : table) v.emplace_back(r.name);
+  return v;
+}
+
+// The older spellings and the names they stand for ({"seed", "original"}).
+template <class E, size_t N>
+std::vector<std::pair<std::string, std::string>> aliases_of(const Named<E> (&table)[N]) {
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const Named<E>& r : table)
+    if (*r.alias) v.emplace_back(r.alias, r.name);
   return v;
 }
 

@@ -6,8 +6,8 @@
 // Variants (same physics, different memory traffic per particle and step):
 //   lean - VBO holds float4(x, y, z, age); the only other state is vy.
 //          Colour is derived from age in the shader: 40 bytes moved.
-//   seed - the document's layout: VBO holds float4 positions then float4 colours,
-//          state float4(age, vx, vy, vz): 80 bytes moved.
+//   original - document 004's layout: VBO holds float4 positions then float4 colours,
+//              state float4(age, vx, vy, vz): 80 bytes moved.
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
 
@@ -32,8 +32,8 @@ enum class Variant { Lean, Original };
 inline constexpr Named<Variant> kVariants[] = {
     {Variant::Lean, "lean", "40 B/particle"},
     // The original: the kernel as its reference document writes it; "seed" is
-    // the command line's spelling, kept for scripts (docs/architecture.md, Words).
-    {Variant::Original, "seed", "80 B/particle"},
+    // its older spelling, still taken from scripts and presets (docs/architecture.md, Words).
+    {Variant::Original, "original", "80 B/particle", "seed"},
 };
 const char* to_string(Variant v);
 std::optional<Variant> parse_variant(const std::string& name);
@@ -93,7 +93,7 @@ class FountainGpu {
   Grid grid_;
   Variant variant_;
   DeviceBuffer<float> vy_;       // lean
-  DeviceBuffer<float4> state_;   // seed: age, vx, vy, vz
+  DeviceBuffer<float4> state_;   // original: age, vx, vy, vz
 };
 
 class FountainCpu {

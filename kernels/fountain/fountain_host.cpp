@@ -24,7 +24,7 @@ size_t vbo_bytes(Variant v, unsigned count) {
 
 size_t bytes_per_particle_step(Variant v) {
   // lean: read+write float4 position/age and float vy.
-  // seed: read position and state, write position, colour and state.
+  // original: read position and state, write position, colour and state.
   return v == Variant::Lean ? 2 * (16 + 4) : 16 + 16 + 16 + 16 + 16;
 }
 

@@ -2,7 +2,7 @@
 // The fountain of document 004, one particle at a time. Written once, called by the
 // CUDA kernels (fountain.cu) and the CPU twin (fountain_cpu.cpp).
 //
-// Units follow the seed: one step per frame, distances in scene units, the
+// Units follow document 004: one step per frame, distances in scene units, the
 // table top is the disc y = 0, r < table_radius.
 #include <vector_functions.h>  // make_float4 on host and device
 #include <vector_types.h>
@@ -75,7 +75,7 @@ CV_HD void step(Particle& s, float vx, float vz, const Frame& f, const Params& p
   const float nx = s.x + vx, ny = s.y + s.vy, nz = s.z + vz;
   s.age += 1.f;
   s.vy -= p.gravity;
-  // The seed tests the bounce against the position before the move.
+  // Document 004 tests the bounce against the position before the move.
   if (ny <= 0.f && s.x * s.x + s.z * s.z < p.table_radius * p.table_radius) s.vy *= -p.restitution;
   s.x = nx;
   s.y = ny;
@@ -90,7 +90,7 @@ CV_HD float4 colour(float age, const Params& p) {
 }
 
 // Where a particle waits before its first respawn: far below the scene, where
-// the shader discards it (the seed parked particles off screen the same way).
+// the shader discards it (document 004 parked particles off screen the same way).
 constexpr float kHiddenY = -1.0e4f;
 
 }  // namespace cv::fountain

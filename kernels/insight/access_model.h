@@ -67,7 +67,7 @@ unsigned count_sectors(const std::vector<LaneAccess>& lanes, unsigned bytes);
 unsigned count_lines(const std::vector<LaneAccess>& lanes, unsigned bytes);
 
 // The kernels the view knows, with the element functions their kernels call.
-// fountain: variant "lean" or "seed"; count particles (make_grid's layout).
+// fountain: variant "lean" or "original"; count particles (make_grid's layout).
 std::optional<AccessKernel> fountain_access_kernel(const std::string& variant, unsigned count,
                                                    const BlockShape& block);
 AccessKernel swarm_access_kernel(unsigned count, const BlockShape& block);

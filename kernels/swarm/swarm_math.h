@@ -7,7 +7,7 @@
 //            it reaches max_age it respawns near the target.
 // sparkler - particles are born at the target, burst outwards, keep being
 //            pushed away from it and fall under gravity.
-// Units follow the seed: one step per frame (dt = 1), distances in scene units.
+// Units follow the fountain (document 004): one step per frame (dt = 1), distances in scene units.
 #include <vector_functions.h>  // make_float4 on host and device
 #include <vector_types.h>
 

@@ -5,14 +5,16 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <set>
 #include <string>
 
 #include "widgets/code_editor.h"
+#include "widgets/widgets.h"
 
 namespace {
 
 // GLFW's key codes, which the app's ImGui backend puts in io.KeyMap.
-constexpr int kEnter = 257, kEscape = 256, kTab = 258, kLeft = 263, kRight = 262, kUp = 265,
+constexpr int kSlash = 47, kEnter = 257, kEscape = 256, kTab = 258, kLeft = 263, kRight = 262, kUp = 265,
               kDown = 264, kBackspace = 259, kDelete = 261, kHome = 268, kEnd = 269;
 
 class EditorHarness : public ::testing::Test {
@@ -93,7 +95,7 @@ TEST_F(EditorHarness, GoToPutsTheCursorAtTheLineAndTypingGoesThere) {
   EXPECT_EQ(ed.text(), "line one\nline two\nline three\nXline four\nline five\n");
 }
 
-TEST_F(EditorHarness, ImGuisUndoWorksWhileTypingAndOursAfterLeaving) {
+TEST_F(EditorHarness, UndoWorksWhileTypingAndAfterLeaving) {
   ed.reset_text(kSource);
   frame();
   ed.go_to(2);
@@ -102,10 +104,16 @@ TEST_F(EditorHarness, ImGuisUndoWorksWhileTypingAndOursAfterLeaving) {
   type("ab");
   const std::string typed = "line one\nabline two\nline three\nline four\nline five\n";
   EXPECT_EQ(ed.text(), typed);
-  press('Z', true);  // ImGui's undo, inside the field
+  press('Z', true);  // undo inside the field
   EXPECT_NE(ed.text(), typed);
-  press('Y', true);  // and its redo
+  press('Y', true);  // and redo
   EXPECT_EQ(ed.text(), typed);
+  frame();
+  type("c");  // the field kept the keyboard, the cursor where the change was
+  EXPECT_EQ(ed.text(), "line one\ncabline two\nline three\nline four\nline five\n");
+  press('Z', true);
+  EXPECT_EQ(ed.text(), typed);
+  frame();
   // Escape leaves the field; ImGui 1.86 would revert to the text at activation.
   press(kEscape);
   EXPECT_EQ(ed.text(), typed);
@@ -147,6 +155,100 @@ TEST_F(EditorHarness, EnterKeepsTheIndentation) {
   press(kEnter);
   type("z;");
   EXPECT_EQ(ed.text(), "  if (x) {\n    y;\n    z;");
+}
+
+
+TEST_F(EditorHarness, TabAndShiftTabIndentTheSelectedLinesAndKeepTheFocus) {
+  ed.reset_text("a\nb\nc\n");
+  frame();
+  ed.go_to(1);
+  frame();
+  frame();
+  press(kDown, false, true);
+  press(kDown, false, true);  // lines 1 and 2 selected, up to line 3's start
+  press(kTab);
+  EXPECT_EQ(ed.text(), "  a\n  b\nc\n");
+  press(kTab);
+  EXPECT_EQ(ed.text(), "    a\n    b\nc\n");
+  press(kTab, false, true);
+  EXPECT_EQ(ed.text(), "  a\n  b\nc\n");
+  // Each command is one undo step.
+  press('Z', true);
+  EXPECT_EQ(ed.text(), "    a\n    b\nc\n");
+  frame();
+  press('Z', true);
+  EXPECT_EQ(ed.text(), "  a\n  b\nc\n");
+  frame();
+  // Tab without a selection: spaces at the cursor; the field still has the keyboard.
+  press(kDown);
+  press(kDown);
+  press(kHome);
+  press(kTab);
+  type("x");
+  EXPECT_EQ(ed.text(), "  a\n  b\n  xc\n");
+}
+
+TEST_F(EditorHarness, CtrlSlashTogglesCommentsOnTheSelectedLines) {
+  ed.reset_text("int a;\n  int b;\nint c;\n");
+  frame();
+  ed.go_to(1);
+  frame();
+  frame();
+  press(kDown, false, true);
+  press(kDown, false, true);
+  press(kSlash, true);
+  EXPECT_EQ(ed.text(), "// int a;\n//   int b;\nint c;\n");
+  press(kSlash, true);
+  EXPECT_EQ(ed.text(), "int a;\n  int b;\nint c;\n");
+  // No '/' was typed by the key itself.
+  press(kSlash, true);
+  press(kSlash, true);
+  EXPECT_EQ(ed.text(), "int a;\n  int b;\nint c;\n");
+}
+
+TEST_F(EditorHarness, EnterBetweenBracesPutsTheCloserOnItsOwnLine) {
+  ed.reset_text("");
+  frame();
+  ed.go_to(1);
+  frame();
+  frame();
+  type("f() {}");
+  press(kLeft);
+  press(kEnter);
+  type("x;");
+  EXPECT_EQ(ed.text(), "f() {\n  x;\n}");
+}
+
+// Every text colour the frame drew, from ImGui's vertex buffers.
+std::set<ImU32> drawn_colours() {
+  std::set<ImU32> out;
+  const ImDrawData* d = ImGui::GetDrawData();
+  for (int i = 0; i < d->CmdListsCount; ++i)
+    for (const ImDrawVert& v : d->CmdLists[i]->VtxBuffer) out.insert(v.col);
+  return out;
+}
+
+TEST_F(EditorHarness, TextIsDrawnInTheThemesSyntaxColours) {
+  using cv::code::Syntax;
+  ed.reset_text("__global__ void k(int n) { // c\n  __syncthreads(); cv::global_index(); 1.5f; \"s\"; }\n");
+  for (cv::ui::Theme theme : {cv::ui::Theme::Dark, cv::ui::Theme::HighContrast}) {
+    cv::ui::set_theme(theme);
+    frame();
+    const std::set<ImU32> colours = drawn_colours();
+    for (Syntax k : {Syntax::Keyword, Syntax::Type, Syntax::Builtin, Syntax::Prelude, Syntax::Comment,
+                     Syntax::Number, Syntax::String, Syntax::Plain})
+      EXPECT_TRUE(colours.count(cv::ui::CodeEditor::colour_of(k)))
+          << cv::code::to_string(k) << " in theme " << static_cast<int>(theme);
+  }
+  // The themes differ, and neither draws the other's keyword colour.
+  cv::ui::set_theme(cv::ui::Theme::Dark);
+  const ImU32 dark = cv::ui::CodeEditor::colour_of(Syntax::Keyword);
+  cv::ui::set_theme(cv::ui::Theme::HighContrast);
+  const ImU32 high = cv::ui::CodeEditor::colour_of(Syntax::Keyword);
+  EXPECT_NE(dark, high);
+  frame();
+  EXPECT_FALSE(drawn_colours().count(dark));
+  cv::ui::set_theme(cv::ui::Theme::Dark);
 }
 
 TEST_F(EditorHarness, CtrlEnterAsksToRunAndKeepsTheCursor) {

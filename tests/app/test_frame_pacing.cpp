@@ -1,4 +1,4 @@
-// Frame pacing (issue 11): fixed simulation steps from elapsed time, the cap on
+// Frame pacing: fixed simulation steps from elapsed time, the cap on
 // steps per frame, the fps cap's wait, and the --vsync / --fps-cap flags.
 #include <gtest/gtest.h>
 

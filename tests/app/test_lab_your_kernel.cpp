@@ -12,14 +12,15 @@
 #include "labs/lab_runner.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
-#include "usercode/templates.h"
+#include "usercode/runner_client.h"
+#include "usercode/user_kernel.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace {
 
 using cv::Backend;
 using cv::BenchOptions;
-using cv::usercode::TemplateKind;
 using namespace std::chrono_literals;
 
 std::string shipped(const std::string& name) {
@@ -37,42 +38,41 @@ BenchOptions fields_with(const std::string& lab, std::optional<std::string> text
 TEST(LabYourKernel, OfferedOnlyByLabsAStudentTemplateRunsOn) {
   for (const std::string& lab : cv::LabPanel::lab_names()) {
     const cv::bench::LabAction* a = cv::bench::find_target(lab)->lab.action(cv::bench::kYourKernelAction);
-    // A lab offers it exactly when a template's kind has the lab's name (count3, pi).
-    bool has_template = false;
-    for (const auto& t : cv::usercode::templates())
-      has_template = has_template || lab == cv::usercode::to_string(t.kind);
+    // A lab offers it exactly when a registered template feeds it.
+    const bool has_template = !cv::usercode::templates_feeding(lab).empty();
     EXPECT_EQ(a != nullptr, has_template) << lab;
     if (a) EXPECT_TRUE(a->unavailable) << lab;
   }
   EXPECT_TRUE(cv::bench::find_target("count3")->lab.action(cv::bench::kYourKernelAction));
   EXPECT_TRUE(cv::bench::find_target("pi")->lab.action(cv::bench::kYourKernelAction));
-  EXPECT_FALSE(cv::bench::find_target("sum3")->lab.action(cv::bench::kYourKernelAction));
-  EXPECT_FALSE(cv::bench::find_target("reduce")->lab.action(cv::bench::kYourKernelAction));
+  // Every lab of the documents has a template now (usercode/templates/).
+  for (const char* lab : {"reduce", "reverse", "sum3", "corelated"})
+    EXPECT_TRUE(cv::bench::find_target(lab)->lab.action(cv::bench::kYourKernelAction)) << lab;
 }
 
 TEST(LabYourKernel, DisabledWithTheReasonUnlessTheTabHoldsAKernelOfTheLabsTemplate) {
   using cv::bench::your_kernel_unavailable;
   const std::string count3 = shipped("count3"), pi = shipped("pi"), fountain = shipped("fountain_kernel");
-  auto why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", std::nullopt), Backend::Cuda);
+  auto why = your_kernel_unavailable("count3", fields_with("count3", std::nullopt), Backend::Cuda);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("holds no kernel"), std::string::npos) << *why;
-  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", "  \n"), Backend::Cuda);
+  why = your_kernel_unavailable("count3", fields_with("count3", "  \n"), Backend::Cuda);
   ASSERT_TRUE(why);
-  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", fountain), Backend::Cuda);
+  why = your_kernel_unavailable("count3", fields_with("count3", fountain), Backend::Cuda);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("holds a fountain_kernel kernel; this lab runs count3 kernels"), std::string::npos) << *why;
-  why = your_kernel_unavailable(TemplateKind::Pi, fields_with("pi", count3), Backend::Cuda);
+  why = your_kernel_unavailable("pi", fields_with("pi", count3), Backend::Cuda);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("holds a count3 kernel; this lab runs pi kernels"), std::string::npos) << *why;
-  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", "int x;\n"), Backend::Cuda);
+  why = your_kernel_unavailable("count3", fields_with("count3", "int x;\n"), Backend::Cuda);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("// template: count3"), std::string::npos) << *why;
   // An example of the template (the racy count) is a count3 kernel too.
-  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", shipped("count3_racy")), Backend::Cuda));
-  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", count3), Backend::Cuda));
-  EXPECT_FALSE(your_kernel_unavailable(TemplateKind::Pi, fields_with("pi", pi), Backend::Cuda));
+  EXPECT_FALSE(your_kernel_unavailable("count3", fields_with("count3", shipped("count3_racy")), Backend::Cuda));
+  EXPECT_FALSE(your_kernel_unavailable("count3", fields_with("count3", count3), Backend::Cuda));
+  EXPECT_FALSE(your_kernel_unavailable("pi", fields_with("pi", pi), Backend::Cuda));
   // The CPU backend: one sentence saying a whole kernel needs a CUDA GPU.
-  why = your_kernel_unavailable(TemplateKind::Count3, fields_with("count3", count3), Backend::Cpu);
+  why = your_kernel_unavailable("count3", fields_with("count3", count3), Backend::Cpu);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("needs a CUDA GPU to run"), std::string::npos) << *why;
   EXPECT_EQ(why->find(". "), std::string::npos) << "one sentence: " << *why;
@@ -80,7 +80,7 @@ TEST(LabYourKernel, DisabledWithTheReasonUnlessTheTabHoldsAKernelOfTheLabsTempla
   // A data file: yours runs on the generated data only.
   BenchOptions with_input = fields_with("count3", count3);
   with_input.input = "/tmp/data.txt";
-  why = your_kernel_unavailable(TemplateKind::Count3, with_input, Backend::Cuda);
+  why = your_kernel_unavailable("count3", with_input, Backend::Cuda);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("clear the input"), std::string::npos) << *why;
 }
@@ -136,15 +136,19 @@ TEST(LabYourKernel, ThePanelRefusesItOnTheCpuBackendAndRunsNothing) {
   EXPECT_EQ(*err, refused[0].second);
   EXPECT_FALSE(panel.running());
   EXPECT_TRUE(panel.runner().results().empty());
-  // On a lab without it, nothing is refused.
+  // Another lab refuses it for its own template: the tab holds a count3 kernel.
   s.lab = "sum3";
   ASSERT_FALSE(panel.apply_settings(s));
-  EXPECT_TRUE(panel.refused_actions().empty());
+  refused = panel.refused_actions();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].second.find("this lab runs sum3 kernels"), std::string::npos) << refused[0].second;
 }
 
 // Runs one bench-kernel job on the lab runner and returns its rows.
-std::vector<nlohmann::ordered_json> run_kernel_job(const std::string& text, Backend backend) {
+std::vector<nlohmann::ordered_json> run_kernel_job(const std::string& text, Backend backend,
+                                                   std::shared_ptr<cv::usercode::RunnerClient> app_runner = {}) {
   BenchOptions job = fields_with("kernel", text);
+  job.runner = std::move(app_runner);
   job.target = "kernel";
   job.variant = "yours";
   job.n = 1000;
@@ -162,7 +166,7 @@ std::vector<nlohmann::ordered_json> run_kernel_job(const std::string& text, Back
 TEST(LabYourKernel, ACompileErrorIsTheRowsErrorAtTheStudentsLine) {
   const auto rows = run_kernel_job(
       "// template: count3\n"
-      "extern \"C\" __global__ void count3(cv::Span<const int> data, unsigned long long* count) {\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
       "  undeclared_name += 1;\n"
       "}\n",
       Backend::Cpu);
@@ -183,6 +187,40 @@ TEST(LabYourKernel, AWholeKernelOnTheCpuBackendIsTheRowsErrorInOneSentence) {
   EXPECT_NE(rows[0]["error"].get<std::string>().find("needs a CUDA GPU to run"), std::string::npos)
       << rows[0].dump();
   EXPECT_EQ(rows[0].value("template", ""), "count3");
+}
+
+// One runner per app: a lab run goes through the app's runner process (the
+// kernel tab's UserKernel's) as a module of its own, so the kernel the scene
+// runs stays loaded and runs after it.
+TEST(LabYourKernel, ALabRunUsesTheAppsRunnerAndLeavesTheScenesKernelLoaded) {
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
+  cv::usercode::UserKernelOptions o;
+  o.backend = Backend::Cpu;
+  o.paths = test_config().paths;
+  cv::usercode::UserKernel uk(o);
+  uk.submit(shipped("fountain_particle"));
+  for (int i = 0; i < 3000 && uk.status().state == cv::usercode::UserKernelState::Compiling; ++i) {
+    uk.poll();
+    std::this_thread::sleep_for(2ms);
+  }
+  ASSERT_EQ(uk.status().state, cv::usercode::UserKernelState::Ready) << uk.status().fallback;
+  const std::shared_ptr<cv::usercode::RunnerClient> runner = uk.shared_runner();
+  ASSERT_TRUE(runner);
+  EXPECT_EQ(runner.get(), uk.runner());
+  // The labs window hands this client to its jobs (LabPanel::set_kernel_source's user_kernel).
+  const auto rows = run_kernel_job(shipped("fountain_particle"), Backend::Cpu, runner);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].contains("error")) << rows[0].dump();
+  EXPECT_EQ(rows[0].value("correct", false), true) << rows[0].dump();
+  EXPECT_TRUE(runner->running()) << "the app's runner did the run (bench kernel starts no process of its own)";
+  // The editor's module is still there: the scene's next step runs in the same process.
+  cv::usercode::Workload w;
+  w.n = 1000;
+  w.block = {16, 16, 1};
+  w.reset = true;
+  const cv::usercode::LaunchOutcome step = uk.launch(w);
+  ASSERT_TRUE(step.ok) << step.fault->describe();
+  EXPECT_EQ(step.values<float>("out").size(), 4000u);
 }
 
 TEST(LabYourKernel, AFailureRowKeepsTheLineAndSaysWhy) {

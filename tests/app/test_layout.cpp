@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "ui/layout.h"
 
@@ -138,4 +140,84 @@ TEST(Layout, FreeRectTakesTheLongestShorterSide) {
   // No panels: the whole display.
   const Rect all = cv::ui::free_rect(900, 600, {});
   EXPECT_FLOAT_EQ(all.w * all.h, 900 * 600);
+}
+
+// Presentation mode (issue 28): at 1920x1080 and UI scale 2, with the lesson
+// open and the class panel (QR code, join code, counts) shown, the scene keeps
+// at least 60% of the screen; the panels not in use are folded to their title
+// bars, and nothing sits on the scene. The old layout left it about a quarter.
+namespace {
+LayoutInput presenting(float w, float h, float scale) {
+  LayoutInput in = typical(w, h, scale, true);
+  in.present = true;
+  in.tool_beside = true;  // the lesson
+  in.tool_wanted_h = 2000 * scale;  // a long step: it scrolls in its room
+  in.class_open = true;
+  in.class_wanted_h = 150 * scale;  // the QR code beside the code, the counts, two buttons
+  in.title_h = 19 * scale;
+  in.column_strip_h = (4 * 19 + 3 * 4 + 2 * 8) * scale;  // the tabs in four rows
+  return in;
+}
+float share(const Rect& r, float w, float h) { return r.w * r.h / (w * h); }
+}  // namespace
+
+TEST(Layout, PresentationKeepsTheScene) {
+  const LayoutInput in = presenting(1920, 1080, 2);
+  const auto p = plan_layout(in);
+  const float s = share(p.scene, 1920, 1080);
+  std::printf("presentation mode 1920x1080 at scale 2: the scene keeps %.1f%% (%.0f x %.0f)\n",
+              100 * s, p.scene.w, p.scene.h);
+  EXPECT_GE(s, 0.6f);
+  std::vector<Rect> panels{p.control, p.timing, p.strip, p.tool, p.class_panel};
+  for (size_t i = 0; i < panels.size(); ++i) {
+    EXPECT_TRUE(inside(panels[i], 1920, 1080)) << i;
+    EXPECT_FALSE(p.scene.overlaps(panels[i])) << "panel " << i << " covers the scene";
+    for (size_t j = i + 1; j < panels.size(); ++j) EXPECT_FALSE(panels[i].overlaps(panels[j])) << i << "," << j;
+  }
+  EXPECT_FLOAT_EQ(p.control.h, in.title_h);  // folded: a strip
+  EXPECT_FLOAT_EQ(p.timing.h, in.title_h);
+  EXPECT_GT(p.tool.h, 250);  // the lesson still has room to read
+  EXPECT_GE(p.class_panel.h, in.class_wanted_h - 0.5f);
+  // The same screen without presentation mode: the scene framed in what the
+  // 2x panels leave (what issue 28 measured on the H100).
+  LayoutInput old = in;
+  old.present = false;
+  EXPECT_LT(share(plan_layout(old).scene, 1920, 1080), 0.45f);
+}
+
+TEST(Layout, PresentationAtOtherSizesAndWhenPanelsUnfold) {
+  const float sizes[][2] = {{1280, 720}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+  for (const auto& sz : sizes)
+    for (float scale : {1.5f, 2.f, 3.f}) {
+      LayoutInput in = presenting(sz[0], sz[1], scale);
+      for (int unfold = 0; unfold < 4; ++unfold) {
+        in.control_collapsed = !(unfold & 1);
+        in.timing_collapsed = !(unfold & 2);
+        const auto p = plan_layout(in);
+        const std::string at = std::to_string(int(sz[0])) + "x" + std::to_string(int(sz[1])) +
+                               " scale " + std::to_string(scale) + " unfold " + std::to_string(unfold);
+        std::vector<Rect> panels{p.control, p.timing, p.strip, p.tool, p.class_panel};
+        for (size_t i = 0; i < panels.size(); ++i) {
+          EXPECT_TRUE(inside(panels[i], sz[0], sz[1])) << at << " panel " << i;
+          for (size_t j = i + 1; j < panels.size(); ++j) {
+            EXPECT_FALSE(panels[i].overlaps(panels[j])) << at << " panels " << i << "," << j;
+          }
+        }
+        EXPECT_GT(p.scene.w, 0) << at;
+        // Folded side panels: the scene keeps 60% wherever the column's font fits.
+        if (unfold == 0 && scale <= 2) {
+          EXPECT_GE(share(p.scene, sz[0], sz[1]), 0.6f) << at;
+        }
+      }
+    }
+  // A tool other than the lesson spans the bottom as usual, the column above it.
+  LayoutInput in = presenting(1920, 1080, 2);
+  in.tool_beside = false;
+  in.tool_wanted_h = 300;
+  const auto p = plan_layout(in);
+  EXPECT_FLOAT_EQ(p.tool.h, 300);
+  EXPECT_FLOAT_EQ(p.tool.w, 1920 - 2 * in.margin);
+  EXPECT_LT(p.strip.y + p.strip.h, p.tool.y);
+  for (const Rect& r : {p.control, p.timing, p.strip, p.class_panel}) EXPECT_FALSE(r.overlaps(p.tool));
+  EXPECT_FALSE(p.scene.overlaps(p.tool));
 }

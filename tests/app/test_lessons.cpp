@@ -159,7 +159,7 @@ TEST(LessonParse, MessagesNameFileStepAndField) {
   EXPECT_NE(p[0].find("bad.md:7:"), std::string::npos) << p[0];
   EXPECT_NE(p[0].find("step 1 'S'"), std::string::npos) << p[0];
   EXPECT_NE(p[0].find("field 'variant'"), std::string::npos) << p[0];
-  EXPECT_NE(p[0].find("lean, seed"), std::string::npos) << p[0];  // the valid names
+  EXPECT_NE(p[0].find("lean, original"), std::string::npos) << p[0];  // the valid names
 }
 
 TEST(LessonParse, UnknownNamesListTheValidOnes) {

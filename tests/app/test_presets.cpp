@@ -50,7 +50,7 @@ Preset sample() {
   p.ui.panels_hidden = false;
   p.ui.paused = true;
   Scene f;
-  f.variant = "seed";
+  f.variant = "original";
   f.count = 4096;
   f.block = BlockShape{32, 8, 1};
   f.params = {{"gravity", 2e-4}, {"bounce", 0.5}, {"point_size", 12}};
@@ -80,7 +80,7 @@ Preset sample() {
   p.lab = l;
   Sweep sw;
   sw.target = "fountain";
-  sw.variant = "seed";
+  sw.variant = "original";
   sw.n = 65536;
   sw.shapes = {{1, 1, 1}, {16, 16, 1}, {256, 1, 1}};
   p.sweep = sw;
@@ -109,7 +109,7 @@ TEST(Presets, RoundTripKeepsEveryField) {
   EXPECT_FALSE(*q.ui.panels_hidden);
   EXPECT_TRUE(*q.ui.paused);
   const Scene& f = *q.scene_of(*parse_scene("fountain"));
-  EXPECT_EQ(*f.variant, "seed");
+  EXPECT_EQ(*f.variant, "original");
   EXPECT_EQ(*f.count, 4096);
   EXPECT_EQ(*f.block, (BlockShape{32, 8, 1}));
   // Saved as the shortest decimal of the float the slider held.
@@ -286,6 +286,21 @@ TEST(Presets, NBodyFastBuildIsAutoOrABuildName) {
                p.scene_of(*parse_scene("nbody"))->choices.count("fast_build"));
 }
 
+TEST(Presets, OlderSpellingsStillLoadAsTheNamesTheyStandFor) {
+  Report r;
+  const Preset p = parse(R"({"scenes": {"fountain": {"variant": "seed"}},
+                             "lab": {"name": "sum3", "run": "seed_table"},
+                             "sweep": {"target": "nbody", "variant": "seed"}})",
+                         r);
+  EXPECT_TRUE(r.clean()) << dump(r.skipped());
+  EXPECT_EQ(*p.scene_of(*parse_scene("fountain"))->variant, "original");
+  EXPECT_EQ(*p.lab->run, "document_table");
+  EXPECT_EQ(*p.sweep->variant, "original");
+  Report bad;
+  parse(R"({"scenes": {"fountain": {"variant": "seeds"}}})", bad);
+  EXPECT_TRUE(mentions(bad.invalid, "seeds")) << dump(bad.invalid);
+}
+
 TEST(Presets, LabNullsMeanTheLabsDefaults) {
   Report r;
   const Preset p = parse(R"({"lab": {"name": "pi", "n": null, "block": null, "run": "run"}})", r);
@@ -295,7 +310,7 @@ TEST(Presets, LabNullsMeanTheLabsDefaults) {
   EXPECT_FALSE(p.lab->block->has_value());
   Report r2;
   parse(R"({"lab": {"name": "pi", "run": "seed_table"}})", r2);
-  EXPECT_TRUE(mentions(r2.invalid, "lab.run: 'seed_table' is sum3's")) << dump(r2.invalid);
+  EXPECT_TRUE(mentions(r2.invalid, "lab.run: 'document_table' is sum3's")) << dump(r2.invalid);
 }
 
 TEST(Presets, UnusableFilesThrowNamingTheFileAndTheProblem) {
@@ -385,7 +400,7 @@ TEST(Presets, KnobTablesHaveUniqueKeysAndSaneRanges) {
 TEST(Presets, SweepCommandReproducesTheTable) {
   const Preset p = sample();
   EXPECT_EQ(sweep_command(*p.sweep),
-            "cudaviz sweep fountain --variant seed --n 65536 --shapes 1x1,16x16,256x1");
+            "cudaviz sweep fountain --variant original --n 65536 --shapes 1x1,16x16,256x1");
 }
 
 // Every preset in assets/presets loads with nothing skipped, and the shipped
@@ -412,8 +427,8 @@ TEST(Presets, EveryShippedPresetLoadsCleanly) {
   for (const SceneDescriptor& s : scene_infos()) EXPECT_TRUE(scenes.count(s.name)) << s.name;
   for (const std::string& l : LabPanel::lab_names())
     if (l.rfind("test_", 0) != 0) EXPECT_TRUE(labs.count(l)) << l;  // not the tests' own targets
-  for (const char* table : {"seed000-sum3-table", "seed001-reverse-profile", "seed002-corelated-1k",
-                            "seed003-pi-four-ways", "seed004-fountain-block-layouts",
-                            "seed004-fountain-optimized-table"})
+  for (const char* table : {"document000-sum3-table", "document001-reverse-profile", "document002-corelated-1k",
+                            "document003-pi-four-ways", "document004-fountain-block-layouts",
+                            "document004-fountain-optimized-table"})
     EXPECT_TRUE(names.count(table)) << table;
 }

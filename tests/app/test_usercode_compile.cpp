@@ -3,13 +3,14 @@
 // template clean, garbage sources refused quickly with a clear message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
 
 #include "usercode/compile.h"
 #include "usercode/compile_log.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -37,16 +38,16 @@ TEST(UsercodeTemplates, FirstLineNamesTheTemplate) {
   EXPECT_EQ(template_from_source("int x; // template: pi"), std::nullopt);
   EXPECT_EQ(template_from_source("\n// template: pi"), std::nullopt);
   EXPECT_EQ(template_from_source("// template:"), std::nullopt);
-  for (const TemplateInfo& t : templates()) {
+  for (const TemplateEntry& t : template_entries()) {
     const std::string src = read_template_source(t, test_config().paths);
     ASSERT_TRUE(template_from_source(src)) << t.file;
-    EXPECT_EQ(*template_from_source(src), t.example ? to_string(t.kind) : t.name) << t.file;
+    EXPECT_EQ(*template_from_source(src), t.spec->name) << t.file;
   }
 }
 
 TEST(UsercodeCompile, EveryShippedKernelCompilesCleanForTheGpu) {
   if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
-  for (const TemplateInfo& t : templates()) {
+  for (const TemplateEntry& t : template_entries()) {
     for (bool checked : {false, true}) {
       CompileRequest req;
       req.source = read_template_source(t, test_config().paths);
@@ -65,15 +66,31 @@ TEST(UsercodeCompile, EveryShippedKernelCompilesCleanForTheGpu) {
   }
 }
 
+// Every template and example with one wrong line added at its end: the error
+// is at that line of the student's file, whatever the template's prelude adds.
+TEST(UsercodeCompile, EveryShippedKernelReportsAnErrorAtTheStudentsLine) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  for (const TemplateEntry& t : template_entries()) {
+    std::string src = read_template_source(t, test_config().paths);
+    if (!src.empty() && src.back() != '\n') src += '\n';
+    const int line = static_cast<int>(std::count(src.begin(), src.end(), '\n')) + 1;
+    src += "int student_error = name_nobody_declared;\n";
+    const CompileResult r = gpu(src);
+    EXPECT_FALSE(r.ok) << t.file;
+    EXPECT_EQ(r.first_error_line(), line) << t.file << "\n" << r.log;
+    EXPECT_NE(r.first_error().find("name_nobody_declared"), std::string::npos) << t.file << ": " << r.first_error();
+  }
+}
+
 TEST(UsercodeCompile, ErrorsAndWarningsAtTheStudentsLines) {
   if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
   const std::string src =
       "// template: count3\n"                                                           // 1
       "extern \"C\" __global__ void count3(cv::Span<const int> data,\n"                 // 2
-      "                                    unsigned long long* count) {\n"              // 3
+      "                                    cv::Span<unsigned long long> count) {\n"     // 3
       "  int unused;\n"                                                                 // 4
       "  const unsigned long long i = cv::global_index();\n"                            // 5
-      "  if (i < data.size && data[i] % 3 == 0) atomicAdd(count, 1ull);\n"              // 6
+      "  if (i < data.size && data[i] % 3 == 0) atomicAdd(&count[0], 1ull);\n"          // 6
       "  not_declared = 3;\n"                                                           // 7
       "}\n";
   const CompileResult r = gpu(src);
@@ -194,9 +211,17 @@ TEST(UsercodeCompile, PerParticleOnTheHostCompiler) {
 }
 
 TEST(UsercodeCompile, PreludeIsShownAndDeclaresTheEntryPoint) {
-  EXPECT_NE(prelude_text(TemplateKind::Count3).find("void count3("), std::string::npos);
-  EXPECT_NE(prelude_text(TemplateKind::FountainParticle).find("particle_step(s"), std::string::npos);
-  EXPECT_NE(prelude_text(TemplateKind::Pi).find("namespace cv"), std::string::npos);
+  EXPECT_NE(prelude_text(*find_template("count3")).find(
+                "void count3(cv::Span<const int> data, cv::Span<unsigned long long> count);"),
+            std::string::npos)
+      << prelude_text(*find_template("count3"));
+  EXPECT_NE(prelude_text(*find_template("fountain_particle")).find("particle_step(s"), std::string::npos);
+  EXPECT_NE(prelude_text(*find_template("pi")).find("namespace cv"), std::string::npos);
+  // Every template's prelude declares its entry point (or its per-item function).
+  for (const TemplateSpec* t : template_specs()) {
+    const std::string text = prelude_text(*t);
+    EXPECT_NE(text.find(t->student_function.empty() ? t->entry : t->student_function), std::string::npos) << t->name;
+  }
 }
 
 TEST(UsercodeCompile, JobRunsOffTheCallingThread) {

@@ -12,7 +12,7 @@
 #include "fountain/fountain.h"
 #include "usercode/compile.h"
 #include "usercode/runner_client.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "usercode/user_kernel.h"
 #include "test_config.h"
 
@@ -36,6 +36,20 @@ CompileResult template_build() {
   return compile(req);
 }
 
+// One step of the fountain_particle template by its registered rules.
+LaunchRequest step_request(unsigned count, bool reset, const BlockShape& block = {16, 16, 1},
+                             const fountain::Frame& f = {}, bool read_back = true) {
+  Workload w;
+  w.n = count;
+  w.block = block;
+  w.reset = reset;
+  w.seed = 7;
+  w.read_back = read_back;
+  w.scalars["f"] = bytes_of(f);
+  w.scalars["p"] = bytes_of(fountain::Params{});
+  return make_launch(*find_template("fountain_particle"), w);
+}
+
 class UsercodeRunner : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -43,15 +57,6 @@ class UsercodeRunner : public ::testing::Test {
     std::string why;
     path_ = find_runner(test_config().paths.runner, &why);
     if (path_.empty()) GTEST_FAIL() << why;
-  }
-  FountainRequest request(unsigned count, bool reset) {
-    FountainRequest r;
-    r.count = count;
-    r.block = {16, 16, 1};
-    r.reset = reset;
-    r.seed = 7;
-    r.return_positions = true;
-    return r;
   }
   std::string path_;
 };
@@ -69,26 +74,55 @@ TEST_F(UsercodeRunner, PerParticleTemplateMatchesTheBuiltInFountain) {
   fountain::FrameClock clock(3);
   for (int step = 0; step < 700; ++step) {  // past max_age: every particle respawned
     const fountain::Frame f = clock.next(p);
-    FountainRequest r = request(kCount, step == 0);
-    r.frame = f;
-    r.params = p;
-    r.return_positions = step % 100 == 99;
+    const bool check = step % 100 == 99;
     // The runner's own buffers ping-pong: the last step's output is the next input.
-    const LaunchOutcome out = client.fountain(r, 2.0);
+    const LaunchOutcome out = client.launch(step_request(kCount, step == 0, {16, 16, 1}, f, check), 2.0);
     ASSERT_TRUE(out.ok) << out.fault->describe();
     ASSERT_EQ(out.kernel_ms.size(), 1u);
     ref.step(f, p);
-    if (!r.return_positions) continue;
-    ASSERT_EQ(out.positions.size(), 4u * kCount);
+    if (!check) continue;
+    const std::vector<float> positions = out.values<float>("out");
+    ASSERT_EQ(positions.size(), 4u * kCount);
     int bad = 0;
     for (unsigned i = 0; i < kCount; ++i) {
       const float4 q = ref.vbo()[i];
       const float want[4] = {q.x, q.y, q.z, q.w};
       for (int k = 0; k < 4; ++k)
-        if (std::fabs(out.positions[4 * i + k] - want[k]) > 1e-4f * (1 + std::fabs(want[k]))) ++bad;
+        if (std::fabs(positions[4 * i + k] - want[k]) > 1e-4f * (1 + std::fabs(want[k]))) ++bad;
     }
     EXPECT_EQ(bad, 0) << "step " << step;
   }
+}
+
+// A launch the runner cannot prepare (an unknown generator, a shared buffer it
+// never got) is refused with the reason; the runner and the loaded kernel go on.
+TEST_F(UsercodeRunner, ALaunchItCannotPrepareIsRefusedAndTheRunnerGoesOn) {
+  const CompileResult c = template_build();
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  RunnerClient client(path_, Backend::Cpu);
+  ASSERT_TRUE(client.load(c, 2.0).ok);
+  LaunchRequest bad = step_request(1000, true);
+  bad.args[2].span.from = SpanArg::From::Generate;  // vy from a generator that does not exist
+  bad.args[2].span.generator = "teapot";
+  bad.args[2].span.gen_n = 1000;
+  LaunchOutcome out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_EQ(out.fault->error_name, "protocol");
+  EXPECT_NE(out.fault->explanation.find("teapot"), std::string::npos) << out.fault->describe();
+  EXPECT_TRUE(client.running());
+  bad = step_request(1000, true);
+  bad.args[0].span.from = SpanArg::From::Shared;  // a buffer the app never shared
+  bad.args[0].span.shared_id = 12345;
+  out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_NE(out.fault->explanation.find("shared buffer"), std::string::npos) << out.fault->describe();
+  bad = step_request(1000, true);
+  bad.module = "nothing_here";
+  out = client.launch(bad, 2.0);
+  ASSERT_FALSE(out.ok);
+  EXPECT_NE(out.fault->explanation.find("no kernel is loaded as 'nothing_here'"), std::string::npos);
+  EXPECT_TRUE(client.launch(step_request(1000, true), 2.0).ok);
+  EXPECT_TRUE(client.running());
 }
 
 // Each broken function: the client reports the fault, the test process (the
@@ -99,12 +133,9 @@ void expect_fault(const std::string& path, const std::string& body, const std::s
   ASSERT_TRUE(c.ok) << c.error << c.log;
   RunnerClient client(path, Backend::Cpu);
   ASSERT_TRUE(client.load(c, limit_s).ok);
-  FountainRequest r;
-  r.count = 1000;
-  r.block = {8, 8, 1};
-  r.reset = true;
+  const LaunchRequest r = step_request(1000, true, {8, 8, 1});
   const auto t0 = std::chrono::steady_clock::now();
-  const LaunchOutcome out = client.fountain(r, limit_s);
+  const LaunchOutcome out = client.launch(r, limit_s);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_FALSE(out.ok);
   ASSERT_TRUE(out.fault);
@@ -116,7 +147,7 @@ void expect_fault(const std::string& path, const std::string& body, const std::s
   // Restarted lazily: the good template runs in a new process.
   const CompileResult good = template_build();
   ASSERT_TRUE(client.load(good, 2.0).ok);
-  EXPECT_TRUE(client.fountain(r, 2.0).ok);
+  EXPECT_TRUE(client.launch(r, 2.0).ok);
 }
 
 TEST_F(UsercodeRunner, SegfaultEndsOnlyTheRunner) {
@@ -147,12 +178,22 @@ TEST_F(UsercodeRunner, UserKernelFallsBackAndRecovers) {
   EXPECT_EQ(uk.status().state, UserKernelState::CompileFailed);
   EXPECT_NE(uk.status().headline.find("line 3"), std::string::npos) << uk.status().headline;
   EXPECT_NE(uk.status().fallback.find("built-in"), std::string::npos);
-  EXPECT_FALSE(uk.wants(TemplateKind::FountainParticle));
+  EXPECT_FALSE(uk.feeds("fountain"));
 
   uk.submit(read_template_source(*find_template("fountain_particle"), test_config().paths));
   settle();
   ASSERT_EQ(uk.status().state, UserKernelState::Ready) << uk.status().fallback;
-  EXPECT_TRUE(uk.wants(TemplateKind::FountainParticle));
+  EXPECT_TRUE(uk.feeds("fountain"));
+  EXPECT_FALSE(uk.feeds("count3"));
+  // The scene's call: one step by the template's rules, recorded.
+  Workload w;
+  w.n = 3000;
+  w.block = {16, 16, 1};
+  w.reset = true;
+  const LaunchOutcome step = uk.launch(w);
+  ASSERT_TRUE(step.ok) << step.fault->describe();
+  EXPECT_EQ(step.values<float>("out").size(), 4u * 3000);
+  EXPECT_GT(uk.status().edit_to_run_ms, 0);
 
   // A whole kernel on the CPU backend compiles (errors, PTX) but cannot run.
   uk.submit(read_template_source(*find_template("fountain_kernel"), test_config().paths));

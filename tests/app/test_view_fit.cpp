@@ -1,4 +1,4 @@
-// Framing (render/view_fit.h, issue 21): the camera puts a scene's content
+// Framing (render/view_fit.h): the camera puts a scene's content
 // inside the view, centred and filling it, at every aspect and direction; the
 // default fountain fills a good part of a 1920x1080 projector picture.
 #include <gtest/gtest.h>

@@ -61,9 +61,18 @@ TEST(NameTable, EveryKernelFoldersVariantsRoundTrip) {
 
 TEST(NameTable, TheSpellingsScriptsUseStay) {
   using namespace cv;
-  EXPECT_STREQ(fountain::to_string(fountain::Variant::Original), "seed");  // --variant seed
-  EXPECT_STREQ(nbody::to_string(nbody::Variant::Original), "seed");
-  EXPECT_STREQ(pi::to_string(pi::Variant::Original), "seed");
+  EXPECT_STREQ(fountain::to_string(fountain::Variant::Original), "original");
+  EXPECT_STREQ(nbody::to_string(nbody::Variant::Original), "original");
+  EXPECT_STREQ(pi::to_string(pi::Variant::Original), "original");
+  // The older spelling scripts and presets use still names the same variant, and only it.
+  EXPECT_EQ(fountain::parse_variant("seed"), fountain::Variant::Original);  // --variant seed
+  EXPECT_EQ(nbody::parse_variant("seed"), nbody::Variant::Original);
+  EXPECT_EQ(parse_name(pi::kVariants, "seed"), pi::Variant::Original);
+  EXPECT_EQ(fountain::parse_variant("seeds"), std::nullopt);
+  EXPECT_EQ(parse_name(reduce::kVariants, "seed"), std::nullopt);
+  const auto aliases = aliases_of(fountain::kVariants);
+  ASSERT_EQ(aliases.size(), 1u);
+  EXPECT_EQ(aliases[0], (std::pair<std::string, std::string>{"seed", "original"}));
   EXPECT_STREQ(pi::to_string(pi::Variant::CpuSerial), "cpu");
   EXPECT_STREQ(reduce::to_string(reduce::Variant::SharedTree), "shared_tree");
   EXPECT_STREQ(sum3::to_string(sum3::Variant::CpuSerial), "cpu_serial");

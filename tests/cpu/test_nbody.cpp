@@ -101,7 +101,7 @@ TEST(NBodyMath, KickThenDrift) {
 TEST(NBodyVariants, NamesRoundTrip) {
   ASSERT_EQ(all_variants().size(), 3u);
   for (Variant v : all_variants()) EXPECT_EQ(parse_variant(to_string(v)), v);
-  EXPECT_STREQ(to_string(Variant::Original), "seed");
+  EXPECT_STREQ(to_string(Variant::Original), "original");
   EXPECT_STREQ(to_string(Variant::Tiled), "tiled");
   EXPECT_STREQ(to_string(Variant::Fast), "fast");
   EXPECT_FALSE(parse_variant("naive"));

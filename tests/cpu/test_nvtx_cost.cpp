@@ -1,4 +1,4 @@
-// NVTX with no tool attached (issue 21): a range must not format its message,
+// NVTX with no tool attached: a range must not format its message,
 // and must cost next to nothing; the figure goes to docs/performance.md.
 #include <gtest/gtest.h>
 

@@ -105,7 +105,7 @@ TEST(ReduceVariants, Names) {
   EXPECT_TRUE(is_gpu(Variant::Racy));
 }
 
-// A lab cancelled while its data is being made stops generating (issue 21: the
+// A lab cancelled while its data is being made stops generating (the
 // cancel must land within a second on a busy machine, even at 2^30 values).
 TEST(ReduceData, GenerationStopsWhenCancelled) {
   const std::atomic<bool> cancel{true};

@@ -93,7 +93,7 @@ TEST(SplatMath, ResolveSaturatesAndKeepsThePalette) {
   EXPECT_NEAR(old.g, 128, 1);
 }
 
-// Issue 21: colours survive many particles. The exposure puts a pixel of mean
+// Colours survive many particles. The exposure puts a pixel of mean
 // density at 70% brightness whatever the count, and resolve keeps the hue of
 // the particles' mean palette position however many land on a pixel.
 TEST(SplatMath, ExposureScalesWithCountSoMeanDensityStaysUnsaturated) {

@@ -13,7 +13,7 @@
 #include "gpu/gpu_test_util.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace {
@@ -107,7 +107,7 @@ TEST(LabYourKernelGpu, ATrapIsTheRowsErrorInWordsAndTheProcessGoesOn) {
   const Outcome o = run_yours("count3",
                               "// template: count3\n"
                               "extern \"C\" __global__ void count3(cv::Span<const int> data,\n"
-                              "                                    unsigned long long* count) {\n"
+                              "                                    cv::Span<unsigned long long> count) {\n"
                               "  __trap();\n"
                               "}\n",
                               4096);

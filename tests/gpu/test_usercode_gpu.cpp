@@ -19,7 +19,7 @@
 #include "usercode/compile.h"
 #include "usercode/pi_reference.h"
 #include "usercode/runner_client.h"
-#include "usercode/templates.h"
+#include "usercode/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -46,6 +46,44 @@ std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
   return client;
 }
 
+// A launch by the registered rules of `name`'s template (an example: its template's).
+LaunchRequest by_rules(const std::string& name, Workload w) { return make_launch(*find_template(name), w); }
+
+// One fountain step with this frame and these parameters.
+struct FountainStep {
+  LaunchRequest request;
+  fountain::Frame frame;
+  fountain::Params params;
+};
+
+LaunchRequest fountain_step(unsigned n, const BlockShape& b, bool reset, uint64_t seed,
+                            const fountain::Frame& f, const fountain::Params& p, bool read_back) {
+  Workload w;
+  w.n = n;
+  w.block = b;
+  w.reset = reset;
+  w.seed = seed;
+  w.read_back = read_back;
+  w.scalars["f"] = bytes_of(f);
+  w.scalars["p"] = bytes_of(p);
+  return by_rules("fountain_kernel", w);
+}
+
+// A lab launch: n elements of `seed`'s data, `reps` launches.
+LaunchRequest lab_step(const std::string& name, long long n, uint64_t seed, const BlockShape& b, int reps = 1) {
+  Workload w;
+  w.n = n;
+  w.seed = seed;
+  w.block = b;
+  w.reps = reps;
+  return by_rules(name, w);
+}
+
+long long first_u64(const LaunchOutcome& out, const std::string& name) {
+  const std::vector<long long> v = out.values<long long>(name);
+  return v.empty() ? -1 : v[0];
+}
+
 // The built-in lean fountain stepping beside the student's: the same seed,
 // parameters and frames. next() gives the runner's request for the next frame
 // and steps the built-in with it.
@@ -53,15 +91,11 @@ struct BuiltInBeside {
   explicit BuiltInBeside(unsigned count) : n(count), vbo(count), ref(count, fountain::Variant::Lean) {
     ref.reset(vbo.get(), p, kSeed, stream.get());
   }
-  FountainRequest next(const BlockShape& b, bool return_positions) {
-    FountainRequest q;
-    q.count = n;
-    q.block = b;
-    q.reset = steps++ == 0;
-    q.seed = kSeed;
+  FountainStep next(const BlockShape& b, bool return_positions) {
+    FountainStep q;
     q.frame = clock.next(p);
     q.params = p;
-    q.return_positions = return_positions;
+    q.request = fountain_step(n, b, steps++ == 0, kSeed, q.frame, p, return_positions);
     ref.step(vbo.get(), q.frame, p, b, stream.get());
     return q;
   }
@@ -92,15 +126,17 @@ void expect_fountain_matches(const std::string& name, const BlockShape& b, unsig
   BuiltInBeside built_in(n);
   LaunchOutcome out;
   for (int k = 0; k < steps; ++k) {
-    out = client->fountain(built_in.next(b, k + 1 == steps), 2.0);
+    out = client->launch(built_in.next(b, k + 1 == steps).request, 2.0);
     ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
   }
   const std::vector<float4> want = built_in.positions();
+  const std::vector<float> positions = out.values<float>("out");
+  ASSERT_EQ(positions.size(), 4ull * n);
   int bad = 0;
   for (unsigned i = 0; i < n; ++i) {
     const float w[4] = {want[i].x, want[i].y, want[i].z, want[i].w};
     for (int k = 0; k < 4; ++k)
-      bad += std::fabs(out.positions[4 * i + k] - w[k]) > 1e-4f * (1 + std::fabs(w[k]));
+      bad += std::fabs(positions[4 * i + k] - w[k]) > 1e-4f * (1 + std::fabs(w[k]));
   }
   EXPECT_EQ(bad, 0) << name << " block " << b.x << "x" << b.y << " n " << n << " steps " << steps;
 }
@@ -118,19 +154,20 @@ TEST(UsercodeGpu, FountainKernelFirstDifferingStep) {
   fountain::FountainCpu cpu(n, fountain::Variant::Lean);
   cpu.reset(built_in.p, BuiltInBeside::kSeed);
   for (int k = 0; k < 40; ++k) {
-    const FountainRequest q = built_in.next({16, 16, 1}, true);
-    const LaunchOutcome out = client->fountain(q, 2.0);
+    const FountainStep q = built_in.next({16, 16, 1}, true);
+    const LaunchOutcome out = client->launch(q.request, 2.0);
     ASSERT_TRUE(out.ok) << out.fault->describe();
     cpu.step(q.frame, q.params);
     const std::vector<float4> gpu = built_in.positions();
-    ASSERT_EQ(out.positions.size(), size_t{4} * n);
+    const std::vector<float> positions = out.values<float>("out");
+    ASSERT_EQ(positions.size(), size_t{4} * n);
     int shown = 0, bad = 0;
     std::ostringstream first;
     for (unsigned i = 0; i < n; ++i) {
       const float g[4] = {gpu[i].x, gpu[i].y, gpu[i].z, gpu[i].w};
       const float h[4] = {cpu.vbo()[i].x, cpu.vbo()[i].y, cpu.vbo()[i].z, cpu.vbo()[i].w};
       for (int m = 0; m < 4; ++m) {
-        const float u = out.positions[4 * i + m];
+        const float u = positions[4 * i + m];
         if (u == g[m] && g[m] == h[m]) continue;
         if (std::fabs(u - g[m]) <= 1e-4f * (1 + std::fabs(g[m])) &&
             std::fabs(h[m] - g[m]) <= 1e-4f * (1 + std::fabs(g[m])))
@@ -170,12 +207,12 @@ TEST(UsercodeGpu, Count3KernelsAgainstTheCpu) {
     ASSERT_TRUE(c.ok) << name << c.log;
     auto client = client_for(c);
     for (BlockShape b : {BlockShape{256, 1, 1}, BlockShape{96, 1, 1}, BlockShape{8, 8, 2}}) {
-      const LaunchOutcome out = client->count3({n, 1, b, 2}, 2.0);
+      const LaunchOutcome out = client->launch(lab_step(name, n, 1, b, 2), 2.0);
       ASSERT_TRUE(out.ok) << name << ": " << out.fault->describe();
       if (std::string(name) == "count3_racy")
-        EXPECT_LT(out.result, want) << "the racy count lost no update?";
+        EXPECT_LT(first_u64(out, "count"), want) << "the racy count lost no update?";
       else
-        EXPECT_EQ(out.result, want) << name << " block " << b.x << "x" << b.y << "x" << b.z;
+        EXPECT_EQ(first_u64(out, "count"), want) << name << " block " << b.x << "x" << b.y << "x" << b.z;
     }
   }
 }
@@ -188,9 +225,9 @@ TEST(UsercodeGpu, PiKernelIsExact) {
   const long long n = 10'000'019;
   const uint64_t want = pi_reference_hits(n, 5);
   for (BlockShape b : {BlockShape{256, 1, 1}, BlockShape{33, 1, 1}, BlockShape{1024, 1, 1}}) {
-    const LaunchOutcome out = client->pi({n, 5, b, 1}, 2.0);
+    const LaunchOutcome out = client->launch(lab_step("pi", n, 5, b), 2.0);
     ASSERT_TRUE(out.ok) << out.fault->describe();
-    EXPECT_EQ(static_cast<uint64_t>(out.result), want);
+    EXPECT_EQ(static_cast<uint64_t>(first_u64(out, "hits")), want);
   }
 }
 
@@ -207,12 +244,9 @@ void expect_fault(const std::string& body, const std::vector<std::string>& names
   const CompileResult c = build(src, checked);
   ASSERT_TRUE(c.ok) << c.log;
   auto client = client_for(c);
-  FountainRequest q;
-  q.count = 65536;
-  q.block = {16, 16, 1};
-  q.reset = true;
+  const LaunchRequest q = fountain_step(65536, {16, 16, 1}, true, 1, {}, {}, false);
   const auto t0 = std::chrono::steady_clock::now();
-  const LaunchOutcome out = client->fountain(q, limit_s);
+  const LaunchOutcome out = client->launch(q, limit_s);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_FALSE(out.ok) << body;
   const KernelFault& f = *out.fault;
@@ -233,7 +267,7 @@ void expect_fault(const std::string& body, const std::vector<std::string>& names
   }
   // The good template in a fresh runner.
   ASSERT_TRUE(client->load(build(shipped("fountain_kernel")), 2.0).ok);
-  EXPECT_TRUE(client->fountain(q, 2.0).ok);
+  EXPECT_TRUE(client->launch(q, 2.0).ok);
 }
 
 TEST(UsercodeGpu, OutOfBoundsWriteEndsOnlyTheRunner) {
@@ -271,14 +305,14 @@ TEST(UsercodeGpu, BlockTheKernelCannotLaunchIsRefused) {
   const CompileResult c = build(
       "// template: count3\n"
       "extern \"C\" __global__ void __launch_bounds__(64) count3(cv::Span<const int> data,\n"
-      "                                                         unsigned long long* count) {}\n");
+      "                                                         cv::Span<unsigned long long> count) {}\n");
   ASSERT_TRUE(c.ok) << c.log;
   auto client = client_for(c);
-  const LaunchOutcome out = client->count3({1000, 1, {256, 1, 1}, 1}, 2.0);
+  const LaunchOutcome out = client->launch(lab_step("count3", 1000, 1, {256, 1, 1}), 2.0);
   ASSERT_FALSE(out.ok);
   EXPECT_NE(out.fault->explanation.find("refused"), std::string::npos) << out.fault->describe();
   EXPECT_TRUE(client->running()) << "a refused launch leaves the runner usable";
-  EXPECT_TRUE(client->count3({1000, 1, {64, 1, 1}, 1}, 2.0).ok);
+  EXPECT_TRUE(client->launch(lab_step("count3", 1000, 1, {64, 1, 1}), 2.0).ok);
   const OccupancyReply occ = client->occupancy({64, 1, 1}, 2.0);
   EXPECT_TRUE(occ.ok) << occ.error;
   EXPECT_GT(occ.blocks_per_sm, 0);
@@ -303,23 +337,27 @@ TEST(UsercodeGpu, RunnerWritesTheAppsExportedBuffer) {
   }
   const int fa = a->export_fd(), fb = b->export_fd();
   auto client = client_for(build(shipped("fountain_kernel")));
-  FountainRequest q;
-  q.count = n;
-  q.block = {16, 16, 1};
-  q.reset = true;
-  q.in = SharedBuffer{SharedBuffer::Kind::CudaVmm, 1, fa, a->size()};
-  q.out = SharedBuffer{SharedBuffer::Kind::CudaVmm, 2, fb, b->size()};
-  const LaunchOutcome out = client->fountain(q, 2.0);
+  // The app's buffer holds the particles (the scene's start); the runner steps them in place.
+  const fountain::Params p;
+  const fountain::InitialState s = fountain::initial_state(fountain::make_grid(n), p, 1);
+  CV_CUDA(cudaMemcpy(a->get(), s.positions.data(), n * sizeof(float4), cudaMemcpyHostToDevice));
+  Workload w;
+  w.n = n;
+  w.block = {16, 16, 1};
+  w.reset = true;
+  w.shared["in"] = SharedBuffer{SharedBuffer::Kind::CudaVmm, 1, fa, a->size()};
+  w.shared["out"] = SharedBuffer{SharedBuffer::Kind::CudaVmm, 2, fb, b->size()};
+  const LaunchOutcome out = client->launch(by_rules("fountain_kernel", w), 2.0);
   close(fa);
   close(fb);
   ASSERT_TRUE(out.ok) << out.fault->describe();
+  EXPECT_TRUE(out.read_back.empty()) << "nothing travels back for a shared buffer";
   std::vector<float4> got(n);
   CV_CUDA(cudaMemcpy(got.data(), b->get(), n * sizeof(float4), cudaMemcpyDeviceToHost));
-  const fountain::InitialState s = fountain::initial_state(fountain::make_grid(n), q.params, q.seed);
   int aged = 0;
   for (unsigned i = 0; i < n; ++i) {
     const float age = s.positions[i].w;
-    aged += got[i].w == (age >= q.params.max_age ? 1.f : age + 1.f);
+    aged += got[i].w == (age >= p.max_age ? 1.f : age + 1.f);
   }
   EXPECT_EQ(aged, static_cast<int>(n)) << "every particle one step older (or respawned) in the app's buffer";
 }

@@ -50,6 +50,13 @@ if command -v appstreamcli >/dev/null; then
 fi
 head -1 "$root/usr/share/doc/cudaviz/copyright" | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
   fail "copyright is not machine-readable (DEP-5)"
+# The licence: MIT for the project, NVIDIA's terms named for the NVRTC libraries it carries.
+grep -Pzq 'Files: \*\nCopyright: [^\n]*cudaviz authors\nLicense: Expat\n' "$root/usr/share/doc/cudaviz/copyright" ||
+  fail "copyright: Files: * is not MIT (Expat) by the cudaviz authors"
+grep -q '^License: NVIDIA-CUDA-EULA' "$root/usr/share/doc/cudaviz/copyright" ||
+  fail "copyright: the NVRTC libraries' terms are not named"
+grep -q '<project_license>MIT' "$root/usr/share/metainfo/org.cudaviz.cudaviz.metainfo.xml" ||
+  fail "metainfo: project_license is not MIT"
 zcat "$root/usr/share/doc/cudaviz/changelog.Debian.gz" | head -1 |
   grep -qF "cudaviz ($(dpkg-deb -f "$deb" Version))" || fail "changelog version differs from the package's"
 

@@ -149,7 +149,7 @@ TEST(TestLab, PanelSettingsAndActionsTakeIt) {
 
   s.variant = "all";
   ASSERT_EQ(panel.apply_settings(s), std::nullopt);
-  const auto bad = panel.run_action("seed_table");  // another lab's action
+  const auto bad = panel.run_action("document_table");  // another lab's action
   ASSERT_TRUE(bad);
   EXPECT_NE(bad->find("not an action of testlab"), std::string::npos) << *bad;
   ASSERT_EQ(panel.run_action(tl::kAction), std::nullopt);
@@ -193,7 +193,7 @@ TEST(TestLab, PresetsTakeItsNameVariantAndAction) {
   presets::parse_preset(
       nlohmann::json::parse(R"({"version": 1, "lab": {"name": "testlab", "run": "seed_table"}})"),
       r2);
-  EXPECT_TRUE(mentions(r2.invalid, "lab.run: 'seed_table' is sum3's")) << r2.invalid.size();
+  EXPECT_TRUE(mentions(r2.invalid, "lab.run: 'document_table' is sum3's")) << r2.invalid.size();
   presets::Report r3;  // its action on another lab
   presets::parse_preset(
       nlohmann::json::parse(R"({"version": 1, "lab": {"name": "pi", "run": "twice"}})"), r3);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: reliability_test.sh CUDAVIZ MODE
-# Window-level reliability checks of issue 6, on the CPU backend under Xvfb
+# Window-level reliability checks, on the CPU backend under Xvfb
 # (with_xvfb.sh, or the current DISPLAY), with KHR_debug output on (CUDAVIZ_GL_DEBUG=1):
 #   tour        every scene and every lab, scripted: 0 GL errors each
 #   storm       resize storm (odd sizes, 1x1, iconify/restore) over all scenes: 0 GL errors

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: run_colour_by_interop_test.sh CUDAVIZ
-# Issue 21: with colour by launch on, the ids buffer ping-pongs like the vertex
+# With colour by launch on, the ids buffer ping-pongs like the vertex
 # buffers, so its write never waits for GL: on the external-memory path the
 # step's interop (map + unmap of both) stays at most 0.01 ms a frame. Needs a
 # CUDA device: exit 77 (skipped) without one.

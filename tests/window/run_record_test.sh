@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: run_record_test.sh CUDAVIZ OUT_DIR
-# Clips (issue 20): records 30 frames of the fountain on the CPU backend to MP4
+# Clips: records 30 frames of the fountain on the CPU backend to MP4
 # and to GIF in a window whose size is odd (641x361: cropped to 640x360), and
 # checks each file with ffprobe: 30 decoded frames, the even size, the codec
 # and pixel format, and that two consecutive frames differ. Then: no ffmpeg on

@@ -1,5 +1,5 @@
 // A particle-count change that cannot be allocated is refused with the reason and
-// the scene keeps its previous buffers and keeps stepping (issue 6). Needs a GL
+// the scene keeps its previous buffers and keeps stepping. Needs a GL
 // context (the vertex buffer): run under Xvfb. RLIMIT_AS makes the allocation
 // fail the same way on every machine.
 #include <glad/gl.h>  // before GLFW

@@ -142,11 +142,12 @@ __device__ __forceinline__ unsigned long long grid_threads() {
 // The app passes `ids`; call record_launch_id(ids, i) for the element this
 // thread computes and the launch map and colour-by views show your launch.
 struct Ids {
-  unsigned* ids;  // null when the view is off
-  int mode;       // 1 block, 2 warp, 3 thread (lane), 4 SM
+  unsigned* ids;            // null when the view is off
+  unsigned long long size;  // elements of ids
+  int mode;                 // 1 block, 2 warp, 3 thread (lane), 4 SM
 };
 __device__ __forceinline__ void record_launch_id(const Ids& out, unsigned long long i) {
-  if (!out.ids) return;
+  if (!out.ids || i >= out.size) return;
   const unsigned b = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
   const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   const unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
@@ -164,6 +165,7 @@ __device__ __forceinline__ void record_launch_id(const Ids& out, unsigned long l
 #else
 struct Ids {
   unsigned* ids;
+  unsigned long long size;
   int mode;
 };
 #endif

@@ -37,8 +37,8 @@ enum class Variant { Original, OnePerBlock, Warp32, Shared, Many, Fast, CpuSeria
 // the combo adds, in the order benches run them and combos list them.
 inline constexpr Named<Variant> kVariants[] = {
     // The original: the kernel as its reference document writes it; "seed" is
-    // the command line's spelling, kept for scripts (docs/architecture.md, Words).
-    {Variant::Original, "seed"},
+    // its older spelling, still taken from scripts and presets (docs/architecture.md, Words).
+    {Variant::Original, "original", "", "seed"},
     {Variant::OnePerBlock, "one_per_block"},
     {Variant::Warp32, "warp32"},
     {Variant::Shared, "shared"},

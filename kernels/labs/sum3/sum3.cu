@@ -40,7 +40,7 @@ __global__ void hoisted_kernel(const int32_t* v, int n, unsigned long long* coun
 }
 
 // The document's final kernel: a shared counter per thread (laid out [x][y] as the
-// seed's countArray), thread (0, 0) adds them up, one atomic per block.
+// document 000's countArray), thread (0, 0) adds them up, one atomic per block.
 __global__ void shared_kernel(const int32_t* v, int n, unsigned long long* count) {
   extern __shared__ unsigned counts[];
   const int i = threadIdx.x + blockDim.x * blockIdx.x;

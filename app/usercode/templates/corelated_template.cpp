@@ -1,0 +1,59 @@
+// Co-related ids (document 002): pairs of rows sharing more than `threshold` ids.
+#include "labs/corelated/corelated.h"
+#include "usercode/data_generators.h"
+#include "usercode/template_registry.h"
+#include "usercode/templates/lab_parts.h"
+
+namespace cv::usercode {
+namespace {
+
+TemplateSpec spec() {
+  using namespace lab_template;
+  TemplateSpec t;
+  t.name = "corelated";
+  t.description = "Co-related ids: count the pairs of rows sharing more than `threshold` ids, exactly.";
+  t.file = "corelated.cu";
+  t.order = 140;
+  t.feeds_name = "corelated";
+  t.entry = "corelated";
+  t.notes =
+      "// Row r holds ids[offsets[r] .. offsets[r + 1]) (sorted, distinct). The app zeroes\n"
+      "// count[0], launches a grid of n x n blocks of your block shape (block (x, y): rows\n"
+      "// r = x, s = y) with threads * 4 bytes of dynamic shared memory, and reads count[0].";
+  SpanSpec ids = lab_data("corelated_ids");
+  ids.size_text = "n * 64 (rows of 64 ids)";
+  ids.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n) * kCorelatedIdsPerRow; };
+  SpanSpec offsets = lab_data("corelated_offsets");
+  offsets.elem_type = "const unsigned";
+  offsets.size_text = "n + 1";
+  offsets.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n) + 1; };
+  ScalarSpec threshold{"int", [](const Workload&) { return bytes_of(int{corelated::kDefaultThreshold}); }};
+  t.args = {span_arg("ids", ids), span_arg("offsets", offsets), scalar_arg("threshold", threshold),
+            span_arg("count", result64("unsigned long long"))};
+  t.shape = [](const Workload& w) {
+    LaunchShape s;
+    set_block(s, w);
+    s.grid[0] = s.grid[1] = static_cast<unsigned>(std::max(1ll, w.n));
+    s.dynamic_shared_bytes = 4u * s.block[0] * s.block[1] * s.block[2];
+    return s;
+  };
+  t.reference_text = "the CPU's count over the same rows (sorted-row intersections)";
+  t.check = exact64("count", [](const Workload& w) {
+    const corelated::Rows rows = corelated::generate_rows(static_cast<size_t>(w.n), kCorelatedIdsPerRow, 4096,
+                                                          static_cast<uint32_t>(w.seed));
+    return static_cast<long long>(corelated::count_cpu(rows, corelated::kDefaultThreshold));
+  });
+  t.default_n = 2000;
+  t.max_n = 65535;  // grid.y
+  t.default_block = {64, 1, 1};
+  t.default_seed = corelated::kDefaultSeed;
+  t.rate_name = "pairs_per_s";
+  t.rate = [](long long n) { return static_cast<double>(n) * static_cast<double>(n - 1) / 2; };
+  t.vs_variants = {"atomic", "shared", "launch1d", "launch2d", "fast"};
+  return t;
+}
+
+const TemplateRegistrar reg(spec());
+
+}  // namespace
+}  // namespace cv::usercode

@@ -1,0 +1,159 @@
+#include "usercode/templates/fountain_parts.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/cuda_check.h"
+#include "common/cuda_resources.h"
+#include "fountain/fountain.h"
+
+namespace cv::usercode::fountain_template {
+namespace {
+
+constexpr uint64_t kFrameSeed = 7;  // the frames a check replays
+
+unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
+
+fountain::Params params_of(const Workload& w) {
+  fountain::Params p;
+  auto it = w.scalars.find("p");
+  if (it != w.scalars.end() && it->second.size() == sizeof p) std::memcpy(&p, it->second.data(), sizeof p);
+  return p;
+}
+
+// The frame of step `w.step` since a reset, as the check's built-in run sees it.
+fountain::Frame frame_of(const Workload& w) {
+  const fountain::Params p = params_of(w);
+  fountain::FrameClock clock(kFrameSeed);
+  fountain::Frame f = clock.next(p);
+  for (int k = 0; k < w.step; ++k) f = clock.next(p);
+  return f;
+}
+
+template <class T>
+std::vector<char> vector_bytes(const std::vector<T>& v) {
+  std::vector<char> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+fountain::InitialState start(const Workload& w) {
+  return fountain::initial_state(fountain::make_grid(count_of(w)), params_of(w), w.seed);
+}
+
+// Positions after `steps` of the built-in lean fountain on `backend`.
+std::vector<float4> builtin_positions(Backend backend, const Workload& w, int steps) {
+  const unsigned n = count_of(w);
+  Workload at = w;
+  const fountain::Params p = params_of(w);
+  if (backend == Backend::Cpu) {
+    fountain::FountainCpu sim(n, fountain::Variant::Lean);
+    sim.reset(p, w.seed);
+    for (int k = 0; k < steps; ++k) at.step = k, sim.step(frame_of(at), p);
+    return sim.vbo();
+  }
+  CudaStream stream;
+  DeviceBuffer<float4> vbo(n);
+  fountain::FountainGpu sim(n, fountain::Variant::Lean);
+  sim.reset(vbo.get(), p, w.seed, stream.get());
+  for (int k = 0; k < steps; ++k) at.step = k, sim.step(vbo.get(), frame_of(at), p, w.block, stream.get());
+  std::vector<float4> host(n);
+  CV_CUDA(cudaMemcpyAsync(host.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  return host;
+}
+
+SpanSpec particles(Access access, bool read_back) {
+  SpanSpec s;
+  s.elem_type = access == Access::Read ? "const float4" : "float4";
+  s.elem_bytes = sizeof(float4);
+  s.access = access;
+  s.size_text = "n (particles)";
+  s.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
+  s.source = SpanArg::From::Shared;  // the scene's vertex buffers; else the runner's own
+  s.read_back = read_back;
+  return s;
+}
+
+}  // namespace
+
+void fill(TemplateSpec& t) {
+  t.feeds = Feeds::Scene;
+  t.feeds_name = "fountain";
+  t.entry = "fountain_step";
+  SpanSpec in = particles(Access::Read, false);
+  in.init = [](const Workload& w) { return vector_bytes(start(w).positions); };
+  SpanSpec vy;
+  vy.elem_type = "float";
+  vy.elem_bytes = sizeof(float);
+  vy.access = Access::ReadWrite;
+  vy.size_text = "n";
+  vy.size = in.size;
+  vy.source = SpanArg::From::State;
+  vy.init = [](const Workload& w) { return vector_bytes(start(w).vy); };
+  SpanSpec ids;  // cv::Ids: the colour-by view's buffer, then its mode
+  ids.elem_type = "unsigned";
+  ids.param_type = "cv::Ids";
+  ids.elem_bytes = sizeof(unsigned);
+  ids.access = Access::Write;
+  ids.size_text = "n while a colour-by view is on, else 0";
+  ids.size = [](const Workload& w) { return w.value("colour_by") ? static_cast<unsigned long long>(w.n) : 0ull; };
+  ids.source = SpanArg::From::Shared;
+  ids.tail = [](const Workload& w) {
+    const int mode = static_cast<int>(w.value("colour_by"));
+    std::vector<char> b(8, 0);  // int mode, padded to the struct's 8-byte alignment
+    std::memcpy(b.data(), &mode, sizeof mode);
+    return b;
+  };
+  t.args = {
+      span_arg("in", in),
+      span_arg("out", particles(Access::Write, true)),
+      span_arg("vy", vy),
+      scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); }}),
+      scalar_arg("f", {"cv::Frame", [](const Workload& w) { return bytes_of(frame_of(w)); }}),
+      scalar_arg("p", {"cv::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
+      span_arg("ids", ids),
+  };
+  t.shape = [](const Workload& w) {
+    const fountain::Grid g = fountain::make_grid(count_of(w));
+    const unsigned bx = static_cast<unsigned>(w.block.x), by = static_cast<unsigned>(w.block.y);
+    LaunchShape s;
+    s.grid[0] = (g.width + bx - 1) / bx;
+    s.grid[1] = (g.height + by - 1) / by;
+    s.block[0] = bx, s.block[1] = by, s.block[2] = static_cast<unsigned>(w.block.z);
+    return s;
+  };
+  t.swaps = {{"in", "out"}};
+  t.reference_text = "the built-in lean kernel from the same start and frames (within 1e-3, relative)";
+  t.check_steps = 120;
+  t.check = [](const Workload& w, const ReadBack& rb, Backend backend) {
+    CheckResult r;
+    const unsigned n = count_of(w);
+    const std::vector<float4> ref = builtin_positions(backend, w, w.step + 1);
+    std::vector<float> got;
+    if (auto it = rb.find("out"); it != rb.end()) {
+      got.resize(it->second.size() / sizeof(float));
+      std::memcpy(got.data(), it->second.data(), got.size() * sizeof(float));
+    }
+    long long matching = 0;
+    for (unsigned i = 0; i < n && got.size() >= 4ull * n; ++i) {
+      const float want[4] = {ref[i].x, ref[i].y, ref[i].z, ref[i].w};
+      bool same = true;
+      for (int c = 0; c < 4; ++c)
+        same = same && std::fabs(got[4 * i + c] - want[c]) <= 1e-3f * (1 + std::fabs(want[c]));
+      matching += same;
+    }
+    r.correct = matching == n;
+    r.fields["result"] = matching;  // particles equal to the built-in's after the check's steps
+    r.fields["reference"] = n;
+    return r;
+  };
+  t.default_n = 256 * 256;
+  t.max_n = 1ll << 26;
+  t.default_block = {16, 16, 1};
+  t.rate_name = "particles_per_s";
+  t.rate = [](long long n) { return static_cast<double>(n); };
+  t.builtin_variant = "lean";
+}
+
+}  // namespace cv::usercode::fountain_template

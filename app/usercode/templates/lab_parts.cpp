@@ -1,0 +1,67 @@
+#include "usercode/templates/lab_parts.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cv::usercode::lab_template {
+
+void set_block(LaunchShape& s, const Workload& w) {
+  s.block[0] = static_cast<unsigned>(std::max(1, w.block.x));
+  s.block[1] = static_cast<unsigned>(std::max(1, w.block.y));
+  s.block[2] = static_cast<unsigned>(std::max(1, w.block.z));
+}
+
+LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread, unsigned shared_per_thread) {
+  LaunchShape s;
+  set_block(s, w);
+  s.dynamic_shared_bytes = shared_per_thread * s.block[0] * s.block[1] * s.block[2];
+  const unsigned long long threads = std::max(1ull, 1ull * s.block[0] * s.block[1] * s.block[2]) * per_thread;
+  const unsigned long long n = static_cast<unsigned long long>(std::max(1ll, w.n));
+  s.grid[0] = static_cast<unsigned>(std::clamp<unsigned long long>((n + threads - 1) / threads, 1, 0x7fffffffull));
+  return s;
+}
+
+SpanSpec lab_data(const std::string& generator) {
+  SpanSpec s;
+  s.elem_type = "const int";
+  s.elem_bytes = 4;
+  s.access = Access::Read;
+  s.size_text = "n";
+  s.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
+  s.source = SpanArg::From::Generate;
+  s.generator = generator;
+  return s;
+}
+
+SpanSpec result64(const std::string& type, unsigned long long count) {
+  SpanSpec s;
+  s.elem_type = type;
+  s.elem_bytes = 8;
+  s.access = Access::ReadWrite;
+  s.size_text = std::to_string(count) + " (zeroed before each launch)";
+  s.size = [count](const Workload&) { return count; };
+  s.source = SpanArg::From::Zero;
+  s.read_back = true;
+  return s;
+}
+
+long long first_value(const ReadBack& rb, const std::string& name) {
+  auto it = rb.find(name);
+  long long v = 0;
+  if (it != rb.end() && it->second.size() >= sizeof v) std::memcpy(&v, it->second.data(), sizeof v);
+  return v;
+}
+
+std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
+    const std::string& name, std::function<long long(const Workload&)> reference) {
+  return [name, reference](const Workload& w, const ReadBack& rb, Backend) {
+    CheckResult r;
+    const long long got = first_value(rb, name), want = reference(w);
+    r.correct = got == want;
+    r.fields["result"] = got;
+    r.fields["reference"] = want;
+    return r;
+  };
+}
+
+}  // namespace cv::usercode::lab_template

@@ -1,0 +1,68 @@
+// Vector reversal (document 001): out[i] = in[n - 1 - i], checked element by element.
+#include <cstring>
+
+#include "labs/reduce/reduce.h"
+#include "usercode/template_registry.h"
+#include "usercode/templates/lab_parts.h"
+
+namespace cv::usercode {
+namespace {
+
+TemplateSpec spec() {
+  using namespace lab_template;
+  TemplateSpec t;
+  t.name = "reverse";
+  t.description = "Reverse the lab's data into out (out[i] = in[n - 1 - i]), checked element by element.";
+  t.file = "reverse.cu";
+  t.order = 120;
+  t.feeds_name = "reverse";
+  t.entry = "reverse";
+  t.notes =
+      "// The app launches a 1D grid of ceil(n / threads) blocks of your block shape\n"
+      "// with threads * sizeof(int) bytes of dynamic shared memory (extern __shared__),\n"
+      "// then compares every out[i] with in[n - 1 - i].";
+  SpanSpec out;
+  out.elem_type = "int";
+  out.elem_bytes = 4;
+  out.access = Access::Write;
+  out.size_text = "n";
+  out.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
+  out.source = SpanArg::From::Zero;
+  out.read_back = true;
+  t.args = {span_arg("in", lab_data()), span_arg("out", out)};
+  t.shape = [](const Workload& w) { return one_dimensional(w, 1, sizeof(int)); };
+  t.reference_text = "the lab's data reversed on the CPU (every element exact)";
+  t.check = [](const Workload& w, const ReadBack& rb, Backend) {
+    CheckResult r;
+    const std::vector<int32_t> in = reduce::make_data(static_cast<size_t>(w.n), w.seed);
+    std::vector<int32_t> out;
+    if (auto it = rb.find("out"); it != rb.end()) {
+      out.resize(it->second.size() / sizeof(int32_t));
+      std::memcpy(out.data(), it->second.data(), out.size() * sizeof(int32_t));
+    }
+    long long same = 0;
+    const size_t n = in.size();
+    for (size_t i = 0; i < n && out.size() == n; ++i) same += out[i] == in[n - 1 - i];
+    r.correct = same == static_cast<long long>(n);
+    r.fields["result"] = same;  // elements where the reversal is right
+    r.fields["reference"] = static_cast<long long>(n);
+    return r;
+  };
+  t.max_n = 1ll << 26;  // the reply carries out back (256 MiB a frame)
+  t.rate_name = "gb_per_s";
+  t.rate = [](long long n) { return 8e-9 * static_cast<double>(n); };  // read and written
+  t.vs_variants = {"naive", "shared", "copy"};
+  t.examples = {
+      {"reverse_naive", "Example: document 001's simple reversal, one element a thread, reads mirrored.",
+       "reverse_naive.cu"},
+      {"reverse_shared", "Example: document 001's better version: a block reverses its tile in shared "
+                         "memory, so reads and writes are both contiguous.",
+       "reverse_shared.cu"},
+  };
+  return t;
+}
+
+const TemplateRegistrar reg(spec());
+
+}  // namespace
+}  // namespace cv::usercode

@@ -1,0 +1,61 @@
+// 3SUM (document 000): count the triples i < j < k with v[i] + v[j] + v[k] == 0.
+#include "labs/sum3/sum3.h"
+#include "usercode/template_registry.h"
+#include "usercode/templates/lab_parts.h"
+
+namespace cv::usercode {
+namespace {
+
+TemplateSpec spec() {
+  using namespace lab_template;
+  TemplateSpec t;
+  t.name = "sum3";
+  t.description = "3SUM on a 2D grid over pairs (i, j): count the zero-sum triples, checked exactly.";
+  t.file = "sum3.cu";
+  t.order = 130;
+  t.feeds_name = "sum3";
+  t.entry = "sum3";
+  t.notes =
+      "// The app zeroes count[0], launches a 2D grid of ceil(n / block.x) x ceil(n / block.y)\n"
+      "// blocks of your block shape (x -> i, y -> j) with threads * 8 bytes of dynamic\n"
+      "// shared memory (extern __shared__), and reads count[0].";
+  t.args = {span_arg("v", lab_data("sum3_data")), span_arg("count", result64("unsigned long long"))};
+  t.shape = [](const Workload& w) {
+    LaunchShape s;
+    set_block(s, w);
+    const unsigned long long n = static_cast<unsigned long long>(std::max(1ll, w.n));
+    s.grid[0] = static_cast<unsigned>((n + s.block[0] - 1) / s.block[0]);
+    s.grid[1] = static_cast<unsigned>((n + s.block[1] - 1) / s.block[1]);
+    s.dynamic_shared_bytes = 8u * s.block[0] * s.block[1] * s.block[2];
+    return s;
+  };
+  t.reference_text = "the CPU's exact count over the same data (sort and two pointers)";
+  t.check = exact64("count", [](const Workload& w) {
+    const std::vector<int32_t> d = sum3::make_data(static_cast<size_t>(w.n), -100, 100, static_cast<uint32_t>(w.seed));
+    return static_cast<long long>(sum3::count_cpu_sorted(d.data(), d.size()));
+  });
+  t.default_n = 2000;
+  t.max_n = 1 << 16;  // grid.y (65535 blocks) and O(n^3) work
+  t.default_block = {16, 16, 1};
+  t.default_seed = sum3::kDefaultSeed;
+  t.rate_name = "triples_per_s";
+  t.rate = [](long long n) {
+    const double d = static_cast<double>(n);
+    return d * (d - 1) * (d - 2) / 6;
+  };
+  t.vs_variants = {"naive", "hoisted", "shared", "fast", "sorted"};
+  t.examples = {
+      {"sum3_naive", "Example: document 000's first kernel: a thread per pair, atomicAdd per triple.",
+       "sum3_naive.cu"},
+      {"sum3_hoisted", "Example: document 000's second: v[i] and v[j] hoisted into registers.",
+       "sum3_hoisted.cu"},
+      {"sum3_shared", "Example: document 000's final kernel: counts in shared memory, one atomic a block.",
+       "sum3_shared.cu"},
+  };
+  return t;
+}
+
+const TemplateRegistrar reg(spec());
+
+}  // namespace
+}  // namespace cv::usercode

@@ -1,0 +1,7 @@
+// template: reduce
+// Example: the first correct parallel sum: every thread adds its value to the
+// one total with an atomic. Right, but every add queues on one address.
+extern "C" __global__ void reduce(cv::Span<const int> data, cv::Span<long long> sum) {
+  const unsigned long long i = cv::global_index();
+  if (i < data.size) atomic_add(&sum[0], data[i]);
+}

@@ -1,0 +1,103 @@
+"""Shared by the class server's window tests: the real app under Xvfb, the
+"class server:" line it prints, its --frames JSON summary, and small HTTP
+calls on 127.0.0.1 (docs/class_server.md)."""
+import http.client
+import json
+import re
+import subprocess
+import threading
+import time
+
+LINE = re.compile(r"^class server: (http://([0-9.]+):(\d+)/) code ([A-Z0-9]{4,6})$")
+
+
+class App:
+    """cudaviz ARGS in a display of its own; stdout read as it comes."""
+
+    def __init__(self, xvfb, app, args, screen="-screen 0 1280x800x24"):
+        self.cmd = [xvfb, "-s", screen, app] + args
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        self.out, self.err = [], []
+        self.url = self.code = None
+        self.port = 0
+        self.ready = threading.Event()
+        threading.Thread(target=self._read_out, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read_out(self):
+        for line in self.proc.stdout:
+            self.out.append(line)
+            m = LINE.match(line.strip())
+            if m:
+                self.url, self.port, self.code = m.group(1), int(m.group(3)), m.group(4)
+                self.ready.set()
+
+    def _read_err(self):
+        for line in self.proc.stderr:
+            self.err.append(line)
+
+    def wait_server(self, timeout):
+        self.ready.wait(timeout)
+        return self.ready.is_set()
+
+    def finish(self, timeout):
+        """Exit code and the JSON summary (None when there is none)."""
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+        time.sleep(0.2)  # the readers catch the last lines
+        summary = None
+        for line in reversed(self.out):
+            if line.startswith("{"):
+                summary = json.loads(line)
+                break
+        return rc, summary
+
+    def stderr_tail(self, n=20):
+        return "".join(self.err[-n:])
+
+
+def request(port, method, path, body=None, token=None, timeout=5):
+    """(status, parsed JSON or {}); status 0 when the connection failed."""
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        headers = {}
+        data = None
+        if token:
+            headers["X-Class-Token"] = token
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        c.request(method, path, body=data, headers=headers)
+        r = c.getresponse()
+        raw = r.read()
+        c.close()
+        try:
+            return r.status, json.loads(raw)
+        except ValueError:
+            return r.status, {}
+    except OSError:
+        return 0, {}
+
+
+def wait_for_question(port, code, kind, timeout):
+    """Joins once and waits until the teacher's step asks a `kind` question; its round."""
+    status, j = request(port, "POST", "/api/join", {"code": code})
+    if status != 200:
+        return None
+    token = j["token"]
+    end = time.time() + timeout
+    while time.time() < end:
+        status, s = request(port, "GET", "/api/step", token=token)
+        if status == 200 and s.get("kind") == kind and s.get("open"):
+            return s["round"]
+        time.sleep(0.2)
+    return None
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, len(xs) * p // 100)] if xs else float("nan")
