@@ -57,6 +57,13 @@ namespace {
 void frame_costs(const Context& ctx, const ParticleScene& scene, nlohmann::ordered_json& j) {
   const UiState& ui = ctx.ui;
   j["kernel_ms"] = scene.kernel_ms.median();
+  // Whose kernel_ms (and throughput) it is: the student's, timed in the
+  // runner, with the request -> reply apart.
+  j["kernel_source"] = scene.kernel_is_yours() ? "yours" : "built-in";
+  if (scene.kernel_is_yours()) {
+    j["round_trip_ms"] = scene.round_trip_ms.median();
+    j["builtin_kernel_ms"] = scene.builtin_kernel_ms();
+  }
   j["map_step_unmap_ms"] = scene.step_ms.median();
   if (ctx.backend == Backend::Cuda) {
     // What the interop costs beyond the kernel: map (with any wait for GL) + unmap.

@@ -69,7 +69,7 @@ struct SceneDescriptor {
   const char* notice = "";  // "what to notice" in the scene's panel
   // Insight: the memory view models its kernel's accesses (ParticleScene::access_kernel).
   bool access_model = false;
-  // Runs a student's fountain kernel (usercode; ParticleScene::runs_user_kernels).
+  // Runs a student's kernel of a template feeding it (usercode; ParticleScene::runs_user_kernels).
   bool runs_user_kernels = false;
   // The soak's two counts (soak/soak.h): with a GPU and on the CPU backend.
   unsigned soak_gpu[2] = {16384, 65536};

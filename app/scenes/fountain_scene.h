@@ -27,7 +27,6 @@ class FountainScene : public ParticleScene {
   std::optional<std::string> rebuild_for(const RebuildRequest& r, bool* rebuilt) override;
   std::optional<SceneKernel> kernel() const override;
   std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const override;
-  const History* user_kernel_times() const override { return &user_kernel_ms; }
   void build_custom_ui(SceneUi& sui) override;  // scenes/fountain_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }
@@ -56,8 +55,6 @@ class FountainScene : public ParticleScene {
   float point_size = 40.f;  // pixels at distance 1
 
   void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
-  // Yours: the student's kernel time per step (in the runner), beside kernel_ms.
-  History user_kernel_ms{240};
   // Why the student's kernel is not running in this scene now ("" when it is / none).
   std::string user_note() const override { return user_note_; }
   // The student's kernel when it made the last step (the occupancy panel shows it), else null.

@@ -2,7 +2,7 @@
 // app calls on it (ParticleScene): one place says what the fountain is.
 #include "fountain/fountain.h"
 #include "scenes/fountain_scene.h"
-#include "usercode/user_kernel.h"
+#include "scenes/scene_user_kernel.h"
 
 namespace cv {
 namespace {
@@ -108,21 +108,7 @@ std::optional<std::string> FountainScene::rebuild_for(const RebuildRequest& r, b
 
 std::optional<SceneKernel> FountainScene::kernel() const {
   SceneKernel k;
-  if (const usercode::UserKernel* uk = user_kernel_running()) {
-    // Yours: cuFuncGetAttribute's values from the runner (no host stub here).
-    const usercode::UserKernelStatus& st = uk->status();
-    KernelAttributes& a = k.attributes;
-    a.name = "your " + (st.compile && !st.compile->entry_points.empty() ? st.compile->entry_points[0]
-                                                                        : std::string("kernel"));
-    a.ok = st.resources.known;
-    a.error = a.ok ? "" : "your kernel's resources are not known yet";
-    a.regs_per_thread = st.resources.registers;
-    a.static_shared_bytes = st.resources.shared_bytes;
-    a.local_bytes = st.resources.local_bytes;
-    a.max_threads_per_block = st.resources.max_threads;
-    k.context = "fountain, your kernel (" + st.template_name + ")";
-    return k;
-  }
+  if (const usercode::UserKernel* uk = user_kernel_running()) return scene_user::kernel_of(*uk, name());
   k.attributes = fountain::kernel_attributes(variant_);
   k.context = std::string("fountain, variant ") + fountain::to_string(variant_);
   return k;

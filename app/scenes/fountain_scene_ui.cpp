@@ -7,7 +7,6 @@
 
 #include "scenes/fountain_scene.h"
 #include "scenes/scene_ui.h"
-#include "usercode/user_kernel.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -46,15 +45,7 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
 
 // Yours beside the built-in: what runs, its time, why the built-in runs instead.
 void FountainScene::build_user_kernel_ui() {
-  if (!user_ || user_->status().state == usercode::UserKernelState::Off) return;
-  const usercode::UserKernelStatus& st = user_->status();
-  ui::section("Your kernel");
-  ImGui::TextWrapped("%s", st.headline.c_str());
-  if (user_active_ && user_kernel_ms.size())
-    ImGui::Text("yours %.3f ms | built-in %.3f ms", user_kernel_ms.median(), kernel_ms.median());
-  if (!st.fallback.empty()) ui::text_wrapped(kWarn, "%s", st.fallback.c_str());
-  if (st.fault) ui::text_wrapped(kWarn, "%s", st.fault->describe().c_str());
-  if (!user_note_.empty()) ui::text_wrapped(kDim, "%s", user_note_.c_str());
+  scene_ui::user_kernel_section(*this, user_, user_active_, user_note_);
 }
 
 }  // namespace cv

@@ -12,6 +12,7 @@
 #include "common/cuda_check.h"
 #include "gl/interop_buffer.h"
 #include "scenes/fountain_scene.h"
+#include "scenes/scene_user_kernel.h"
 #include "usercode/runner_client.h"
 #include "usercode/user_kernel.h"
 
@@ -33,32 +34,8 @@ bool FountainScene::wants_user() const {
 }
 
 std::optional<std::string> FountainScene::check_block(const BlockShape& b) const {
-  const usercode::UserKernel* uk = user_kernel_running();
-  if (!uk || !uk->status().resources.known || uk->status().resources.max_threads <= 0) return std::nullopt;
-  const int max = uk->status().resources.max_threads;
-  if (b.threads() <= max) return std::nullopt;
-  return "your kernel can launch at most " + std::to_string(max) + " threads a block (its registers "
-         "or __launch_bounds__), not " + std::to_string(b.threads());
+  return scene_user::block_limit(user_kernel_running(), b);
 }
-
-namespace {
-
-// The fd-passing descriptor of one of the scene's buffers, exported the first
-// time this runner sees it (fd >= 0 then; the caller closes it).
-std::optional<usercode::SharedBuffer> shared(const InteropBuffer& buffer, const void* ptr,
-                                             uint64_t generation, usercode::RunnerClient& rc,
-                                             uint64_t tag = 0) {
-  auto e = buffer.export_allocation(ptr, false);
-  if (!e) return std::nullopt;
-  usercode::SharedBuffer b;
-  b.kind = usercode::SharedBuffer::Kind::CudaVmm;
-  b.id = (tag << 48) + generation * 2 + static_cast<uint64_t>(e->index) + 1;
-  b.bytes = e->bytes;
-  if (!rc.has_shared(b.id)) b.fd = buffer.export_allocation(ptr, true)->fd;
-  return b;
-}
-
-}  // namespace
 
 // One step of the student's kernel on this scene's particles: the template's
 // workload with the scene's values (its buffers are added by run_user).
@@ -83,8 +60,8 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
   usercode::Workload w = user_workload(f, b);
   std::optional<usercode::SharedBuffer> in, to, ids;
   if (const InteropBuffer* buffer = vertices_->interop()) {
-    in = shared(*buffer, out.source(), buffer_generation_, *rc);
-    to = shared(*buffer, out.device(), buffer_generation_, *rc);
+    in = scene_user::share(*buffer, out.source(), buffer_generation_, *rc);
+    to = scene_user::share(*buffer, out.device(), buffer_generation_, *rc);
   }
   const bool in_place = in && to;
   if (in_place) {
@@ -92,14 +69,15 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
     w.shared["out"] = *to;
     // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
     if (ids_out_.ids && ids_buffer()) {
-      ids = shared(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
+      ids = scene_user::share(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
       if (ids) w.shared["ids"] = *ids, w.values["colour_by"] = ids_out_.mode;
     }
   }
   w.read_back = !in_place;
   // The built-in's last writes (this stream) land before the runner reads.
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
-  usercode::LaunchOutcome reply = user_->launch(w, /*wait=*/false);
+  usercode::LaunchOutcome reply;
+  const scene_user::Launch l = scene_user::launch(*user_, w, reply);
   for (auto* sb : {&in, &to, &ids})
     if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
   if (reply.busy) return false;  // a lab run holds the runner: the built-in steps this frame
@@ -117,8 +95,7 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
                    ? ""
                    : "your kernel's frames come back through the runner's reply "
                      "(no external interop here): slower than in place";
-  const double ms = reply.kernel_ms.empty() ? 0 : reply.kernel_ms.back();
-  user_kernel_ms.push(static_cast<float>(ms));
+  report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }
 

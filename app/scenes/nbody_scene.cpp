@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "scenes/scene_user_kernel.h"
+
 namespace cv {
 
 using nbody::Initial;
@@ -20,6 +22,7 @@ NBodyScene::NBodyScene(Backend backend, unsigned count, Variant v, Initial initi
 }
 
 std::optional<std::string> NBodyScene::check_block(const BlockShape& b) const {
+  if (auto e = scene_user::block_limit(user_kernel_running(), b)) return e;
   if (b.y != 1 || b.z != 1)
     return "the n-body kernels use 1D blocks: give x only (" + to_string(b) + " has y or z > 1)";
   if (!fast_build.empty() && b.threads() > nbody::fast_tile_max_threads(fast_build))
@@ -91,6 +94,7 @@ void NBodyScene::reset() {
   energy0_.reset();
   kernel_ms.clear();
   step_ms.clear();
+  user_active_ = false;
   // The drift needs the energy at reset; measure it when tracking is on.
   if (energy_every > 0) measure_energy();
 }
@@ -110,6 +114,7 @@ void NBodyScene::measure_energy() {
 
 void NBodyScene::simulate(VertexWrite& out, const BlockShape& b) {
   last_steps_per_frame_ = std::max(1, steps_per_frame);
+  if (run_user(out, b, last_steps_per_frame_)) return;
   sim_->step(out, params_, variant, fast_build, last_steps_per_frame_, b, ids_out_);
 }
 

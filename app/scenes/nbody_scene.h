@@ -81,6 +81,14 @@ class NBodyScene : public ParticleScene {
   float point_size = 4.f;   // pixels at the fitted distance
   float speed_scale = 1.f;  // multiplies the auto-fitted palette range
 
+  // The student's force kernel (template nbody_kernel, scenes/nbody_user_kernel.cpp):
+  // it computes the accelerations, the scene integrates them.
+  void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
+  std::string user_note() const override { return user_note_; }
+  usercode::UserKernel* user_kernel_running() const override {
+    return user_active_ ? user_ : nullptr;
+  }
+
  protected:
   bool ping_pong() const override { return true; }
   void simulate(VertexWrite& out, const BlockShape& b) override;
@@ -100,6 +108,12 @@ class NBodyScene : public ParticleScene {
   long long energy_step_ = 0, energy0_step_ = 0;
   float energy_ms_ = 0;
   std::unique_ptr<NBodySim> sim_;  // CUDA or CPU, made with the vertex target
+
+  // `steps` steps of yours into `out` (false: none ran, the built-in steps).
+  bool run_user(VertexWrite& out, const BlockShape& b, int steps);
+  usercode::UserKernel* user_ = nullptr;
+  bool user_active_ = false;  // the last step was yours
+  std::string user_note_;
 };
 
 }  // namespace cv

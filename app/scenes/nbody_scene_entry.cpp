@@ -2,6 +2,7 @@
 // calls on it (ParticleScene): one place says what the n-body scene is.
 #include "nbody/nbody.h"
 #include "scenes/nbody_scene.h"
+#include "scenes/scene_user_kernel.h"
 
 namespace cv {
 namespace {
@@ -61,6 +62,7 @@ SceneDescriptor descriptor() {
   d.default_variant = nbody::to_string(nbody::Variant::Fast);
   d.count_noun = "bodies";
   d.usage_note = "1D block";
+  d.runs_user_kernels = true;  // template nbody_kernel: your accelerations, integrated here
   d.min_count = 2;
   d.max_count = [](Backend b) { return static_cast<long long>(NBodyScene::max_count(b)); };
   d.default_count = [](Backend b) { return static_cast<long long>(NBodyScene::default_count(b)); };
@@ -133,6 +135,7 @@ std::optional<std::string> NBodyScene::rebuild_for(const RebuildRequest& r, bool
 }
 
 std::optional<SceneKernel> NBodyScene::kernel() const {
+  if (const usercode::UserKernel* uk = user_kernel_running()) return scene_user::kernel_of(*uk, name());
   return SceneKernel{nbody::kernel_attributes(variant, block(), fast_build),
                      std::string("nbody, variant ") + nbody::to_string(variant) +
                          " (the force kernel; gather and finish are light)"};

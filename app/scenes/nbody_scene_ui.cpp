@@ -117,6 +117,7 @@ void NBodyScene::build_custom_ui(SceneUi& sui) {
   scene_ui::param_slider(scene, "speed_colours");
 
   energy_section(scene);
+  scene_ui::user_kernel_section(scene, user_, user_active_, user_note_);
 }
 
 }  // namespace cv

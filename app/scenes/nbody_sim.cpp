@@ -1,5 +1,10 @@
 #include "scenes/nbody_sim.h"
 
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.h"
+
 namespace cv {
 namespace {
 
@@ -28,9 +33,33 @@ class NBodySimCuda final : public NBodySim {
   std::optional<nbody::NBodyGpu::FastLaunch> fast_launch(const BlockShape& block) const override {
     return gpu_.fast_launch(block);
   }
+  std::vector<float4> bodies(VertexWrite& out, bool first, unsigned pad) override {
+    const auto* from = static_cast<const float4*>(first ? out.source() : out.device());
+    const float4* snap = gpu_.snapshot(from, out.stream());
+    std::vector<float4> host(static_cast<size_t>(gpu_.count()) + pad);
+    if (host.size() > gpu_.padded_count())
+      throw std::invalid_argument("nbody: " + std::to_string(pad) + " bodies of padding is more than the " +
+                                  std::to_string(gpu_.padded_count() - gpu_.count()) + " the snapshot has");
+    CV_CUDA(cudaMemcpyAsync(host.data(), snap, host.size() * sizeof(float4), cudaMemcpyDeviceToHost,
+                            out.stream()));
+    CV_CUDA(cudaStreamSynchronize(out.stream()));
+    return host;
+  }
+  void step_with(VertexWrite& out, const std::vector<float4>& acc, const nbody::Params& p,
+                 const BlockShape& block, const insight::IdsOut& ids) override {
+    if (acc.size() != gpu_.count())
+      throw std::invalid_argument("nbody: " + std::to_string(acc.size()) + " accelerations for " +
+                                  std::to_string(gpu_.count()) + " bodies");
+    if (acc_.size() != acc.size()) acc_ = DeviceBuffer<float4>(acc.size());
+    CV_CUDA(cudaMemcpyAsync(acc_.get(), acc.data(), acc_.bytes(), cudaMemcpyHostToDevice, out.stream()));
+    gpu_.step_with(acc_.get(), static_cast<float4*>(out.device()), p, block, out.stream(), ids);
+    // acc (the caller's) may go away once this returns.
+    CV_CUDA(cudaStreamSynchronize(out.stream()));
+  }
 
  private:
   nbody::NBodyGpu gpu_;
+  DeviceBuffer<float4> acc_;  // the given accelerations, uploaded
 };
 
 class NBodySimCpu final : public NBodySim {
@@ -48,6 +77,15 @@ class NBodySimCpu final : public NBodySim {
   nbody::Energy energy(VertexTarget&, cudaStream_t, const nbody::Params& p,
                        const BlockShape&) override {
     return cpu_.energy(p);
+  }
+  std::vector<float4> bodies(VertexWrite&, bool, unsigned pad) override { return cpu_.bodies(pad); }
+  void step_with(VertexWrite& out, const std::vector<float4>& acc, const nbody::Params& p,
+                 const BlockShape&, const insight::IdsOut&) override {
+    if (acc.size() != cpu_.count())
+      throw std::invalid_argument("nbody: " + std::to_string(acc.size()) + " accelerations for " +
+                                  std::to_string(cpu_.count()) + " bodies");
+    cpu_.step_with(acc.data(), p);
+    put(out);
   }
 
  private:

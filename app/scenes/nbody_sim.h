@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
@@ -30,6 +31,14 @@ class NBodySim {
   // GPU), O(N^2); blocks until done.
   virtual nbody::Energy energy(VertexTarget& vertices, cudaStream_t s, const nbody::Params& p,
                                const BlockShape& block) = 0;
+  // A force kernel from elsewhere (the student's, scenes/nbody_user_kernel.cpp):
+  // the bodies it reads for a step, (x, y, z, mass) then `pad` zero-mass bodies,
+  // in host memory (from out's source on the first step of a frame, `first`,
+  // else from out); then that step finished from its accelerations (count of
+  // them, without G) into `out`, integrated by the built-in's own kernel.
+  virtual std::vector<float4> bodies(VertexWrite& out, bool first, unsigned pad) = 0;
+  virtual void step_with(VertexWrite& out, const std::vector<float4>& acc, const nbody::Params& p,
+                         const BlockShape& block, const insight::IdsOut& ids) = 0;
   // How the fast variant launches with `block` on this device (nullopt on the CPU).
   virtual std::optional<nbody::NBodyGpu::FastLaunch> fast_launch(const BlockShape& block) const {
     (void)block;

@@ -108,17 +108,29 @@ void ParticleScene::step() {
       kernel_timer_->begin(s);
     }
     ids_out_ = {ids ? static_cast<uint32_t*>(ids->device()) : nullptr, static_cast<int>(colour_by_)};
+    user_step_ms_.reset();
     CpuStopwatch sim;
     {
       const nvtx::Range launch([this] { return launch_label(*this); });
       simulate(out, block_);
     }
     ids_out_ = {};
+    const bool yours = user_step_ms_.has_value();
+    if (yours != yours_) switch_kernel_source(yours);
     if (cuda) {
-      kernel_timer_->end(s);
+      // The events around a step of yours span the round trip, not your kernel.
+      if (yours)
+        kernel_timer_->cancel();
+      else
+        kernel_timer_->end(s);
       unmap_timer_->begin(s);
-    } else {
+    } else if (!yours) {
       kernel_ms.push(sim.ms());
+    }
+    if (yours) {
+      kernel_ms.push(*user_step_ms_);
+      user_ms_.push(*user_step_ms_);
+      round_trip_ms.push(user_round_trip_ms_);
     }
     if (ids) ids->close();
     out.close();
@@ -137,6 +149,19 @@ void ParticleScene::step() {
   }
   ++steps_;
   after_step();
+}
+
+void ParticleScene::report_user_step(double kernel_ms, double round_trip_ms) {
+  user_step_ms_ = static_cast<float>(kernel_ms);
+  user_round_trip_ms_ = static_cast<float>(round_trip_ms);
+}
+
+void ParticleScene::switch_kernel_source(bool yours) {
+  if (yours) builtin_median_ = kernel_ms.median();
+  yours_ = yours;
+  kernel_ms.clear();
+  round_trip_ms.clear();
+  if (kernel_timer_) kernel_timer_->drop_pending();
 }
 
 void ParticleScene::wait_for_gpu() {

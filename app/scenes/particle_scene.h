@@ -100,7 +100,17 @@ class ParticleScene {
   bool runs_user_kernels() const;
   virtual usercode::UserKernel* user_kernel_running() const { return nullptr; }
   virtual std::string user_note() const { return ""; }
-  virtual const History* user_kernel_times() const { return nullptr; }
+  // Yours: the student's kernel time per step as the runner measured it;
+  // null for a scene that never runs one.
+  const History* user_kernel_times() const { return runs_user_kernels() ? &user_ms_ : nullptr; }
+  // Whether the last step was the student's kernel. Then kernel_ms holds ITS
+  // times (the runner's CUDA events or host clock), so the plots, particles/s
+  // and GB/s describe yours, and round_trip_ms what a step of yours costs the
+  // app besides: request -> reply (the pipe, the launch, the wait, copies).
+  bool kernel_is_yours() const { return yours_; }
+  History round_trip_ms{240};
+  // The built-in kernel's median over its last steps before yours took over (0: none).
+  float builtin_kernel_ms() const { return yours_ ? builtin_median_ : kernel_ms.median(); }
 
   // Where the camera starts (and returns to on C) for this scene.
   struct CameraHome {
@@ -236,6 +246,10 @@ class ParticleScene {
   const InteropBuffer* ids_buffer() const { return ids_ ? ids_->interop() : nullptr; }
   // Called at the end of step(), outside the timed region (n-body energy, pi count).
   virtual void after_step() {}
+  // simulate() calls this when the student's kernel made the step: its time in
+  // the runner and the request -> reply time (ms); step() files them in place
+  // of its own clock's, which spanned the round trip.
+  void report_user_step(double kernel_ms, double round_trip_ms);
   // Extra rules on the block shape beyond the device limits (1D kernels).
   virtual std::optional<std::string> check_block(const BlockShape& b) const {
     (void)b;
@@ -296,6 +310,15 @@ class ParticleScene {
   void cpu_ids();
   // Whether styled() draws the ids buffer (written for this mode and count).
   bool ids_drawn() const;
+  // kernel_ms changes hands (built-in <-> yours): it restarts, so no plot or
+  // median mixes the two; timings of the other still in flight are dropped.
+  void switch_kernel_source(bool yours);
+
+  History user_ms_{240};
+  bool yours_ = false;                 // the last step was the student's kernel
+  std::optional<float> user_step_ms_;  // this step's, set by report_user_step()
+  float user_round_trip_ms_ = 0;
+  float builtin_median_ = 0;
 
   insight::ColourBy colour_by_ = insight::ColourBy::Normal;
   std::unique_ptr<VertexTarget> ids_;  // uint32 per particle, a GL vertex attribute

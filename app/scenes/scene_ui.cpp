@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "scenes/particle_scene.h"
+#include "usercode/user_kernel.h"
 #include "widgets/widgets.h"
 
 namespace cv {
@@ -91,6 +92,24 @@ void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, i
     if (i) ui::same_line_if_fits(labels[i]);
     if (ImGui::SmallButton(labels[i])) sui.count_input = counts[i];
   }
+}
+
+void user_kernel_section(const ParticleScene& scene, const usercode::UserKernel* uk, bool active,
+                         const std::string& note) {
+  if (!uk || uk->status().state == usercode::UserKernelState::Off) return;
+  const usercode::UserKernelStatus& st = uk->status();
+  ui::section("Your kernel");
+  ImGui::TextWrapped("%s", st.headline.c_str());
+  if (active && scene.kernel_is_yours()) {
+    ImGui::Text("yours %.3f ms | built-in %.3f ms", scene.kernel_ms.median(), scene.builtin_kernel_ms());
+    ui::tooltip("Both kernels alone: yours timed in the runner, the built-in before yours ran.");
+    ImGui::Text("round trip %.3f ms (request -> reply)", scene.round_trip_ms.median());
+    ui::tooltip("What a step of yours costs the frame: the request to the runner, your launch, "
+                "the wait and the reply (with the data where it comes back in it).");
+  }
+  if (!st.fallback.empty()) ui::text_wrapped(kWarn, "%s", st.fallback.c_str());
+  if (st.fault) ui::text_wrapped(kWarn, "%s", st.fault->describe().c_str());
+  if (!note.empty()) ui::text_wrapped(kDim, "%s", note.c_str());
 }
 
 }  // namespace scene_ui
@@ -178,22 +197,35 @@ void ParticleScene::build_timing_ui(float plot_height) {
     ImGui::PlotLines(name, h.data(), h.size(), h.offset(), label, 0.f, h.max() * 1.2f + 1e-6f,
                      ImVec2(0, plot_height));
   };
-  plot(cuda ? "kernel (GPU)" : "step (CPU)", kernel_ms);
-  plot(cuda ? "map+step+unmap" : "step+upload", step_ms);
+  // While the student's kernel steps the scene, the kernel plot and the
+  // throughput are ITS times as the runner measured them; the round trip to
+  // the runner is plotted on its own, for what it is.
+  const bool yours = kernel_is_yours();
+  plot(yours ? "your kernel" : cuda ? "kernel (GPU)" : "step (CPU)", kernel_ms);
+  if (yours) {
+    ui::tooltip(cuda ? "Your kernel alone, timed in the runner process (CUDA events around its launch)."
+                     : "Your kernel alone, timed in the runner process (the host clock around its run).");
+    plot("round trip", round_trip_ms);
+    ui::tooltip("Request -> reply: the app asks the runner for a step of yours and waits for "
+                "the answer (the pipe, your launch, the wait, copies). Not a kernel time.");
+  }
+  plot(yours ? (cuda ? "map+yours+unmap" : "yours+upload") : cuda ? "map+step+unmap" : "step+upload",
+       step_ms);
   // The scene's own throughput, from the latest kernel time.
   const nlohmann::ordered_json t = throughput();
   for (auto it = t.begin(); it != t.end(); ++it) {
     if (!it.value().is_number()) continue;
     const double v = it.value().get<double>();
     const std::string& k = it.key();
+    const char* who = yours ? "yours, " : "";  // whose kernel time the rate is from
     if (k == "gflops")
-      ImGui::TextWrapped("GFLOP/s: %.1f  (20 flops an interaction)", v);
+      ImGui::TextWrapped("%sGFLOP/s: %.1f  (20 flops an interaction)", who, v);
     else if (k == "gb_per_s")
-      ImGui::TextWrapped("GB/s: %.2f", v);
+      ImGui::TextWrapped("%sGB/s: %.2f", who, v);
     else {
       std::string name = k;
       if (auto p = name.find("_per_s"); p != std::string::npos) name = name.substr(0, p) + "/s";
-      ImGui::TextWrapped("%s: %s", name.c_str(), ui::si(v).c_str());
+      ImGui::TextWrapped("%s%s: %s", who, name.c_str(), ui::si(v).c_str());
     }
   }
 }

@@ -10,6 +10,9 @@
 #include "insight/launch_ids.h"
 
 namespace cv {
+namespace usercode {
+class UserKernel;
+}
 
 class ParticleScene;
 
@@ -47,6 +50,11 @@ void colour_by_row(ParticleScene& scene, SceneControls& run);
 bool param_slider(ParticleScene& scene, const char* key);
 // A row of small buttons that set the count field.
 void count_buttons(SceneUi& sui, const char* const* labels, const int* counts, int n);
+// "Your kernel": the student's kernel beside the built-in (`uk` null or off:
+// nothing drawn): its state, both kernel times and the round trip while yours
+// steps the scene (`active`), why the built-in runs instead, and `note`.
+void user_kernel_section(const ParticleScene& scene, const usercode::UserKernel* uk, bool active,
+                         const std::string& note);
 }  // namespace scene_ui
 
 }  // namespace cv

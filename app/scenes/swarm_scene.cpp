@@ -42,6 +42,8 @@ float3 SwarmScene::next_target() {
 }
 
 void SwarmScene::reset() {
+  user_active_ = false;  // yours starts again from the initial state
+  ++buffer_generation_;
   path_step_ = 0;
   steps_ = 0;
   const float3 t = next_target();
@@ -52,7 +54,9 @@ void SwarmScene::reset() {
 }
 
 void SwarmScene::simulate(VertexWrite& out, const BlockShape& b) {
-  sim_->step(out, next_target(), params_, b, ids_out_);
+  const float3 target = next_target();
+  if (run_user(out, b, target)) return;
+  sim_->step(out, target, params_, b, ids_out_);
 }
 
 ParticleScene::CameraHome SwarmScene::camera_home() const {

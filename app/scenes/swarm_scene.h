@@ -61,9 +61,18 @@ class SwarmScene : public ParticleScene {
   glm::vec3 target() const { return target_; }
   float point_size = 10.f;
 
+  // The student's kernel (templates swarm_kernel and swarm_particle,
+  // scenes/swarm_user_kernel.cpp), run instead of the built-in.
+  void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
+  std::string user_note() const override { return user_note_; }
+  usercode::UserKernel* user_kernel_running() const override {
+    return user_active_ ? user_ : nullptr;
+  }
+
  protected:
   bool ping_pong() const override { return true; }
   void simulate(VertexWrite& out, const BlockShape& b) override;
+  std::optional<std::string> check_block(const BlockShape& b) const override;
 
  private:
   float3 next_target();
@@ -75,6 +84,15 @@ class SwarmScene : public ParticleScene {
   glm::vec3 pointer_{0.f, 0.f, 0.f};
   glm::vec3 target_{0.f, 0.f, 0.f};
   std::unique_ptr<SwarmSim> sim_;  // CUDA or CPU, made with the vertex target
+
+  // One step of yours into `out` towards `target` (false: it could not run, the built-in steps).
+  bool run_user(VertexWrite& out, const BlockShape& b, float3 target);
+  usercode::UserKernel* user_ = nullptr;
+  bool user_active_ = false;        // the last step was yours (else the runner starts from reset)
+  uint64_t user_steps_ = 0;         // steps of yours since it (re)started: its random keys
+  uint64_t buffer_generation_ = 0;  // new vertex buffers: new shared-buffer ids
+  std::vector<float> user_positions_;  // your last frame, when it came back in the reply
+  std::string user_note_;
 };
 
 }  // namespace cv

@@ -1,5 +1,6 @@
 // The swarm's registry entry (registry/scene_registry.h) and the hooks the app
 // calls on it (ParticleScene): one place says what the swarm is.
+#include "scenes/scene_user_kernel.h"
 #include "scenes/swarm_scene.h"
 #include "swarm/swarm.h"
 
@@ -53,6 +54,7 @@ SceneDescriptor descriptor() {
   d.params = param_table();
   d.notice = kNotice;
   d.access_model = true;
+  d.runs_user_kernels = true;  // templates swarm_kernel and swarm_particle
   d.soak_gpu[0] = 1u << 20, d.soak_gpu[1] = 65536;
   d.soak_cpu[0] = 16384, d.soak_cpu[1] = 65536;
   d.make = [](Backend b, unsigned n, const std::string& v,
@@ -91,6 +93,7 @@ std::optional<std::string> SwarmScene::rebuild_for(const RebuildRequest& r, bool
 }
 
 std::optional<SceneKernel> SwarmScene::kernel() const {
+  if (const usercode::UserKernel* uk = user_kernel_running()) return scene_user::kernel_of(*uk, name());
   return SceneKernel{swarm::kernel_attributes(), "swarm (both variants run this kernel)"};
 }
 

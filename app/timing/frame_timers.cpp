@@ -60,6 +60,11 @@ void CudaTimerRing::end(cudaStream_t s) {
   open_ = false;
 }
 
+void CudaTimerRing::drop_pending() {
+  for (Slot& slot : slots_) slot.pending = false;
+  tail_ = head_;
+}
+
 std::vector<float> CudaTimerRing::poll() {
   std::vector<float> out;
   while (slots_[tail_].pending && slots_[tail_].stop.ready()) {

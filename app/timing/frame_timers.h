@@ -46,6 +46,11 @@ class CudaTimerRing {
   CudaTimerRing();
   void begin(cudaStream_t s);
   void end(cudaStream_t s);
+  // Ends the open interval without a result: what it spanned was timed
+  // elsewhere (a step the student's kernel made in the runner).
+  void cancel() { open_ = false; }
+  // Forgets the intervals still in flight (the series they belong to restarted).
+  void drop_pending();
   // Completed intervals since the last poll, oldest first.
   std::vector<float> poll();
 

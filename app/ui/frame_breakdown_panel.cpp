@@ -66,8 +66,14 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui
   last_steps_ = scene.steps();
   const float k = stepped ? scene.kernel_ms.latest() : 0.f;
   sim_.push(k);
-  const float xfer = scene.backend() == Backend::Cuda ? scene.interop_ms.latest()
-                                                      : std::max(0.f, scene.step_ms.latest() - k);
+  // A step of the student's kernel: kernel_ms is its time in the runner; the
+  // rest of the request -> reply is the app waiting for the runner.
+  const bool yours = scene.kernel_is_yours();
+  const float wait = stepped && yours ? std::max(0.f, scene.round_trip_ms.latest() - k) : 0.f;
+  runner_.push(wait);
+  const float xfer = scene.backend() == Backend::Cuda
+                         ? scene.interop_ms.latest()
+                         : std::max(0.f, scene.step_ms.latest() - k - wait);
   xfer_.push(stepped ? xfer : 0.f);
   draw_.push(ui.stats.draw_ms.latest());
   ui_.push(ui_ms_);
@@ -76,14 +82,18 @@ void FrameBreakdownPanel::draw(const ParticleScene& scene, const UiState& ui, ui
   const bool cuda = scene.backend() == Backend::Cuda;
   ImGui::Text("%.0f fps  (frame %.2f ms)", ui.stats.fps.latest(), ui.stats.frame_ms.latest());
   const Series series[] = {
-      {&sim_, cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)", IM_COL32(90, 170, 250, 255)},
+      {&sim_,
+       yours ? "simulate (your kernel)" : cuda ? "simulate (kernel, GPU)" : "simulate (CPU step)",
+       IM_COL32(90, 170, 250, 255)},
+      {&runner_, "runner round trip (wait)", IM_COL32(240, 90, 90, 255)},
       {&xfer_, cuda ? transfer_label(scene.transfer_mode()) : "upload (CPU)",
        IM_COL32(250, 180, 60, 255)},
       {&draw_, "draw (GL timer)", IM_COL32(120, 220, 120, 255)},
       {&ui_, "UI (CPU)", IM_COL32(220, 110, 220, 255)},
   };
-  stacked_plot(series, 4, ImVec2(ImGui::GetContentRegionAvail().x, 90.f));
+  stacked_plot(series, 5, ImVec2(ImGui::GetContentRegionAvail().x, 90.f));
   for (const Series& s : series) {
+    if (s.h == &runner_ && !yours) continue;  // only while the student's kernel steps
     ImGui::ColorButton(s.name, ImGui::ColorConvertU32ToFloat4(s.colour),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
     ImGui::SameLine();

@@ -19,6 +19,7 @@ class FrameBreakdownPanel {
 
  private:
   History sim_{240}, xfer_{240}, draw_{240}, ui_{240};
+  History runner_{240};  // the wait for the runner beyond the student's kernel
   long long last_steps_ = -1;
   float ui_ms_ = 0;
   ui::ToolTab window_{ui::Tool::Frames};  // its tab in the tool area (ui/layout.h)

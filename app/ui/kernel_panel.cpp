@@ -143,6 +143,18 @@ const usercode::TemplateSpec* KernelPanel::template_in_editor(const UserKernel& 
 }
 
 void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
+  // Another scene (not the first frame's: a file opened with it keeps its
+  // template): the picker moves to the scene's first template.
+  if (scene_.empty()) scene_ = scene.name();
+  if (scene_ != scene.name()) {
+    scene_ = scene.name();
+    const auto& ts = usercode::template_entries();
+    for (int i = 0; i < static_cast<int>(ts.size()); ++i)
+      if (ts[i].spec && ts[i].spec->feeds == usercode::Feeds::Scene && ts[i].spec->feeds_name == scene_) {
+        pick_ = i;
+        break;
+      }
+  }
   if (source_.watch(ImGui::GetTime())) {
     follow_template_line();
     if (run_on_reload_) submit(uk);
@@ -178,7 +190,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
       if (yours->latest() > 0) yours_ms_.push(yours->latest());
-    } else if (scene.kernel_ms.latest() > 0) {
+    } else if (!scene.kernel_is_yours() && scene.kernel_ms.latest() > 0) {
       builtin_ms_.push(scene.kernel_ms.latest());
     }
   }
@@ -373,10 +385,19 @@ void KernelPanel::template_picker() {
   ui::section("start from");
   ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().x));
   if (ImGui::BeginCombo("##template", ts[pick_].name.c_str())) {
-    for (int i = 0; i < static_cast<int>(ts.size()); ++i) {
-      std::string label = ts[i].name + (ts[i].example ? "  (example)" : "");
-      if (ImGui::Selectable(label.c_str(), i == pick_)) pick_ = i;
-      ui::tooltip(ts[i].description.c_str());
+    // The scene on screen's templates first (they run there), then the rest.
+    auto here = [&](int i) {
+      return ts[i].spec && ts[i].spec->feeds == usercode::Feeds::Scene && ts[i].spec->feeds_name == scene_;
+    };
+    for (int pass = 0; pass < 2; ++pass) {
+      if (pass == 1) ImGui::Separator();
+      for (int i = 0; i < static_cast<int>(ts.size()); ++i) {
+        if (here(i) != (pass == 0)) continue;
+        std::string label = ts[i].name + (ts[i].example ? "  (example)" : "") +
+                            (here(i) ? "  (this scene)" : "");
+        if (ImGui::Selectable(label.c_str(), i == pick_)) pick_ = i;
+        ui::tooltip(ts[i].description.c_str());
+      }
     }
     ImGui::EndCombo();
   }

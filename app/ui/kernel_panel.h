@@ -66,6 +66,7 @@ class KernelPanel {
   uint64_t seen_status_ = ~uint64_t{0};
   std::vector<usercode::Diagnostic> unplaced_;  // messages at no line (line 0)
   int pick_ = 0;                 // the template picker's choice
+  std::string scene_;            // the scene on screen: its templates head the picker
   bool run_on_reload_ = true;    // a save in the student's own editor runs it
   float time_limit_s_ = 2.f;  // the field's value while it is edited
   bool limit_editing_ = false;

@@ -50,10 +50,12 @@ void draw_timing_export(const ParticleScene& scene, UiState& ui) {
       std::vector<std::pair<std::string, const History*>> columns{
           {"fps", &ui.stats.fps},
           {"frame_ms", &ui.stats.frame_ms},
-          {cuda ? "kernel_ms" : "cpu_step_ms", &scene.kernel_ms},
+          {scene.kernel_is_yours() ? "your_kernel_ms" : cuda ? "kernel_ms" : "cpu_step_ms",
+           &scene.kernel_ms},
           {cuda ? "map_step_unmap_ms" : "step_upload_ms", &scene.step_ms},
           {"draw_ms", &ui.stats.draw_ms}};
       if (cuda) columns.emplace_back("interop_ms", &scene.interop_ms);
+      if (scene.kernel_is_yours()) columns.emplace_back("round_trip_ms", &scene.round_trip_ms);
       write_file_atomically(name, history_csv(columns));
       message = std::string("wrote ") + name;
       failed = false;

@@ -409,6 +409,29 @@ void NBodyGpu::step_from(const float4* source, float4* vbo, const Params& p, Var
   last_dt_ = p.dt;
 }
 
+size_t NBodyGpu::padded_count() const { return static_cast<size_t>(count_) + kBodyPad; }
+
+const float4* NBodyGpu::snapshot(const float4* source, cudaStream_t s) {
+  if (count_) gather(source, 256, s);
+  return bodies_.get();
+}
+
+void NBodyGpu::step_with(const float4* acc, float4* vbo, const Params& p, const BlockShape& block,
+                         cudaStream_t s, const insight::IdsOut& ids) {
+  require_softening(p);
+  require_valid(block);
+  if (count_ == 0) return;
+  const unsigned nt = static_cast<unsigned>(block.threads());
+  ForceSums sums;
+  sums.sliced = acc;
+  const float kick = p.G * (synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt));
+  finish_kernel<true><<<ceil_div(count_, nt), nt, 0, s>>>(bodies_.get(), sums, nullptr, vel_.get(),
+                                                          vbo, count_, p.G, kick, p.dt, ids);
+  cuda_check_launch("nbody finish_kernel<<<>>> (given accelerations)");
+  synced_ = false;
+  last_dt_ = p.dt;
+}
+
 std::vector<float4> NBodyGpu::accelerations(const float4* vbo, const Params& p, Variant v,
                                             const BlockShape& block, cudaStream_t s) {
   require_block(v, block);

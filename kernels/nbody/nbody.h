@@ -135,6 +135,19 @@ class NBodyGpu {
   // (vx, vy, vz, mass), velocities at the last half step. Blocks until done.
   std::vector<float4> velocities(cudaStream_t s) const;
 
+  // A force kernel from elsewhere (the student's): snapshot() gathers the
+  // positions of `source` with the masses into the padded bodies a force
+  // kernel reads (padded_count() of them: zero-mass bodies after count(), at
+  // least kBodyPad, so a tile of up to 1024 may read past n untested) and
+  // returns them (device memory, valid until the next step); step_with()
+  // then finishes the step from `acc` (count() accelerations in device
+  // memory, without G) like step() does from its own force kernel, writing
+  // vbo. `block` shapes the integrating launch (the ids of colour by launch).
+  const float4* snapshot(const float4* source, cudaStream_t s);
+  size_t padded_count() const;
+  void step_with(const float4* acc, float4* vbo, const Params& p, const BlockShape& block,
+                 cudaStream_t s, const insight::IdsOut& ids = {});
+
   // How the fast variant launches with this block shape on this device.
   struct FastLaunch {
     std::string build;        // fast_tile_names() entry
@@ -213,7 +226,16 @@ class NBodyCpu {
   void set_simd(SimdPath path);
   SimdPath simd() const { return simd_; }
 
+  // A force kernel from elsewhere (the student's): the bodies it reads, (x, y,
+  // z, mass) then `pad` zero-mass bodies; and one leapfrog step from its
+  // accelerations (count of them, without G), as step() does from its own.
+  std::vector<float4> bodies(size_t pad = 0) const;
+  void step_with(const float4* acc, const Params& p);
+
  private:
+  // Kick (by g times the accelerations) and drift every body.
+  void integrate(const float4* a, float g, const Params& p);
+
   unsigned count_;
   std::vector<float4> vbo_, vel_;
   SimdPath simd_;

@@ -152,7 +152,24 @@ void NBodyCpu::step(const Params& p, const std::atomic<bool>* cancel) {
   const std::vector<float4> a = accelerations(p, cancel);
   if (a.size() != count_) return;  // cancelled: state untouched
   // a already carries G, so the kick is the bare time (the GPU folds G into it).
-  const float kick = synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt);
+  integrate(a.data(), 1.f, p);
+}
+
+std::vector<float4> NBodyCpu::bodies(size_t pad) const {
+  std::vector<float4> body(count_ + pad, make_float4(0.f, 0.f, 0.f, 0.f));
+  for (size_t i = 0; i < count_; ++i)
+    body[i] = make_float4(vbo_[i].x, vbo_[i].y, vbo_[i].z, vel_[i].w);
+  return body;
+}
+
+void NBodyCpu::step_with(const float4* acc, const Params& p) {
+  require_softening(p);
+  if (count_ == 0) return;
+  integrate(acc, p.G, p);
+}
+
+void NBodyCpu::integrate(const float4* a, float g, const Params& p) {
+  const float kick = g * (synced_ ? 0.5f * p.dt : 0.5f * (last_dt_ + p.dt));
   float4* pos = vbo_.data();
   float4* vel = vel_.data();
   parallel_for(count_, [&](size_t begin, size_t end) {

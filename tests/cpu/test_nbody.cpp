@@ -347,3 +347,54 @@ TEST(NBodyCpu, LoadRejectsWrongCount) {
   NBodyCpu sim(3);
   EXPECT_THROW(sim.load(two_body(1.f, 0.5f, 0.f)), std::invalid_argument);
 }
+
+// A force kernel from elsewhere (the student's, through the runner): the
+// bodies it reads and the step finished from its accelerations must be the
+// twin's own step. G is a power of two, so G * a and the kick by G * dt/2
+// round the same way and the two paths agree bit for bit.
+TEST(NBodyCpuGiven, StepWithOwnAccelerationsIsTheStep) {
+  Params p;
+  p.G = 0.5f;
+  p.dt = 0.01f;
+  const unsigned n = 300;
+  NBodyCpu a(n), b(n);
+  a.reset(Initial::Galaxies, p, 5);
+  b.reset(Initial::Galaxies, p, 5);
+  for (int k = 0; k < 3; ++k) {  // the first kick is half a step, the later ones whole
+    a.step(p);
+    std::vector<float4> acc = b.accelerations(p);  // G a
+    for (float4& v : acc) v = make_float4(v.x / p.G, v.y / p.G, v.z / p.G, 0.f);
+    b.step_with(acc.data(), p);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    ASSERT_EQ(a.vbo()[i].x, b.vbo()[i].x) << i;
+    ASSERT_EQ(a.vbo()[i].y, b.vbo()[i].y) << i;
+    ASSERT_EQ(a.vbo()[i].z, b.vbo()[i].z) << i;
+    ASSERT_EQ(a.vbo()[i].w, b.vbo()[i].w) << i;
+    ASSERT_EQ(a.velocities()[i].x, b.velocities()[i].x) << i;
+  }
+}
+
+TEST(NBodyCpuGiven, BodiesCarryTheMassesThenZeroMassPadding) {
+  Params p;
+  NBodyCpu sim(50);
+  sim.reset(Initial::Sphere, p, 3);
+  const std::vector<float4> body = sim.bodies(1024);
+  ASSERT_EQ(body.size(), 50u + 1024u);
+  for (unsigned i = 0; i < 50; ++i) {
+    EXPECT_EQ(body[i].x, sim.vbo()[i].x);
+    EXPECT_EQ(body[i].z, sim.vbo()[i].z);
+    EXPECT_EQ(body[i].w, sim.velocities()[i].w);
+    EXPECT_GT(body[i].w, 0.f);
+  }
+  for (size_t i = 50; i < body.size(); ++i) EXPECT_EQ(body[i].w, 0.f) << i;
+}
+
+TEST(NBodyCpuGiven, RejectsZeroSoftening) {
+  Params p;
+  NBodyCpu sim(4);
+  sim.reset(Initial::Sphere, p, 3);
+  std::vector<float4> acc(4, make_float4(0.f, 0.f, 0.f, 0.f));
+  p.softening = 0.f;
+  EXPECT_THROW(sim.step_with(acc.data(), p), std::invalid_argument);
+}

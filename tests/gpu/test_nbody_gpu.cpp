@@ -325,3 +325,41 @@ TEST(NBodyGpu, FirstPairsLaunchOnANonBlockingStreamSeesItsWorkList) {
     EXPECT_LT(rel_l2(got, ref), 1e-4) << "trial " << trial;
   }
 }
+
+// A force kernel from elsewhere (the student's): the padded snapshot it reads
+// and the step finished from its accelerations (here the tiled variant's,
+// divided by G = 1) equal the built-in step exactly.
+TEST(NBodyGpuGiven, StepWithTiledAccelerationsIsTheTiledStep) {
+  CV_REQUIRE_GPU();
+  Params p;
+  p.dt = 0.01f;
+  const unsigned n = 1000;
+  const BlockShape block{128, 1, 1};
+  DeviceBuffer<float4> va(n), vb(n), acc(n);
+  NBodyGpu a(n), b(n);
+  a.reset(va.get(), Initial::Galaxies, p, 11, nullptr);
+  b.reset(vb.get(), Initial::Galaxies, p, 11, nullptr);
+  for (int k = 0; k < 3; ++k) {
+    a.step(va.get(), p, Variant::Tiled, block, nullptr);
+    const std::vector<float4> g = b.accelerations(vb.get(), p, Variant::Tiled, block, nullptr);
+    CV_CUDA(cudaMemcpy(acc.get(), g.data(), acc.bytes(), cudaMemcpyHostToDevice));
+    const float4* bodies = b.snapshot(vb.get(), nullptr);
+    ASSERT_GE(b.padded_count(), n + 1024u);
+    if (k == 0) {  // the snapshot: positions with masses, zero-mass padding after n
+      std::vector<float4> h(b.padded_count());
+      CV_CUDA(cudaDeviceSynchronize());
+      CV_CUDA(cudaMemcpy(h.data(), bodies, h.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+      const std::vector<float4> pos = download(vb), vel = b.velocities(nullptr);
+      for (unsigned i = 0; i < n; ++i) ASSERT_EQ(h[i].w, vel[i].w) << i;
+      for (unsigned i = 0; i < n; ++i) ASSERT_EQ(h[i].x, pos[i].x) << i;
+      for (size_t i = n; i < h.size(); ++i) ASSERT_EQ(h[i].w, 0.f) << i;
+    }
+    b.step_with(acc.get(), vb.get(), p, block, nullptr);
+  }
+  const std::vector<float4> pa = download(va), pb = download(vb);
+  for (unsigned i = 0; i < n; ++i) {
+    ASSERT_EQ(pa[i].x, pb[i].x) << i;
+    ASSERT_EQ(pa[i].y, pb[i].y) << i;
+    ASSERT_EQ(pa[i].w, pb[i].w) << i;
+  }
+}

@@ -17,9 +17,13 @@
 #define __host__
 #define __shared__
 #define __forceinline__ inline
+struct float3 {
+  float x, y, z;
+};
 struct float4 {
   float x, y, z, w;
 };
+inline float3 make_float3(float x, float y, float z) { return float3{x, y, z}; }
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 #endif
 

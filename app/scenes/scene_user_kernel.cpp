@@ -1,0 +1,59 @@
+#include "scenes/scene_user_kernel.h"
+
+#include "gl/interop_buffer.h"
+#include "timing/frame_timers.h"
+#include "usercode/runner_client.h"
+#include "usercode/user_kernel.h"
+
+namespace cv::scene_user {
+
+std::optional<usercode::SharedBuffer> share(const InteropBuffer& buffer, const void* ptr,
+                                            uint64_t generation, usercode::RunnerClient& rc,
+                                            uint64_t tag) {
+  auto e = buffer.export_allocation(ptr, false);
+  if (!e) return std::nullopt;
+  usercode::SharedBuffer b;
+  b.kind = usercode::SharedBuffer::Kind::CudaVmm;
+  b.id = (tag << 48) + generation * 2 + static_cast<uint64_t>(e->index) + 1;
+  b.bytes = e->bytes;
+  if (!rc.has_shared(b.id)) b.fd = buffer.export_allocation(ptr, true)->fd;
+  return b;
+}
+
+std::optional<std::string> block_limit(const usercode::UserKernel* running, const BlockShape& b) {
+  if (!running || !running->status().resources.known || running->status().resources.max_threads <= 0)
+    return std::nullopt;
+  const int max = running->status().resources.max_threads;
+  if (b.threads() <= max) return std::nullopt;
+  return "your kernel can launch at most " + std::to_string(max) + " threads a block (its registers "
+         "or __launch_bounds__), not " + std::to_string(b.threads());
+}
+
+SceneKernel kernel_of(const usercode::UserKernel& uk, const std::string& scene) {
+  SceneKernel k;
+  const usercode::UserKernelStatus& st = uk.status();
+  KernelAttributes& a = k.attributes;
+  a.name = "your " + (st.compile && !st.compile->entry_points.empty() ? st.compile->entry_points[0]
+                                                                      : std::string("kernel"));
+  a.ok = st.resources.known;
+  a.error = a.ok ? "" : "your kernel's resources are not known yet";
+  a.regs_per_thread = st.resources.registers;
+  a.static_shared_bytes = st.resources.shared_bytes;
+  a.local_bytes = st.resources.local_bytes;
+  a.max_threads_per_block = st.resources.max_threads;
+  k.context = scene + ", your kernel (" + st.template_name + ")";
+  return k;
+}
+
+Launch launch(usercode::UserKernel& uk, const usercode::Workload& w, usercode::LaunchOutcome& reply) {
+  const CpuStopwatch trip;
+  reply = uk.launch(w, /*wait=*/false);
+  Launch l;
+  l.round_trip_ms = trip.ms();
+  l.busy = reply.busy;
+  l.ok = reply.ok && !reply.busy;
+  l.kernel_ms = reply.kernel_ms.empty() ? 0 : reply.kernel_ms.back();
+  return l;
+}
+
+}  // namespace cv::scene_user

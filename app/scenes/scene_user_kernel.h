@@ -1,0 +1,63 @@
+#pragma once
+// What the scenes' hooks for the student's kernel share (fountain, swarm,
+// n-body: scenes/*_user_kernel.cpp): the scene's device buffers shared with
+// the runner, the block a loaded kernel can take, host data as a span's bytes,
+// and one timed launch.
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/block_shape.h"
+#include "scenes/particle_scene.h"
+#include "usercode/launch_request.h"
+#include "usercode/template_spec.h"
+
+namespace cv {
+
+class InteropBuffer;
+namespace usercode {
+class RunnerClient;
+class UserKernel;
+struct LaunchOutcome;
+}  // namespace usercode
+
+namespace scene_user {
+
+// The fd-passing descriptor of the allocation holding `ptr` in `buffer`,
+// exported the first time this runner sees it (fd >= 0 then; the caller
+// closes it); nullopt when the buffer cannot be shared (no external memory).
+// `generation` changes whenever the scene's buffers are rebuilt; `tag` keeps
+// a second buffer set (the ids) apart.
+std::optional<usercode::SharedBuffer> share(const InteropBuffer& buffer, const void* ptr,
+                                            uint64_t generation, usercode::RunnerClient& rc,
+                                            uint64_t tag = 0);
+
+// Why `b` is refused while the loaded kernel `running` steps the scene (more
+// threads than its registers or __launch_bounds__ allow); nullopt when it fits.
+std::optional<std::string> block_limit(const usercode::UserKernel* running, const BlockShape& b);
+
+// The loaded kernel as the occupancy panel shows it while it steps `scene`
+// (cuFuncGetAttribute's values from the runner: no host stub here).
+SceneKernel kernel_of(const usercode::UserKernel& uk, const std::string& scene);
+
+// Host data as a span's bytes (Workload::init).
+template <class T>
+std::vector<char> bytes(const std::vector<T>& v) {
+  std::vector<char> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// One launch of the loaded kernel on `w` from the UI thread (never waits for
+// a lab run holding the runner: busy), and its request -> reply time.
+struct Launch {
+  bool ok = false, busy = false;
+  double kernel_ms = 0;      // in the runner
+  double round_trip_ms = 0;  // request -> reply, here
+};
+Launch launch(usercode::UserKernel& uk, const usercode::Workload& w, usercode::LaunchOutcome& reply);
+
+}  // namespace scene_user
+}  // namespace cv

@@ -1,0 +1,168 @@
+#include "usercode/templates/swarm_parts.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/cuda_check.h"
+#include "common/cuda_resources.h"
+#include "swarm/swarm.h"
+#include "usercode_kernel_math.h"
+#include "usercode_prelude.h"
+
+namespace cv::usercode::swarm_template {
+namespace {
+
+unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
+
+// A scalar the feeder gave (the scene's), else `fallback`.
+template <class T>
+T scalar_or(const Workload& w, const char* name, T fallback) {
+  auto it = w.scalars.find(name);
+  if (it != w.scalars.end() && it->second.size() == sizeof(T)) std::memcpy(&fallback, it->second.data(), sizeof(T));
+  return fallback;
+}
+
+swarm::Variant variant_of(const Workload& w) { return scalar_or(w, "v", swarm::Variant::Swarm); }
+swarm::Params params_of(const Workload& w) {
+  return scalar_or(w, "p", swarm::default_params(variant_of(w)));
+}
+// Step `w.step` since a reset: the target on its path (a scene gives its own,
+// the mouse's), the random key of the built-in's step counter.
+float3 target_of(const Workload& w) { return scalar_or(w, "target", swarm::path_target(w.step)); }
+unsigned key_of(const Workload& w) { return scalar_or(w, "key", swarm::step_key(w.seed, w.step)); }
+
+template <class T>
+std::vector<char> vector_bytes(const std::vector<T>& v) {
+  std::vector<char> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+swarm::InitialState start(const Workload& w) {
+  return swarm::initial_state(count_of(w), variant_of(w), params_of(w), w.seed, swarm::path_target(0));
+}
+
+// Positions after `steps` of the built-in swarm on `backend`, from the same start and targets.
+std::vector<float4> builtin_positions(Backend backend, const Workload& w, int steps) {
+  const unsigned n = count_of(w);
+  const swarm::Variant v = variant_of(w);
+  const swarm::Params p = params_of(w);
+  if (backend == Backend::Cpu) {
+    swarm::SwarmCpu sim(n, v);
+    sim.reset(p, w.seed, swarm::path_target(0));
+    for (int k = 0; k < steps; ++k) sim.step(swarm::path_target(k), p);
+    return sim.vbo();
+  }
+  CudaStream stream;
+  DeviceBuffer<float4> vbo(n);
+  swarm::SwarmGpu sim(n, v);
+  sim.reset(vbo.get(), p, w.seed, stream.get(), swarm::path_target(0));
+  for (int k = 0; k < steps; ++k) sim.step(vbo.get(), swarm::path_target(k), p, w.block, stream.get());
+  std::vector<float4> host(n);
+  CV_CUDA(cudaMemcpyAsync(host.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  return host;
+}
+
+SpanSpec float4s(Access access, SpanArg::From from, const char* size_text) {
+  SpanSpec s;
+  s.elem_type = access == Access::Read ? "const float4" : "float4";
+  s.elem_bytes = sizeof(float4);
+  s.access = access;
+  s.size_text = size_text;
+  s.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
+  s.source = from;
+  return s;
+}
+
+}  // namespace
+
+std::string math_prelude() {
+  return std::string(prelude::math_shims_h) + prelude_math::swarm_math_h + "\n";
+}
+
+void fill(TemplateSpec& t) {
+  t.feeds = Feeds::Scene;
+  t.feeds_name = "swarm";
+  t.entry = "swarm_step";
+  // The scene's vertex buffers when it shares them, else the runner's own.
+  SpanSpec in = float4s(Access::Read, SpanArg::From::Shared, "n (particles): x, y, z, age01");
+  in.init = [](const Workload& w) { return vector_bytes(start(w).vbo); };
+  SpanSpec out = float4s(Access::Write, SpanArg::From::Shared, "n (particles): x, y, z, age01");
+  out.read_back = true;
+  SpanSpec state = float4s(Access::ReadWrite, SpanArg::From::State, "n: vx, vy, vz, age");
+  state.init = [](const Workload& w) { return vector_bytes(start(w).state); };
+  SpanSpec ids;  // cv::Ids: the colour-by view's buffer, then its mode
+  ids.elem_type = "unsigned";
+  ids.param_type = "cv::Ids";
+  ids.elem_bytes = sizeof(unsigned);
+  ids.access = Access::Write;
+  ids.size_text = "n while a colour-by view is on, else 0";
+  ids.size = [](const Workload& w) { return w.value("colour_by") ? static_cast<unsigned long long>(w.n) : 0ull; };
+  ids.source = SpanArg::From::Shared;
+  ids.tail = [](const Workload& w) {
+    const int mode = static_cast<int>(w.value("colour_by"));
+    std::vector<char> b(8, 0);  // int mode, padded to the struct's 8-byte alignment
+    std::memcpy(b.data(), &mode, sizeof mode);
+    return b;
+  };
+  t.args = {
+      span_arg("in", in),
+      span_arg("out", out),
+      span_arg("state", state),
+      scalar_arg("g", {"cv::swarm::Grid", [](const Workload& w) { return bytes_of(swarm::make_grid(count_of(w))); }}),
+      scalar_arg("target", {"float3", [](const Workload& w) { return bytes_of(target_of(w)); }}),
+      scalar_arg("key", {"unsigned", [](const Workload& w) { return bytes_of(key_of(w)); }}),
+      scalar_arg("v", {"cv::swarm::Variant", [](const Workload& w) { return bytes_of(variant_of(w)); }}),
+      scalar_arg("p", {"cv::swarm::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
+      span_arg("ids", ids),
+  };
+  // The built-in's layout (kernels/swarm/swarm.cu): x threads walk a row, y
+  // (and z) threads walk rows.
+  t.shape = [](const Workload& w) {
+    const swarm::Grid g = swarm::make_grid(count_of(w));
+    const unsigned bx = static_cast<unsigned>(w.block.x), by = static_cast<unsigned>(w.block.y),
+                   bz = static_cast<unsigned>(w.block.z);
+    LaunchShape s;
+    s.grid[0] = (g.width + bx - 1) / bx;
+    s.grid[1] = (g.height + by * bz - 1) / (by * bz);
+    s.block[0] = bx, s.block[1] = by, s.block[2] = bz;
+    return s;
+  };
+  t.swaps = {{"in", "out"}};
+  t.reference_text =
+      "the built-in swarm kernel (the CPU twin on the CPU backend) from the same start, targets "
+      "and random keys: every particle within 1e-3 (relative) after 120 steps";
+  t.check_steps = 120;
+  t.check = [](const Workload& w, const ReadBack& rb, Backend backend) {
+    CheckResult r;
+    const unsigned n = count_of(w);
+    const std::vector<float4> ref = builtin_positions(backend, w, w.step + 1);
+    std::vector<float> got;
+    if (auto it = rb.find("out"); it != rb.end()) {
+      got.resize(it->second.size() / sizeof(float));
+      std::memcpy(got.data(), it->second.data(), got.size() * sizeof(float));
+    }
+    long long matching = 0;
+    for (unsigned i = 0; i < n && got.size() >= 4ull * n; ++i) {
+      const float want[4] = {ref[i].x, ref[i].y, ref[i].z, ref[i].w};
+      bool same = true;
+      for (int c = 0; c < 4; ++c)
+        same = same && std::fabs(got[4 * i + c] - want[c]) <= 1e-3f * (1 + std::fabs(want[c]));
+      matching += same;
+    }
+    r.correct = matching == n;
+    r.fields["result"] = matching;  // particles equal to the built-in's after the check's steps
+    r.fields["reference"] = n;
+    return r;
+  };
+  t.default_n = 256 * 256;
+  t.max_n = 1ll << 26;
+  t.default_block = {16, 16, 1};
+  t.rate_name = "particles_per_s";
+  t.rate = [](long long n) { return static_cast<double>(n); };
+  t.builtin_variant = "swarm";
+  t.vs_variants = {"swarm", "sparkler"};
+}
+
+}  // namespace cv::usercode::swarm_template
