@@ -69,7 +69,7 @@ struct Run {
 
 [[noreturn]] void fail_fault(Run& r, const KernelFault& f) {
   r.line["error_name"] = f.error_name;
-  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : 0, 1);
+  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : f.line, 1);
 }
 
 std::string compiler_style(const std::string& path, const CompileResult& c) {
@@ -250,7 +250,10 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                      "give --template NAME (one of " + template_names() + ")");
   r.spec = find_template(name);
   if (!r.spec) throw UsageError("--template: unknown template '" + name + "' (one of " + template_names() + ")");
-  const long long n = opt.n.value_or(r.spec->default_n);
+  // A whole kernel on the CPU backend runs in the emulator: a smaller default size.
+  const bool emulated = backend == Backend::Cpu && r.spec->cpu_form == CpuForm::Emulated;
+  const long long n =
+      opt.n.value_or(emulated ? std::min(r.spec->default_n, r.spec->emulated_default_n) : r.spec->default_n);
   if (n < 1 || n > r.spec->max_n)
     throw UsageError("--n: " + std::to_string(n) + " is out of range [1, " + std::to_string(r.spec->max_n) +
                      "] for " + r.spec->name);
@@ -271,6 +274,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["template"] = r.spec->name;
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
+  if (emulated) {
+    r.line["emulated"] = true;  // the CPU emulator ran it (docs/emulator.md)
+    if (!opt.n && n != r.spec->default_n)
+      r.line["n_note"] = "the emulator's default n " + std::to_string(n) + " (the GPU's is " +
+                         std::to_string(r.spec->default_n) + "; --n N to choose)";
+  }
 
   if (can_run) {
     if (opt.runner && opt.runner->backend() == backend) {

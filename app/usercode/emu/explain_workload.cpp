@@ -55,12 +55,19 @@ unsigned ceil_div(long long a, long long b) { return static_cast<unsigned>((a + 
 
 }  // namespace
 
+// The app's cudaviz.h and, for each template explain knows, its header. A
+// whole kernel's declaration is the student's own definition (extern "C"),
+// so its header may stay empty; the per-particle function needs its
+// declaration and the GPU wrapper kernel (the registry's texts live in the
+// app, not in this process).
 std::vector<TextFile> app_prelude_headers() {
   return {{"cudaviz.h", app_prelude::cudaviz_h},
-          {"cudaviz_count3.h", app_prelude::count3_h},
-          {"cudaviz_pi.h", app_prelude::pi_h},
-          {"cudaviz_fountain_kernel.h", app_prelude::fountain_kernel_h},
-          {"cudaviz_fountain_particle.h", app_prelude::fountain_particle_h},
+          {"cudaviz_count3.h", "// count3: a whole kernel\n"},
+          {"cudaviz_pi.h", "// pi: a whole kernel\n"},
+          {"cudaviz_fountain_kernel.h", "// fountain_kernel: a whole kernel\n"},
+          {"cudaviz_fountain_particle.h",
+           "CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f,\n"
+           "                         const cv::Params& p);\n"},
           {"cudaviz_fountain_particle_gpu.h", app_prelude::fountain_particle_gpu_h}};
 }
 
