@@ -65,7 +65,8 @@ std::string usage_text() {
       NAME[:SHAPES] runs a block-shape sweep in the sweep window (with --frames the
       last frame waits for it). --panel launch,memory,reduction,race,occupancy-curve
       opens the views inside the kernel (launch map, one warp's memory accesses,
-      reduction step by step, the race lab, occupancy against block size).
+      reduction step by step, the race lab, occupancy against block size);
+      --panel explain shows what your kernel's threads did (docs/emulator.md).
       --kernel FILE.cu runs your fountain kernel instead of the built-in one
       (docs/kernels.md); a fault or time-out brings the built-in back. It opens the
       kernel editor with the file (--panel kernel opens the editor on its own;
@@ -101,7 +102,7 @@ std::string usage_text() {
       or for --frames N.
   cudaviz bench <scene-or-lab> [--variant NAME|all] [--n N] [--block X[,Y[,Z]]]
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
-  cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]]
+  cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]] [--explain]
           [--reps R] [--backend auto|cuda|cpu] [--device N] [--guard on|off]
           compiles and runs your kernel (docs/kernels.md); the template is the file's
           first line `// template: NAME` unless named; exit 2 on a compile error;
@@ -277,6 +278,7 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
   o.source = f.get("--source");
   o.template_name = f.get("--template");
   if (auto g = f.get("--guard")) o.guard = guard_flag(*g);
+  o.explain = f.get("--explain").has_value();
   if (o.target == "kernel" && !o.source)
     throw UsageError("bench kernel: --source FILE.cu is required (the kernel to compile and run)");
   return cmd;
@@ -311,7 +313,9 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   } else {
     known.insert({"--shapes", "--csv"});
   }
-  FlagReader f(args, 2, known);
+  std::set<std::string> switches;
+  if (bench && args[1] == "kernel") switches.insert("--explain");
+  FlagReader f(args, 2, known, switches);
   const SharedBenchFlags s = read_shared_bench_flags(f);
   return bench ? parse_bench(args, f, s) : parse_sweep(args, f, s);
 }

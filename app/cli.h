@@ -83,6 +83,7 @@ struct BenchArgs {
   // bench kernel: --source FILE.cu and --template NAME (else the file's first line).
   std::optional<std::string> source, template_name;
   bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
+  bool explain = false;  // bench kernel --explain: the emulator's races, sectors, divergence
 };
 
 struct SweepOptions {

@@ -18,6 +18,12 @@
 #include "usercode/compile.h"
 #include "usercode/runner_client.h"
 #include "usercode/template_registry.h"
+#include "usercode/emu/explain_process.h"
+#include "usercode/temp_dir.h"
+
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
 
 namespace cv::bench {
 namespace {
@@ -63,7 +69,7 @@ struct Run {
 
 [[noreturn]] void fail_fault(Run& r, const KernelFault& f) {
   r.line["error_name"] = f.error_name;
-  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : 0, 1);
+  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : f.line, 1);
 }
 
 std::string compiler_style(const std::string& path, const CompileResult& c) {
@@ -85,6 +91,46 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
   r.line["local_bytes"] = c.resources.known ? nlohmann::ordered_json(c.resources.local_bytes) : nullptr;
   r.line["warnings"] = std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
                                      [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+}
+
+// --explain (any backend): the kernel once through the emulator at a small
+// size, in cudaviz-explain's process; races, sectors and divergence join the line.
+void add_explain(Run& r, const std::string& src) {
+  const auto t0 = Clock::now();
+  TempDir dir(r.opt.paths.tmpdir);
+  const std::string path = dir.path() + "/kernel.cu";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << src;
+  }
+  emu::ExplainRequest q;
+  q.source_path = path;
+  q.template_name = r.spec->name;
+  if (!r.opt.paths.cxx.empty()) q.cxx = r.opt.paths.cxx;
+  if (!r.opt.paths.tmpdir.empty()) q.tmpdir = r.opt.paths.tmpdir;
+  const emu::ExplainOutcome o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), q);
+  r.line["explain_ms"] = ms_since(t0);
+  if (!o.ran) {
+    r.line["explain_error"] = o.error;
+    return;
+  }
+  if (!o.reply.value("ok", false)) r.line["explain_error"] = o.reply.value("error", std::string("failed"));
+  if (!o.reply.contains("explain")) return;
+  const nlohmann::json& x = o.reply["explain"];
+  r.line["explain_n"] = o.reply.value("n", 0ll);
+  for (const char* k : {"races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
+    if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
+}
+
+// The CPU backend runs whole kernels in the emulator: what its barrier and
+// shuffle cost per thread (a micro-kernel, in cudaviz-explain's process).
+void add_sync_costs(Run& r) {
+  const emu::ExplainOutcome o = emu::run_sync_costs_process(
+      emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
+      r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
+  if (!o.ran || !o.reply.value("ok", false)) return;
+  r.line["barrier_ns_per_thread"] = o.reply["barrier_ns_per_thread"];
+  r.line["shuffle_ns_per_thread"] = o.reply["shuffle_ns_per_thread"];
 }
 
 // ---- the workload: the first launch (edit-to-running) and the measurements ----
@@ -225,7 +271,10 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                      "give --template NAME (one of " + template_names() + ")");
   r.spec = find_template(name);
   if (!r.spec) throw UsageError("--template: unknown template '" + name + "' (one of " + template_names() + ")");
-  const long long n = opt.n.value_or(r.spec->default_n);
+  // A whole kernel on the CPU backend runs in the emulator: a smaller default size.
+  const bool emulated = backend == Backend::Cpu && r.spec->cpu_form == CpuForm::Emulated;
+  const long long n =
+      opt.n.value_or(emulated ? std::min(r.spec->default_n, r.spec->emulated_default_n) : r.spec->default_n);
   if (n < 1 || n > r.spec->max_n)
     throw UsageError("--n: " + std::to_string(n) + " is out of range [1, " + std::to_string(r.spec->max_n) +
                      "] for " + r.spec->name);
@@ -248,6 +297,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
   r.line["guard"] = req.guard;
+  if (emulated) {
+    r.line["emulated"] = true;  // the CPU emulator ran it (docs/emulator.md)
+    if (!opt.n && n != r.spec->default_n)
+      r.line["n_note"] = "the emulator's default n " + std::to_string(n) + " (the GPU's is " +
+                         std::to_string(r.spec->default_n) + "; --n N to choose)";
+  }
 
   if (can_run) {
     if (opt.runner && opt.runner->backend() == backend) {
@@ -295,6 +350,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     edit_ms.push_back(ms_since(t0));
   }
   add_compile_fields(r, c, compile_ms);
+  if (opt.explain) add_explain(r, src);
+  if (backend == Backend::Cpu && (r.spec->cpu_form == CpuForm::Emulated || opt.explain)) add_sync_costs(r);
   if (!can_run)
     fail(r, "a " + r.spec->name + " kernel needs a CUDA GPU to run; it compiled for " + c.arch + " (" +
                 std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",

@@ -154,6 +154,7 @@ Context::Context(Backend b, const Config& cfg)
   // "run your kernel" runs the tab's text, in the app's one runner process.
   labs.set_kernel_source(&kernel_panel.source(), cfg.paths, &user_kernel);
   lesson.attach_class(&class_room);
+  insight.set_kernel_panel(&kernel_panel);  // the explain view draws the kernel tab's explain
 }
 
 App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
@@ -215,6 +216,8 @@ void App::setup_panels() {
   for (const std::string& p : opt_.panels)
     if (ui::parse_tool(p) == ui::Tool::Kernel)
       ctx_.kernel_panel.open();
+    else if (ui::parse_tool(p) == ui::Tool::Explain)
+      ctx_.kernel_panel.explain_when_loaded(), ctx_.insight.open_panel(p);
     else if (auto err = ctx_.insight.open_panel(p) ? ctx_.tuning.open_panel(p) : std::nullopt)
       throw LaunchError("--panel: " + *err);
   // --kernel: the editor shows the file it compiles (a file the editor refuses,

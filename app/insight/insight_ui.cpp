@@ -4,6 +4,7 @@
 #include "scenes/particle_scene.h"
 #include "scenes/scene_ui.h"
 #include "widgets/widgets.h"
+#include "ui/kernel_panel.h"
 #include "ui/presentation.h"
 
 namespace cv::insight_ui {
@@ -11,7 +12,7 @@ namespace cv::insight_ui {
 namespace {
 // The tools this area holds (their names: widgets/tool_names.h).
 constexpr ui::Tool kOwn[] = {ui::Tool::Launch, ui::Tool::Memory, ui::Tool::Reduction,
-                             ui::Tool::Race, ui::Tool::OccupancyCurve};
+                             ui::Tool::Race, ui::Tool::OccupancyCurve, ui::Tool::Explain};
 }  // namespace
 
 const std::vector<std::string>& InsightUi::panel_names() {
@@ -37,6 +38,9 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
       case ui::Tool::OccupancyCurve:
         curve_.open();
         return std::nullopt;
+      case ui::Tool::Explain:
+        explain_.open();
+        return std::nullopt;
       default:
         break;
     }
@@ -46,6 +50,8 @@ std::optional<std::string> InsightUi::open_panel(const std::string& name) {
   return "'" + name + "' is not a view (" + own + ")";
 }
 
+bool InsightUi::explain_busy(const KernelPanel& p) { return p.explain().busy(); }
+
 void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {
   const ViewContext ctx{scene, backend_, layout};
   launch_.draw(ctx);
@@ -53,6 +59,7 @@ void InsightUi::draw(ParticleScene& scene, ui::Layout& layout) {
   reduction_.draw(ctx);
   race_.draw(ctx);
   curve_.draw(ctx);
+  explain_.draw(ctx, kernel_panel_);
 }
 
 }  // namespace cv::insight_ui

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "insight/explain_view.h"
 #include "insight/launch_map_view.h"
 #include "insight/memory_view.h"
 #include "insight/occupancy_curve_view.h"
@@ -29,8 +30,13 @@ class InsightUi {
   // every scene's own panel).
   void draw(ParticleScene& scene, ui::Layout& layout);
   // A measurement a scripted run's last picture should wait for.
-  bool busy() const { return curve_.measuring(); }
+  bool busy() const {
+    return curve_.measuring() || (kernel_panel_ && explain_busy(*kernel_panel_));
+  }
   void shutdown() { curve_.shutdown(); }
+  static bool explain_busy(const KernelPanel& p);
+  // The kernel tab whose "explain" results the explain view draws.
+  void set_kernel_panel(const KernelPanel* p) { kernel_panel_ = p; }
 
  private:
   Backend backend_;
@@ -39,6 +45,8 @@ class InsightUi {
   ReductionView reduction_;
   RaceView race_;
   OccupancyCurveView curve_;
+  ExplainView explain_;
+  const KernelPanel* kernel_panel_ = nullptr;
 };
 
 }  // namespace cv::insight_ui

@@ -11,6 +11,10 @@
 #include "usercode/template_registry.h"
 #include "widgets/widgets.h"
 
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
+
 namespace cv {
 
 using usercode::UserKernel;
@@ -155,6 +159,10 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
     follow_template_line();
     if (run_on_reload_) submit(uk);
   }
+  if (explain_pending_ && !source_.text().empty()) {
+    explain_pending_ = false;
+    start_explain(uk);
+  }
   const usercode::TemplateSpec* shown = template_in_editor(uk);
   if (shown != prelude_for_) {
     prelude_for_ = shown;
@@ -246,6 +254,7 @@ void KernelPanel::controls(UserKernel& uk) {
   if (ImGui::Button("Redo")) ed.redo();
   ImGui::EndDisabled();
   ui::tooltip("Ctrl+Y or Ctrl+Shift+Z");
+  explain_button(uk);
   ui::same_line_if_fits("Find");
   if (ImGui::Button("Find")) ed.open_find();
   ui::tooltip("Ctrl+F");
@@ -338,6 +347,10 @@ void KernelPanel::costs_section(const UserKernel& uk) {
     if (r.max_threads > 0) ImGui::TextWrapped("at most %d threads / block", r.max_threads);
     ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
                 "The occupancy tab shows what they allow.");
+  } else if (st.compile && st.compile->target == usercode::Target::Cpu &&
+             st.spec && st.spec->cpu_form == usercode::CpuForm::Emulated) {
+    ui::wrapped(ui::kWarn, "emulated on the CPU: your kernel's threads run in the emulator "
+                           "(docs/emulator.md), so its times are a CPU's, not a GPU's");
   } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
     ui::wrapped(ui::kDim, "compiled as C++ for the CPU: registers and shared memory are a GPU "
                           "compile's measures");
@@ -358,6 +371,22 @@ void KernelPanel::costs_section(const UserKernel& uk) {
   ImGui::TextWrapped("%s", line);
   ui::tooltip("Medians of the last steps of each, on this backend, in the scene the template feeds. "
               "Lab kernels are compared in the labs tab.");
+}
+
+void KernelPanel::start_explain(const UserKernel& uk) {
+  const usercode::TemplateSpec* t = template_in_editor(uk);
+  explain_.start(source_.text(), t ? t->name : std::string(), paths_.cxx, paths_.tmpdir, CUDAVIZ_EXPLAIN_PATH);
+}
+
+void KernelPanel::explain_button(const UserKernel& uk) {
+  ui::same_line_if_fits("Explain");
+  ImGui::BeginDisabled(explain_.busy());
+  if (ImGui::Button(explain_.busy() ? "Explaining..." : "Explain"))
+    start_explain(uk);
+  ImGui::EndDisabled();
+  ui::tooltip("Run this text once through the CPU emulator at a small size and show what its "
+              "threads did: races, memory sectors per request, divergent branches, who touched "
+              "what (the explain tab). Works on any backend.");
 }
 
 void KernelPanel::template_picker() {

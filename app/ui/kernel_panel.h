@@ -12,6 +12,7 @@
 #include "timing/frame_timers.h"
 #include "ui/kernel_source.h"
 #include "ui/tuning_layout.h"
+#include "usercode/emu/explain_job.h"
 #include "usercode/user_kernel.h"
 
 namespace cv {
@@ -37,6 +38,11 @@ class KernelPanel {
   // The tab, when it is the open one.
   void draw(ui::Layout& layout, usercode::UserKernel& uk);
   const KernelSource& source() const { return source_; }
+  // "explain": the tab's text run once through the CPU emulator (any backend);
+  // the explain view (insight/explain_view.h) draws the result.
+  const emu::ExplainJob& explain() const { return explain_; }
+  // --panel explain: explain the tab's text as soon as it holds one.
+  void explain_when_loaded() { explain_pending_ = true; }
 
  private:
   PathConfig paths_;
@@ -68,6 +74,10 @@ class KernelPanel {
   // Yours and the built-in's kernel times, each while it ran in the scene.
   History yours_ms_{120}, builtin_ms_{120};
   std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
+  emu::ExplainJob explain_;
+  bool explain_pending_ = false;
+  void explain_button(const usercode::UserKernel& uk);
+  void start_explain(const usercode::UserKernel& uk);
 };
 
 }  // namespace cv

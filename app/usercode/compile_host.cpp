@@ -19,6 +19,7 @@
 
 #include "usercode/compile_log.h"
 #include "usercode/compile_parts.h"
+#include "usercode/emu/build.h"
 #include "usercode/temp_dir.h"
 
 extern char** environ;
@@ -117,6 +118,41 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     dir = std::make_shared<TempDir>(req.paths.tmpdir);
   } catch (const std::exception& e) {
     r.error = e.what();
+    return;
+  }
+  if (r.spec->cpu_form == CpuForm::Emulated) {
+    // A whole kernel: the emulator's build (emu/build.h) in this directory,
+    // its CPU prelude first, then the app's, the file, the thunks.
+    emu::BuildRequest q;
+    q.source = req.source;
+    q.file_name = req.file_name;
+    q.entries = entry_points(*r.spec, Target::Cpu);
+    for (const Header& h : prelude_headers(*r.spec)) q.headers.push_back({h.name, h.text});
+    q.includes = {"cudaviz.h", "cudaviz_" + r.spec->name + ".h"};
+    q.checked = req.checked;
+    q.cxx = cxx;
+    q.tmpdir = req.paths.tmpdir.empty() ? "/tmp" : req.paths.tmpdir;
+    q.dir = dir->path();
+    const emu::BuildResult b = emu::build_module(q);
+    r.log = b.log;
+    for (const emu::BuildDiagnostic& d : b.diagnostics) {
+      Diagnostic x;
+      x.line = d.line;
+      x.column = d.column;
+      x.severity = d.severity == "error" ? Severity::Error
+                   : d.severity == "warning" ? Severity::Warning
+                                             : Severity::Note;
+      x.message = d.message;
+      r.diagnostics.push_back(std::move(x));
+    }
+    if (!b.ok) {
+      if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; }))
+        r.error = b.error.empty() ? cxx + " failed: " + b.log.substr(0, 400) : b.error;
+      return;
+    }
+    r.shared_object = b.shared_object;
+    r.files = dir;
     return;
   }
   for (const Header& h : prelude_headers(*r.spec))

@@ -22,6 +22,7 @@ struct KernelFault {
   BlockShape block;         // the launch shape
   unsigned grid[3] = {1, 1, 1};
   std::optional<OutOfRange> out_of_range;  // checked mode only
+  int line = 0;  // the emulator's (CPU backend, whole kernels): the student's line, 0 when unknown
   // All of it in a few lines for the editor / the scene panel.
   std::string describe() const;
 };

@@ -276,6 +276,7 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
   f.error_name = reply.value("error_name", "runner");
   f.explanation = reply.value("error", "");
   f.kernel = reply.value("kernel", "");
+  f.line = reply.value("error_line", 0);
   if (reply.contains("grid"))
     for (int i = 0; i < 3; ++i) f.grid[i] = reply["grid"][i].get<unsigned>();
   if (reply.contains("block"))

@@ -1,8 +1,10 @@
 // The runner's CPU executor: the host-compiled .so (compile_host.cpp), loaded
 // here with dlopen. An items-form entry (a per-particle function's loop)
 // runs on the thread pool over the launch's work items; a whole __global__
-// kernel goes to the emulator. A segfault, abort or endless loop in it ends
-// this process; the app notices (EOF or time-out) and reports it.
+// kernel runs in the CPU emulator (emu/emu.h): its blocks over the thread
+// pool, its threads as fibers where it names a barrier or warp operation.
+// A segfault, abort or endless loop in it ends this process; the app
+// notices (EOF or time-out) and reports it.
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include <map>
 
 #include "common/parallel_for.h"
+#include "usercode/emu/emu.h"
 #include "usercode/runner_args.h"
 #include "usercode/runner_executor.h"
 
@@ -71,7 +74,9 @@ class HostMemory : public Memory {
 };
 
 struct Module {
-  std::unique_ptr<SharedObject> so;
+  std::unique_ptr<SharedObject> so;          // items form
+  std::unique_ptr<emu::Module> emu_module;   // a whole kernel: the emulator's module
+  emu::Kernel kernel;
   ItemsFn items = nullptr;  // null: a whole kernel (the emulator's)
   FaultRecord* fault = nullptr;
   bool checked = false;
@@ -93,15 +98,25 @@ class CpuExecutor : public Executor {
     Module m;
     m.entry = req.json.value("entry", "");
     m.checked = req.json.value("checked", false);
-    try {
-      m.so = std::make_unique<SharedObject>(req.json.value("shared_object", ""));
-    } catch (const std::exception& e) {
-      return error_reply("dlopen", e.what(), false);
-    }
-    m.fault = static_cast<FaultRecord*>(m.so->symbol("cv_fault"));
+    const std::string path = req.json.value("shared_object", "");
     if (req.json.value("form", "kernel") == "items") {
+      try {
+        m.so = std::make_unique<SharedObject>(path);
+      } catch (const std::exception& e) {
+        return error_reply("dlopen", e.what(), false);
+      }
+      m.fault = static_cast<FaultRecord*>(m.so->symbol("cv_fault"));
       m.items = reinterpret_cast<ItemsFn>(m.so->symbol(m.entry.c_str()));
       if (!m.items) return error_reply("dlsym", "the built kernel has no " + m.entry, false);
+    } else {
+      // A whole __global__ kernel: the emulator's module (emu/emu.h).
+      try {
+        m.emu_module = std::make_unique<emu::Module>(path);
+        m.kernel = m.emu_module->kernel(m.entry);
+      } catch (const std::exception& e) {
+        return error_reply("dlopen", e.what(), false);
+      }
+      m.fault = static_cast<FaultRecord*>(m.emu_module->fault_record());
     }
     modules_[key] = std::move(m);
     return {{"ok", true}, {"resources", nlohmann::json::object()}};
@@ -127,12 +142,6 @@ class CpuExecutor : public Executor {
     auto it = modules_.find(r.module);
     if (it == modules_.end()) return error_reply("protocol", "no kernel loaded as '" + r.module + "'", false);
     const Module& m = it->second;
-    if (!m.items) {
-      // Whole kernels run in the emulator (app/usercode/emu, issue 25): per rep,
-      //   cv::emu::run(kernel, binder_.request().shape, args.params.data(), args.buffers, options)
-      // with the kernel from this module's thunk; its Report becomes the reply.
-      return error_reply("no GPU", m.entry + " is a whole __global__ kernel: it runs only on a CUDA GPU", false);
-    }
     const int reps = r.reps;
     const unsigned long long items = r.cpu_items;
     auto shared = [&](uint64_t id) -> std::pair<void*, size_t> {
@@ -141,6 +150,7 @@ class CpuExecutor : public Executor {
                                 : std::pair<void*, size_t>{s->second->get(), s->second->bytes()};
     };
     if (std::string e = binder_.prepare(std::move(r), shared); !e.empty()) return error_reply("protocol", e, false);
+    if (!m.items) return launch_emulated(m, reps, blob);
     nlohmann::json times = nlohmann::json::array(), read = nlohmann::json::array();
     for (int k = 0; k < reps; ++k) {
       const BoundArgs& args = binder_.bind_rep();
@@ -160,6 +170,53 @@ class CpuExecutor : public Executor {
       binder_.after_rep();
     }
     return {{"ok", true}, {"kernel_ms", times}, {"kernel", m.entry}, {"read_back", read}};
+  }
+
+  // A whole kernel, rep by rep, through the CPU emulator (app/usercode/emu):
+  // the shape the request asked for, the bound arguments, its report.
+  nlohmann::json launch_emulated(const Module& m, int reps, std::vector<char>& blob) {
+    nlohmann::json times = nlohmann::json::array(), read = nlohmann::json::array(),
+                   printed = nlohmann::json::array();
+    emu::Options opts;
+    bool truncated = false, fibers = false;
+    for (int k = 0; k < reps; ++k) {
+      const BoundArgs& args = binder_.bind_rep();
+      if (m.fault) std::memset(m.fault, 0, sizeof *m.fault);
+      emu::Report rep;
+      try {
+        rep = emu::run(m.kernel, binder_.request().shape, const_cast<void**>(args.params.data()),
+                       args.buffers, opts);
+      } catch (const std::invalid_argument& e) {
+        nlohmann::json f = error_reply("launch", e.what(), false);
+        f["kernel"] = m.entry;
+        f["emulated"] = true;
+        return f;
+      }
+      times.push_back(rep.ms);
+      fibers = fibers || rep.fibers;
+      for (const std::string& l : rep.printf_lines)
+        if (printed.size() < opts.max_print_lines) printed.push_back(l);
+      truncated = truncated || rep.printf_truncated;
+      if (m.checked && m.fault && m.fault->hit) {
+        nlohmann::json f = error_reply("out of range", "checked access out of range", false);
+        f["out_of_range"] = out_of_range_json(*m.fault);
+        f["kernel"] = m.entry;
+        f["emulated"] = true;
+        return f;
+      }
+      if (!rep.ok) {
+        nlohmann::json f = error_reply(rep.error_kind.empty() ? "emulator" : rep.error_kind, rep.error, false);
+        f["error_line"] = rep.error_line;
+        f["kernel"] = m.entry;
+        f["emulated"] = true;
+        f["printf"] = printed;
+        return f;
+      }
+      if (k + 1 == reps) read = binder_.read_back(blob);
+      binder_.after_rep();
+    }
+    return {{"ok", true},      {"kernel_ms", times}, {"kernel", m.entry},          {"read_back", read},
+            {"emulated", true}, {"fibers", fibers},  {"printf", printed},          {"printf_truncated", truncated}};
   }
 
   nlohmann::json occupancy(const wire::Frame&) override {

@@ -156,8 +156,8 @@ std::string read_template_source(const TemplateSpec& t, const PathConfig& paths)
 }
 
 bool runs_on_cpu(const TemplateSpec& t) {
-  // The emulator's seam (issue 25): when it lands, Emulated templates run too.
-  return t.cpu_form == CpuForm::Items;
+  // Items: the host loop; Emulated: whole kernels in the CPU emulator (app/usercode/emu).
+  return t.cpu_form == CpuForm::Items || t.cpu_form == CpuForm::Emulated;
 }
 
 }  // namespace cv::usercode

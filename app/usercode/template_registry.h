@@ -53,9 +53,9 @@ std::string kernel_dir(const PathConfig& paths);
 std::string read_template_source(const TemplateEntry& t, const PathConfig& paths);
 std::string read_template_source(const TemplateSpec& t, const PathConfig& paths);
 
-// Whether the template's kernel runs on the CPU backend now. Items-form
-// templates do (the host compiler builds their loop); whole kernels need the
-// emulator (issue 25) and, until it lands, a CUDA GPU (they still compile).
+// Whether the template's kernel runs on the CPU backend: items-form templates
+// (the host compiler builds their loop) and whole kernels (the CPU emulator,
+// app/usercode/emu, docs/emulator.md) alike.
 bool runs_on_cpu(const TemplateSpec& t);
 
 }  // namespace cv::usercode

@@ -129,6 +129,9 @@ struct TemplateSpec {
   std::function<CheckResult(const Workload&, const ReadBack&, Backend)> check;
   // Sizes and defaults for bench kernel and the labs window.
   long long default_n = 1 << 24, max_n = 1ll << 30;
+  // bench kernel's n on the CPU backend for a whole kernel (the emulator runs
+  // each GPU thread on a CPU core's time): the smaller of this and default_n.
+  long long emulated_default_n = 1 << 20;
   BlockShape default_block{256, 1, 1};
   uint64_t default_seed = 1;  // the data's seed (the lab's own, so yours runs on its data)
   std::string rate_name;                      // bench's throughput field ("gb_per_s")

@@ -26,6 +26,7 @@ enum class Tool {
   OccupancyCurve,
   Lesson,
   Kernel,
+  Explain,
 };
 
 struct ToolName {
@@ -50,6 +51,7 @@ inline constexpr ToolName kTools[] = {
     {Tool::OccupancyCurve, "occupancy-curve", true},
     {Tool::Lesson, "lesson", false},
     {Tool::Kernel, "kernel", true},
+    {Tool::Explain, "explain", true},
 };
 
 inline const char* tool_name(Tool t) {

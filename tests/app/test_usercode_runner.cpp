@@ -195,13 +195,14 @@ TEST_F(UsercodeRunner, UserKernelFallsBackAndRecovers) {
   EXPECT_EQ(step.values<float>("out").size(), 4u * 3000);
   EXPECT_GT(uk.status().edit_to_run_ms, 0);
 
-  // A whole kernel on the CPU backend compiles (errors, PTX) but cannot run.
+  // A whole kernel on the CPU backend runs too: the emulator, same launch rules.
   uk.submit(read_template_source(*find_template("fountain_kernel"), test_config().paths));
   settle();
-  EXPECT_EQ(uk.status().state, UserKernelState::CannotRun);
-  EXPECT_NE(uk.status().fallback.find("needs a CUDA GPU"), std::string::npos);
-  ASSERT_TRUE(uk.status().compile);
-  EXPECT_FALSE(uk.status().compile->ptx.empty());
+  ASSERT_EQ(uk.status().state, UserKernelState::Ready) << uk.status().fallback;
+  const LaunchOutcome whole = uk.launch(w);
+  ASSERT_TRUE(whole.ok) << whole.fault->describe();
+  EXPECT_EQ(whole.values<float>("out").size(), 4u * 3000);
+  EXPECT_EQ(whole.reply.value("emulated", false), true);
 }
 
 TEST(UsercodeFaultWords, NamesTheErrorInStudentWords) {

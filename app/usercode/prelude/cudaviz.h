@@ -7,6 +7,8 @@
 #if defined(__CUDACC__)
 #define CV_HD __host__ __device__ __forceinline__
 #define CV_GPU 1
+#elif defined(CV_EMU)
+// Whole kernels on the CPU: cudaviz_emu.h (the emulator's part) came first.
 #else
 #define CV_HD inline
 #define CV_GPU 0
@@ -86,7 +88,7 @@ struct Span {
 }  // namespace cv
 
 // Defined once per kernel module; the runner reads cv_fault after each checked launch.
-#if CV_GPU
+#if CV_GPU || defined(CV_EMU)
 __device__ cv::FaultRecord cv_fault;
 __device__ __align__(16) unsigned char cv_scratch[64];
 #else
@@ -99,7 +101,7 @@ cv::FaultRecord cv_fault;
 namespace cv {
 
 CV_HD void record_out_of_range(long long i, unsigned long long size, int line) {
-#if CV_GPU
+#if CV_GPU || defined(CV_EMU)
   if (atomicCAS(&cv_fault.hit, 0, 1) != 0) return;
   cv_fault.thread[0] = threadIdx.x, cv_fault.thread[1] = threadIdx.y, cv_fault.thread[2] = threadIdx.z;
   cv_fault.block[0] = blockIdx.x, cv_fault.block[1] = blockIdx.y, cv_fault.block[2] = blockIdx.z;
@@ -128,7 +130,7 @@ CV_HD T& Span<T>::access(long long i, int line) const {
 }
 
 // ---- Where a thread is -------------------------------------------------------
-#if CV_GPU
+#if CV_GPU || defined(CV_EMU)
 // The flat index of this thread in a 1D launch over a block of x*y*z threads.
 __device__ __forceinline__ unsigned long long global_index() {
   const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -157,7 +159,11 @@ __device__ __forceinline__ void record_launch_id(const Ids& out, unsigned long l
   if (out.mode == 1) id = b;
   else if (out.mode == 2) id = b * warps + t / 32;
   else if (out.mode == 3) id = t % 32;
+#if CV_GPU
   else if (out.mode == 4) asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+#else
+  else if (out.mode == 4) id = cv_emu_smid();  // the emulator's worker thread
+#endif
   out.ids[i] = id;
 }
 #else

@@ -148,6 +148,7 @@ void fill(TemplateSpec& t) {
     return r;
   };
   t.default_n = 1 << 16;
+  t.emulated_default_n = 4096;  // n^2 interactions a step, each thread on a CPU's time
   t.max_n = 1ll << 22;
   t.default_block = {256, 1, 1};
   t.rate_name = "interactions_per_s";

@@ -1,0 +1,296 @@
+#include "usercode/emu/block_runner.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "usercode/emu/warp_ops.h"
+
+namespace cv::emu {
+namespace {
+
+const char* op_name(int op) {
+  switch (op) {
+    case cv_emu::kShfl: return "__shfl_sync()";
+    case cv_emu::kShflUp: return "__shfl_up_sync()";
+    case cv_emu::kShflDown: return "__shfl_down_sync()";
+    case cv_emu::kShflXor: return "__shfl_xor_sync()";
+    case cv_emu::kBallot: return "__ballot_sync()";
+    case cv_emu::kAny: return "__any_sync()";
+    case cv_emu::kAll: return "__all_sync()";
+    case cv_emu::kSyncWarp: return "__syncwarp()";
+    case cv_emu::kActiveMask: return "__activemask()";
+  }
+  return "a warp operation";
+}
+
+// "16-31" / "3, 5, 9-12"
+std::string lane_list(unsigned mask) {
+  std::string s;
+  for (unsigned l = 0; l < 32;) {
+    if (!(mask >> l & 1u)) {
+      ++l;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 32 && (mask >> (e + 1) & 1u)) ++e;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(l) + (e > l ? "-" + std::to_string(e) : "");
+    l = e + 1;
+  }
+  return s;
+}
+
+std::string hex(unsigned m) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08x", m);
+  return b;
+}
+
+}  // namespace
+
+std::string dim_text(const cv_emu::Dim& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+BlockRunner::BlockRunner(size_t stack_bytes)
+    : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024) {
+  for (Lane& l : lanes_) l.owner = this;
+  set_thread_stack(sched_);  // a BlockRunner lives on one thread (thread_local)
+}
+
+void BlockRunner::ensure(size_t threads) {
+  if (stacks_ && stacks_->count() >= threads) return;
+  stacks_ = std::make_unique<FiberStacks>(threads, stack_bytes_);
+  for (size_t i = 0; i < threads; ++i) {
+    lanes_[i].ctx.stack_lo = stacks_->low(i);
+    lanes_[i].ctx.stack_bytes = stacks_->bytes();
+    lanes_[i].fresh = true;
+  }
+}
+
+void BlockRunner::fiber_main(void* arg) {
+  fiber_started();
+  Lane& lane = *static_cast<Lane*>(arg);
+  BlockRunner& r = *lane.owner;
+  for (;;) {
+    try {
+      r.entry_->call(r.params_);
+    } catch (const std::exception& e) {
+      r.abort_block({"trap", std::string("the kernel threw: ") + e.what(), 0});
+    } catch (...) {
+      r.abort_block({"trap", "the kernel threw an exception", 0});
+    }
+    r.set_state(lane, Lane::Done);
+    r.block_and_pass(lane);
+  }
+}
+
+void BlockRunner::set_state(Lane& l, Lane::State s) {
+  --count_[l.state];
+  ++count_[s];
+  const unsigned w = l.linear >> 5, bit = 1u << (l.linear & 31);
+  if (l.state == Lane::AtWarp) warp_waiting_[w] &= ~bit;
+  if (s == Lane::AtWarp) warp_waiting_[w] |= bit;
+  if (s == Lane::Done) warp_done_[w] |= bit;
+  l.state = s;
+}
+
+void BlockRunner::enter(Lane& l) {
+  current_ = &l;
+  ctx_->thread_idx = l.tid;
+  ctx_->slot = &slots_[l.linear];
+  if (l.fresh) {
+    prepare_fiber(l.ctx, &fiber_main, &l);
+    l.fresh = false;
+  }
+}
+
+// A round runs the runnable lanes in index order, each passing control
+// straight to the next (one switch per thread), the last back to the scheduler.
+void BlockRunner::block_and_pass(Lane& l) {
+  for (unsigned i = l.linear + 1; i < threads_; ++i)
+    if (lanes_[i].state == Lane::Runnable) {
+      enter(lanes_[i]);
+      switch_fiber(l.ctx, lanes_[i].ctx);
+      return;
+    }
+  current_ = nullptr;
+  switch_fiber(l.ctx, sched_);
+}
+
+void BlockRunner::wait_barrier(int line) {
+  Lane& l = *current_;
+  set_state(l, Lane::AtBarrier);
+  l.line = line;
+  block_and_pass(l);
+}
+
+void BlockRunner::wait_warp(int line) {
+  Lane& l = *current_;
+  set_state(l, Lane::AtWarp);
+  l.line = line;
+  block_and_pass(l);
+}
+
+void BlockRunner::abort_block(BlockError e) {
+  if (!abort_) abort_ = std::move(e);
+  Lane& l = *current_;
+  set_state(l, Lane::Aborted);
+  current_ = nullptr;
+  switch_fiber(l.ctx, sched_);
+  std::abort();  // never resumed
+}
+
+std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx) {
+  const cv_emu::Dim bd = ctx->block_dim;
+  const unsigned n = bd.x * bd.y * bd.z;
+  ensure(n);
+  entry_ = &e;
+  params_ = params;
+  ctx_ = ctx;
+  threads_ = n;
+  abort_.reset();
+  for (unsigned i = 0; i < n; ++i) {
+    Lane& l = lanes_[i];
+    l.linear = i;
+    l.tid = {i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)};
+    l.state = Lane::Runnable;
+    l.bepoch = l.wepoch = 0;
+  }
+  for (unsigned& c : count_) c = 0;
+  count_[Lane::Runnable] = n;
+  for (unsigned w = 0; w < 32; ++w) warp_waiting_[w] = warp_done_[w] = 0;
+  std::optional<BlockError> err;
+  for (;;) {
+    for (unsigned i = 0; i < n; ++i)
+      if (lanes_[i].state == Lane::Runnable) {
+        enter(lanes_[i]);
+        switch_fiber(sched_, lanes_[i].ctx);  // back when the round is over
+        break;
+      }
+    if (abort_) {
+      err = abort_;
+      break;
+    }
+    if (count_[Lane::Runnable]) continue;  // an abort's leftovers cannot happen; be safe
+    if (count_[Lane::Done] == n) break;
+    if (count_[Lane::AtBarrier] == n) {  // every thread at a barrier: it opens
+      for (unsigned i = 0; i < n; ++i) {
+        lanes_[i].state = Lane::Runnable;
+        ++lanes_[i].bepoch, ++lanes_[i].wepoch;
+      }
+      count_[Lane::AtBarrier] = 0;
+      count_[Lane::Runnable] = n;
+      continue;
+    }
+    if (count_[Lane::AtWarp] && complete_warps(n, err)) continue;
+    if (err) break;
+    err = stuck(n);
+    break;
+  }
+  current_ = nullptr;
+  if (err)  // threads left inside the kernel start afresh next time
+    for (unsigned i = 0; i < n; ++i)
+      if (lanes_[i].state != Lane::Done) lanes_[i].fresh = true;
+  return err;
+}
+
+// Completes every warp operation whose lanes have all arrived; false when none could.
+bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
+  bool moved = false;
+  const cv_emu::Dim bi = ctx_->block_idx;
+  for (unsigned w = 0; w * 32 < n; ++w) {
+    const unsigned first = w * 32, count = std::min(32u, n - first);
+    const unsigned present = count == 32 ? ~0u : (1u << count) - 1;
+    cv_emu::LaneSlot* slots = &slots_[first];
+    unsigned waiting = warp_waiting_[w];
+    const unsigned exited = warp_done_[w];
+    for (unsigned l = 0; waiting >> l; ++l) {
+      if (!(waiting >> l & 1u)) continue;
+      const cv_emu::LaneSlot& s = slots[l];
+      unsigned group = 0;
+      if (s.op == cv_emu::kActiveMask) {
+        // The lanes that are here together: those waiting at this same call.
+        for (unsigned j = 0; j < count; ++j)
+          if ((waiting >> j & 1u) && slots[j].op == cv_emu::kActiveMask && slots[j].line == s.line)
+            group |= 1u << j;
+      } else {
+        auto where = [&] {  // only built for an error
+          return std::string(op_name(s.op)) + " at line " + std::to_string(s.line) + " in warp " +
+                 std::to_string(w) + " of block " + dim_text(bi);
+        };
+        if (s.mask & ~present) {
+          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
+                                       lane_list(s.mask & ~present) + ", which are not there (the block has " +
+                                       std::to_string(n) + " threads)", s.line};
+          return false;
+        }
+        if (!(s.mask >> l & 1u)) {
+          err = BlockError{"warp", where() + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
+                                       ", which does not name the lane itself", s.line};
+          return false;
+        }
+        if (s.mask & exited) {
+          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
+                                       lane_list(s.mask & exited) + ", which finished without reaching it", s.line};
+          return false;
+        }
+        bool ready = (s.mask & waiting) == s.mask;
+        for (unsigned j = 0; ready && j < count; ++j)
+          if ((s.mask >> j & 1u) && slots[j].op == cv_emu::kActiveMask) ready = false;
+        if (!ready) continue;
+        group = s.mask;
+      }
+      complete_collective(slots, group);
+      for (unsigned j = 0; j < count; ++j)
+        if (group >> j & 1u) {
+          set_state(lanes_[first + j], Lane::Runnable);
+          ++lanes_[first + j].wepoch;
+        }
+      waiting &= ~group;
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+// Nothing can move: name what waits and for whom.
+std::optional<BlockError> BlockRunner::stuck(unsigned n) {
+  const cv_emu::Dim bi = ctx_->block_idx;
+  unsigned at_barrier = 0, done = 0, at_warp = 0;
+  int barrier_line = 0, warp_line = 0, warp_op = 0;
+  unsigned warp_lane = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const Lane& l = lanes_[i];
+    if (l.state == Lane::AtBarrier && !at_barrier++) barrier_line = l.line;
+    if (l.state == Lane::Done) ++done;
+    if (l.state == Lane::AtWarp && !at_warp++) warp_line = l.line, warp_op = slots_[i].op, warp_lane = i;
+  }
+  if (at_barrier && !at_warp) {
+    std::string m = "__syncthreads() at line " + std::to_string(barrier_line) + " reached by " +
+                    std::to_string(at_barrier) + " of " + std::to_string(n) + " threads of block " +
+                    dim_text(bi) + "; the other " + std::to_string(done) +
+                    " finished without reaching it (every thread of a block must reach each barrier)";
+    return BlockError{"barrier", m, barrier_line};
+  }
+  if (at_warp) {
+    const unsigned w = warp_lane / 32, first = w * 32, count = std::min(32u, n - first);
+    const unsigned mask = slots_[warp_lane].mask;
+    unsigned missing = 0;
+    int other_line = 0;
+    for (unsigned j = 0; j < count; ++j)
+      if ((mask >> j & 1u) && lanes_[first + j].state != Lane::AtWarp) {
+        missing |= 1u << j;
+        if (!other_line) other_line = lanes_[first + j].line;
+      }
+    std::string m = std::string(op_name(warp_op)) + " at line " + std::to_string(warp_line) + " in warp " +
+                    std::to_string(w) + " of block " + dim_text(bi) + " waits for lanes " + lane_list(missing) +
+                    " named in its mask " + hex(mask) + ", which never reach it";
+    if (at_barrier)
+      m += " (they wait at __syncthreads() at line " + std::to_string(barrier_line ? barrier_line : other_line) + ")";
+    return BlockError{"warp", m, warp_line};
+  }
+  return BlockError{"barrier", "the block " + dim_text(bi) + " cannot go on", 0};
+}
+
+}  // namespace cv::emu

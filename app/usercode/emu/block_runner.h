@@ -1,0 +1,78 @@
+#pragma once
+// One worker thread's emulated block: its threads as fibers, switched at
+// __syncthreads() and at warp operations. A round resumes every runnable
+// thread until it blocks; then warp collectives whose lanes have all arrived
+// complete, or, when every thread waits at a barrier, the barrier opens.
+// When nothing can move, the block is stuck: the error names the line, how
+// many threads reached it and the block (never a hang).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "usercode/emu/fiber.h"
+#include "usercode/emu/prelude/cudaviz_emu_abi.h"
+
+namespace cv::emu {
+
+struct BlockError {
+  std::string kind;     // "barrier", "warp", "trap"
+  std::string message;  // a sentence
+  int line = 0;
+};
+
+class BlockRunner;
+
+struct Lane {
+  enum State : uint8_t { Runnable, AtBarrier, AtWarp, Done, Aborted };
+  FiberContext ctx;
+  BlockRunner* owner = nullptr;
+  cv_emu::Dim tid{0, 0, 0};
+  unsigned linear = 0;
+  State state = Runnable;
+  bool fresh = true;  // needs prepare_fiber before its next start
+  int line = 0;       // where it waits
+  uint32_t bepoch = 0, wepoch = 0;  // barriers / warp syncs passed (explain's ordering)
+};
+
+std::string dim_text(const cv_emu::Dim& d);  // "(3,0,0)"
+
+class BlockRunner {
+ public:
+  explicit BlockRunner(size_t stack_bytes);
+  // Runs one block; ctx's block_idx, block_dim, grid_dim and hooks are set.
+  std::optional<BlockError> run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx);
+  Lane* current() const { return current_; }
+  // Called on a fiber by the hooks: wait at a barrier / at a warp operation.
+  void wait_barrier(int line);
+  void wait_warp(int line);
+  // Ends the block from a fiber (__trap, assert): never returns to the kernel.
+  [[noreturn]] void abort_block(BlockError e);
+  size_t stack_bytes() const { return stack_bytes_; }
+
+ private:
+  static void fiber_main(void* lane);
+  void enter(Lane& l);              // make l the running thread (ctx, fresh start)
+  void block_and_pass(Lane& l);     // l stops: continue the next runnable lane of this round, else the scheduler
+  void set_state(Lane& l, Lane::State s);
+  void ensure(size_t threads);
+  bool complete_warps(unsigned threads, std::optional<BlockError>& err);
+  std::optional<BlockError> stuck(unsigned threads);
+
+  size_t stack_bytes_;
+  FiberContext sched_;
+  std::unique_ptr<FiberStacks> stacks_;
+  std::vector<Lane> lanes_;
+  std::vector<cv_emu::LaneSlot> slots_;
+  Lane* current_ = nullptr;
+  unsigned threads_ = 0;
+  unsigned count_[5] = {0, 0, 0, 0, 0};  // lanes in each Lane::State
+  uint32_t warp_waiting_[32] = {}, warp_done_[32] = {};  // per warp: lanes at a warp operation / finished
+  cv_emu::Ctx* ctx_ = nullptr;
+  const cv_emu::Entry* entry_ = nullptr;
+  void** params_ = nullptr;
+  std::optional<BlockError> abort_;
+};
+
+}  // namespace cv::emu

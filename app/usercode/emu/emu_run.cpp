@@ -1,0 +1,326 @@
+// run(): a launch over the thread pool, the hooks the kernel calls, and the
+// explain recording (emu.h).
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstring>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "common/parallel_for.h"
+#include "usercode/emu/block_runner.h"
+#include "usercode/emu/emu.h"
+#include "usercode/emu/explain_analysis.h"
+#include "usercode/emu/explain_record.h"
+#include "usercode/emu/pc_lines.h"
+#include "usercode/emu/tls_symbols.h"
+
+namespace cv::emu {
+namespace {
+
+struct Range {
+  uintptr_t lo, hi;
+};
+
+struct RunState {
+  const cv_emu::Entry* entry;
+  void** params;
+  cv_emu::Dim grid, block;
+  const Options* opt;
+  std::atomic<bool> failed{false};
+  std::mutex m;
+  std::optional<BlockError> error;
+  unsigned long long error_block = ~0ull;
+  std::vector<std::string> prints;
+  std::string partial;
+  bool print_truncated = false;
+  // explain
+  std::vector<Range> buffers;
+  unsigned long long record_blocks = 0;
+  std::vector<std::unique_ptr<WorkerRecord>> records;
+  std::atomic<size_t> events{0};
+};
+
+// One parallel_for chunk on one thread.
+struct Worker {
+  RunState* run = nullptr;
+  cv_emu::Ctx* ctx = nullptr;
+  BlockRunner* runner = nullptr;  // null: the loop mode
+  WorkerRecord* rec = nullptr;
+  Range shared{0, 0}, ctx_range{0, 0};
+};
+
+thread_local Worker* tl = nullptr;
+
+struct Trap {
+  BlockError e;
+};
+
+void fail(RunState& s, unsigned long long block, BlockError e) {
+  std::lock_guard<std::mutex> l(s.m);
+  if (block < s.error_block) s.error = std::move(e), s.error_block = block;
+  s.failed = true;
+}
+
+void hook_barrier(int line) {
+  if (!tl->runner)
+    throw Trap{{"barrier", "__syncthreads() at line " + std::to_string(line) +
+                               " was reached in a kernel the emulator runs without fibers", line}};
+  tl->runner->wait_barrier(line);
+}
+
+void hook_warp(int line) {
+  if (!tl->runner)
+    throw Trap{{"warp", "a warp operation at line " + std::to_string(line) +
+                            " was reached in a kernel the emulator runs without fibers", line}};
+  tl->runner->wait_warp(line);
+}
+
+void hook_print(const char* text, unsigned long long n) {
+  RunState& s = *tl->run;
+  std::lock_guard<std::mutex> l(s.m);
+  for (unsigned long long i = 0; i < n; ++i) {
+    if (text[i] != '\n') {
+      if (s.partial.size() < 1000) s.partial += text[i];
+      continue;
+    }
+    if (s.prints.size() < s.opt->max_print_lines) s.prints.push_back(s.partial);
+    else s.print_truncated = true;
+    s.partial.clear();
+  }
+}
+
+void hook_trap(const char* what, int line) {
+  const cv_emu::Ctx& c = *tl->ctx;
+  BlockError e{"trap", std::string(what) + " at line " + std::to_string(line) + " in thread " +
+                           dim_text(c.thread_idx) + " of block " + dim_text(c.block_idx), line};
+  if (tl->runner) tl->runner->abort_block(std::move(e));
+  throw Trap{std::move(e)};
+}
+
+uint32_t block_linear(const cv_emu::Dim& b, const cv_emu::Dim& g) { return (b.z * g.y + b.y) * g.x + b.x; }
+
+void hook_access(const void* p, unsigned bytes, int kind, const void* pc, int line) {
+  Worker& w = *tl;
+  if (!w.rec) return;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  RunState& s = *w.run;
+  uint8_t space = 0;
+  uint64_t offset = 0;
+  bool found = false;
+  for (size_t i = 0; i < s.buffers.size(); ++i)
+    if (a >= s.buffers[i].lo && a < s.buffers[i].hi) {
+      space = static_cast<uint8_t>(i), offset = a - s.buffers[i].lo, found = true;
+      break;
+    }
+  if (!found) {
+    if (a < w.shared.lo || a >= w.shared.hi || (a >= w.ctx_range.lo && a < w.ctx_range.hi)) return;
+    space = kSharedSpace, offset = a - w.shared.lo;
+  }
+  const cv_emu::Ctx& c = *w.ctx;
+  const uint32_t block = block_linear(c.block_idx, c.grid_dim);
+  if (block >= s.record_blocks) return;
+  if (s.events.fetch_add(1, std::memory_order_relaxed) >= s.opt->max_events) {
+    w.rec->truncated = true;
+    return;
+  }
+  Event e;
+  e.address = offset;
+  e.where = line > 0 ? (kLineTag | static_cast<uint64_t>(line)) : reinterpret_cast<uint64_t>(pc);
+  e.block = block;
+  e.thread = (c.thread_idx.z * c.block_dim.y + c.thread_idx.y) * c.block_dim.x + c.thread_idx.x;
+  const Lane* lane = w.runner ? w.runner->current() : nullptr;
+  e.bepoch = lane ? lane->bepoch : 0;
+  e.wepoch = lane ? lane->wepoch : 0;
+  e.bytes = bytes;
+  e.kind = static_cast<uint8_t>(kind);
+  e.space = space;
+  w.rec->events.push_back(e);
+}
+
+void hook_branch(int line, int taken) {
+  Worker& w = *tl;
+  if (!w.rec) return;
+  const cv_emu::Ctx& c = *w.ctx;
+  const uint32_t block = block_linear(c.block_idx, c.grid_dim);
+  if (block >= w.run->record_blocks) return;
+  const uint32_t t = (c.thread_idx.z * c.block_dim.y + c.thread_idx.y) * c.block_dim.x + c.thread_idx.x;
+  const uint32_t k = w.rec->evaluations[lane_key(line, block, t)]++;
+  BranchMasks& m = w.rec->branches[BranchKey{line, block, t / 32, k}];
+  (taken ? m.taken : m.not_taken) |= 1u << (t % 32);
+}
+
+void hook_enter(const void*) {}
+void hook_leave() {}
+
+const cv_emu::Hooks kHooks = {&hook_barrier, &hook_warp,  &hook_print, &hook_trap,
+                              &hook_access,  &hook_branch, &hook_enter, &hook_leave};
+
+unsigned worker_index() {
+  static std::atomic<unsigned> next{0};
+  thread_local const unsigned mine = next++;
+  return mine;
+}
+
+BlockRunner& block_runner(size_t stack_bytes) {
+  thread_local std::unique_ptr<BlockRunner> r;
+  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<BlockRunner>(stack_bytes);
+  return *r;
+}
+
+// The module's TLS block on this thread, where its __shared__ variables are:
+// found from the context's own address and its offset in the block (the ELF
+// symbol table's), which works for static and dynamic TLS alike.
+Range shared_range(const Module& m, const cv_emu::Ctx* ctx) {
+  if (!m.tls_bytes || m.ctx_tls_offset > reinterpret_cast<uintptr_t>(ctx)) return {0, 0};
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(ctx) - m.ctx_tls_offset;
+  return {lo, lo + m.tls_bytes};
+}
+
+void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
+  Worker w;
+  w.run = &s;
+  w.ctx = k.module->ctx();  // also makes the module's TLS block exist on this thread
+  cv_emu::Ctx& c = *w.ctx;
+  c.block_dim = s.block;
+  c.grid_dim = s.grid;
+  c.hooks = &kHooks;
+  c.worker = worker_index();
+  const bool fibers = s.entry->uses_sync || s.opt->force_fibers;
+  c.fibers = fibers;
+  if (s.opt->explain) {
+    {
+      std::lock_guard<std::mutex> l(s.m);
+      s.records.push_back(std::make_unique<WorkerRecord>());
+      w.rec = s.records.back().get();
+    }
+    w.shared = shared_range(*k.module, w.ctx);
+    w.ctx_range = {reinterpret_cast<uintptr_t>(w.ctx), reinterpret_cast<uintptr_t>(w.ctx) + sizeof(cv_emu::Ctx)};
+  }
+  Worker* saved = tl;
+  tl = &w;
+  try {
+    if (!fibers) {
+      s.entry->loop(s.params, w.ctx, first, last);
+    } else {
+      BlockRunner& r = block_runner(s.opt->stack_bytes);
+      w.runner = &r;
+      for (size_t b = first; b < last && !s.failed.load(std::memory_order_relaxed); ++b) {
+        c.block_idx = {static_cast<unsigned>(b % s.grid.x), static_cast<unsigned>((b / s.grid.x) % s.grid.y),
+                       static_cast<unsigned>(b / (static_cast<size_t>(s.grid.x) * s.grid.y))};
+        if (std::optional<BlockError> e = r.run(*s.entry, s.params, w.ctx)) {
+          fail(s, b, std::move(*e));
+          break;
+        }
+      }
+    }
+  } catch (const Trap& t) {
+    fail(s, block_linear(c.block_idx, s.grid), t.e);
+  } catch (const std::exception& e) {
+    fail(s, block_linear(c.block_idx, s.grid), {"trap", std::string("the kernel threw: ") + e.what(), 0});
+  }
+  tl = saved;
+}
+
+}  // namespace
+
+Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
+           const std::vector<usercode::BufferView>& buffers, const Options& opt) {
+  if (!k.entry || !k.module) throw std::invalid_argument("emu::run: no kernel");
+  const cv_emu::Dim grid{shape.grid[0], shape.grid[1], shape.grid[2]};
+  const cv_emu::Dim block{shape.block[0], shape.block[1], shape.block[2]};
+  const unsigned long long threads = 1ull * block.x * block.y * block.z;
+  const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+  if (threads == 0 || threads > 1024)
+    throw std::invalid_argument("a block of " + std::to_string(block.x) + "x" + std::to_string(block.y) + "x" +
+                                std::to_string(block.z) + " = " + std::to_string(threads) +
+                                " threads: a block has 1 to 1024 threads");
+  if (blocks == 0 || blocks > (1ull << 32))
+    throw std::invalid_argument("a grid of " + std::to_string(blocks) + " blocks: the emulator runs 1 to 2^32");
+  if (shape.dynamic_shared_bytes > k.module->dynamic_shared_capacity && k.module->dynamic_shared_capacity)
+    throw std::invalid_argument("dynamic shared memory of " + std::to_string(shape.dynamic_shared_bytes) +
+                                " bytes: the emulator gives at most " +
+                                std::to_string(k.module->dynamic_shared_capacity));
+  if (opt.explain && !k.module->explain_build)
+    throw std::invalid_argument("explain needs a module built for it (BuildRequest::explain)");
+
+  RunState s;
+  s.entry = k.entry;
+  s.params = params;
+  s.grid = grid;
+  s.block = block;
+  s.opt = &opt;
+  for (const usercode::BufferView& b : buffers) {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(b.data);
+    s.buffers.push_back({lo, lo + b.bytes});
+  }
+  s.record_blocks = opt.explain ? std::max<unsigned long long>(1, opt.max_recorded_threads / threads) : 0;
+  if (k.module->fault_record()) std::memset(k.module->fault_record(), 0, 48);
+
+  Report rep;
+  rep.blocks = blocks;
+  rep.threads = blocks * threads;
+  rep.fibers = k.entry->uses_sync || opt.force_fibers;
+  const auto t0 = std::chrono::steady_clock::now();
+  parallel_for(blocks, [&](size_t b, size_t e) { run_chunk(s, k, b, e); });
+  rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!s.partial.empty() && s.prints.size() < opt.max_print_lines) s.prints.push_back(s.partial);
+  rep.printf_lines = std::move(s.prints);
+  rep.printf_truncated = s.print_truncated;
+  if (s.error) {
+    rep.ok = false;
+    rep.error = s.error->message;
+    rep.error_kind = s.error->kind;
+    rep.error_line = s.error->line;
+  }
+  if (opt.explain) {
+    std::vector<Event> events;
+    BranchMap branches;
+    bool truncated = false;
+    for (auto& r : s.records) {
+      events.insert(events.end(), r->events.begin(), r->events.end());
+      for (const auto& [key, m] : r->branches) {
+        BranchMasks& d = branches[key];
+        d.taken |= m.taken, d.not_taken |= m.not_taken;
+      }
+      truncated = truncated || r->truncated;
+    }
+    std::vector<uint64_t> pcs;
+    for (const Event& e : events)
+      if (!(e.where & kLineTag)) pcs.push_back(e.where);
+    link_map* lm = nullptr;
+    dlinfo(k.module->handle(), RTLD_DI_LINKMAP, &lm);
+    const std::map<uint64_t, int> lines =
+        resolve_lines(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file);
+    const std::vector<TlsSymbol>& tls = k.module->tls;
+    AnalysisInput in;
+    in.buffers = &buffers;
+    in.grid = grid;
+    in.block = block;
+    in.chosen_block = std::min<unsigned long long>(opt.explain_block, blocks - 1);
+    in.chosen_warp = opt.explain_warp;
+    in.line_of = [&](uint64_t where) {
+      if (where & kLineTag) return static_cast<int>(where & 0xffffffff);
+      auto it = lines.find(where);
+      return it == lines.end() ? 0 : it->second;
+    };
+    in.shared_name = [&](uint64_t off, unsigned bytes) {
+      for (const TlsSymbol& t : tls)
+        if (off >= t.offset && off < t.offset + std::max<uint64_t>(t.size, 1))
+          return SharedName{t.name, static_cast<long long>((off - t.offset) / std::max(1u, bytes))};
+      return SharedName{"shared", static_cast<long long>(off / std::max(1u, bytes))};
+    };
+    Explain x = analyse(events, branches, in);
+    x.truncated = truncated;
+    x.recorded_threads = std::min<unsigned long long>(s.record_blocks, blocks) * threads;
+    rep.explain = std::move(x);
+  }
+  return rep;
+}
+
+}  // namespace cv::emu

@@ -1,0 +1,88 @@
+#pragma once
+// What `explain` found in one emulated launch (docs/emulator.md): races,
+// sectors per warp-wide access, divergent branches, and for a chosen block
+// who touched what. Plain data; explain_json.h writes it out.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "usercode/emu/prelude/cudaviz_emu_abi.h"
+
+namespace cv::emu {
+
+struct ThreadRef {
+  cv_emu::Dim block{0, 0, 0}, thread{0, 0, 0};
+};
+
+struct RaceSide {
+  ThreadRef who;
+  int kind = cv_emu::kRead;  // EventKind
+  int line = 0;
+};
+
+struct Race {
+  std::string buffer;   // the parameter's name, or the __shared__ variable's
+  bool shared = false;  // shared memory (then both threads are of one block)
+  long long index = 0;  // element
+  RaceSide first, second;
+  std::string sentence;  // "race on out[17]: thread (3,0,0) of block (0,0,0) wrote it at line 9, ..."
+};
+
+// All warp-wide requests of one line to one buffer (global memory only).
+struct SectorLine {
+  int line = 0;
+  std::string buffer;
+  int kind = cv_emu::kRead;
+  unsigned bytes = 0;                 // per lane
+  unsigned long long requests = 0;    // warp-wide accesses
+  unsigned long long sectors = 0;     // 32-byte sectors, summed
+  double sectors_per_request = 0;
+  double efficiency = 0;              // bytes asked / bytes of the sectors
+};
+
+struct Branch {
+  int line = 0;
+  unsigned long long warps = 0;            // warp-wide evaluations (a warp in a loop counts per pass)
+  unsigned long long divergent_warps = 0;  // evaluations whose lanes went both ways
+  unsigned long long lanes_taken = 0, lanes_not_taken = 0;  // summed over warps
+};
+
+// One access of the chosen block (who touched what).
+struct Touch {
+  std::string buffer;
+  bool shared = false;
+  long long index = 0;
+  unsigned thread = 0;  // linear in the block
+  int kind = cv_emu::kRead;
+  int line = 0;
+};
+
+// One warp-wide request of the chosen warp, for the memory view.
+struct WarpRequest {
+  int line = 0;
+  std::string buffer;
+  int kind = cv_emu::kRead;
+  unsigned bytes = 0;
+  std::vector<long long> lane_offset;  // 32 byte offsets into the buffer, -1: lane not in it
+  unsigned sectors = 0;
+};
+
+struct Explain {
+  std::vector<Race> races;              // at most kMaxRaces, one per element
+  unsigned long long racy_elements = 0;
+  std::vector<SectorLine> sectors;
+  std::vector<Branch> branches;         // every recorded `if`
+  std::vector<Touch> touches;           // the chosen block
+  std::vector<WarpRequest> warp_requests;  // the chosen warp of the chosen block
+  cv_emu::Dim block{0, 0, 0};           // the chosen block
+  unsigned warp = 0;
+  unsigned block_threads = 0;
+  unsigned long long recorded_threads = 0, events = 0;
+  bool truncated = false;               // stopped recording at the event limit
+  std::vector<std::string> buffers;     // the names, in parameter order
+  std::string scope;                    // what is and is not recorded, a sentence
+};
+
+constexpr size_t kMaxRaces = 32;
+
+}  // namespace cv::emu

@@ -1,0 +1,64 @@
+#include "usercode/emu/pc_lines.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace cv::emu {
+
+std::map<uint64_t, int> parse_addr2line(const std::string& out, const std::string& student_file) {
+  std::map<uint64_t, int> m;
+  std::istringstream in(out);
+  uint64_t addr = 0;
+  bool have = false, found = false;
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("0x", 0) == 0) {
+      addr = std::stoull(l, nullptr, 16);
+      have = true, found = false;
+      continue;
+    }
+    if (!have || found) continue;
+    if (l.rfind(" (inlined by) ", 0) == 0) l = l.substr(14);
+    const size_t colon = l.rfind(':');
+    if (colon == std::string::npos) continue;
+    std::string file = l.substr(0, colon);
+    const size_t slash = file.rfind('/');
+    if (slash != std::string::npos) file = file.substr(slash + 1);
+    if (file != student_file) continue;
+    const int line = std::atoi(l.c_str() + colon + 1);
+    if (line > 0) m[addr] = line, found = true;
+  }
+  return m;
+}
+
+std::map<uint64_t, int> resolve_lines(const std::string& so_path, uintptr_t load_base,
+                                      const std::vector<uint64_t>& pcs, const std::string& student_file) {
+  std::map<uint64_t, int> out;
+  const std::set<uint64_t> unique(pcs.begin(), pcs.end());
+  if (unique.empty()) return out;
+  const std::string list = so_path + ".pcs";
+  {
+    std::ofstream f(list);
+    for (uint64_t pc : unique) f << "0x" << std::hex << (pc - load_base - 1) << "\n";  // the call, not its return
+  }
+  const std::string cmd = "addr2line -a -i -e '" + so_path + "' < '" + list + "' 2>/dev/null";
+  std::string text;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+  }
+  unlink(list.c_str());
+  const std::map<uint64_t, int> rel = parse_addr2line(text, student_file);
+  for (uint64_t pc : unique) {
+    auto it = rel.find(pc - load_base - 1);
+    if (it != rel.end()) out[pc] = it->second;
+  }
+  return out;
+}
+
+}  // namespace cv::emu
