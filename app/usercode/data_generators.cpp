@@ -32,9 +32,10 @@ const Generator kGenerators[] = {
     {"sum3_data", [](unsigned long long n, uint64_t seed) {
        return as_bytes(sum3::make_data(static_cast<size_t>(n), -100, 100, static_cast<uint32_t>(seed)));
      }},
-    // The co-related ids lab's rows (corelated::generate_rows): n = rows, 64 ids a row.
+    // The co-related ids lab's rows (corelated::generate_rows): n = the span's
+    // count, rows * 64 ids (the launch passes the count, as for every span).
     {"corelated_ids", [](unsigned long long n, uint64_t seed) {
-       return as_bytes(corelated::generate_rows(static_cast<size_t>(n), kCorelatedIdsPerRow, 4096,
+       return as_bytes(corelated::generate_rows(static_cast<size_t>(n / kCorelatedIdsPerRow), kCorelatedIdsPerRow, 4096,
                                                 static_cast<uint32_t>(seed)).ids);
      }},
     {"corelated_offsets", [](unsigned long long n, uint64_t seed) {  // n = rows + 1

@@ -98,8 +98,7 @@ TEST(UsercodeBench, FaultIsExitOneWithTheError) {
 // launch and its check. count3_racy may be wrong: it races on purpose.
 TEST(UsercodeBench, EveryShippedKernelRunsOnTheCpuWithTheReferenceAnswer) {
   if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
-  const std::string dir = cv::usercode::kernel_dir(test_config().paths);
-  ASSERT_FALSE(dir.empty());
+  const std::string dir = std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels";
   int whole = 0;
   for (const cv::usercode::TemplateEntry& e : cv::usercode::template_entries()) {
     SCOPED_TRACE(e.name);
