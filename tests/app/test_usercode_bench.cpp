@@ -102,7 +102,7 @@ TEST(UsercodeBench, EveryShippedKernelRunsOnTheCpuWithTheReferenceAnswer) {
   int whole = 0;
   for (const cv::usercode::TemplateEntry& e : cv::usercode::template_entries()) {
     SCOPED_TRACE(e.name);
-    const long long n = std::min<long long>(4096, e.spec->default_n);
+    const long long n = std::min<long long>({4096, e.spec->default_n, e.spec->emulated_default_n});
     const Result r = bench(dir + "/" + e.file, "", n);
     ASSERT_EQ(r.code, 0) << r.err << r.line.dump();
     EXPECT_EQ(r.line["template"], e.spec->name);
