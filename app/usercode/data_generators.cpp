@@ -32,8 +32,8 @@ const Generator kGenerators[] = {
     {"sum3_data", [](unsigned long long n, uint64_t seed) {
        return as_bytes(sum3::make_data(static_cast<size_t>(n), -100, 100, static_cast<uint32_t>(seed)));
      }},
-    // The co-related ids lab's rows (corelated::generate_rows), 64 ids a row.
-    // n = the span's length: rows * 64 ids.
+    // The co-related ids lab's rows (corelated::generate_rows): n = the span's
+    // count, rows * 64 ids (the launch passes the count, as for every span).
     {"corelated_ids", [](unsigned long long n, uint64_t seed) {
        return as_bytes(corelated::generate_rows(static_cast<size_t>(n / kCorelatedIdsPerRow), kCorelatedIdsPerRow, 4096,
                                                 static_cast<uint32_t>(seed)).ids);

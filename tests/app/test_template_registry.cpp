@@ -249,8 +249,8 @@ TEST(DataGenerators, KnownNamesAndSizes) {
   EXPECT_EQ(generate_data("lab_data", 100, 1).size(), 400u);
   EXPECT_EQ(generate_data("lab_data", 100, 1), generate_data("lab_data", 100, 1));
   EXPECT_NE(generate_data("lab_data", 100, 1), generate_data("lab_data", 100, 2));
-  // n is always the span's length: 10 rows of ids, 10 rows + 1 offsets.
-  EXPECT_EQ(generate_data("corelated_ids", 10u * kCorelatedIdsPerRow, 2002).size(), 10u * kCorelatedIdsPerRow * 4);
+  // n is the span's count (rows * 64 ids), as the launch passes it for every span.
+  EXPECT_EQ(generate_data("corelated_ids", 10 * kCorelatedIdsPerRow, 2002).size(), 10u * kCorelatedIdsPerRow * 4);
   EXPECT_EQ(generate_data("corelated_offsets", 11, 2002).size(), 11u * 4);
   EXPECT_THROW(generate_data("teapot", 1, 1), std::invalid_argument);
 }

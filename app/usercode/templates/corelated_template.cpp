@@ -44,6 +44,7 @@ TemplateSpec spec() {
     return static_cast<long long>(corelated::count_cpu(rows, corelated::kDefaultThreshold));
   });
   t.default_n = 2000;
+  t.emulated_default_n = 256;  // n x n blocks of 64 threads: the emulator's default keeps a launch under a second
   t.max_n = 65535;  // grid.y
   t.default_block = {64, 1, 1};
   t.default_seed = corelated::kDefaultSeed;
