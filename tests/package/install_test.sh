@@ -105,13 +105,23 @@ grep -qF "[ok] data: shipped presets in $root/usr/share/cudaviz/presets" doctor.
 # A student's kernel with a compile error, compiled by the packaged NVRTC: exit 2, the line named.
 printf '%s\n' '// template: fountain_kernel' 'extern "C" __global__ void fountain_step() { undeclared = 1; }' > bad.cu
 set +e
-trace kernel.trace "$root/usr/bin/cudaviz" bench kernel --source "$scratch/bad.cu" >kernel.out 2>kernel.err
+# (LIBRARY_PATH unset: the host compiler would search a toolkit's stubs named there,
+# which a machine with only the driver does not have.)
+trace kernel.trace env -u LIBRARY_PATH "$root/usr/bin/cudaviz" bench kernel --source "$scratch/bad.cu" >kernel.out 2>kernel.err
 rc=$?
 set -e
 cat kernel.err
 [ $rc -eq 2 ] || fail "bench kernel on a compile error exited $rc, not 2"
 grep -q 'bad.cu:2:.*error' kernel.err || fail "the compile error does not name bad.cu line 2"
-grep -qE "lib/cudaviz/libnvrtc\.so[^\"]*\", O_RDONLY[^=]*= [0-9]" kernel.trace || fail "NVRTC was not loaded from the package"
+# Without a GPU a whole kernel compiles with the host compiler (the CPU emulator,
+# docs/emulator.md), so NVRTC loads only where a GPU is: wherever it loads, it must
+# be the package's copy, and that copy must load on its own.
+if grep -qE "libnvrtc\.so[^\"]*\", O_RDONLY[^=]*= [0-9]" kernel.trace run.trace doctor.trace; then
+  ! grep -hE "libnvrtc\.so[^\"]*\", O_RDONLY[^=]*= [0-9]" kernel.trace run.trace doctor.trace | grep -vq "lib/cudaviz/" ||
+    fail "NVRTC was loaded from outside the package"
+fi
+/usr/bin/python3 -c "import ctypes, sys; ctypes.CDLL(sys.argv[1] + '/libnvrtc-builtins.so.13.0', mode=ctypes.RTLD_GLOBAL); ctypes.CDLL(sys.argv[1] + '/libnvrtc.so.13')" \
+  "$root/usr/lib/cudaviz" || fail "the packaged NVRTC does not load"
 for t in run.trace doctor.trace kernel.trace; do
   if grep -F -e "\"$src/" -e "\"$src\"" -e "\"$build/" "$t" >"$t.hits"; then
     head -5 "$t.hits" >&2
