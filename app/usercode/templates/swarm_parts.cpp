@@ -5,6 +5,7 @@
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "usercode/templates/particle_check.h"
 #include "swarm/swarm.h"
 #include "usercode_kernel_math.h"
 #include "usercode_prelude.h"
@@ -135,26 +136,7 @@ void fill(TemplateSpec& t) {
       "and random keys: every particle within 1e-3 (relative) after 120 steps";
   t.check_steps = 120;
   t.check = [](const Workload& w, const ReadBack& rb, Backend backend) {
-    CheckResult r;
-    const unsigned n = count_of(w);
-    const std::vector<float4> ref = builtin_positions(backend, w, w.step + 1);
-    std::vector<float> got;
-    if (auto it = rb.find("out"); it != rb.end()) {
-      got.resize(it->second.size() / sizeof(float));
-      std::memcpy(got.data(), it->second.data(), got.size() * sizeof(float));
-    }
-    long long matching = 0;
-    for (unsigned i = 0; i < n && got.size() >= 4ull * n; ++i) {
-      const float want[4] = {ref[i].x, ref[i].y, ref[i].z, ref[i].w};
-      bool same = true;
-      for (int c = 0; c < 4; ++c)
-        same = same && std::fabs(got[4 * i + c] - want[c]) <= 1e-3f * (1 + std::fabs(want[c]));
-      matching += same;
-    }
-    r.correct = matching == n;
-    r.fields["result"] = matching;  // particles equal to the built-in's after the check's steps
-    r.fields["reference"] = n;
-    return r;
+    return particles_match(builtin_positions(backend, w, w.step + 1), rb, count_of(w));
   };
   t.default_n = 256 * 256;
   t.max_n = 1ll << 26;

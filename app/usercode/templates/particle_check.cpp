@@ -1,0 +1,29 @@
+#include "usercode/templates/particle_check.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace cv::usercode {
+
+CheckResult particles_match(const std::vector<float4>& ref, const ReadBack& rb, unsigned n) {
+  CheckResult r;
+  std::vector<float> got;
+  if (auto it = rb.find("out"); it != rb.end()) {
+    got.resize(it->second.size() / sizeof(float));
+    std::memcpy(got.data(), it->second.data(), got.size() * sizeof(float));
+  }
+  long long matching = 0;
+  for (unsigned i = 0; i < n && got.size() >= 4ull * n && ref.size() >= n; ++i) {
+    const float want[4] = {ref[i].x, ref[i].y, ref[i].z, ref[i].w};
+    bool same = true;
+    for (int c = 0; c < 4; ++c)
+      same = same && std::fabs(got[4 * i + c] - want[c]) <= 1e-3f * (1 + std::fabs(want[c]));
+    matching += same;
+  }
+  r.correct = matching == n;
+  r.fields["result"] = matching;  // particles equal to the built-in's after the check's steps
+  r.fields["reference"] = n;
+  return r;
+}
+
+}  // namespace cv::usercode
