@@ -180,6 +180,17 @@ std::vector<std::pair<std::string, double>> builtin_medians(Run& r, long long n,
     for (const Measurement& m : ms)
       if (m.backend == r.backend) out.emplace_back(m.variant, m.stats.median_ms);
   }
+  // The named peers are GPU variants; on the CPU backend the lab's own CPU
+  // variants are the built-in to compare with.
+  if (out.empty() && variants != std::vector<std::string>{"all"}) {
+    o.variant = "all";
+    try {
+      for (const Measurement& m : t->run(o, r.backend))
+        if (m.backend == r.backend) out.emplace_back(m.variant, m.stats.median_ms);
+    } catch (const std::exception&) {
+      // none runs at this size or block shape here: the line has no ratio
+    }
+  }
   return out;
 }
 

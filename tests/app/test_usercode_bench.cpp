@@ -115,6 +115,16 @@ TEST(UsercodeBench, EveryShippedKernelRunsOnTheCpuWithTheReferenceAnswer) {
   EXPECT_GE(whole, 15);  // count3 x4, reduce x2, pi, reverse x3, sum3 x4, corelated, fountain x2, ...
 }
 
+// A lab template's named peers are GPU variants; on the CPU backend its line
+// is compared with the lab's own CPU variants instead (a ratio, never empty).
+TEST(UsercodeBench, LabKernelOnTheCpuIsComparedWithTheLabsCpuVariants) {
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
+  const Result r = bench(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/count3.cu", "", 4096);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_TRUE(r.line["vs"].contains("cpu_threads")) << r.line.dump();
+  EXPECT_GT(r.line["vs"]["cpu_threads"].get<double>(), 0.0);
+}
+
 // A whole kernel's runtime error in the emulator (a barrier not every thread
 // reaches) is exit 1 with the emulator's sentence and the line.
 TEST(UsercodeBench, WholeKernelErrorInTheEmulatorIsExitOneWithTheLine) {
