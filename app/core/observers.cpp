@@ -121,6 +121,8 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["error_line"] = st.fault->out_of_range ? st.fault->out_of_range->line : 0;
   }
   if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
+  // Why yours runs slower than it could (its results through the runner's reply).
+  if (const std::string note = ctx.scenes.current().scene->user_note(); !note.empty()) j["user_note"] = note;
 }
 
 // How the --lab run and the --sweep asked for ended.

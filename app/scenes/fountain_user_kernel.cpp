@@ -5,8 +5,6 @@
 // buffers and the positions come back with the reply. Any fault: the source
 // buffer still holds the last good frame, the built-in kernel steps it, and
 // the user kernel's status says why.
-#include <unistd.h>
-
 #include <utility>
 
 #include "common/cuda_check.h"
@@ -78,8 +76,7 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
   usercode::LaunchOutcome reply;
   const scene_user::Launch l = scene_user::launch(*user_, w, reply);
-  for (auto* sb : {&in, &to, &ids})
-    if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
+  scene_user::close_fds({&in, &to, &ids});
   if (reply.busy) return false;  // a lab run holds the runner: the built-in steps this frame
   const std::vector<float> positions = reply.ok && !in_place ? reply.values<float>("out") : std::vector<float>{};
   if (!reply.ok || (!in_place && positions.size() != 4ull * count_)) {
@@ -93,8 +90,7 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
   user_active_ = true;
   user_note_ = in_place || !out.on_device()
                    ? ""
-                   : "your kernel's frames come back through the runner's reply "
-                     "(no external interop here): slower than in place";
+                   : scene_user::reply_note("frames");
   report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }

@@ -7,6 +7,7 @@
 
 #include "nbody/nbody.h"
 #include "scenes/nbody_sim.h"
+#include "scenes/nbody_user_kernel.h"
 #include "scenes/particle_scene.h"
 
 namespace cv {
@@ -114,6 +115,7 @@ class NBodyScene : public ParticleScene {
   usercode::UserKernel* user_ = nullptr;
   bool user_active_ = false;  // the last step was yours
   std::string user_note_;
+  NBodyUserForces user_forces_;  // yours' bodies and accelerations, in place on the CUDA backend
 };
 
 }  // namespace cv

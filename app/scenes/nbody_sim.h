@@ -39,6 +39,15 @@ class NBodySim {
   virtual std::vector<float4> bodies(VertexWrite& out, bool first, unsigned pad) = 0;
   virtual void step_with(VertexWrite& out, const std::vector<float4>& acc, const nbody::Params& p,
                          const BlockShape& block, const insight::IdsOut& ids) = 0;
+  // The same in device memory, for a force kernel that reads and writes it in
+  // place (the runner, through exported memory): the bodies into `device_dst`
+  // (count + pad float4s), finished when this returns (so is every earlier
+  // step on out's stream, whose last integration read the accelerations the
+  // force kernel writes next); then the step from `acc`, count float4s in
+  // device memory, on out's stream. CUDA only: the CPU twin throws std::logic_error.
+  virtual void bodies_to(VertexWrite& out, bool first, void* device_dst, unsigned pad) = 0;
+  virtual void step_with(VertexWrite& out, const float4* acc, const nbody::Params& p,
+                         const BlockShape& block, const insight::IdsOut& ids) = 0;
   // How the fast variant launches with `block` on this device (nullopt on the CPU).
   virtual std::optional<nbody::NBodyGpu::FastLaunch> fast_launch(const BlockShape& block) const {
     (void)block;

@@ -1,5 +1,10 @@
 #include "scenes/scene_user_kernel.h"
 
+#include <unistd.h>
+
+#include <atomic>
+
+#include "gl/external_memory.h"
 #include "gl/interop_buffer.h"
 #include "timing/frame_timers.h"
 #include "usercode/runner_client.h"
@@ -14,10 +19,38 @@ std::optional<usercode::SharedBuffer> share(const InteropBuffer& buffer, const v
   if (!e) return std::nullopt;
   usercode::SharedBuffer b;
   b.kind = usercode::SharedBuffer::Kind::CudaVmm;
-  b.id = (tag << 48) + generation * 2 + static_cast<uint64_t>(e->index) + 1;
+  b.id = owned_id(tag, generation, static_cast<unsigned>(e->index));
   b.bytes = e->bytes;
   if (!rc.has_shared(b.id)) b.fd = buffer.export_allocation(ptr, true)->fd;
   return b;
+}
+
+usercode::SharedBuffer share(const CudaExportableMemory& memory, uint64_t id, usercode::RunnerClient& rc) {
+  usercode::SharedBuffer b;
+  b.kind = usercode::SharedBuffer::Kind::CudaVmm;
+  b.id = id;
+  b.bytes = memory.size();
+  if (!rc.has_shared(b.id)) b.fd = memory.export_fd();
+  return b;
+}
+
+uint64_t owned_id(uint64_t tag, uint64_t generation, unsigned index) {
+  return (tag << 48) + generation * 2 + index + 1;
+}
+
+uint64_t next_generation() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
+void close_fds(std::initializer_list<std::optional<usercode::SharedBuffer>*> buffers) {
+  for (auto* sb : buffers)
+    if (*sb && (*sb)->fd >= 0) close((*sb)->fd), (*sb)->fd = -1;
+}
+
+std::string reply_note(const std::string& what, const std::string& why) {
+  return "your kernel's " + what + " come back through the runner's reply (no external interop here" +
+         (why.empty() ? "" : ": " + why) + "): slower than in place";
 }
 
 std::optional<std::string> block_limit(const usercode::UserKernel* running, const BlockShape& b) {

@@ -5,6 +5,7 @@
 // and one timed launch.
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 
 namespace cv {
 
+class CudaExportableMemory;
 class InteropBuffer;
 namespace usercode {
 class RunnerClient;
@@ -33,6 +35,21 @@ namespace scene_user {
 std::optional<usercode::SharedBuffer> share(const InteropBuffer& buffer, const void* ptr,
                                             uint64_t generation, usercode::RunnerClient& rc,
                                             uint64_t tag = 0);
+
+// The same for exportable memory a scene owns outright (n-body's force
+// buffers), under `id`: unique among every buffer the runner may have mapped
+// (a new allocation, a new id), never one share() above makes.
+usercode::SharedBuffer share(const CudaExportableMemory& memory, uint64_t id, usercode::RunnerClient& rc);
+// The ids share() gives an allocation the scene owns: `tag` (2 and up: 0 and 1
+// are the vertex and colour-by buffers above), a number new for every
+// allocation in this process (next_generation()), and which of its buffers.
+uint64_t owned_id(uint64_t tag, uint64_t generation, unsigned index);
+uint64_t next_generation();
+// Closes the fds share() exported (they have travelled with the launch).
+void close_fds(std::initializer_list<std::optional<usercode::SharedBuffer>*> buffers);
+// The panel's note when the runner's results travel back in its reply instead
+// of being written in place: "your kernel's <what> come back through ...".
+std::string reply_note(const std::string& what, const std::string& why = "");
 
 // Why `b` is refused while the loaded kernel `running` steps the scene (more
 // threads than its registers or __launch_bounds__ allow); nullopt when it fits.

@@ -6,8 +6,6 @@
 // buffers and the positions come back with the reply. The particles' velocities
 // and ages stay in the runner from the reset of yours. Any fault: the
 // built-in kernel steps and the user kernel's status says why.
-#include <unistd.h>
-
 #include "common/cuda_check.h"
 #include "gl/interop_buffer.h"
 #include "scenes/scene_user_kernel.h"
@@ -68,8 +66,7 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
   usercode::LaunchOutcome reply;
   const scene_user::Launch l = scene_user::launch(*user_, w, reply);
-  for (auto* sb : {&in, &to, &ids})
-    if (*sb && (*sb)->fd >= 0) close((*sb)->fd);
+  scene_user::close_fds({&in, &to, &ids});
   if (l.busy) return false;  // a lab run holds the runner: the built-in steps this frame
   std::vector<float> positions = l.ok && !in_place ? reply.values<float>("out") : std::vector<float>{};
   if (!l.ok || (!in_place && positions.size() != 4ull * count_)) {
@@ -84,8 +81,7 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
   ++user_steps_;
   user_note_ = in_place || !out.on_device()
                    ? ""
-                   : "your kernel's frames come back through the runner's reply "
-                     "(no external interop here): slower than in place";
+                   : scene_user::reply_note("frames");
   report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }
