@@ -34,20 +34,23 @@ bool conflict(const Event& a, const Event& b) {
 
 // Events grouped by a key of two numbers, in event order within a key (as a
 // stable sort gives). The keys are made once, not per comparison, and kept
-// small: a truncated explain sorts 4 M events twice.
+// small: a truncated explain holds 4 M events.
 struct SortKey {
   uint64_t hi, lo;
 };
 bool same(const SortKey& x, const SortKey& y) { return x.hi == y.hi && x.lo == y.lo; }
 
-template <class KeyOf>
-std::vector<uint32_t> sorted_by(const std::vector<Event>& events, KeyOf key_of) {
+// The events `keep` accepts, ordered by key_of.
+template <class Keep, class KeyOf>
+std::vector<uint32_t> sorted_by(const std::vector<Event>& events, Keep keep, KeyOf key_of) {
   struct Item {
     SortKey k;
     uint32_t i;
   };
-  std::vector<Item> items(events.size());
-  for (uint32_t i = 0; i < events.size(); ++i) items[i] = {key_of(events[i]), i};
+  std::vector<Item> items;
+  items.reserve(events.size());  // address space only: pages are touched as items are kept
+  for (uint32_t i = 0; i < events.size(); ++i)
+    if (keep(events[i])) items.push_back({key_of(events[i]), i});
   std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) {
     return std::tie(x.k.hi, x.k.lo, x.i) < std::tie(y.k.hi, y.k.lo, y.i);
   });
@@ -116,7 +119,11 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
     const uint64_t shared_block = e.space == kSharedSpace ? e.block : 0;
     return SortKey{(uint64_t{e.space} << 32) | shared_block, e.address / elem_bytes(e)};
   };
-  const std::vector<uint32_t> order = sorted_by(events, unit);
+  // Only memory something writes can race: a buffer only read (the data, the
+  // bodies) stays out of the sort, often most of the events.
+  bool written[256] = {};
+  for (const Event& e : events) written[e.space] = written[e.space] || e.kind != cv_emu::kRead;
+  const std::vector<uint32_t> order = sorted_by(events, [&](const Event& e) { return written[e.space]; }, unit);
   for (size_t g = 0; g < order.size();) {
     size_t end = g + 1;
     while (end < order.size() && same(unit(events[order[end]]), unit(events[order[g]]))) ++end;
@@ -148,14 +155,10 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
   }
 
   // ---- sectors per request (global memory) -------------------------------------
-  // (global first, block, warp), then the code address: a warp's requests of one access.
-  auto req_key = [&](const Event& e) {
-    return SortKey{(uint64_t{e.space == kSharedSpace} << 40) | (uint64_t{e.block} << 6) | (e.thread / 32), e.where};
-  };
-  std::vector<uint32_t> glob = sorted_by(events, req_key);
-  glob.resize(static_cast<size_t>(std::partition_point(glob.begin(), glob.end(), [&](uint32_t i) {
-                                    return events[i].space != kSharedSpace;
-                                  }) - glob.begin()));  // shared events sort last
+  // A warp's requests of one access: (block, warp), then the code address.
+  auto req_key = [&](const Event& e) { return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), e.where}; };
+  const std::vector<uint32_t> glob =
+      sorted_by(events, [](const Event& e) { return e.space != kSharedSpace; }, req_key);
   std::map<std::tuple<int, int, int>, SectorLine> lines;  // (line, buffer, kind)
   const uint64_t chosen_block = in.chosen_block;
   for (size_t g = 0; g < glob.size();) {
