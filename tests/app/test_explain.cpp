@@ -166,6 +166,30 @@ TEST(ExplainProcess, CompileErrorComesBackAtTheStudentsLine) {
   EXPECT_EQ(o.reply.value("error_line", 0), 3) << o.reply.dump();
 }
 
+// The request's two files give back what was written: a scene template's
+// first bytes (the fountain's particles) and scalars travel in launch.bin,
+// and its shared spans arrive as kept state with those bytes.
+TEST(ExplainProcess, RequestFilesCarryTheLaunch) {
+  if (!have_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  ExplainOptions o;
+  o.paths = test_config().paths;
+  const cv::emu::ExplainRequest q = make_explain_request(spec("fountain_particle"), "// mine\n", o);
+  const std::string dir = ::testing::TempDir();
+  cv::emu::write_explain_request(q, dir + "req.json", dir + "req.bin");
+  const cv::emu::ExplainRequest back = cv::emu::read_explain_request(dir + "req.json", dir + "req.bin");
+  EXPECT_EQ(back.source, "// mine\n");
+  EXPECT_EQ(back.entry, "fountain_step");  // the GPU wrapper around particle_step
+  EXPECT_NE(back.after.find("cudaviz_fountain_particle_gpu.h"), std::string::npos);
+  EXPECT_EQ(back.headers.size(), q.headers.size());
+  EXPECT_EQ(back.launch_blob, q.launch_blob);
+  const LaunchRequest l = wire::decode_launch(back.launch, back.launch_blob);
+  ASSERT_EQ(l.args.size(), spec("fountain_particle").args.size());
+  EXPECT_EQ(l.args[0].span.from, SpanArg::From::State);
+  EXPECT_EQ(l.args[0].span.init, SpanArg::Init::Bytes);
+  EXPECT_EQ(l.args[0].span.init_bytes.size(), static_cast<size_t>(q.n) * 16);
+  EXPECT_THROW(cv::emu::read_explain_request(dir + "missing.json", dir + "req.bin"), std::runtime_error);
+}
+
 cv::emu::ExplainResult wait_for(const cv::emu::ExplainJob& job, uint64_t version) {
   for (int i = 0; i < 600 && (job.busy() || job.result().version < version); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
