@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "bench/bench.h"
 #include "usercode/compile.h"
+#include "usercode/explain_launch.h"
 #include "usercode/runner_client.h"
 #include "usercode/template_registry.h"
 #include "usercode/emu/explain_process.h"
@@ -93,22 +95,23 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
                                      [](const Diagnostic& d) { return d.severity == Severity::Warning; });
 }
 
-// --explain (any backend): the kernel once through the emulator at a small
-// size, in cudaviz-explain's process; races, sectors and divergence join the line.
-void add_explain(Run& r, const std::string& src) {
+// --explain (any backend): the kernel once through the emulator at explain's
+// size (usercode/explain_launch.h: the same launch rules, at most 65,536
+// threads), in cudaviz-explain's process; races, sectors and divergence join the line.
+void add_explain(Run& r, const std::string& src, long long n, const BlockShape& block) {
   const auto t0 = Clock::now();
-  TempDir dir(r.opt.paths.tmpdir);
-  const std::string path = dir.path() + "/kernel.cu";
-  {
-    std::ofstream f(path, std::ios::binary);
-    f << src;
+  ExplainOptions eo;
+  eo.n = n;
+  eo.block = block;
+  eo.file_name = std::filesystem::path(r.path).filename().string();
+  eo.paths = r.opt.paths;
+  emu::ExplainOutcome o;
+  try {
+    o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH),
+                                 make_explain_request(*r.spec, src, eo));
+  } catch (const std::exception& e) {
+    o.error = e.what();
   }
-  emu::ExplainRequest q;
-  q.source_path = path;
-  q.template_name = r.spec->name;
-  if (!r.opt.paths.cxx.empty()) q.cxx = r.opt.paths.cxx;
-  if (!r.opt.paths.tmpdir.empty()) q.tmpdir = r.opt.paths.tmpdir;
-  const emu::ExplainOutcome o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), q);
   r.line["explain_ms"] = ms_since(t0);
   if (!o.ran) {
     r.line["explain_error"] = o.error;
@@ -291,6 +294,14 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                      "] for " + r.spec->name);
   const BlockShape block = opt.block.value_or(r.spec->default_block);
   if (auto e = validate(block, block_limits(backend))) throw std::invalid_argument("--block: " + *e);
+  // explain's size: the user's --n when its launch fits explain's limit (else
+  // exit 2 before anything runs), or one explain picks from the shape rule.
+  long long explain_size = 0;
+  try {
+    if (opt.explain) explain_size = explain_n(*r.spec, block, opt.n);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--explain: ") + e.what());
+  }
 
   CompileRequest req;
   req.source = src;
@@ -361,7 +372,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     edit_ms.push_back(ms_since(t0));
   }
   add_compile_fields(r, c, compile_ms);
-  if (opt.explain) add_explain(r, src);
+  if (opt.explain) add_explain(r, src, explain_size, block);
   if (backend == Backend::Cpu && (r.spec->cpu_form == CpuForm::Emulated || opt.explain)) add_sync_costs(r);
   if (!can_run)
     fail(r, "a " + r.spec->name + " kernel needs a CUDA GPU to run; it compiled for " + c.arch + " (" +

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include "io/atomic_file.h"
 #include "scenes/particle_scene.h"
 #include "usercode/compile.h"
+#include "usercode/explain_launch.h"
 #include "usercode/template_registry.h"
 #include "widgets/widgets.h"
 
@@ -373,9 +375,20 @@ void KernelPanel::costs_section(const UserKernel& uk) {
               "Lab kernels are compared in the labs tab.");
 }
 
+// The request is built from the registry on the job's thread (a scene
+// template's first bytes take a moment); the tab's text is copied now.
 void KernelPanel::start_explain(const UserKernel& uk) {
   const usercode::TemplateSpec* t = template_in_editor(uk);
-  explain_.start(source_.text(), t ? t->name : std::string(), paths_.cxx, paths_.tmpdir, CUDAVIZ_EXPLAIN_PATH);
+  explain_.start(
+      [t, text = source_.text(), paths = paths_] {
+        if (!t)
+          throw std::invalid_argument("explain needs the file's template: its first line names it "
+                                      "(// template: NAME, one of " + usercode::template_names() + ")");
+        usercode::ExplainOptions o;
+        o.paths = paths;
+        return usercode::make_explain_request(*t, text, o);
+      },
+      CUDAVIZ_EXPLAIN_PATH);
 }
 
 void KernelPanel::explain_button(const UserKernel& uk) {

@@ -18,6 +18,7 @@
 
 #include "common/parallel_for.h"
 #include "usercode/emu/emu.h"
+#include "usercode/host_memory.h"
 #include "usercode/runner_args.h"
 #include "usercode/runner_executor.h"
 
@@ -58,19 +59,6 @@ class HostMapping {
  private:
   void* p_;
   size_t bytes_;
-};
-
-class HostMemory : public Memory {
- public:
-  void* allocate(size_t bytes) override {
-    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!p) throw std::runtime_error("cannot allocate " + std::to_string(bytes) + " bytes");
-    return p;
-  }
-  void release(void* p) override { std::free(p); }
-  void upload(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void download(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void zero(void* dst, size_t bytes) override { std::memset(dst, 0, bytes); }
 };
 
 struct Module {

@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "bench/bench.h"
 #include "cli.h"
+#include "emu/reversal_model.h"
 #include "usercode/compile.h"
 #include "usercode/template_registry.h"
 #include "test_config.h"
@@ -29,8 +31,10 @@ struct Result {
   std::string err;
 };
 
-Result bench(const std::string& source, const std::string& tmpl = "", long long n = 4096) {
+Result bench(const std::string& source, const std::string& tmpl = "", std::optional<long long> n = 4096,
+             bool explain = false) {
   cv::BenchOptions opt;
+  opt.explain = explain;
   opt.target = "kernel";
   opt.source = source;
   if (!tmpl.empty()) opt.template_name = tmpl;
@@ -153,6 +157,72 @@ TEST(UsercodeBench, BadArgumentsExitTwo) {
   EXPECT_EQ(c.bench.source, "k.cu");
   EXPECT_EQ(c.bench.template_name, "pi");
   EXPECT_EQ(cv::parse_command_line({"--kernel", "k.cu", "--frames", "3"}).run.kernel, "k.cu");
+}
+
+// `bench kernel --explain` through the registry's launch: document 001's
+// reversals at explain's size (n 4096, the template's 256-thread blocks).
+// Sectors per request are what the access model counts for each access.
+TEST(UsercodeBench, ExplainGivesTheReversalsSectorsAsTheAccessModel) {
+  if (cv::usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
+  const std::string dir = std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/";
+  const Result naive = bench(dir + "reverse_naive.cu", "", 4096, true);
+  const Result shared = bench(dir + "reverse_shared.cu", "", 4096, true);
+  ASSERT_EQ(naive.code, 0) << naive.err;
+  ASSERT_EQ(shared.code, 0) << shared.err;
+  for (const Result* r : {&naive, &shared}) {
+    EXPECT_FALSE(r->line.contains("explain_error")) << r->line.dump();
+    EXPECT_TRUE(r->line["races"].empty()) << r->line["races"].dump();
+  }
+  const long long n = naive.line.value("explain_n", 0ll);
+  const unsigned T = 256;
+  ASSERT_EQ(n, shared.line.value("explain_n", 0ll));
+  ASSERT_GT(n, 0);
+  // The spr of the global access at a line of the file, by kind ("read" / "write").
+  auto spr = [](const Result& r, int line, const char* kind) {
+    for (const nlohmann::json& s : r.line["sectors_per_request"])
+      if (s["line"] == line && s["kind"] == kind && s["buffer"] != "smem") return s["sectors_per_request"].get<double>();
+    ADD_FAILURE() << "no " << kind << " at line " << line << ": " << r.line["sectors_per_request"].dump();
+    return 0.0;
+  };
+  auto line_of = [](const std::string& file, const std::string& marker) {
+    std::ifstream in(file);
+    std::string l;
+    for (int k = 1; std::getline(in, l); ++k)
+      if (l.find(marker) != std::string::npos) return k;
+    return 0;
+  };
+  const unsigned un = static_cast<unsigned>(n);
+  auto inside = [un](long long e) { return e >= 0 && e < un ? e : -1; };
+  const double mirrored = cv::test::model_sectors_per_request(un, T, [&](unsigned b, unsigned t) {
+    return inside(un - 1 - (1ll * b * T + t));
+  });
+  const double linear = cv::test::model_sectors_per_request(un, T, [&](unsigned b, unsigned t) {
+    return inside(1ll * b * T + t);
+  });
+  const double tile = cv::test::model_sectors_per_request(un, T, [&](unsigned b, unsigned t) {
+    return inside(static_cast<long long>(un) - (b + 1ll) * T + t);
+  });
+  const int naive_line = line_of(dir + "reverse_naive.cu", "out[i] = in[");
+  const int load = line_of(dir + "reverse_shared.cu", "= in[from]"), store = line_of(dir + "reverse_shared.cu", "out[head + t] =");
+  EXPECT_DOUBLE_EQ(spr(naive, naive_line, "read"), mirrored);
+  EXPECT_DOUBLE_EQ(spr(naive, naive_line, "write"), linear);
+  EXPECT_DOUBLE_EQ(spr(shared, load, "read"), tile);
+  EXPECT_DOUBLE_EQ(spr(shared, store, "write"), linear);
+  // A warp's 32 mirrored ints still fill whole 32-byte sectors (the access
+  // model's count): the shared version needs no more sectors a request than
+  // the naive one, not fewer; its gain is elsewhere (document 001 predates
+  // sector-based coalescing).
+  EXPECT_LE(spr(shared, load, "read"), spr(naive, naive_line, "read"));
+  EXPECT_GE(spr(naive, naive_line, "read"), 4.0);  // 128 bytes a request: at least four sectors
+}
+
+// explain checks races over the whole launch, so it runs at most 65,536
+// threads: a larger --n is a usage error naming the value and the limit.
+TEST(UsercodeBench, ExplainWithAnOversizedNIsExitTwo) {
+  const Result r = bench(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels/count3.cu", "", 1 << 20, true);
+  EXPECT_EQ(r.code, 2) << r.line.dump();
+  EXPECT_NE(r.err.find("--n 1048576"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at most 65536 threads"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <regex>
 
 #include "emu_test_util.h"
-#include "insight/access_model.h"
+#include "emu/reversal_model.h"
 #include "usercode/emu/explain_json.h"
 
 namespace cv::emu::test {
@@ -75,20 +75,7 @@ TEST(EmuExplain, SharedCountWithoutItsBarrierRacesInSharedMemory) {
 // stages a block's tile in shared memory. Sectors per request from the
 // emulator's recorded addresses against the access model's count.
 double model_spr(unsigned n, unsigned T, std::function<long long(unsigned b, unsigned t)> element) {
-  insight::AccessKernel k;
-  k.name = "reverse";
-  k.block_dim = {T, 1, 1};
-  k.grid = {(n + T - 1) / T, 1, 1};
-  k.accesses = {{"access", false, 4, 0, 0}};
-  k.element = [&](const insight::Dim3u& b, const insight::Dim3u& t) { return element(b.x, t.x); };
-  double sectors = 0, reqs = 0;
-  for (unsigned b = 0; b < k.grid.x; ++b)
-    for (unsigned w = 0; w < (T + 31) / 32; ++w) {
-      const insight::WarpAccessPicture p = insight::warp_accesses(k, b, w);
-      for (const insight::WarpRequest& r : p.requests)
-        if (r.active_lanes) sectors += r.sectors, reqs += 1;
-    }
-  return sectors / reqs;
+  return cv::test::model_sectors_per_request(n, T, element);
 }
 
 const SectorLine* sector_line(const Explain& x, int line, int kind) {

@@ -1,11 +1,9 @@
 // Every shipped kernel of assets/kernels/ runs in the emulator with the
 // built-in CPU reference's answer.
 #include <cmath>
-#include <filesystem>
 
 #include "emu_test_util.h"
 #include "fountain/fountain.h"
-#include "usercode/emu/explain_workload.h"
 
 namespace cv::emu::test {
 namespace {
@@ -143,84 +141,9 @@ void check_fountain(const std::string& file, unsigned bx, unsigned by) {
 TEST(EmuShipped, FountainKernelMatchesTheBuiltInCpuStep) { check_fountain("fountain_kernel.cu", 16, 16); }
 TEST(EmuShipped, SeedFountainMatchesTheBuiltInCpuStep) { check_fountain("seed_fountain.cu", 32, 4); }
 
-}  // namespace
-}  // namespace cv::emu::test
-
-namespace cv::emu::test {
-namespace {
-
-std::string template_line(const std::string& src) {
-  const std::string first = src.substr(0, src.find('\n'));
-  const size_t at = first.find("template:");
-  if (at == std::string::npos) return "";
-  std::istringstream in(first.substr(at + 9));
-  std::string name;
-  in >> name;
-  return name;
-}
-
-// Every file of assets/kernels/ (the runner's new templates too, once they
-// come): built for the emulator, run on its template's launch, and checked
-// against the CPU's answer where the template has one.
-TEST(EmuShipped, EveryShippedKernelRunsWithTheCpuAnswer) {
-  int files = 0, covered = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(CUDAVIZ_SOURCE_DIR) + "/assets/kernels")) {
-    if (e.path().extension() != ".cu") continue;
-    ++files;
-    const std::string name = e.path().filename().string();
-    const std::string src = shipped(name);
-    const std::string tmpl = template_line(src);
-    SCOPED_TRACE(name + " (template " + tmpl + ")");
-    Workload w;
-    try {
-      w = make_workload(tmpl, 0, 0, 0);
-    } catch (const std::exception& ex) {
-      // A template the emulator's own launches do not know yet (the runner's
-      // registry builds those launches): named, not failed.
-      std::printf("not covered by explain_workload.cpp: %s (%s)\n", name.c_str(), ex.what());
-      continue;
-    }
-    ++covered;
-    BuildRequest q;
-    q.source = src;
-    q.entries = {w.entry};
-    q.headers = app_prelude_headers();
-    q.includes = w.includes;
-    q.after = w.after;
-    const BuildResult b = build_module(q);
-    ASSERT_TRUE(b.ok) << b.first_error();
-    Module m(b.shared_object);
-    const Report r = run(m.kernel(w.entry), w.shape, w.params.data(), w.buffers, {});
-    ASSERT_TRUE(r.ok) << r.error;
-    if (tmpl == "count3") {
-      const auto* data = static_cast<const int*>(w.buffers[0].data);
-      unsigned long long right = 0;
-      for (long long i = 0; i < w.n; ++i) right += data[i] % 3 == 0;
-      const auto got = *static_cast<const unsigned long long*>(w.buffers[1].data);
-      if (name.find("racy") != std::string::npos) EXPECT_LE(got, right);
-      else EXPECT_EQ(got, right);
-    } else if (tmpl == "pi") {
-      const unsigned long long seed = *static_cast<const unsigned long long*>(w.params[1]);
-      unsigned long long right = 0;
-      for (long long k = 0; k < w.n; ++k) right += inside(seed, static_cast<unsigned long long>(k));
-      EXPECT_EQ(*static_cast<const unsigned long long*>(w.buffers[0].data), right);
-    } else if (tmpl.rfind("fountain", 0) == 0) {
-      const fountain::Params p;
-      fountain::FountainCpu sim(static_cast<unsigned>(w.n), fountain::Variant::Lean);
-      sim.reset(p, 42);
-      fountain::FrameClock clock(7);
-      sim.step(clock.next(p), p);
-      const auto* out = static_cast<const float4*>(w.buffers[1].data);
-      double worst = 0;
-      for (long long i = 0; i < w.n; ++i)
-        worst = std::max({worst, std::fabs(double(out[i].x) - sim.vbo()[i].x), std::fabs(double(out[i].y) - sim.vbo()[i].y),
-                          std::fabs(double(out[i].w) - sim.vbo()[i].w)});
-      EXPECT_LE(worst, 1e-5);
-    }
-  }
-  EXPECT_GE(files, 8);
-  EXPECT_GE(covered, 8);  // count3 x4, pi, fountain x3 at least
-}
+// Every shipped kernel through the registry's launches runs in
+// app_tests (UsercodeBench.EveryShippedKernelRunsOnTheCpuWithTheReferenceAnswer,
+// and explain's ExplainShipped): this library knows no template.
 
 }  // namespace
 }  // namespace cv::emu::test

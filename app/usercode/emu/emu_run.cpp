@@ -282,8 +282,12 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
     std::vector<Event> events;
     BranchMap branches;
     bool truncated = false;
+    size_t total = 0;
+    for (const auto& r : s.records) total += r->events.size();
+    events.reserve(total);  // one allocation: a truncated explain holds 4 M events
     for (auto& r : s.records) {
       events.insert(events.end(), r->events.begin(), r->events.end());
+      std::vector<Event>().swap(r->events);  // freed as it is merged, not all at the end
       for (const auto& [key, m] : r->branches) {
         BranchMasks& d = branches[key];
         d.taken |= m.taken, d.not_taken |= m.not_taken;

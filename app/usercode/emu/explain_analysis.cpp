@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <tuple>
 
 #include "insight/access_model.h"
@@ -31,6 +30,33 @@ bool conflict(const Event& a, const Event& b) {
     if (a.thread / 32 == b.thread / 32 && a.wepoch != b.wepoch) return false;  // a warp sync does
   }
   return true;
+}
+
+// Events grouped by a key of two numbers, in event order within a key (as a
+// stable sort gives). The keys are made once, not per comparison, and kept
+// small: a truncated explain holds 4 M events.
+struct SortKey {
+  uint64_t hi, lo;
+};
+bool same(const SortKey& x, const SortKey& y) { return x.hi == y.hi && x.lo == y.lo; }
+
+// The events `keep` accepts, ordered by key_of.
+template <class Keep, class KeyOf>
+std::vector<uint32_t> sorted_by(const std::vector<Event>& events, Keep keep, KeyOf key_of) {
+  struct Item {
+    SortKey k;
+    uint32_t i;
+  };
+  std::vector<Item> items;
+  items.reserve(events.size());  // address space only: pages are touched as items are kept
+  for (uint32_t i = 0; i < events.size(); ++i)
+    if (keep(events[i])) items.push_back({key_of(events[i]), i});
+  std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) {
+    return std::tie(x.k.hi, x.k.lo, x.i) < std::tie(y.k.hi, y.k.lo, y.i);
+  });
+  std::vector<uint32_t> order(items.size());
+  for (size_t j = 0; j < items.size(); ++j) order[j] = items[j].i;
+  return order;
 }
 
 }  // namespace
@@ -89,17 +115,18 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
   };
 
   // ---- races -----------------------------------------------------------------
-  std::vector<uint32_t> order(events.size());
-  std::iota(order.begin(), order.end(), 0u);
   auto unit = [&](const Event& e) {
     const uint64_t shared_block = e.space == kSharedSpace ? e.block : 0;
-    return std::make_tuple(e.space, shared_block, e.address / elem_bytes(e));
+    return SortKey{(uint64_t{e.space} << 32) | shared_block, e.address / elem_bytes(e)};
   };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return unit(events[a]) < unit(events[b]); });
+  // Only memory something writes can race: a buffer only read (the data, the
+  // bodies) stays out of the sort, often most of the events.
+  bool written[256] = {};
+  for (const Event& e : events) written[e.space] = written[e.space] || e.kind != cv_emu::kRead;
+  const std::vector<uint32_t> order = sorted_by(events, [&](const Event& e) { return written[e.space]; }, unit);
   for (size_t g = 0; g < order.size();) {
     size_t end = g + 1;
-    while (end < order.size() && unit(events[order[end]]) == unit(events[order[g]])) ++end;
+    while (end < order.size() && same(unit(events[order[end]]), unit(events[order[g]]))) ++end;
     bool writes = false, reads_or_plain = false;
     for (size_t i = g; i < end; ++i) {
       const int k = events[order[i]].kind;
@@ -128,17 +155,15 @@ Explain analyse(std::vector<Event>& events, const BranchMap& branches,
   }
 
   // ---- sectors per request (global memory) -------------------------------------
-  std::vector<uint32_t> glob;
-  for (uint32_t i = 0; i < events.size(); ++i)
-    if (events[i].space != kSharedSpace) glob.push_back(i);
-  auto req_key = [&](const Event& e) { return std::make_tuple(e.block, e.thread / 32, e.where); };
-  std::stable_sort(glob.begin(), glob.end(),
-                   [&](uint32_t a, uint32_t b) { return req_key(events[a]) < req_key(events[b]); });
+  // A warp's requests of one access: (block, warp), then the code address.
+  auto req_key = [&](const Event& e) { return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), e.where}; };
+  const std::vector<uint32_t> glob =
+      sorted_by(events, [](const Event& e) { return e.space != kSharedSpace; }, req_key);
   std::map<std::tuple<int, int, int>, SectorLine> lines;  // (line, buffer, kind)
   const uint64_t chosen_block = in.chosen_block;
   for (size_t g = 0; g < glob.size();) {
     size_t end = g + 1;
-    while (end < glob.size() && req_key(events[glob[end]]) == req_key(events[glob[g]])) ++end;
+    while (end < glob.size() && same(req_key(events[glob[end]]), req_key(events[glob[g]]))) ++end;
     std::vector<std::vector<uint32_t>> per_lane(32);
     for (size_t i = g; i < end; ++i) per_lane[events[glob[i]].thread % 32].push_back(glob[i]);
     size_t reqs = 0;

@@ -1,8 +1,5 @@
 #include "usercode/emu/explain_job.h"
 
-#include <fstream>
-
-#include "usercode/emu/build.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/emu/explain_process.h"
 
@@ -12,24 +9,15 @@ ExplainJob::~ExplainJob() {
   if (thread_.joinable()) thread_.join();
 }
 
-void ExplainJob::start(std::string text, std::string tmpl, std::string cxx, std::string tmpdir,
-                       std::string helper) {
+void ExplainJob::start(std::function<ExplainRequest()> make_request, std::string helper) {
   if (busy_) return;  // one at a time; the button is disabled meanwhile
   if (thread_.joinable()) thread_.join();
   busy_ = true;
-  thread_ = std::thread([this, text = std::move(text), tmpl = std::move(tmpl), cxx = std::move(cxx),
-                         tmpdir = std::move(tmpdir), helper = std::move(helper)] {
+  thread_ = std::thread([this, make_request = std::move(make_request), helper = std::move(helper)] {
     ExplainResult r;
-    r.template_name = tmpl;
     try {
-      BuildDirHandle dir(tmpdir);
-      const std::string path = dir.path() + "/kernel.cu";
-      std::ofstream(path, std::ios::binary) << text;
-      ExplainRequest q;
-      q.source_path = path;
-      q.template_name = tmpl;
-      if (!cxx.empty()) q.cxx = cxx;
-      if (!tmpdir.empty()) q.tmpdir = tmpdir;
+      const ExplainRequest q = make_request();
+      r.template_name = q.template_name;
       const ExplainOutcome o = run_explain_process(find_explain_helper(helper), q);
       if (!o.ran) {
         r.error = o.error;

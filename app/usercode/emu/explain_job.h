@@ -1,15 +1,17 @@
 #pragma once
 // One explain at a time off the UI thread (the kernel tab's "explain"
-// button): the text is written to a private file and run by cudaviz-explain
-// (explain_process.h); the newest finished result stays readable, numbered,
-// so a view notices a new one.
+// button): the request the app builds (usercode/explain_launch.h) is run by
+// cudaviz-explain (explain_process.h); the newest finished result stays
+// readable, numbered, so a view notices a new one.
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "usercode/emu/explain_request.h"
 #include "usercode/emu/explain_types.h"
 
 namespace cv::emu {
@@ -33,9 +35,10 @@ class ExplainJob {
   ~ExplainJob();
   ExplainJob(const ExplainJob&) = delete;
   ExplainJob& operator=(const ExplainJob&) = delete;
-  // helper: cudaviz-explain's build-tree path, tried after find_explain_helper's places.
-  void start(std::string source_text, std::string template_name, std::string cxx, std::string tmpdir,
-             std::string helper = "");
+  // make_request runs on the job's thread (a template's first bytes take a
+  // moment to make); what it throws is the result's error. helper:
+  // cudaviz-explain's build-tree path, tried after find_explain_helper's places.
+  void start(std::function<ExplainRequest()> make_request, std::string helper = "");
   bool busy() const { return busy_; }
   // The newest result's version, cheap (a view copies result() only when it changes).
   uint64_t version() const { return version_; }

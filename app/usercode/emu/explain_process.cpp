@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "usercode/emu/build.h"
+
 extern char** environ;
 
 namespace cv::emu {
@@ -34,12 +36,19 @@ ExplainOutcome run_helper(const std::string& helper, const std::vector<std::stri
 }
 
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& q) {
-  std::vector<std::string> args = {helper, "--source", q.source_path, "--cxx", q.cxx, "--tmpdir", q.tmpdir};
-  if (!q.template_name.empty()) args.insert(args.end(), {"--template", q.template_name});
-  if (q.n > 0) args.insert(args.end(), {"--n", std::to_string(q.n)});
-  if (q.block_x) args.insert(args.end(), {"--block", std::to_string(q.block_x) + "," + std::to_string(q.block_y ? q.block_y : 1)});
-  args.insert(args.end(), {"--explain-block", std::to_string(q.explain_block), "--warp", std::to_string(q.warp)});
-  return run_helper(helper, args, q.time_limit_s);
+  if (helper.empty()) return run_helper(helper, {}, q.time_limit_s);  // says it was not found
+  ExplainOutcome o;
+  try {
+    // The process maps nothing of ours: the launch travels as files, in a
+    // directory of this call's own (two explains never share one).
+    BuildDirHandle dir(q.tmpdir);
+    const std::string json = dir.path() + "/request.json", blob = dir.path() + "/launch.bin";
+    write_explain_request(q, json, blob);
+    return run_helper(helper, {helper, "--request", json, "--blob", blob}, q.time_limit_s);
+  } catch (const std::exception& e) {
+    o.error = e.what();
+  }
+  return o;
 }
 
 ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx, const std::string& tmpdir,

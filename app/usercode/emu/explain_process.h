@@ -5,18 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace cv::emu {
+#include "usercode/emu/explain_request.h"
 
-struct ExplainRequest {
-  std::string source_path;  // the kernel file
-  std::string template_name;  // "" -> the file's first line
-  long long n = 0;            // 0: the template's explain default
-  unsigned block_x = 0, block_y = 0;
-  unsigned long long explain_block = 0;
-  unsigned warp = 0;
-  std::string cxx = "c++", tmpdir = "/tmp";
-  double time_limit_s = 10;
-};
+namespace cv::emu {
 
 struct ExplainOutcome {
   bool ran = false;        // the process answered with JSON
@@ -26,6 +17,8 @@ struct ExplainOutcome {
 
 // The helper beside the running binary, in ../lib/cudaviz, or the build's; "" when none.
 std::string find_explain_helper(const std::string& build_path);
+// Writes the request's files to a private directory under req.tmpdir (removed
+// after) and runs `helper --request DIR/request.json --blob DIR/launch.bin`.
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& req);
 // The helper's --sync-costs: {"barrier_ns_per_thread", "shuffle_ns_per_thread"}.
 ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx,
