@@ -24,7 +24,7 @@ using cv::BenchOptions;
 using namespace std::chrono_literals;
 
 std::string shipped(const std::string& name) {
-  return cv::usercode::read_template_source(*cv::usercode::find_template(name), test_config().paths);
+  return cv::usercode::read_template_source(*cv::usercode::find_entry(name), test_config().paths);
 }
 
 BenchOptions fields_with(const std::string& lab, std::optional<std::string> text) {

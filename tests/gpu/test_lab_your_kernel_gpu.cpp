@@ -54,7 +54,7 @@ Outcome run_yours(const std::string& lab, const std::string& text, long long n) 
 }
 
 std::string shipped(const std::string& name) {
-  return cv::usercode::read_template_source(*cv::usercode::find_template(name), test_config().paths);
+  return cv::usercode::read_template_source(*cv::usercode::find_entry(name), test_config().paths);
 }
 
 TEST(LabYourKernelGpu, Count3BesideTheBuiltInVariants) {

@@ -32,7 +32,7 @@ CompileResult build(const std::string& source, bool checked = false) {
   return compile(req);  // for the device's architecture
 }
 
-std::string shipped(const std::string& name) { return read_template_source(*find_template(name), test_config().paths); }
+std::string shipped(const std::string& name) { return read_template_source(*find_entry(name), test_config().paths); }
 
 std::unique_ptr<RunnerClient> client_for(const CompileResult& c) {
   std::string why;
