@@ -76,5 +76,26 @@ struct Launch {
 };
 Launch launch(usercode::UserKernel& uk, const usercode::Workload& w, usercode::LaunchOutcome& reply);
 
+// A particle scene's buffers for one step of the student's kernel (fountain,
+// swarm): its vertex buffer and colour-by ids when the runner can share them.
+struct ParticleBuffers {
+  const InteropBuffer* vertices = nullptr;  // null: no external interop here
+  const InteropBuffer* ids = nullptr;       // null: colour by launch is off
+  const insight::IdsOut* ids_out = nullptr;
+  uint64_t generation = 0;  // the scene's buffer generation (share() above)
+  unsigned count = 0;       // particles: 4 floats each
+};
+struct ParticleStep {
+  Launch launch;
+  bool in_place = false;  // the runner wrote the scene's buffer; else the reply's frame was put()
+};
+// One step of the student's kernel on a particle scene: written in place
+// where the buffers can be shared (`in`, `out`, `ids` of the template), else
+// the runner steps its own and the frame comes back in the reply into
+// `positions` (kept: a host target uploads it at close), then out.put().
+// launch.ok is false on a fault or a frame of the wrong size.
+ParticleStep step_particles(usercode::UserKernel& uk, usercode::RunnerClient& rc, usercode::Workload w,
+                            VertexWrite& out, const ParticleBuffers& b, std::vector<float>& positions);
+
 }  // namespace scene_user
 }  // namespace cv

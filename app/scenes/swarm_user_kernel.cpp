@@ -46,43 +46,19 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
     w.init["in"] = scene_user::bytes(s.vbo);
     w.init["state"] = scene_user::bytes(s.state);
   }
-  std::optional<usercode::SharedBuffer> in, to, ids;
-  if (const InteropBuffer* buffer = vertices_->interop()) {
-    in = scene_user::share(*buffer, out.source(), buffer_generation_, *rc);
-    to = scene_user::share(*buffer, out.device(), buffer_generation_, *rc);
-  }
-  const bool in_place = in && to;
-  if (in_place) {
-    w.shared["in"] = *in;
-    w.shared["out"] = *to;
-    // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
-    if (ids_out_.ids && ids_buffer()) {
-      ids = scene_user::share(*ids_buffer(), ids_out_.ids, buffer_generation_, *rc, 1);
-      if (ids) w.shared["ids"] = *ids, w.values["colour_by"] = ids_out_.mode;
-    }
-  }
-  w.read_back = !in_place;
-  // The built-in's last writes (this stream) land before the runner reads.
-  if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
-  usercode::LaunchOutcome reply;
-  const scene_user::Launch l = scene_user::launch(*user_, w, reply);
-  scene_user::close_fds({&in, &to, &ids});
-  if (l.busy) return false;  // a lab run holds the runner: the built-in steps this frame
-  std::vector<float> positions = l.ok && !in_place ? reply.values<float>("out") : std::vector<float>{};
-  if (!l.ok || (!in_place && positions.size() != 4ull * count_)) {
+  const scene_user::ParticleStep s =
+      scene_user::step_particles(*user_, *rc, std::move(w), out,
+                                 {vertices_->interop(), ids_buffer(), &ids_out_, buffer_generation_, count_},
+                                 user_positions_);
+  if (s.launch.busy) return false;  // a lab run holds the runner: the built-in steps this frame
+  if (!s.launch.ok) {
     user_active_ = false;
     return false;
   }
-  if (!in_place) {
-    user_positions_ = std::move(positions);  // kept: the host target uploads it at close
-    out.put(user_positions_.data(), user_positions_.size() * sizeof(float));
-  }
   user_active_ = true;
   ++user_steps_;
-  user_note_ = in_place || !out.on_device()
-                   ? ""
-                   : scene_user::reply_note("frames");
-  report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
+  user_note_ = s.in_place || !out.on_device() ? "" : scene_user::reply_note("frames");
+  report_user_step(s.launch.kernel_ms, s.launch.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }
 

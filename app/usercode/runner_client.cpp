@@ -16,12 +16,11 @@
 #include <thread>
 
 #include "common/device_select.h"
+#include "usercode/emu/child_env.h"
 #include "usercode/fault_words.h"
 #include "usercode/guard/guard_compile.h"
 #include "usercode/runner_protocol.h"
 #include "usercode/template_spec.h"
-
-extern char** environ;
 
 #ifndef CUDAVIZ_RUNNER_PATH
 #define CUDAVIZ_RUNNER_PATH ""
@@ -103,24 +102,8 @@ RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
                              const_cast<char*>(fd_text.c_str()), const_cast<char*>("--backend"),
                              const_cast<char*>(backend_text.c_str()), const_cast<char*>("--device"),
                              const_cast<char*>(device_text.c_str()), nullptr};
-  std::vector<std::string> env_text;
-  for (char** v = environ; *v; ++v) env_text.emplace_back(*v);
-#if defined(__SANITIZE_ADDRESS__)
-  // A sanitizer build (scripts/sanitize.sh): a student's crash must reach the app as
-  // the signal it is (SIGSEGV, SIGBUS, ...), which ASan's own handlers would turn into
-  // a report and exit 1. Only the runner's handlers change; the app keeps ASan's.
-  bool set = false;
-  for (std::string& v : env_text)
-    if (v.rfind("ASAN_OPTIONS=", 0) == 0) {
-      v += ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
-      set = true;
-    }
-  if (!set) env_text.emplace_back("ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0");
-#endif
-  std::vector<char*> envp;
-  for (std::string& v : env_text) envp.push_back(v.data());
-  envp.push_back(nullptr);
-  const int e = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), envp.data());
+  emu::ChildEnvironment env;  // a student's crash reaches us as its signal, also in a sanitizer build
+  const int e = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), env.get());
   posix_spawn_file_actions_destroy(&fa);
   close(sv[1]);
   if (e != 0) {

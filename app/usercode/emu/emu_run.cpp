@@ -32,10 +32,12 @@ struct RunState {
   void** params;
   cv_emu::Dim grid, block;
   const Options* opt;
-  std::atomic<bool> failed{false};
   std::mutex m;
   std::optional<BlockError> error;
-  unsigned long long error_block = ~0ull;
+  // The lowest block that failed so far: blocks after it are skipped, blocks
+  // before it still run, so the error named is the first block's whatever
+  // order the workers took them in (the same message every run).
+  std::atomic<unsigned long long> error_block{~0ull};
   std::vector<std::string> prints;
   std::string partial;
   bool print_truncated = false;
@@ -63,8 +65,7 @@ struct Trap {
 
 void fail(RunState& s, unsigned long long block, BlockError e) {
   std::lock_guard<std::mutex> l(s.m);
-  if (block < s.error_block) s.error = std::move(e), s.error_block = block;
-  s.failed = true;
+  if (block < s.error_block.load()) s.error = std::move(e), s.error_block.store(block);
 }
 
 void hook_barrier(int line) {
@@ -210,7 +211,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
     } else {
       BlockRunner& r = block_runner(s.opt->stack_bytes);
       w.runner = &r;
-      for (size_t b = first; b < last && !s.failed.load(std::memory_order_relaxed); ++b) {
+      for (size_t b = first; b < last && b < s.error_block.load(std::memory_order_relaxed); ++b) {
         c.block_idx = {static_cast<unsigned>(b % s.grid.x), static_cast<unsigned>((b / s.grid.x) % s.grid.y),
                        static_cast<unsigned>(b / (static_cast<size_t>(s.grid.x) * s.grid.y))};
         if (std::optional<BlockError> e = r.run(*s.entry, s.params, w.ctx)) {

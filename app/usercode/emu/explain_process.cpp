@@ -13,8 +13,7 @@
 #include <vector>
 
 #include "usercode/emu/build.h"
-
-extern char** environ;
+#include "usercode/emu/child_env.h"
 
 namespace cv::emu {
 
@@ -78,7 +77,8 @@ ExplainOutcome run_helper(const std::string& helper, const std::vector<std::stri
   for (const std::string& s : args) argv.push_back(const_cast<char*>(s.c_str()));
   argv.push_back(nullptr);
   pid_t pid = -1;
-  const int e = posix_spawn(&pid, helper.c_str(), &fa, nullptr, argv.data(), environ);
+  ChildEnvironment env;  // a crash in the student's code reaches us as its signal
+  const int e = posix_spawn(&pid, helper.c_str(), &fa, nullptr, argv.data(), env.get());
   posix_spawn_file_actions_destroy(&fa);
   close(fds[1]);
   if (e != 0) {

@@ -5,6 +5,7 @@
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "usercode/templates/colour_ids.h"
 #include "usercode/templates/particle_check.h"
 #include "fountain/fountain.h"
 
@@ -92,20 +93,6 @@ void fill(TemplateSpec& t) {
   vy.size = in.size;
   vy.source = SpanArg::From::State;
   vy.init = [](const Workload& w) { return vector_bytes(start(w).vy); };
-  SpanSpec ids;  // cv::Ids: the colour-by view's buffer, then its mode
-  ids.elem_type = "unsigned";
-  ids.param_type = "cv::Ids";
-  ids.elem_bytes = sizeof(unsigned);
-  ids.access = Access::Write;
-  ids.size_text = "n while a colour-by view is on, else 0";
-  ids.size = [](const Workload& w) { return w.value("colour_by") ? static_cast<unsigned long long>(w.n) : 0ull; };
-  ids.source = SpanArg::From::Shared;
-  ids.tail = [](const Workload& w) {
-    const int mode = static_cast<int>(w.value("colour_by"));
-    std::vector<char> b(8, 0);  // int mode, padded to the struct's 8-byte alignment
-    std::memcpy(b.data(), &mode, sizeof mode);
-    return b;
-  };
   t.args = {
       span_arg("in", in),
       span_arg("out", particles(Access::Write, true)),
@@ -113,7 +100,7 @@ void fill(TemplateSpec& t) {
       scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); }}),
       scalar_arg("f", {"cv::Frame", [](const Workload& w) { return bytes_of(frame_of(w)); }}),
       scalar_arg("p", {"cv::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
-      span_arg("ids", ids),
+      span_arg("ids", colour_ids_span()),
   };
   t.shape = [](const Workload& w) {
     const fountain::Grid g = fountain::make_grid(count_of(w));

@@ -5,6 +5,7 @@
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "usercode/templates/colour_ids.h"
 #include "usercode/templates/particle_check.h"
 #include "swarm/swarm.h"
 #include "usercode_kernel_math.h"
@@ -93,20 +94,6 @@ void fill(TemplateSpec& t) {
   out.read_back = true;
   SpanSpec state = float4s(Access::ReadWrite, SpanArg::From::State, "n: vx, vy, vz, age");
   state.init = [](const Workload& w) { return vector_bytes(start(w).state); };
-  SpanSpec ids;  // cv::Ids: the colour-by view's buffer, then its mode
-  ids.elem_type = "unsigned";
-  ids.param_type = "cv::Ids";
-  ids.elem_bytes = sizeof(unsigned);
-  ids.access = Access::Write;
-  ids.size_text = "n while a colour-by view is on, else 0";
-  ids.size = [](const Workload& w) { return w.value("colour_by") ? static_cast<unsigned long long>(w.n) : 0ull; };
-  ids.source = SpanArg::From::Shared;
-  ids.tail = [](const Workload& w) {
-    const int mode = static_cast<int>(w.value("colour_by"));
-    std::vector<char> b(8, 0);  // int mode, padded to the struct's 8-byte alignment
-    std::memcpy(b.data(), &mode, sizeof mode);
-    return b;
-  };
   t.args = {
       span_arg("in", in),
       span_arg("out", out),
@@ -116,7 +103,7 @@ void fill(TemplateSpec& t) {
       scalar_arg("key", {"unsigned", [](const Workload& w) { return bytes_of(key_of(w)); }}),
       scalar_arg("v", {"cv::swarm::Variant", [](const Workload& w) { return bytes_of(variant_of(w)); }}),
       scalar_arg("p", {"cv::swarm::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
-      span_arg("ids", ids),
+      span_arg("ids", colour_ids_span()),
   };
   // The built-in's layout (kernels/swarm/swarm.cu): x threads walk a row, y
   // (and z) threads walk rows.
