@@ -24,6 +24,7 @@
 #include "usercode/compile.h"
 #include "usercode/kernel_fault.h"
 #include "usercode/launch_request.h"
+#include "usercode/runner_protocol.h"
 
 namespace cv::usercode {
 
@@ -131,7 +132,8 @@ class RunnerClient {
   // the fault described. `blob` travels after the JSON (cubin).
   std::optional<KernelFault> call(const nlohmann::json& request, const std::vector<char>& blob,
                                   const std::vector<int>& fds, double time_limit_s,
-                                  nlohmann::json& reply, std::vector<char>& reply_blob);
+                                  nlohmann::json& reply, std::vector<char>& reply_blob,
+                                  wire::Expect expect = {});
 
   std::string path_;
   Backend backend_;
@@ -142,6 +144,7 @@ class RunnerClient {
   std::vector<uint64_t> shared_ids_;              // buffers this runner has mapped
   std::map<std::string, CompileResult> modules_;  // loaded kernels, re-sent after a restart
   std::set<std::string> loaded_here_;             // modules this process has
+  std::map<std::string, double> last_ms_;         // each module's last launch (ms): when to expect the reply
 };
 
 }  // namespace cv::usercode

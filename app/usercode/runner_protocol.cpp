@@ -1,6 +1,7 @@
 #include "usercode/runner_protocol.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -105,12 +106,32 @@ std::string send(int sock, const nlohmann::json& json, const std::vector<char>& 
   return "";
 }
 
-Status receive(int sock, Frame& out, double timeout_s, std::string& error) {
+// The expected reply: sleep until shortly before it, then poll without
+// sleeping; true when the socket became readable meanwhile.
+bool readable_soon(int sock, const Expect& e) {
+  if (e.spin_s <= 0) return false;
+  const auto t0 = Clock::now();
+  if (e.sleep_s > 0) {
+    const long long ns = static_cast<long long>(e.sleep_s * 1e9);
+    const timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+    pollfd p{sock, POLLIN, 0};
+    if (ppoll(&p, 1, &ts, nullptr) > 0) return true;
+  }
+  const auto until = t0 + std::chrono::nanoseconds(static_cast<long long>((e.sleep_s + e.spin_s) * 1e9));
+  while (Clock::now() < until) {
+    pollfd p{sock, POLLIN, 0};
+    if (poll(&p, 1, 0) > 0) return true;
+  }
+  return false;
+}
+
+Status receive(int sock, Frame& out, double timeout_s, std::string& error, Expect expect) {
   const bool forever = timeout_s < 0;
   const auto deadline =
       Clock::now() + std::chrono::microseconds(static_cast<long long>((forever ? 0 : timeout_s) * 1e6));
   out = Frame{};
-  if (Status s = wait_readable(sock, deadline, forever, error); s != Status::Ok) return s;
+  if (!readable_soon(sock, expect))
+    if (Status s = wait_readable(sock, deadline, forever, error); s != Status::Ok) return s;
   Header h{};
   iovec iov{&h, sizeof h};
   msghdr msg{};

@@ -49,7 +49,15 @@ enum class Status { Ok, Timeout, Closed, Error };
 // Sends one frame; returns "" or why it failed (the call and errno).
 std::string send(int sock, const nlohmann::json& json, const std::vector<char>& blob = {},
                  const std::vector<int>& fds = {});
+// When a reply is expected soon (a kernel of known length): sleep `sleep_s`,
+// then watch the socket without sleeping for at most `spin_s` before blocking
+// again. Waking a thread that slept for milliseconds costs tens of
+// microseconds on its own, as much as the whole request -> reply of a short
+// kernel.
+struct Expect {
+  double sleep_s = 0, spin_s = 0;
+};
 // Receives one frame; timeout_s < 0 waits for ever. `error` says why when not Ok.
-Status receive(int sock, Frame& out, double timeout_s, std::string& error);
+Status receive(int sock, Frame& out, double timeout_s, std::string& error, Expect expect = {});
 
 }  // namespace cv::usercode::wire

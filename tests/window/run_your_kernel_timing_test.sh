@@ -35,12 +35,15 @@ need(yours > 0, "no user_kernel_ms (the runner's time)")
 need(abs(k - yours) <= 1e-3 * yours + 1e-6,
      "kernel_ms %.4f is not the runner's time %.4f (the plots would show the round trip)" % (k, yours))
 need(trip >= yours, "round_trip_ms %.4f is shorter than the kernel %.4f" % (trip, yours))
-# The scene's rate from the latest step's time (the median and the latest of
-# one source stay within 4x): particles/s, or n-body's interactions/s (n^2 a step).
+# The scene's rate is from the latest step's time, kernel_ms the median of the
+# same source (the runner's): they agree within 10x (one step on a loaded
+# 2-core machine can take several times its median; the round trip on the
+# CPU path is only about 2x the kernel, so the exact kernel_ms check above is
+# what tells the two apart). particles/s, or n-body's interactions/s (n^2 a step).
 rate, per_step = ("interactions_per_s", float(j["particles"]) ** 2) if "interactions_per_s" in j \
     else ("particles_per_s", float(j["particles"]))
 r = j.get(rate, 0)
-need(r > 0 and 0.25 <= r * k * 1e-3 / per_step <= 4,
+need(r > 0 and 0.1 <= r * k * 1e-3 / per_step <= 10,
      "%s %.3g does not follow from kernel_ms %.4f" % (rate, r, k))
 # On CUDA the n-body runner reads the bodies and writes the accelerations in the
 # scene's own device memory: no note that they came back through the reply.
