@@ -138,17 +138,6 @@ void add_sync_costs(Run& r) {
 
 // ---- the workload: the first launch (edit-to-running) and the measurements ----
 
-// The template's workload at this size and block (a reset, the first step).
-Workload workload(const Run& r, long long n, const BlockShape& b) {
-  Workload w;
-  w.n = n;
-  w.block = b;
-  w.seed = r.spec->default_seed;
-  w.reset = true;
-  w.read_back = false;
-  return w;
-}
-
 LaunchOutcome launch(Run& r, const Workload& w) {
   return r.client->launch(make_launch(*r.spec, w, r.module), kTimeLimitS);
 }
@@ -200,7 +189,7 @@ std::vector<std::pair<std::string, double>> builtin_medians(Run& r, long long n,
 Measurement measure(Run& r, long long n, const BlockShape& b) {
   Measurement m = make_measurement("yours", r.backend, n, b);
   // Correctness: check_steps launches from a reset, the last read back, judged by the template.
-  Workload w = workload(r, n, b);
+  Workload w = first_launch(*r.spec, n, b);
   LaunchOutcome last;
   for (int k = 0; k < std::max(1, r.spec->check_steps); ++k) {
     w.step = k;
@@ -214,7 +203,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   // Kernel time (CUDA events / host clock in the runner), then the whole
   // round trip a frame or a lab run pays (request, launch, reply).
   const int reps = r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20);
-  Workload timed = workload(r, n, b);
+  Workload timed = first_launch(*r.spec, n, b);
   timed.reset = false;
   timed.reps = std::min(reps, 10);
   if (auto warm = launch(r, timed); !warm.ok) fail_fault(r, *warm.fault);
@@ -259,7 +248,7 @@ void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b,
   if (!c.ok) fail(r, "the unguarded compile failed: " + c.first_error() + c.error, c.first_error_line(), 1);
   if (const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module); !lo.ok) fail(r, lo.error, 0, 1);
   const int reps = r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20);
-  Workload w = workload(r, n, b);  // a reset, then warm-up reps, then the timed reps
+  Workload w = first_launch(*r.spec, n, b);  // a reset, then warm-up reps, then the timed reps
   if (auto first = launch(r, w); !first.ok) fail_fault(r, *first.fault);
   w.reset = false;
   w.reps = std::min(reps, 10);
@@ -364,7 +353,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (!lo.ok) fail(r, lo.error, 0, 1);
     load_ms.push_back(lo.load_ms);
     c.resources = lo.resources;
-    const LaunchOutcome first = launch(r, workload(r, n, block));
+    const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
     if (!first.ok) {
       add_compile_fields(r, c, compile_ms);
       fail_fault(r, *first.fault);

@@ -39,9 +39,10 @@ bool NBodyUserForces::ensure_shared(unsigned count, int device) {
     auto bodies = std::make_unique<CudaExportableMemory>(api, device, padded * sizeof(float4));
     auto acc = std::make_unique<CudaExportableMemory>(api, device,
                                                       static_cast<size_t>(count) * sizeof(float4));
-    // Zeros, as the runner's own buffer starts: a kernel that skips a body adds nothing.
+    // Zeros, as the runner's own buffer starts: a kernel that skips a body adds
+    // nothing. Done before the runner (another process) first writes it.
     CV_CUDA(cudaMemset(acc->get(), 0, acc->size()));
-    CV_CUDA(cudaDeviceSynchronize());
+    CV_CUDA(cudaStreamSynchronize(nullptr));
     bodies_ = std::move(bodies);
     acc_ = std::move(acc);
     generation_ = scene_user::next_generation();

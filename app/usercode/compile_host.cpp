@@ -1,33 +1,24 @@
 // The CPU back end of compile(): the per-particle function built as a shared
 // object by the host C++ compiler the machine has, in a private directory.
 // The runner loads it (never the app), so a crash in it ends only the runner.
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "usercode/compile_log.h"
 #include "usercode/compile_parts.h"
 #include "usercode/emu/build.h"
 #include "usercode/temp_dir.h"
 
-extern char** environ;
-
 namespace cv::usercode {
 namespace {
-
-constexpr double kHostCompileLimitS = 60;  // a compiler that takes longer is stopped
 
 bool executable_on_path(const std::string& name, const PathConfig& paths, std::string& found) {
   if (name.find('/') != std::string::npos) {
@@ -46,37 +37,6 @@ bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
-}
-
-// Runs argv with stdout+stderr into `log_path`; returns "" or why it failed to run.
-std::string run_compiler(const std::vector<std::string>& argv, const std::string& log_path,
-                         int& status) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int e = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (e != 0) return "posix_spawn(" + argv[0] + "): " + std::strerror(e);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) return "";
-    if (w < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
-        kHostCompileLimitS) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return argv[0] + " ran longer than " + std::to_string(static_cast<int>(kHostCompileLimitS)) +
-             " s and was stopped";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
 }
 
 std::string read_all(const std::string& path) {
@@ -172,7 +132,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                                    "-I", dir->path(), "-o", so, src};
   if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
   int status = 0;
-  if (std::string e = run_compiler(argv, log_path, status); !e.empty()) {
+  if (std::string e = emu::run_tool(argv, log_path, status); !e.empty()) {
     r.error = e;
     return;
   }

@@ -13,18 +13,8 @@ std::string dims_text(const unsigned d[3]) {
   return std::to_string(d[0]) + " x " + std::to_string(d[1]) + " x " + std::to_string(d[2]);
 }
 
-Workload explain_workload(const TemplateSpec& t, long long n, const BlockShape& b) {
-  Workload w;  // bench's first launch (bench_kernel.cpp): a reset, the template's seed
-  w.n = n;
-  w.block = b;
-  w.seed = t.default_seed;
-  w.reset = true;
-  w.read_back = false;  // the reply carries the explain, not the buffers
-  return w;
-}
-
 unsigned long long threads_at(const TemplateSpec& t, long long n, const BlockShape& b) {
-  return launch_threads(t.shape(explain_workload(t, n, b)));
+  return launch_threads(t.shape(first_launch(t, n, b)));
 }
 
 }  // namespace
@@ -35,7 +25,7 @@ unsigned long long launch_threads(const LaunchShape& s) {
 
 long long explain_n(const TemplateSpec& t, const BlockShape& b, std::optional<long long> requested) {
   if (requested) {
-    const LaunchShape s = t.shape(explain_workload(t, *requested, b));
+    const LaunchShape s = t.shape(first_launch(t, *requested, b));
     if (launch_threads(s) > kExplainMaxThreads)
       throw std::invalid_argument(
           "explain runs at most " + std::to_string(kExplainMaxThreads) +
@@ -60,7 +50,7 @@ emu::ExplainRequest make_explain_request(const TemplateSpec& t, const std::strin
   q.n = explain_n(t, block, o.n);
   q.source = source;
   q.file_name = o.file_name;
-  const LaunchRequest launch = make_launch(t, explain_workload(t, q.n, block), "explain");
+  const LaunchRequest launch = make_launch(t, first_launch(t, q.n, block), "explain");
   q.launch = wire::encode_launch(launch, q.launch_blob);
   // The CPU compile's inputs (compile_host.cpp): the app's prelude headers and
   // the template's header before line 1. A whole kernel is its own entry; a

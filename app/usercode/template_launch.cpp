@@ -56,6 +56,16 @@ SpanArg make_span(const std::string& name, const SpanSpec& s, const Workload& w,
 
 }  // namespace
 
+Workload first_launch(const TemplateSpec& t, long long n, const BlockShape& block) {
+  Workload w;
+  w.n = n;
+  w.block = block;
+  w.seed = t.default_seed;
+  w.reset = true;
+  w.read_back = false;
+  return w;
+}
+
 LaunchRequest make_launch(const TemplateSpec& t, const Workload& w, const std::string& module) {
   LaunchRequest r;
   r.module = module;

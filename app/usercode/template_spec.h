@@ -149,6 +149,10 @@ struct TemplateSpec {
   }
 };
 
+// A template's first launch at this size and block on its own data: a reset
+// from the template's seed, nothing read back (bench, explain).
+Workload first_launch(const TemplateSpec& t, long long n, const BlockShape& block);
+
 // The launch a workload asks of a template's kernel (the size rules, sources
 // and shape applied). Throws std::invalid_argument when the feeder left out a
 // scalar the template cannot default.

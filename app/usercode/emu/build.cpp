@@ -56,7 +56,27 @@ std::string read_all(const std::string& path) {
   return s.str();
 }
 
-// Runs argv (PATH lookup) with its output into log_path; "" or why it could not run.
+std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
+  std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  for (const ExternShared& e : scan.extern_shared)
+    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
+         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
+  s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
+       std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
+  std::string list;
+  for (const std::string& name : req.entries) {
+    s += "static void cv_emu_call_" + name + "(void** p) { cv_emu::call(&" + name + ", p); }\n";
+    s += "extern \"C\" const cv_emu::Entry cv_emu_entry_" + name + " = {cv_emu::kAbiVersion, \"" + name +
+         "\", " + (scan.uses_sync ? "1" : "0") + ", &cv_emu_call_" + name + ", &cv_emu::loop<&" + name +
+         ">, 0};\n";
+    list += "&cv_emu_entry_" + name + ", ";
+  }
+  s += "extern \"C\" const cv_emu::Entry* const cv_emu_entries[] = {" + list + "nullptr};\n";
+  return s;
+}
+
+}  // namespace
+
 std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -83,27 +103,6 @@ std::string run_tool(const std::vector<std::string>& argv, const std::string& lo
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 }
-
-std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
-  std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
-  for (const ExternShared& e : scan.extern_shared)
-    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
-         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
-  s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
-       std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
-  std::string list;
-  for (const std::string& name : req.entries) {
-    s += "static void cv_emu_call_" + name + "(void** p) { cv_emu::call(&" + name + ", p); }\n";
-    s += "extern \"C\" const cv_emu::Entry cv_emu_entry_" + name + " = {cv_emu::kAbiVersion, \"" + name +
-         "\", " + (scan.uses_sync ? "1" : "0") + ", &cv_emu_call_" + name + ", &cv_emu::loop<&" + name +
-         ">, 0};\n";
-    list += "&cv_emu_entry_" + name + ", ";
-  }
-  s += "extern \"C\" const cv_emu::Entry* const cv_emu_entries[] = {" + list + "nullptr};\n";
-  return s;
-}
-
-}  // namespace
 
 std::vector<std::string> compile_flags_common(bool explain);
 

@@ -111,17 +111,8 @@ void fill(TemplateSpec& t) {
     s.block[0] = bx, s.block[1] = by, s.block[2] = static_cast<unsigned>(w.block.z);
     return s;
   };
-  t.swaps = {{"in", "out"}};
   t.reference_text = "the built-in lean kernel from the same start and frames (within 1e-3, relative)";
-  t.check_steps = 120;
-  t.check = [](const Workload& w, const ReadBack& rb, Backend backend) {
-    return particles_match(builtin_positions(backend, w, w.step + 1), rb, count_of(w));
-  };
-  t.default_n = 256 * 256;
-  t.max_n = 1ll << 26;
-  t.default_block = {16, 16, 1};
-  t.rate_name = "particles_per_s";
-  t.rate = [](long long n) { return static_cast<double>(n); };
+  particle_scene_rules(t, &builtin_positions);
   t.builtin_variant = "lean";
 }
 

@@ -26,4 +26,17 @@ CheckResult particles_match(const std::vector<float4>& ref, const ReadBack& rb, 
   return r;
 }
 
+void particle_scene_rules(TemplateSpec& t, BuiltinPositions builtin) {
+  t.swaps = {{"in", "out"}};
+  t.check_steps = 120;
+  t.check = [builtin](const Workload& w, const ReadBack& rb, Backend backend) {
+    return particles_match(builtin(backend, w, w.step + 1), rb, static_cast<unsigned>(w.n));
+  };
+  t.default_n = 256 * 256;
+  t.max_n = 1ll << 26;
+  t.default_block = {16, 16, 1};
+  t.rate_name = "particles_per_s";
+  t.rate = [](long long n) { return static_cast<double>(n); };
+}
+
 }  // namespace cv::usercode

@@ -117,19 +117,10 @@ void fill(TemplateSpec& t) {
     s.block[0] = bx, s.block[1] = by, s.block[2] = bz;
     return s;
   };
-  t.swaps = {{"in", "out"}};
   t.reference_text =
       "the built-in swarm kernel (the CPU twin on the CPU backend) from the same start, targets "
       "and random keys: every particle within 1e-3 (relative) after 120 steps";
-  t.check_steps = 120;
-  t.check = [](const Workload& w, const ReadBack& rb, Backend backend) {
-    return particles_match(builtin_positions(backend, w, w.step + 1), rb, count_of(w));
-  };
-  t.default_n = 256 * 256;
-  t.max_n = 1ll << 26;
-  t.default_block = {16, 16, 1};
-  t.rate_name = "particles_per_s";
-  t.rate = [](long long n) { return static_cast<double>(n); };
+  particle_scene_rules(t, &builtin_positions);
   t.builtin_variant = "swarm";
   t.vs_variants = {"swarm", "sparkler"};
 }
