@@ -2,8 +2,8 @@
 // One launch of a student's kernel as the app asks for it and the runner
 // receives it (runner_protocol.h shows the JSON): the shape, the ordered
 // kernel arguments (cv::Span buffers and scalar bytes) and how many times.
-// Encoded and decoded in launch_wire.cpp, which both processes link, so the
-// two sides cannot disagree.
+// Encoded and decoded in launch_wire.cpp (a binary layout in the frame's
+// blob), which both processes link, so the two sides cannot disagree.
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -80,9 +80,10 @@ std::vector<char> bytes_of(const T& v) {
 }
 
 namespace wire {
-// The launch as a request frame's JSON and blob (scalars, init bytes, tails).
+// The launch as a request frame: the JSON header, the request appended to `blob`.
 nlohmann::json encode_launch(const LaunchRequest& r, std::vector<char>& blob);
-// Back again; throws std::runtime_error naming the bad field.
+// Back again; throws std::runtime_error naming the bad field (never reads
+// outside `blob`).
 LaunchRequest decode_launch(const nlohmann::json& j, const std::vector<char>& blob);
 }  // namespace wire
 

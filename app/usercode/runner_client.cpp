@@ -400,14 +400,17 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
     if (a.is_span && a.span.from != SpanArg::From::Shared) elements += static_cast<double>(a.span.count);
   const double deadline = limit_s * std::max(1, r.reps) + kSetupAllowanceS + 5e-8 * elements;
   // On a GPU the reply comes when the kernel ends: sleep through most of its
-  // last time, then watch for the reply for at most a millisecond (a frame's
-  // round trip is a fraction of one). The CPU backend's cores run the
-  // emulator: nothing watches there.
+  // last time, then watch for the reply until a millisecond past it (a
+  // frame's round trip is a fraction of one). The sleep ends half a
+  // millisecond early: a virtual machine's wake-up plus the timer's slack can
+  // take that long. The CPU backend's cores run the emulator: nothing
+  // watches there.
   wire::Expect expect;
   if (auto last = last_ms_.find(r.module); backend_ == Backend::Cuda && last != last_ms_.end()) {
+    constexpr double kEarlyS = 5e-4, kPastS = 1e-3;
     const double kernels_s = last->second * 1e-3 * std::max(1, r.reps);
-    expect.sleep_s = std::max(0.0, kernels_s - 2e-4);
-    expect.spin_s = 1e-3;
+    expect.sleep_s = std::max(0.0, kernels_s - kEarlyS);
+    expect.spin_s = kernels_s - expect.sleep_s + kPastS;
   }
   if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob, expect)) {
     if (f->explanation.empty() || f->error_name == "time-out" || f->error_name == "out of range" ||

@@ -94,6 +94,7 @@ struct Module {
   CUfunction func = nullptr;
   CUdeviceptr fault = 0;  // the checked build's cv_fault record
   bool checked = false;
+  mutable bool fault_dirty = true;  // the record may hold a hit: cleared before the next launch
   std::string entry;
   guard::GuardedModule guard;  // a guarded build's table and record (docs/guard.md)
 };
@@ -225,7 +226,7 @@ class GpuExecutor : public Executor {
   // launch; its record is read after.
   nlohmann::json launch_once(const Module& m, const LaunchShape& s, const BoundArgs& args,
                              nlohmann::json& times) {
-    if (m.checked && m.fault)
+    if (m.checked && m.fault && m.fault_dirty)
       CV_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(m.fault), 0, sizeof(FaultRecord), stream_.get()));
     if (m.guard.attached()) CV_CUDA(m.guard.before_launch(args.buffers, stream_.get()));
     CV_CUDA(cudaEventRecord(start_.get(), stream_.get()));
@@ -244,26 +245,30 @@ class GpuExecutor : public Executor {
       const bool fatal = lr != CUDA_ERROR_INVALID_VALUE && lr != CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
       return describe(error_reply(d_.name(lr), "cuLaunchKernel: " + d_.text(lr), fatal));
     }
+    // The stop event and both records into pinned memory, then one wait: a
+    // frame pays one synchronisation, not one per record.
     CV_CUDA(cudaEventRecord(stop_.get(), stream_.get()));
+    LaunchRecords& rec = *records_.get();
+    CV_CUDA(m.guard.read_record(stream_.get(), &rec.guard));
+    if (m.checked && m.fault) {
+      m.fault_dirty = true;
+      CV_CUDA(cudaMemcpyAsync(&rec.checked, reinterpret_cast<void*>(m.fault), sizeof rec.checked,
+                              cudaMemcpyDeviceToHost, stream_.get()));
+    }
     const cudaError_t e = cudaStreamSynchronize(stream_.get());
     if (e != cudaSuccess) return describe(error_reply(cudaGetErrorName(e), cudaGetErrorString(e), true));
     times.push_back(elapsed_ms(start_, stop_));
-    if (m.guard.attached()) {  // an access the guard skipped: named, and the context lives on
-      cudaError_t ge = cudaSuccess;
-      const std::optional<guard::Record> rec = m.guard.after_launch(stream_.get(), ge);
-      CV_CUDA(ge);
-      if (rec) {
-        nlohmann::json r = describe(error_reply("guard", guard::sentence(*rec, m.guard.sites(), args.buffers), false));
-        r["guard"] = guard::record_json(*rec, m.guard.sites());
-        return r;
-      }
+    // An access the guard skipped: named, and the context lives on.
+    if (const std::optional<guard::Record> g = m.guard.failure(rec.guard)) {
+      nlohmann::json r = describe(error_reply("guard", guard::sentence(*g, m.guard.sites(), args.buffers), false));
+      r["guard"] = guard::record_json(*g, m.guard.sites());
+      return r;
     }
     if (m.checked && m.fault) {
-      FaultRecord rec{};
-      CV_CUDA(cudaMemcpy(&rec, reinterpret_cast<void*>(m.fault), sizeof rec, cudaMemcpyDeviceToHost));
-      if (rec.hit) {
+      m.fault_dirty = rec.checked.hit != 0;
+      if (rec.checked.hit) {
         nlohmann::json r = describe(error_reply("out of range", "checked access out of range", false));
-        r["out_of_range"] = out_of_range_json(rec);
+        r["out_of_range"] = out_of_range_json(rec.checked);
         return r;
       }
     }
@@ -275,6 +280,11 @@ class GpuExecutor : public Executor {
   cudaDeviceProp prop_{};
   CudaStream stream_;
   CudaEvent start_, stop_;
+  struct LaunchRecords {
+    guard::Record guard;
+    FaultRecord checked;
+  };
+  PinnedBuffer<LaunchRecords> records_{1};  // read back after every launch
   DeviceMemory memory_;
   std::map<uint64_t, std::unique_ptr<ImportedMemory>> shared_;
   ArgBinder binder_;  // after the memory and the shared buffers it points into

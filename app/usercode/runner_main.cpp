@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,7 +51,13 @@ int serve(int sock, Executor& ex) {
       if (op == "hello") reply = ex.hello();
       else if (op == "load") reply = ex.load(req);
       else if (op == "share") reply = ex.share(req);
-      else if (op == "launch") reply = ex.launch(req, blob);
+      else if (op == "launch") {
+        // The runner's own share of a round trip (decode, bind, launch, wait,
+        // read back), so the app can tell it from the socket's.
+        const auto t0 = std::chrono::steady_clock::now();
+        reply = ex.launch(req, blob);
+        reply["runner_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      }
       else if (op == "occupancy") reply = ex.occupancy(req);
       else if (op == "exit") return 0;
       else reply = error_reply("protocol", "unknown request '" + op + "'", false);

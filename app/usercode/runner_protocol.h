@@ -10,14 +10,12 @@
 //   {"op":"load", "module":"editor", "entry":"count3", "form":"kernel"|"items",
 //    "checked":bool, "guard":bool, "shared_object":PATH (CPU)} + blob: cubin or PTX (GPU)
 //     ->  {"ok":true, "resources":{"registers","shared_bytes","local_bytes","max_threads"}}
-//   {"op":"launch", "module":"editor", "grid":[x,y,z], "block":[x,y,z], "shared_bytes":N,
-//    "reps":R, "cpu_items":N (CPU "items" form), "swap":[["in","out"]],
-//    "args":[ {"scalar":"n", "at":[o,b]},
-//             {"span":"data", "elem_bytes":4, "count":N, "writable":false, "read_back":false,
-//              "tail":[o,b] (optional),
-//              "from": {"shared":ID} | {"generate":"lab_data","n":N,"seed":S} | {"zero":true}
-//                    | {"state":"vy", "init": {"bytes":[o,b]} | {"generate":..} | {"zero":true}}} ]}
-//     ->  {"ok":true, "kernel_ms":[...], "kernel":"count3",
+//   {"op":"launch", "module":"editor", "request":[o,b]} + blob: the LaunchRequest
+//    (launch_request.h: module, grid, block, shared bytes, reps, CPU items, the
+//    arguments (scalar bytes; spans with their element size, count, access and
+//    source: shared ID, generator, zeros or kept state and how it starts) and
+//    the swaps) in launch_wire.cpp's binary layout, sent every frame
+//     ->  {"ok":true, "kernel_ms":[...], "kernel":"count3", "runner_ms":T,
 //          "read_back":[{"name":"count","at":[o,b]}]} + blob
 //   {"op":"occupancy", "module":"editor", "block":[x,y,z], "shared_bytes":N}
 //     ->  {"ok":true, "blocks_per_sm":B}

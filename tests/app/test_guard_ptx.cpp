@@ -95,9 +95,13 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   }
   EXPECT_EQ(g.sites[0].access, "read");
   EXPECT_EQ(g.sites[6].access, "write");
-  // The vector load is executed only when the check passed, and its four
-  // registers are zeroed on the failure path.
-  EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16]"), std::string::npos);
+  // The vector load is reached only when the check passed (unpredicated, so
+  // its old registers are not kept alive), and its four registers are zeroed
+  // on the failure path, which goes on past it.
+  EXPECT_NE(g.ptx.find("bra $cvg_1_fail;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n$cvg_1_after:"),
+            std::string::npos);
+  EXPECT_NE(g.ptx.find("bra $cvg_1_after;"), std::string::npos);
+  EXPECT_EQ(g.ptx.find("@%cvg_p0 ld"), std::string::npos);
   for (const char* zero : {"mov.b32 %f1, 0;", "mov.b32 %f4, 0;", "mov.b64 %fd2, 0;", "mov.b16 %rs1, 0;"})
     EXPECT_NE(g.ptx.find(zero), std::string::npos) << zero;
   // The alignment of a 16-byte access is tested with mask 15.
@@ -116,10 +120,10 @@ TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {
       "\t@!%p1 ld.global.u32 %r3, [%rd2];\n"));
   ASSERT_EQ(g.sites.size(), 2u);
   // Predicated off: the check and the access are both skipped.
-  EXPECT_NE(g.ptx.find("@!%p1 bra $cvg_0_skip;"), std::string::npos);
-  EXPECT_NE(g.ptx.find("@%p1 bra $cvg_1_skip;"), std::string::npos);
-  EXPECT_NE(g.ptx.find("@%cvg_p0 st.global.u32 [%rd2], %r1;"), std::string::npos);
-  EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.u32 %r3, [%rd2];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@!%p1 bra $cvg_0_after;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%p1 bra $cvg_1_after;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("bra $cvg_0_fail;\n\tst.global.u32 [%rd2], %r1;\n$cvg_0_after:"), std::string::npos);
+  EXPECT_NE(g.ptx.find("bra $cvg_1_fail;\n\tld.global.u32 %r3, [%rd2];\n$cvg_1_after:"), std::string::npos);
   // The original predicated instruction is gone (only the checked copy remains).
   EXPECT_EQ(g.ptx.find("@%p1 st.global"), std::string::npos);
 }
@@ -271,7 +275,70 @@ TEST(GuardPtx, AccessesInsideInlineBlocks) {
   const size_t fail = g.ptx.find("$cvg_0_fail:"), close = g.ptx.find("\t}\n", g.ptx.find("[a+4]"));
   ASSERT_NE(fail, std::string::npos);
   EXPECT_LT(fail, close) << "the failure path is inside the block";
-  EXPECT_NE(g.ptx.find("@%cvg_p0 bra $cvg_0_back;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%cvg_p0 bra $cvg_0_ok;"), std::string::npos);
+  EXPECT_LT(g.ptx.find("bra $cvg_0_after;"), g.ptx.find("$cvg_0_ok:")) << "the failure path jumps past the access";
+}
+
+// Accesses through one register at constant offsets in a straight run share
+// one check of their whole range (docs/guard.md "Grouped checks"): the run
+// is emitted twice, unchecked after the group's check and checked as usual
+// when it fails; every site is still marked once.
+TEST(GuardPtx, GroupedAccessesShareOneCheck) {
+  const GuardedPtx g = guarded(module(
+      "\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%rd3];\n"
+      "\tadd.f32 %f5, %f1, %f2;\n"
+      "\tld.shared.v4.f32 {%f6, %f7, %f8, %f9}, [%rd3+16];\n"
+      "\tld.global.u32 %r1, [%rd2];\n"
+      "\tld.shared.f32 %f10, [%rd3+36];\n",
+      "\t.shared .align 16 .b8 tile[256];\n"));
+  ASSERT_EQ(g.sites.size(), 4u);
+  EXPECT_EQ(g.grouped_instructions, 3u);
+  EXPECT_NE(g.ptx.find("group 0: 3 accesses through %rd3 checked at once ([%rd3+0, %rd3+40), shared, aligned to 16)"),
+            std::string::npos) << g.ptx;
+  EXPECT_NE(g.ptx.find("add.s64 %cvg_d1, %cvg_d0, 40;"), std::string::npos) << "the whole range at once";
+  EXPECT_NE(g.ptx.find("@!%cvg_p0 bra $cvg_g0_slow;"), std::string::npos);
+  // The fast copy runs the members unchecked and the other access checked
+  // under its own labels, then jumps over the checked copy.
+  const size_t fast = g.ptx.find("@!%cvg_p0 bra $cvg_g0_slow;"), slow = g.ptx.find("$cvg_g0_slow:"),
+               done = g.ptx.find("$cvg_g0_done:");
+  ASSERT_LT(fast, slow);
+  ASSERT_LT(slow, done);
+  const std::string fast_code = g.ptx.substr(fast, slow - fast);
+  EXPECT_NE(fast_code.find("bra $cvg_g0_done;"), std::string::npos);
+  EXPECT_NE(fast_code.find("copy of site 0, checked by group 0\n\tld.shared.v4.f32"), std::string::npos) << fast_code;
+  EXPECT_NE(fast_code.find("bra $cvg_2f_fail;"), std::string::npos) << "the global read keeps its check" << fast_code;
+  EXPECT_EQ(fast_code.find("bra $cvg_0_fail;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("$cvg_2f_fail:"), std::string::npos);
+  // The slow copy checks each access as an ungrouped one would.
+  const std::string slow_code = g.ptx.substr(slow, done - slow);
+  for (const char* each : {"bra $cvg_0_fail;", "bra $cvg_1_fail;", "bra $cvg_2_fail;", "bra $cvg_3_fail;"})
+    EXPECT_NE(slow_code.find(each), std::string::npos) << each;
+}
+
+TEST(GuardPtx, GroupsEndWhereTheBaseChangesOrTheRunEnds) {
+  // The base register written between two accesses: no group.
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tadd.s64 %rd2, %rd2, 4;\n\tld.global.u32 %r2, [%rd2];\n"))
+                .grouped_instructions, 0u);
+  // A load into its own base: it may join, what follows may not.
+  EXPECT_EQ(guarded(module("\tld.global.u64 %rd4, [%rd2];\n\tld.global.u64 %rd2, [%rd2+8];\n"
+                           "\tld.global.u64 %rd5, [%rd2+16];\n"))
+                .grouped_instructions, 2u);
+  // A label or a branch between them: no group.
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n$L__BB0_1:\n\tld.global.u32 %r2, [%rd2+4];\n"))
+                .grouped_instructions, 0u);
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tsetp.ne.s32 %p1, %r1, 0;\n\t@%p1 bra $L__BB0_1;\n"
+                           "\tld.global.u32 %r2, [%rd2+4];\n$L__BB0_1:\n"))
+                .grouped_instructions, 0u);
+  // An offset that is not a multiple of the width, a predicated access, a generic one: each alone.
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tld.global.u32 %r2, [%rd2+2];\n")).grouped_instructions, 0u);
+  EXPECT_EQ(guarded(module("\tsetp.ne.s32 %p1, %r1, 0;\n\tld.global.u32 %r1, [%rd2];\n\t@%p1 ld.global.u32 %r2, [%rd2+4];\n"))
+                .grouped_instructions, 0u);
+  EXPECT_EQ(guarded(module("\tld.u32 %r1, [%rd2];\n\tld.u32 %r2, [%rd2+4];\n")).grouped_instructions, 0u);
+  // Stores join too (their first operand is the address, not a destination).
+  const GuardedPtx st = guarded(module("\tst.global.u32 [%rd2], %r1;\n\tst.global.u32 [%rd2+4], %r1;\n"
+                                       "\tst.global.u32 [%rd2+8], %r1;\n"));
+  EXPECT_EQ(st.grouped_instructions, 3u);
+  EXPECT_NE(st.ptx.find("([%rd2+0, %rd2+12), global, aligned to 4)"), std::string::npos) << st.ptx;
 }
 
 TEST(GuardPtx, DeviceFunctionsAreRewrittenToo) {

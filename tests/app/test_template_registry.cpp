@@ -236,13 +236,32 @@ TEST(LaunchWire, RoundTrips) {
   EXPECT_TRUE(back.args[2].span.read_back);
   EXPECT_EQ(back.args[3].span.from, SpanArg::From::Shared);
   EXPECT_EQ(back.args[3].span.shared_id, 77u);
-  // A reference outside the blob, or no source, is refused with a sentence.
+  // A reference outside the blob is refused with a sentence; so is every
+  // request cut short (each length, none read past the bytes it was given),
+  // one with bytes left over, and one whose span source is not known.
   nlohmann::json bad = j;
-  bad["args"][0]["at"] = {blob.size(), 8};
+  bad["request"] = {blob.size(), 8};
   EXPECT_THROW(wire::decode_launch(bad, blob), std::runtime_error);
-  bad = j;
-  bad["args"][1]["from"] = nlohmann::json::object();
-  EXPECT_THROW(wire::decode_launch(bad, blob), std::runtime_error);
+  const size_t bytes = j["request"][1].get<size_t>();
+  for (size_t k = 0; k < bytes; ++k) {
+    bad["request"] = {0, k};
+    const std::vector<char> cut(blob.begin(), blob.begin() + static_cast<long>(k));
+    EXPECT_THROW(wire::decode_launch(bad, cut), std::runtime_error) << k << " of " << bytes << " bytes";
+  }
+  std::vector<char> longer = blob;
+  longer.push_back(0);
+  bad["request"] = {0, longer.size()};
+  EXPECT_THROW(wire::decode_launch(bad, longer), std::runtime_error);
+  LaunchRequest odd = r;
+  odd.args = {sh};
+  std::vector<char> odd_blob;
+  const nlohmann::json oj = wire::encode_launch(odd, odd_blob);
+  // The source byte of the only span: after magic, module, shape, reps, cpu
+  // items, the count, its name and kind, elem_bytes, count, writable, read_back.
+  const size_t from_at = 4 + (8 + odd.module.size()) + 7 * 4 + 4 + 8 + 4 + (8 + sh.name.size()) + 1 + 4 + 8 + 1 + 1;
+  ASSERT_EQ(odd_blob.at(from_at), static_cast<char>(SpanArg::From::Shared));
+  odd_blob[from_at] = 9;
+  EXPECT_THROW(wire::decode_launch(oj, odd_blob), std::runtime_error);
 }
 
 TEST(DataGenerators, KnownNamesAndSizes) {

@@ -60,8 +60,14 @@ TEST(UsercodeBench, ShippedParticleTemplateRunsAndMatchesTheBuiltIn) {
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* key : {"compile_ms", "registers", "shared_bytes", "local_bytes", "ms_median",
                           "particles_per_s", "result", "reference", "correct", "vs",
-                          "edit_to_run_ms", "frame_ms_median", "overhead_ms"})
+                          "edit_to_run_ms", "frame_ms_median", "runner_ms_median", "overhead_ms",
+                          "paced_frame_ms_median", "paced_runner_ms_median", "paced_overhead_ms"})
     EXPECT_TRUE(r.line.contains(key)) << key;
+  // The runner's handling is part of the round trip, never more, never nothing.
+  EXPECT_GT(r.line["runner_ms_median"].get<double>(), 0.0);
+  EXPECT_LE(r.line["runner_ms_median"].get<double>(), r.line["frame_ms_median"].get<double>());
+  EXPECT_GT(r.line["paced_runner_ms_median"].get<double>(), 0.0);
+  EXPECT_LE(r.line["paced_runner_ms_median"].get<double>(), r.line["paced_frame_ms_median"].get<double>());
   EXPECT_EQ(r.line["bench"], "kernel");
   EXPECT_EQ(r.line["template"], "fountain_particle");
   EXPECT_EQ(r.line["correct"], true);

@@ -59,7 +59,9 @@ struct FaultCase {
   // Whether the hardware traps it unguarded. Local memory indexed past a
   // thread's frame does not: the local window is large and per-thread, and
   // the H100 does not fault on it (it reads another part of the window).
+  // Nor does a read a few bytes past a small __shared__ array.
   bool faults_unguarded = true;
+  size_t grouped = 0;  // at least this many accesses checked in groups
 };
 
 std::vector<FaultCase> cases() {
@@ -83,6 +85,22 @@ std::vector<FaultCase> cases() {
        "  __syncthreads();\n"
        "  if (i < g.count) vy.data[i] = vs[t];",
        {"write of 4 bytes to shared memory", "past the end of the block's", "at line 8"}},
+      // An unrolled loop's reads share one check (docs/guard.md "Grouped
+      // checks"); one thread's run goes four past the array: its group's check
+      // fails, the checked copy runs and names the first read past the end.
+      {"GroupedReadsPastASharedArray",
+       "  __shared__ float s[64];\n"
+       "  const unsigned t = threadIdx.x & 63u;\n"
+       "  s[t] = float(t);\n"
+       "  __syncthreads();\n"
+       "  const unsigned start = (threadIdx.x == 5 && blockIdx.x == 3) ? 60u : 0u;\n"
+       "  float a = 0.f;\n"
+       "#pragma unroll\n"
+       "  for (unsigned k = 0; k < 8; ++k) a += s[start + k];\n"
+       "  if (i < g.count) vy.data[i] = a;",
+       {"read of 4 bytes from shared memory at byte 256 of the block's 256 bytes", "(4 bytes past its end)",
+        "by thread (5,", "at line 12"},
+       false, 8},
       {"LocalArrayIndexedOutOfRange",
        "  float a[8];\n"
        "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
@@ -100,6 +118,7 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
     const CompileResult c = build(fountain_with(fc.body), true);
     ASSERT_TRUE(c.ok) << c.first_error() << c.error << c.log;
     ASSERT_TRUE(c.guarded.ok);
+    EXPECT_GE(c.guarded.grouped_instructions, fc.grouped);
     auto client = client_for(c);
     const LaunchOutcome out = client->launch(request(), 2.0);
     ASSERT_FALSE(out.ok) << "the guard reports the access";

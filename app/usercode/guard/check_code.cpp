@@ -9,15 +9,57 @@ namespace {
 
 constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
 
+// %cvg_p0 = [reg, reg + width) lies inside the space's window (shared, local)
+// or inside one entry of the table (global). A table match jumps to L"checked".
+void range_check(std::ostream& c, const std::string& space, const std::string& L, const char* reg,
+                 const std::string& width) {
+  if (space != "global") {
+    const bool sh = space == "shared";
+    c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n\tsetp.ge.u64 %cvg_p0, " << reg << ", "
+      << (sh ? "%cvg_s0" : "%cvg_s2") << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, "
+      << (sh ? "%cvg_s1" : "%cvg_s3") << ", %cvg_p0;\n";
+    return;
+  }
+  // The first kUnrolled entries at fixed offsets (ptxas reads them as constant
+  // operands; unused entries are {0, 0} and match nothing), then a loop over the rest.
+  c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n";
+  for (unsigned e = 0; e < kUnrolled; ++e)
+    c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
+      << "\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+      << "\t@%cvg_p0 bra " << L << "checked;\n";
+  c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
+    << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
+    << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
+    << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
+    << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n"
+    << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
+}
+
 }  // namespace
 
-CheckCode check_code(const Access& a) {
-  const std::string L = "$cvg_" + std::to_string(a.site) + "_";
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow) {
+  const std::string L = "$cvg_g" + std::to_string(id) + "_";
   std::ostringstream c;
-  c << "\t// cudaviz guard: site " << a.site << " line " << a.line << ": " << a.access << " of "
-    << a.width << " bytes (" << a.space << ")\n";
+  c << "\t// cudaviz guard: group " << id << ": " << g.members.size() << " accesses through " << g.base
+    << " checked at once ([" << g.base << (g.lo < 0 ? "" : "+") << g.lo << ", " << g.base
+    << (g.hi < 0 ? "" : "+") << g.hi << "), " << g.space << ", aligned to " << g.align << ")\n";
+  if (g.base32) c << "\tcvt.u64.u32 %cvg_d0, " << g.base << ";\n";
+  else c << "\tmov.b64 %cvg_d0, " << g.base << ";\n";
+  c << "\tand.b64 %cvg_d6, %cvg_d0, " << g.align - 1 << ";\n";
+  if (g.lo) c << "\tadd.s64 %cvg_d0, %cvg_d0, " << g.lo << ";\n";
+  range_check(c, g.space, L, "%cvg_d0", std::to_string(g.hi - g.lo));
+  c << L << "checked:\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra " << slow << ";\n";
+  return c.str();
+}
+
+CheckCode check_code(const Access& a) {
+  const std::string L = "$cvg_" + std::to_string(a.site) + a.copy + "_";
+  std::ostringstream c;
+  // The marker is counted once per site (count_marked_sites): a copy says so differently.
+  c << "\t// cudaviz guard: " << (a.copy.empty() ? "" : "copy of ") << "site " << a.site << " line "
+    << a.line << ": " << a.access << " of " << a.width << " bytes (" << a.space << ")\n";
   if (!a.guard.empty())
-    c << "\t@" << (a.guard_negated ? "" : "!") << a.guard << " bra " << L << "skip;\n";
+    c << "\t@" << (a.guard_negated ? "" : "!") << a.guard << " bra " << L << "after;\n";
   // The address, as 64 bits, in %cvg_d0.
   const std::string off = std::to_string(a.offset);
   if (a.base_kind == Access::Base::Absolute) c << "\tmov.u64 %cvg_d0, " << off << ";\n";
@@ -34,47 +76,28 @@ CheckCode check_code(const Access& a) {
   }
   if (a.width > 1) c << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n";  // tested at `checked`
   const std::string W = std::to_string(a.width);
-  auto window_check = [&](const char* reg, const char* lo, const char* hi) {
-    c << "\tadd.s64 %cvg_d1, " << reg << ", " << W << ";\n\tsetp.ge.u64 %cvg_p0, " << reg
-      << ", " << lo << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, " << hi << ", %cvg_p0;\n";
-  };
-  // The first kUnrolled entries at fixed offsets (ptxas reads them as constant
-  // operands; unused entries are {0, 0} and match nothing), then a loop over the rest.
-  auto table_check = [&] {
-    c << "\tadd.s64 %cvg_d1, %cvg_d0, " << W << ";\n";
-    for (unsigned e = 0; e < kUnrolled; ++e)
-      c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
-        << "\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
-        << "\t@%cvg_p0 bra " << L << "checked;\n";
-    c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
-      << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
-      << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
-      << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
-      << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, %cvg_d0, %cvg_d2;\n"
-      << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
-  };
-  if (a.space == "global") {
-    table_check();
-  } else if (a.space == "shared") {
-    window_check("%cvg_d0", "%cvg_s0", "%cvg_s1");
-  } else if (a.space == "local") {
-    window_check("%cvg_d0", "%cvg_s2", "%cvg_s3");
+  if (a.space == "global" || a.space == "shared" || a.space == "local") {
+    range_check(c, a.space, L, "%cvg_d0", W);
   } else {
     c << "\tisspacep.shared %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "sh;\n"
       << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "lo;\n";
-    table_check();
+    range_check(c, "global", L, "%cvg_d0", W);
     c << "\tbra " << L << "checked;\n" << L << "sh:\n\tcvta.to.shared.u64 %cvg_d5, %cvg_d0;\n";
-    window_check("%cvg_d5", "%cvg_s0", "%cvg_s1");
+    range_check(c, "shared", L, "%cvg_d5", W);
     c << "\tbra " << L << "checked;\n" << L << "lo:\n\tcvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
-    window_check("%cvg_d5", "%cvg_s2", "%cvg_s3");
+    range_check(c, "local", L, "%cvg_d5", W);
   }
   c << L << "checked:\n";
   if (a.width > 1) c << "\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
-  std::ostringstream tail;  // after the failure path: the instruction itself
-  tail << L << "back:\n\t" << "@%cvg_p0 " << a.body << ";\n";
-  if (!a.guard.empty()) tail << L << "skip:\n";
+  // The instruction itself, unpredicated: only a passed check reaches it, and
+  // the failure path comes back past it. (A copy predicated on the check
+  // would keep a load's old destination values alive across loops: n-body's
+  // unrolled tile loop needed 96 registers that way instead of 32.)
+  std::ostringstream tail;
+  tail << "\t" << a.body << ";\n" << L << "after:\n";
 
-  // Out of line: record the first failure, zero a load's destinations, go back.
+  // Out of line: record the first failure, zero a load's destinations, go on
+  // past the instruction.
   const char* rec = kRecordName;
   std::ostringstream f;
   f << L << "fail:\n\tatom.global.cas.b32 %cvg_r0, [" << rec << "], 0, 1;\n"
@@ -104,12 +127,12 @@ CheckCode check_code(const Access& a) {
   f << L << "zero:\n";
   for (const auto& [reg, b] : a.dests)
     if (b == 2 || b == 4 || b == 8) f << "\tmov.b" << b * 8 << " " << reg << ", 0;\n";
-  f << "\tmov.pred %cvg_p0, 0;\n\tbra " << L << "back;\n";
+  f << "\tbra " << L << "after;\n";
   CheckCode out;
   if (a.nested) {
     // Inside a { } block (inline PTX): labels there are not seen from the
     // function's end, so the failure path stays in line, jumped over.
-    c << "\t@%cvg_p0 bra " << L << "back;\n" << f.str() << tail.str();
+    c << "\t@%cvg_p0 bra " << L << "ok;\n" << f.str() << L << "ok:\n" << tail.str();
   } else {
     c << "\t@!%cvg_p0 bra " << L << "fail;\n" << tail.str();
     out.fail = f.str();

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "usercode/guard/access_groups.h"
+
 namespace cv::usercode::guard {
 
 // One memory instruction to check.
@@ -24,6 +26,7 @@ struct Access {
   long long offset = 0;
   std::vector<std::pair<std::string, unsigned>> dests;  // registers a skipped load zeroes, bytes
   bool nested = false;  // inside a { } block: the failure path stays in line
+  std::string copy;     // "" for the site's own check; a suffix for its labels in a copy of the code
 };
 
 struct CheckCode {
@@ -31,6 +34,11 @@ struct CheckCode {
   std::string fail;  // goes before the function's closing brace ("" when in line)
 };
 CheckCode check_code(const Access& a);
+
+// The one check of a group (access_groups.h): its whole range and the base's
+// alignment; branches to `slow` (the copy with every access checked) when
+// either fails.
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow);
 
 // Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
 struct SharedVar {

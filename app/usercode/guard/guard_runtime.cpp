@@ -68,19 +68,17 @@ cudaError_t GuardedModule::before_launch(const std::vector<BufferView>& buffers,
   return cudaMemsetAsync(reinterpret_cast<void*>(record_), 0, sizeof(Record), stream);
 }
 
-std::optional<Record> GuardedModule::after_launch(cudaStream_t stream, cudaError_t& error) const {
-  error = cudaSuccess;
+cudaError_t GuardedModule::read_record(cudaStream_t stream, Record* host) const {
+  if (!attached()) return cudaSuccess;
+  record_dirty_ = true;  // until failure() sees it clean
+  return cudaMemcpyAsync(host, reinterpret_cast<void*>(record_), sizeof *host, cudaMemcpyDeviceToHost, stream);
+}
+
+std::optional<Record> GuardedModule::failure(const Record& host) const {
   if (!attached()) return std::nullopt;
-  Record r{};
-  error = cudaMemcpyAsync(&r, reinterpret_cast<void*>(record_), sizeof r, cudaMemcpyDeviceToHost, stream);
-  if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
-  if (error != cudaSuccess) {
-    record_dirty_ = true;
-    return std::nullopt;
-  }
-  if (!r.hit) return std::nullopt;
-  record_dirty_ = true;
-  return r;
+  record_dirty_ = host.hit != 0;
+  if (!host.hit) return std::nullopt;
+  return host;
 }
 
 }  // namespace cv::usercode::guard

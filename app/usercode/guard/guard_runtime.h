@@ -38,8 +38,12 @@ class GuardedModule {
 
   // Stream-ordered: the table for this launch, the record zeroed.
   cudaError_t before_launch(const std::vector<BufferView>& buffers, cudaStream_t stream) const;
-  // After the launch finished: the record when an access failed.
-  std::optional<Record> after_launch(cudaStream_t stream, cudaError_t& error) const;
+  // Stream-ordered after the launch: the record copied into `host` (pinned,
+  // so the copy joins the caller's one wait for the launch).
+  cudaError_t read_record(cudaStream_t stream, Record* host) const;
+  // After that wait: the record when an access failed (then cleared before
+  // the next launch).
+  std::optional<Record> failure(const Record& host) const;
 
  private:
   CUdeviceptr table_ = 0, record_ = 0;

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "usercode/guard/access_groups.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
 #include "usercode/guard/ptx_text.h"
@@ -189,55 +190,44 @@ class Rewriter {
             local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
       }
     }
-    std::string body, fails;
-    bool needs_regs = false, needs_window = false, prologue_done = false;
-    const size_t first_site = out_.sites.size();
-    std::string prologue_at;  // where the prologue goes (body text offset)
-    size_t prologue_pos = std::string::npos;
-    int depth = 0;  // of { } blocks inside the body
+    std::vector<int> depth(f.close + 1, 0);  // of { } blocks inside the body, at each piece
+    for (size_t i = f.open + 1, d = 0; i < f.close; ++i) {
+      if (pieces_[i].kind == PieceKind::Open) ++d;
+      if (pieces_[i].kind == PieceKind::Close) --d;
+      depth[i] = static_cast<int>(d);
+    }
+    const std::vector<AccessGroup> groups = find_groups(
+        pieces_, f.open + 1, f.close,
+        [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
+    Emit e;
+    bool prologue_done = false;
+    size_t prologue_pos = std::string::npos;  // where the prologue goes (body text offset)
+    size_t next_group = 0;
     for (size_t i = f.open + 1; i < f.close; ++i) {
       const Piece& p = pieces_[i];
-      if (p.kind == PieceKind::Directive) directive(p.text);
-      if (p.kind == PieceKind::Open) ++depth;
-      if (p.kind == PieceKind::Close) --depth;
       const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() &&
                         squeeze(p.text)[0] == '.';
       if (!prologue_done && (p.kind == PieceKind::Label || (p.kind == PieceKind::Stmt && !decl) ||
                              p.kind == PieceKind::Open)) {
-        prologue_pos = body.size();
+        prologue_pos = e.body.size();
         prologue_done = true;
       }
-      Instruction ins;
-      if (p.kind != PieceKind::Stmt || decl || !parse_instruction(p.text, ins)) {
-        body += p.text;
+      if (next_group < groups.size() && groups[next_group].first == i) {
+        emit_group(groups[next_group++], depth, e);
+        i = groups[next_group - 1].last;
         continue;
       }
-      const std::string& root = ins.parts[0];
-      if (is_memory_root(root)) {
-        std::string code, fail;
-        bool window = false;
-        if (!memory(ins, depth > 0, code, fail, window)) {
-          body += p.text;
-          continue;
-        }
-        if (!code.empty()) needs_regs = true;
-        needs_window = needs_window || window;
-        body += code;
-        fails += fail;
-        continue;
-      }
-      if (root == "call") call(ins);
-      else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
-      body += p.text;
+      emit(i, depth[i] > 0, e.body, nullptr, e);
     }
+    std::string& body = e.body;
+    const bool needs_regs = e.needs_regs, needs_window = e.needs_window;
     if (needs_regs && prologue_pos != std::string::npos)
       body.insert(prologue_pos, prologue(needs_window));
     text += pieces_[f.open].text;
     if (needs_regs) text += scratch_registers();
     text += body;
-    text += fails;
+    text += e.fails;
     text += pieces_[f.close].text;
-    (void)first_site;
     local_vars_.clear();
   }
 
@@ -267,6 +257,116 @@ class Rewriter {
     }
   }
 
+  // What one function's rewrite has produced so far.
+  struct Emit {
+    std::string body, fails;
+    bool needs_regs = false, needs_window = false;
+  };
+
+  // Piece i rewritten into `out`; with `fast`, also its copy for a group's
+  // fast path (`members`: the group's pieces, which run there unchecked).
+  void emit(size_t i, bool nested, std::string& out, std::string* fast, Emit& e,
+            const AccessGroup* group = nullptr, unsigned group_id = 0) {
+    const Piece& p = pieces_[i];
+    if (p.kind == PieceKind::Directive) directive(p.text);
+    const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() && squeeze(p.text)[0] == '.';
+    Instruction ins;
+    if (p.kind != PieceKind::Stmt || decl || !parse_instruction(p.text, ins)) {
+      out += p.text;
+      if (fast) *fast += p.text;
+      return;
+    }
+    const std::string& root = ins.parts[0];
+    if (!is_memory_root(root)) {
+      if (root == "call") call(ins);
+      else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
+      out += p.text;
+      if (fast) *fast += p.text;
+      return;
+    }
+    std::string code, fail;
+    bool window = false;
+    std::optional<Access> built;
+    if (!memory(ins, nested, code, fail, window, built)) {
+      out += p.text;
+      if (fast) *fast += p.text;
+      return;
+    }
+    if (!code.empty()) e.needs_regs = true;
+    e.needs_window = e.needs_window || window;
+    out += code;
+    e.fails += fail;
+    if (!fast) return;
+    const unsigned site = static_cast<unsigned>(out_.sites.size() - 1);
+    if (group && std::find(group->members.begin(), group->members.end(), i) != group->members.end()) {
+      *fast += "\t// cudaviz guard: copy of site " + std::to_string(site) + ", checked by group " +
+               std::to_string(group_id) + "\n\t" + p.text;
+    } else if (built) {
+      Access copy = *built;
+      copy.copy = "f";
+      CheckCode cc = check_code(copy);
+      *fast += cc.code;
+      e.fails += cc.fail;
+    } else {  // proven: no code, only its marker, which a copy must not repeat
+      const std::string mark = "cudaviz guard: site";
+      if (size_t at = code.find(mark); at != std::string::npos) code.replace(at, mark.size(), "cudaviz guard: copy of site");
+      *fast += code;
+    }
+  }
+
+  // A group's pieces twice, one after the other: after its one check, a copy
+  // where its members run unchecked; when the check fails, the copy where
+  // every access is checked. (With the checked copy out of line, after the
+  // function's end, the tiled n-body ran 7% slower: ptxas schedules a loop
+  // whose body leaves and re-enters it worse than one with a plain branch.)
+  void emit_group(const AccessGroup& g, const std::vector<int>& depth, Emit& e) {
+    const unsigned id = groups_++;
+    const std::string G = "$cvg_g" + std::to_string(id) + "_";
+    std::string fast, slow;
+    for (size_t j = g.first; j <= g.last; ++j) emit(j, depth[j] > 0, slow, &fast, e, &g, id);
+    e.body += group_check(g, id, G + "slow") + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
+              "\n" + G + "done:\n";
+    e.needs_regs = true;
+    e.needs_window = e.needs_window || g.space != "global";
+    out_.grouped_instructions += g.members.size();
+  }
+
+  // The instruction as a group member (access_groups.h), when it can be one:
+  // a checked space, an address register plus a constant, no predicate.
+  std::optional<GroupMember> group_member(const Instruction& ins) const {
+    if (!is_memory_root(ins.parts[0]) || !ins.guard.empty()) return std::nullopt;
+    std::string space;
+    const unsigned width = access_shape(ins, space);
+    if (!width || (space != "global" && space != "shared" && space != "local")) return std::nullopt;
+    for (const std::string& op : ins.operands) {
+      if (op.empty() || op[0] != '[') continue;
+      Address a;
+      if (!parse_address(op, a) || a.kind != Address::Register) return std::nullopt;
+      const int bytes = regs_.bytes(a.base);
+      if (bytes != 8 && !(bytes == 4 && space != "global")) return std::nullopt;
+      return GroupMember{space, a.base, bytes == 4, a.offset, width};
+    }
+    return std::nullopt;
+  }
+
+  // The state space ("generic" when none is named; "" for param / const and
+  // other blocks' shared memory, which are not checked here) and the width in
+  // bytes (0 when unknown).
+  static unsigned access_shape(const Instruction& ins, std::string& space) {
+    space = "generic";
+    unsigned vec = 1, type = 0;
+    for (size_t k = 1; k < ins.parts.size(); ++k) {
+      const std::string& q = ins.parts[k];
+      if (q == "param" || q == "const" || q.rfind("const[", 0) == 0) space = "";
+      else if (q == "global" || q == "local") space = q;
+      else if (q == "shared" || q == "shared::cta") space = "shared";
+      else if (q.rfind("shared::", 0) == 0) space = "";
+      else if (q == "v2" || q == "v4" || q == "v8") vec = q[1] - '0';
+      else if (unsigned b = type_bytes(q)) type = b;
+    }
+    return vec * type;
+  }
+
   const Var* find_var(const std::string& name) const {
     if (auto it = local_vars_.find(name); it != local_vars_.end()) return &it->second;
     if (auto it = vars_.find(name); it != vars_.end()) return &it->second;
@@ -275,22 +375,16 @@ class Rewriter {
 
   // The code for one memory instruction; false when it is not one the guard
   // checks (param / const space).
-  bool memory(const Instruction& ins, bool nested, std::string& code, std::string& fail, bool& window) {
+  bool memory(const Instruction& ins, bool nested, std::string& code, std::string& fail, bool& window,
+              std::optional<Access>& built) {
     const std::string& root = ins.parts[0];
-    std::string space = "generic";
-    unsigned vec = 1, type = 0;
-    for (size_t k = 1; k < ins.parts.size(); ++k) {
-      const std::string& q = ins.parts[k];
-      if (q == "param" || q == "const" || q.rfind("const[", 0) == 0) return false;
-      if (q == "global" || q == "local") space = q;
-      else if (q == "shared" || q == "shared::cta") space = "shared";
-      else if (q.rfind("shared::", 0) == 0) {
-        refuse("an access to another block's shared memory (" + ins.opcode + ")");
-        return false;
-      } else if (q == "v2" || q == "v4" || q == "v8") vec = q[1] - '0';
-      else if (unsigned b = type_bytes(q)) type = b;
+    std::string space;
+    const unsigned width = access_shape(ins, space);
+    if (space.empty()) {
+      for (const std::string& q : ins.parts)
+        if (q.rfind("shared::", 0) == 0) refuse("an access to another block's shared memory (" + ins.opcode + ")");
+      return false;  // param / const: they cannot fault
     }
-    const unsigned width = vec * type;
     const bool loads = root == "ld" || root == "ldu" || root == "atom";
     const std::string access = root == "st" ? "write" : (root == "atom" || root == "red") ? "atomic" : "read";
     // The address operand: the first in brackets.
@@ -361,6 +455,7 @@ class Rewriter {
     CheckCode cc = check_code(acc);
     code = std::move(cc.code);
     fail = std::move(cc.fail);
+    built = std::move(acc);
     return true;
   }
 
@@ -391,6 +486,7 @@ class Rewriter {
   std::string fn_, depot_;
   long long depot_bytes_ = 0;
   int line_ = 0;
+  unsigned groups_ = 0;  // group ids, unique in the module
 };
 
 }  // namespace

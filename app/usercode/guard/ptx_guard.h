@@ -39,6 +39,7 @@ struct GuardedPtx {
   std::vector<GuardSite> sites;  // index = Record::site
   size_t memory_instructions = 0;   // ld/st/atom/red on global/generic/shared/local in the input
   size_t checked_instructions = 0;  // of them, checked (= sites.size() when ok)
+  size_t grouped_instructions = 0;  // of those, also checked at once with others (access_groups.h)
   std::vector<std::string> module_globals;  // .global variables the table admits after the buffers
   std::vector<std::string> shared_names;    // the module's __shared__ variables (for messages)
 };
