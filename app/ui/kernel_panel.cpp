@@ -314,6 +314,11 @@ void KernelPanel::status_section(const UserKernel& uk) {
     std::snprintf(line, sizeof line, "compiled in %.0f ms for %s (%s)%s", c.compile_ms, c.arch.c_str(),
                   c.template_name.c_str(), c.checked ? ", bounds checked" : "");
     ui::wrapped(ui::kDim, line);
+    if (c.guarded.ok) {  // what the guard costs comes from these (docs/guard.md)
+      std::snprintf(line, sizeof line, "guard: %zu memory accesses checked, %zu of them a group at a time",
+                    c.guarded.checked_instructions, c.guarded.grouped_instructions);
+      ui::wrapped(ui::kDim, line);
+    }
     if (st.edit_to_run_ms > 0 && st.headline.find("edit to running") == std::string::npos) {
       std::snprintf(line, sizeof line, "edit to running: %.0f ms (compile + load + first launch)",
                     st.edit_to_run_ms);
