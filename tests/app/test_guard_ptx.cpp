@@ -329,6 +329,13 @@ TEST(GuardPtx, GroupsEndWhereTheBaseChangesOrTheRunEnds) {
   EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tsetp.ne.s32 %p1, %r1, 0;\n\t@%p1 bra $L__BB0_1;\n"
                            "\tld.global.u32 %r2, [%rd2+4];\n$L__BB0_1:\n"))
                 .grouped_instructions, 0u);
+  // A barrier or a warp shuffle between them: threads of one warp may take
+  // different copies of the run, and such an instruction must not be split.
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tbar.sync 0;\n\tld.global.u32 %r2, [%rd2+4];\n"))
+                .grouped_instructions, 0u);
+  EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tshfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\n"
+                           "\tld.global.u32 %r2, [%rd2+4];\n"))
+                .grouped_instructions, 0u);
   // An offset that is not a multiple of the width, a predicated access, a generic one: each alone.
   EXPECT_EQ(guarded(module("\tld.global.u32 %r1, [%rd2];\n\tld.global.u32 %r2, [%rd2+2];\n")).grouped_instructions, 0u);
   EXPECT_EQ(guarded(module("\tsetp.ne.s32 %p1, %r1, 0;\n\tld.global.u32 %r1, [%rd2];\n\t@%p1 ld.global.u32 %r2, [%rd2+4];\n"))

@@ -8,8 +8,17 @@ namespace cv::usercode::guard {
 namespace {
 
 // Control flow ends a straight run: what follows may be reached another way.
+// So does an instruction a whole warp or block must meet at the same place
+// (barriers, warp shuffles and votes, mma): threads whose group check passes
+// and threads whose check fails run different copies of the run, and such an
+// instruction must not be split between them.
 bool ends_run(const std::string& root) {
-  return root == "bra" || root == "brx" || root == "ret" || root == "exit" || root == "call";
+  static const char* const kEnds[] = {"bra",  "brx",   "ret",   "exit",       "call",  "bar",
+                                      "barrier", "shfl", "vote", "match", "redux", "activemask",
+                                      "elect", "mma",  "movmatrix", "setmaxnreg"};
+  for (const char* e : kEnds)
+    if (root == e) return true;
+  return false;
 }
 
 bool ends_run(PieceKind k) {

@@ -1,6 +1,7 @@
 #pragma once
 // Accesses the guard can check at once (docs/guard.md "Grouped checks"): in a
-// straight run of code (no label, branch, call or block between), the
+// straight run of code (no label, branch, call, block, barrier or warp-wide
+// instruction between), the
 // accesses through one base register that nothing writes in between, at
 // constant offsets that are multiples of their widths, such as an unrolled
 // loop's tile[k], tile[k+1], ... One check of their whole range and of the
