@@ -187,6 +187,19 @@ std::vector<std::pair<std::string, double>> builtin_medians(Run& r, long long n,
   return out;
 }
 
+int reps_of(const Run& r) { return r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20); }
+
+// `w` launched a few times to warm up, then `reps` times in one request:
+// the kernel's times in the runner (CUDA events / host clock).
+Stats kernel_times(Run& r, Workload w, int reps) {
+  w.reps = std::min(reps, 10);
+  if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
+  w.reps = reps;
+  const LaunchOutcome t = launch(r, w);
+  if (!t.ok) fail_fault(r, *t.fault);
+  return summarize(t.kernel_ms);
+}
+
 // Single launches timed from request to reply (median), and the runner's own
 // share of each. Back to back (gap 0) the runner and the GPU are still busy
 // from the last one; a window's frames come a frame apart, after both went
@@ -225,15 +238,10 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   if (r.spec->check) check = r.spec->check(w, last.read_back, r.backend);
   // Kernel time (CUDA events / host clock in the runner), then the whole
   // round trip a frame or a lab run pays (request, launch, reply).
-  const int reps = r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20);
+  const int reps = reps_of(r);
   Workload timed = first_launch(*r.spec, n, b);
   timed.reset = false;
-  timed.reps = std::min(reps, 10);
-  if (auto warm = launch(r, timed); !warm.ok) fail_fault(r, *warm.fault);
-  timed.reps = reps;
-  const LaunchOutcome t = launch(r, timed);
-  if (!t.ok) fail_fault(r, *t.fault);
-  m.stats = summarize(t.kernel_ms);
+  m.stats = kernel_times(r, timed, reps);
   timed.reps = 1;
   const Trips back_to_back = round_trips(r, timed, std::min(reps, 100), 0);
   const Trips paced = round_trips(r, timed, std::min(reps, 30), kFrameGapS);
@@ -268,16 +276,10 @@ void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b,
   const CompileResult c = compile(req);
   if (!c.ok) fail(r, "the unguarded compile failed: " + c.first_error() + c.error, c.first_error_line(), 1);
   if (const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module); !lo.ok) fail(r, lo.error, 0, 1);
-  const int reps = r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20);
-  Workload w = first_launch(*r.spec, n, b);  // a reset, then warm-up reps, then the timed reps
+  Workload w = first_launch(*r.spec, n, b);  // a reset, then the timed reps from there
   if (auto first = launch(r, w); !first.ok) fail_fault(r, *first.fault);
   w.reset = false;
-  w.reps = std::min(reps, 10);
-  if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
-  w.reps = reps;
-  const LaunchOutcome t = launch(r, w);
-  if (!t.ok) fail_fault(r, *t.fault);
-  const double unguarded = summarize(t.kernel_ms).median_ms;
+  const double unguarded = kernel_times(r, w, reps_of(r)).median_ms;
   m.fields["unguarded_ms_median"] = unguarded;
   m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
 }

@@ -28,8 +28,8 @@ std::optional<std::string> FountainScene::reconfigure(unsigned count, Variant va
 }
 
 void FountainScene::reset() {
-  user_active_ = false;  // yours starts again from the same initial state
-  ++buffer_generation_;
+  user_state_.active = false;  // yours starts again from the same initial state
+  ++user_state_.generation;
   clock_ = fountain::FrameClock(kSeed);
   steps_ = 0;
   VertexWrite out = write_vertices();

@@ -5,6 +5,7 @@
 #include "fountain/fountain.h"
 #include "scenes/fountain_sim.h"
 #include "scenes/particle_scene.h"
+#include "scenes/scene_user_kernel.h"
 #include "usercode/runner_client.h"
 #include "usercode/template_spec.h"
 
@@ -56,10 +57,10 @@ class FountainScene : public ParticleScene {
 
   void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
   // Why the student's kernel is not running in this scene now ("" when it is / none).
-  std::string user_note() const override { return user_note_; }
+  std::string user_note() const override { return user_state_.note; }
   // The student's kernel when it made the last step (the occupancy panel shows it), else null.
   usercode::UserKernel* user_kernel_running() const override {
-    return user_active_ ? user_ : nullptr;
+    return user_state_.active ? user_ : nullptr;
   }
 
  protected:
@@ -83,10 +84,7 @@ class FountainScene : public ParticleScene {
   // One step of yours into `out` (false: it could not run, the built-in steps).
   bool run_user(VertexWrite& out, const BlockShape& b, const fountain::Frame& f);
   usercode::UserKernel* user_ = nullptr;
-  bool user_active_ = false;      // the last step was yours (else the runner starts from reset)
-  uint64_t buffer_generation_ = 0;  // new vertex buffers: new shared-buffer ids
-  std::vector<float> user_positions_;  // your last frame, when it came back in the reply
-  std::string user_note_;
+  scene_user::ParticleUser user_state_;
 };
 
 }  // namespace cv

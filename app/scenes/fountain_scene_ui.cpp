@@ -45,7 +45,7 @@ void FountainScene::build_custom_ui(SceneUi& sui) {
 
 // Yours beside the built-in: what runs, its time, why the built-in runs instead.
 void FountainScene::build_user_kernel_ui() {
-  scene_ui::user_kernel_section(*this, user_, user_active_, user_note_);
+  scene_ui::user_kernel_section(*this, user_, user_state_.active, user_state_.note);
 }
 
 }  // namespace cv

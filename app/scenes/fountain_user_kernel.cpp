@@ -19,13 +19,13 @@ namespace cv {
 bool FountainScene::wants_user() const {
   const bool yours = user_ && user_->feeds(name());
   if (!yours) {
-    const_cast<FountainScene*>(this)->user_active_ = false;
+    const_cast<FountainScene*>(this)->user_state_.active = false;
     return false;
   }
   if (variant_ != fountain::Variant::Lean) {
-    const_cast<FountainScene*>(this)->user_note_ =
+    const_cast<FountainScene*>(this)->user_state_.note =
         "your kernel writes the lean layout float4(x, y, z, age): choose the lean variant to run it";
-    const_cast<FountainScene*>(this)->user_active_ = false;
+    const_cast<FountainScene*>(this)->user_state_.active = false;
     return false;
   }
   return true;
@@ -41,7 +41,7 @@ usercode::Workload FountainScene::user_workload(const fountain::Frame& f, const 
   usercode::Workload w;
   w.n = count_;
   w.block = b;
-  w.reset = !user_active_;
+  w.reset = !user_state_.active;
   w.seed = kSeed;
   w.scalars["p"] = usercode::bytes_of(params_);
   w.scalars["f"] = usercode::bytes_of(f);
@@ -56,18 +56,10 @@ bool FountainScene::run_user(VertexWrite& out, const BlockShape& b, const founta
   usercode::RunnerClient* rc = user_->runner();
   if (!rc) return false;
   usercode::Workload w = user_workload(f, b);
-  const scene_user::ParticleStep s =
-      scene_user::step_particles(*user_, *rc, std::move(w), out,
-                                 {vertices_->interop(), ids_buffer(), &ids_out_, buffer_generation_, count_},
-                                 user_positions_);
-  if (s.launch.busy) return false;  // a lab run holds the runner: the built-in steps this frame
-  if (!s.launch.ok) {
-    user_active_ = false;
-    return false;
-  }
-  user_active_ = true;
-  user_note_ = s.in_place || !out.on_device() ? "" : scene_user::reply_note("frames");
-  report_user_step(s.launch.kernel_ms, s.launch.round_trip_ms);  // the plots and particles/s show yours
+  const scene_user::Launch l = scene_user::step_particles(
+      *user_, *rc, std::move(w), out, {vertices_->interop(), ids_buffer(), &ids_out_, count_}, user_state_);
+  if (!l.ok) return false;  // busy (a lab run holds the runner) or failed: the built-in steps
+  report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }
 

@@ -90,39 +90,42 @@ Launch launch(usercode::UserKernel& uk, const usercode::Workload& w, usercode::L
   return l;
 }
 
-ParticleStep step_particles(usercode::UserKernel& uk, usercode::RunnerClient& rc, usercode::Workload w,
-                            VertexWrite& out, const ParticleBuffers& b, std::vector<float>& positions) {
+Launch step_particles(usercode::UserKernel& uk, usercode::RunnerClient& rc, usercode::Workload w,
+                      VertexWrite& out, const ParticleBuffers& b, ParticleUser& u) {
   std::optional<usercode::SharedBuffer> in, to, ids;
   if (b.vertices) {
-    in = share(*b.vertices, out.source(), b.generation, rc);
-    to = share(*b.vertices, out.device(), b.generation, rc);
+    in = share(*b.vertices, out.source(), u.generation, rc);
+    to = share(*b.vertices, out.device(), u.generation, rc);
   }
-  ParticleStep s;
-  s.in_place = in && to;
-  if (s.in_place) {
+  const bool in_place = in && to;
+  if (in_place) {
     w.shared["in"] = *in;
     w.shared["out"] = *to;
     // Colour by launch: your kernel's record_launch_id() writes the scene's ids buffer.
     if (b.ids && b.ids_out && b.ids_out->ids) {
-      ids = share(*b.ids, b.ids_out->ids, b.generation, rc, 1);
+      ids = share(*b.ids, b.ids_out->ids, u.generation, rc, 1);
       if (ids) w.shared["ids"] = *ids, w.values["colour_by"] = b.ids_out->mode;
     }
   }
-  w.read_back = !s.in_place;
+  w.read_back = !in_place;
   // The built-in's last writes (this stream) land before the runner reads.
   if (out.on_device()) CV_CUDA(cudaStreamSynchronize(out.stream()));
   usercode::LaunchOutcome reply;
-  s.launch = launch(uk, w, reply);
+  Launch l = launch(uk, w, reply);
   close_fds({&in, &to, &ids});
-  if (!s.launch.ok || s.in_place) return s;
-  std::vector<float> frame = reply.values<float>("out");
-  if (frame.size() != 4ull * b.count) {
-    s.launch.ok = false;
-    return s;
+  if (l.busy) return l;
+  if (l.ok && !in_place) {
+    std::vector<float> frame = reply.values<float>("out");
+    if (frame.size() == 4ull * b.count) {
+      u.positions = std::move(frame);
+      out.put(u.positions.data(), u.positions.size() * sizeof(float));
+    } else {
+      l.ok = false;
+    }
   }
-  positions = std::move(frame);
-  out.put(positions.data(), positions.size() * sizeof(float));
-  return s;
+  u.active = l.ok;
+  if (l.ok) u.note = in_place || !out.on_device() ? "" : reply_note("frames");
+  return l;
 }
 
 }  // namespace cv::scene_user

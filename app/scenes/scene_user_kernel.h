@@ -82,20 +82,23 @@ struct ParticleBuffers {
   const InteropBuffer* vertices = nullptr;  // null: no external interop here
   const InteropBuffer* ids = nullptr;       // null: colour by launch is off
   const insight::IdsOut* ids_out = nullptr;
-  uint64_t generation = 0;  // the scene's buffer generation (share() above)
-  unsigned count = 0;       // particles: 4 floats each
+  unsigned count = 0;  // particles: 4 floats each
 };
-struct ParticleStep {
-  Launch launch;
-  bool in_place = false;  // the runner wrote the scene's buffer; else the reply's frame was put()
+// What a particle scene keeps of the student's kernel from step to step.
+struct ParticleUser {
+  bool active = false;           // the last step was yours (else the runner starts from reset)
+  uint64_t generation = 0;       // new vertex buffers: new shared-buffer ids (share() above)
+  std::vector<float> positions;  // your last frame, when it came back in the reply
+  std::string note;              // why yours runs slower than in place, "" when it does not
 };
 // One step of the student's kernel on a particle scene: written in place
 // where the buffers can be shared (`in`, `out`, `ids` of the template), else
 // the runner steps its own and the frame comes back in the reply into
-// `positions` (kept: a host target uploads it at close), then out.put().
-// launch.ok is false on a fault or a frame of the wrong size.
-ParticleStep step_particles(usercode::UserKernel& uk, usercode::RunnerClient& rc, usercode::Workload w,
-                            VertexWrite& out, const ParticleBuffers& b, std::vector<float>& positions);
+// u.positions (kept: a host target uploads it at close), then out.put().
+// Not ok when a lab run held the runner (busy: `u` unchanged, the built-in
+// steps this frame), on a fault or a frame of the wrong size (u.active false).
+Launch step_particles(usercode::UserKernel& uk, usercode::RunnerClient& rc, usercode::Workload w,
+                      VertexWrite& out, const ParticleBuffers& b, ParticleUser& u);
 
 }  // namespace scene_user
 }  // namespace cv

@@ -42,8 +42,8 @@ float3 SwarmScene::next_target() {
 }
 
 void SwarmScene::reset() {
-  user_active_ = false;  // yours starts again from the initial state
-  ++buffer_generation_;
+  user_state_.active = false;  // yours starts again from the initial state
+  ++user_state_.generation;
   path_step_ = 0;
   steps_ = 0;
   const float3 t = next_target();

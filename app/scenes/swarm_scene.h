@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "scenes/particle_scene.h"
+#include "scenes/scene_user_kernel.h"
 #include "scenes/swarm_sim.h"
 #include "swarm/swarm.h"
 
@@ -64,9 +65,9 @@ class SwarmScene : public ParticleScene {
   // The student's kernel (templates swarm_kernel and swarm_particle,
   // scenes/swarm_user_kernel.cpp), run instead of the built-in.
   void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
-  std::string user_note() const override { return user_note_; }
+  std::string user_note() const override { return user_state_.note; }
   usercode::UserKernel* user_kernel_running() const override {
-    return user_active_ ? user_ : nullptr;
+    return user_state_.active ? user_ : nullptr;
   }
 
  protected:
@@ -88,11 +89,8 @@ class SwarmScene : public ParticleScene {
   // One step of yours into `out` towards `target` (false: it could not run, the built-in steps).
   bool run_user(VertexWrite& out, const BlockShape& b, float3 target);
   usercode::UserKernel* user_ = nullptr;
-  bool user_active_ = false;        // the last step was yours (else the runner starts from reset)
-  uint64_t user_steps_ = 0;         // steps of yours since it (re)started: its random keys
-  uint64_t buffer_generation_ = 0;  // new vertex buffers: new shared-buffer ids
-  std::vector<float> user_positions_;  // your last frame, when it came back in the reply
-  std::string user_note_;
+  scene_user::ParticleUser user_state_;
+  uint64_t user_steps_ = 0;  // steps of yours since it (re)started: its random keys
 };
 
 }  // namespace cv

@@ -45,7 +45,7 @@ void SwarmScene::build_custom_ui(SceneUi& sui) {
   }
   scene_ui::count_row(scene, sui, "particles", [&](unsigned n) { return scene.reconfigure(n); });
   scene_ui::param_slider(scene, "point_size");
-  scene_ui::user_kernel_section(scene, user_, user_active_, user_note_);
+  scene_ui::user_kernel_section(scene, user_, user_state_.active, user_state_.note);
 }
 
 }  // namespace cv

@@ -25,18 +25,18 @@ std::optional<std::string> SwarmScene::check_block(const BlockShape& b) const {
 
 bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) {
   if (!user_ || !user_->feeds(name())) {
-    user_active_ = false;
+    user_state_.active = false;
     return false;
   }
   usercode::RunnerClient* rc = user_->runner();
   if (!rc) return false;
-  if (!user_active_) user_steps_ = 0;
+  if (!user_state_.active) user_steps_ = 0;
   usercode::Workload w;
   w.n = count_;
   w.block = b;
   w.seed = kUserSeed;
   w.step = static_cast<int>(user_steps_);
-  w.reset = !user_active_;
+  w.reset = !user_state_.active;
   w.scalars["target"] = usercode::bytes_of(target);
   w.scalars["key"] = usercode::bytes_of(static_cast<unsigned>(swarm::step_key(kUserSeed, user_steps_)));
   w.scalars["v"] = usercode::bytes_of(variant_);
@@ -46,19 +46,11 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
     w.init["in"] = scene_user::bytes(s.vbo);
     w.init["state"] = scene_user::bytes(s.state);
   }
-  const scene_user::ParticleStep s =
-      scene_user::step_particles(*user_, *rc, std::move(w), out,
-                                 {vertices_->interop(), ids_buffer(), &ids_out_, buffer_generation_, count_},
-                                 user_positions_);
-  if (s.launch.busy) return false;  // a lab run holds the runner: the built-in steps this frame
-  if (!s.launch.ok) {
-    user_active_ = false;
-    return false;
-  }
-  user_active_ = true;
+  const scene_user::Launch l = scene_user::step_particles(
+      *user_, *rc, std::move(w), out, {vertices_->interop(), ids_buffer(), &ids_out_, count_}, user_state_);
+  if (!l.ok) return false;  // busy (a lab run holds the runner) or failed: the built-in steps
   ++user_steps_;
-  user_note_ = s.in_place || !out.on_device() ? "" : scene_user::reply_note("frames");
-  report_user_step(s.launch.kernel_ms, s.launch.round_trip_ms);  // the plots and particles/s show yours
+  report_user_step(l.kernel_ms, l.round_trip_ms);  // the plots and particles/s show yours
   return true;
 }
 

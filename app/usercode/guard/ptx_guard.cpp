@@ -116,6 +116,13 @@ class Registers {
   std::map<std::string, unsigned> single_, ranged_;
 };
 
+// A statement that declares (".reg", ".shared", ".pragma"...), not an instruction.
+bool declaration(const Piece& p) {
+  if (p.kind != PieceKind::Stmt) return false;
+  const std::string t = squeeze(p.text);
+  return !t.empty() && t[0] == '.';
+}
+
 struct Function {
   size_t header = 0, open = 0, close = 0;  // piece indexes
   std::string name;
@@ -205,8 +212,7 @@ class Rewriter {
     size_t next_group = 0;
     for (size_t i = f.open + 1; i < f.close; ++i) {
       const Piece& p = pieces_[i];
-      const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() &&
-                        squeeze(p.text)[0] == '.';
+      const bool decl = declaration(p);
       if (!prologue_done && (p.kind == PieceKind::Label || (p.kind == PieceKind::Stmt && !decl) ||
                              p.kind == PieceKind::Open)) {
         prologue_pos = e.body.size();
@@ -269,7 +275,7 @@ class Rewriter {
             const AccessGroup* group = nullptr, unsigned group_id = 0) {
     const Piece& p = pieces_[i];
     if (p.kind == PieceKind::Directive) directive(p.text);
-    const bool decl = p.kind == PieceKind::Stmt && !squeeze(p.text).empty() && squeeze(p.text)[0] == '.';
+    const bool decl = declaration(p);
     Instruction ins;
     if (p.kind != PieceKind::Stmt || decl || !parse_instruction(p.text, ins)) {
       out += p.text;
