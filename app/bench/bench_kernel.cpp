@@ -17,12 +17,12 @@
 #include <thread>
 
 #include "bench/bench.h"
-#include "usercode/compile.h"
-#include "usercode/explain_launch.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/temp_dir.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/compile/temp_dir.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
 #define CUDAVIZ_EXPLAIN_PATH ""

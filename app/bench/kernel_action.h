@@ -9,7 +9,7 @@
 #include <string>
 
 #include "bench/bench.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::bench {
 

@@ -10,11 +10,11 @@
 #include <set>
 #include <thread>
 
-#include "usercode/compile.h"
-#include "usercode/emu/explain_job.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/explain_launch.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_job.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace {

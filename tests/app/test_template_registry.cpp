@@ -10,9 +10,9 @@
 
 #include "bench/bench.h"
 #include "bench/kernel_action.h"
-#include "usercode/data_generators.h"
-#include "usercode/launch_request.h"
-#include "usercode/template_registry.h"
+#include "usercode/wire/data_generators.h"
+#include "usercode/wire/launch_request.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
