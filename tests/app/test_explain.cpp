@@ -1,4 +1,4 @@
-// explain through the registry (usercode/explain_launch.h) and the real
+// explain through the registry (usercode/client/explain_launch.h) and the real
 // cudaviz-explain process: the size each template is explained at, every
 // shipped kernel explained, races found and not found, a crash or an endless
 // loop ending only the process, the kernel tab's job.

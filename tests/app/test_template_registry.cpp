@@ -1,4 +1,4 @@
-// The template registry (usercode/template_registry.h) and the generic launch:
+// The template registry (usercode/templates/template_registry.h) and the generic launch:
 // every registered template is complete and its file names it, the registry
 // refuses duplicates and incomplete specs, a template's rules give the launch
 // the runner expects, and the launch survives the wire unchanged.

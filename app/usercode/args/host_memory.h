@@ -1,5 +1,5 @@
 #pragma once
-// Host memory as the runner's argument binder allocates it (runner_args.h):
+// Host memory as the runner's argument binder allocates it (args/arg_binder.h):
 // the CPU runner's launches and cudaviz-explain's bind a launch request's
 // spans over it, so both lay arguments out the same way.
 #include <cstdlib>

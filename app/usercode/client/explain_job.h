@@ -1,6 +1,6 @@
 #pragma once
 // One explain at a time off the UI thread (the kernel tab's "explain"
-// button): the request the app builds (usercode/explain_launch.h) is run by
+// button): the request the app builds (usercode/client/explain_launch.h) is run by
 // cudaviz-explain (explain_process.h); the newest finished result stays
 // readable, numbered, so a view notices a new one.
 #include <atomic>

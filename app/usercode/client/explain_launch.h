@@ -5,7 +5,7 @@
 // template. A per-item template (CpuForm::Items) is explained in its GPU
 // form, the wrapper kernel around the student's function, since explain runs
 // a whole kernel. Any registered template is explainable; cudaviz-explain
-// (emu/explain_main.cpp) runs what this builds without knowing templates.
+// (explain/explain_main.cpp) runs what this builds without knowing templates.
 #include <optional>
 #include <string>
 

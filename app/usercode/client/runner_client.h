@@ -2,7 +2,7 @@
 // The app's side of the runner process (cudaviz-runner, runner_main.cpp):
 // student kernels run there, so an illegal address, a trap, a segfault in a
 // CPU build or an endless loop ends that process, never the app. The child is
-// spawned with a Unix socketpair (runner_protocol.h: length-prefixed JSON +
+// spawned with a Unix socketpair (wire/protocol.h: length-prefixed JSON +
 // binary frames, file descriptors passed with SCM_RIGHTS), killed (SIGKILL)
 // and reaped on a time-out, a protocol error or destruction, and started
 // again lazily by the next request.

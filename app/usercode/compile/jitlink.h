@@ -1,6 +1,6 @@
 #pragma once
 // Guarded PTX to a cubin with nvJitLink (libnvJitLink.so.13 of the CUDA 13
-// toolkit), reached through dlopen like NVRTC (usercode/nvrtc_api.h): no
+// toolkit), reached through dlopen like NVRTC (usercode/compile/nvrtc_api.h): no
 // link-time dependency, and no driver needed, so machines without a GPU test
 // it. Where nvJitLink is missing, the runner loads the PTX itself and the
 // driver's JIT compiles it (cuModuleLoadData accepts PTX text).

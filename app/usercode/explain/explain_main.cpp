@@ -3,9 +3,9 @@
 // student's code ends only this process), and prints one JSON object on
 // stdout. The bench (`bench kernel --explain`) and the kernel tab's "explain"
 // button start it (explain_process.h) with a request the app built from its
-// template registry (usercode/explain_launch.h): the build inputs and the
+// template registry (usercode/client/explain_launch.h): the build inputs and the
 // launch the runner would get, whose arguments are bound here by the runner's
-// own binder (runner_args.h) over host memory.
+// own binder (args/arg_binder.h) over host memory.
 //   cudaviz-explain --request FILE.json --blob FILE.bin      (explain_request.h)
 //   cudaviz-explain --sync-costs 1 [--cxx C] [--tmpdir D]   (barrier / shuffle ns per thread)
 #include <iostream>
@@ -76,7 +76,7 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   out["grid"] = {s.grid[0], s.grid[1], s.grid[2]};
   out["block"] = {s.block[0], s.block[1], s.block[2]};
   // Nothing of the app is mapped here: a shared span arrives as kept state
-  // with its first bytes (usercode/template_launch.cpp), so no lookup answers.
+  // with its first bytes (usercode/templates/template_launch.cpp), so no lookup answers.
   uc::runner::HostMemory memory;
   uc::runner::ArgBinder binder(memory);
   const auto no_shared = [](uint64_t) { return std::pair<void*, size_t>{nullptr, 0}; };

@@ -2,7 +2,7 @@
 // A guard record in a student's words (pure, tested without a GPU): which
 // access, to which buffer and how far outside it, by which thread and block,
 // at which line. The same style as checked mode's out-of-range lines
-// (usercode/fault_words.cpp).
+// (usercode/client/fault_words.cpp).
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

@@ -2,10 +2,10 @@
 // Inside cudaviz-runner: what runs the student's kernel. One executor per
 // backend (runner_gpu.cpp: driver API in the runtime's primary context;
 // runner_cpu.cpp: the host-compiled .so on threads, whole kernels through the
-// emulator). Requests and replies are the JSON of runner_protocol.h; a reply
+// emulator). Requests and replies are the JSON of wire/protocol.h; a reply
 // {"ok": false, "fatal": true} means the CUDA context is unusable and the
 // runner ends after sending it. No executor knows any template: a launch is
-// a shape and an argument list (launch_request.h, runner_args.h).
+// a shape and an argument list (launch_request.h, args/arg_binder.h).
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>

@@ -1,7 +1,7 @@
 // The runner's GPU executor: loads student cubins into the runtime's primary
 // context (cuModuleLoadData), imports the app's vertex buffers
 // (cuMemImportFromShareableHandle on the POSIX fd the app exported), launches
-// with cuLaunchKernel from the argument table (runner_args.h) and times with
+// with cuLaunchKernel from the argument table (args/arg_binder.h) and times with
 // CUDA events. A kernel fault makes every later call fail, so the reply says
 // "fatal" and the runner ends.
 #include <cuda_runtime_api.h>

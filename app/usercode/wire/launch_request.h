@@ -1,6 +1,6 @@
 #pragma once
 // One launch of a student's kernel as the app asks for it and the runner
-// receives it (runner_protocol.h shows the JSON): the shape, the ordered
+// receives it (wire/protocol.h shows the JSON): the shape, the ordered
 // kernel arguments (cv::Span buffers and scalar bytes) and how many times.
 // Encoded and decoded in launch_wire.cpp (a binary layout in the frame's
 // blob), which both processes link, so the two sides cannot disagree.

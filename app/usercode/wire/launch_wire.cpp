@@ -1,4 +1,4 @@
-// The launch request on the wire (runner_protocol.h): a small JSON header
+// The launch request on the wire (wire/protocol.h): a small JSON header
 // that points into the frame's blob, where the request itself lies in a
 // compact binary form. A frame of the scene sends one; building and parsing
 // it as a JSON document cost about 40 us a frame on the development machine
