@@ -14,7 +14,7 @@ cd "$root"
 # Nested parts (usercode/<part>) sit at their parent's layer, ordered among
 # themselves by `part` below; a part is a peer of every other folder of that layer.
 declare -A layer=(
-  [config]=0 [io]=0 [worker]=0 [widgets]=0 [registry]=0
+  [config]=0 [io]=0 [process]=0 [worker]=0 [widgets]=0 [registry]=0
   [gl]=1
   [timing]=2 [record]=2
   [cli]=3 [render]=3 [usercode]=3
@@ -111,5 +111,5 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(config io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
+     "(config io process worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
      "usercode: prelude wire guard < emu args templates < runner explain compile < client)"
