@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -249,4 +251,27 @@ TEST(ExplainProcess, SyncCostsComeFromTheHelper) {
   const cv::emu::ExplainOutcome none = cv::emu::run_sync_costs_process("", "c++", "/tmp", 5);
   EXPECT_FALSE(none.ran);
   EXPECT_NE(none.error.find("was not found"), std::string::npos) << none.error;
+}
+
+// The request travels on the socket and the helper's build folder goes with
+// it: an explain leaves nothing in TMPDIR, also after a crash.
+TEST(ExplainProcess, LeavesNothingInTmpdir) {
+  if (!have_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  std::string dir = std::string(::testing::TempDir()) + "cudaviz-explain-tmp-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  ExplainOptions opt;
+  opt.paths = test_config().paths;
+  opt.paths.tmpdir = dir;
+  for (const char* body : {"  count[0] += data[0];\n", "  *(volatile int*)(16) = 1;\n"}) {
+    cv::emu::ExplainRequest q = make_explain_request(
+        spec("count3"),
+        std::string("extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n") +
+            body + "}\n",
+        opt);
+    q.time_limit_s = 120;
+    const cv::emu::ExplainOutcome o = cv::emu::run_explain_process(CUDAVIZ_EXPLAIN_BIN, q);
+    EXPECT_TRUE(o.ran || o.error.find("crashed") != std::string::npos) << o.error;
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << body;
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -27,9 +27,15 @@ ExplainOutcome run_helper(const std::string& helper, const nlohmann::json& reque
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& q) {
   ExplainOutcome o;
   try {
-    // The process maps nothing of ours: the launch travels in the request's frame.
+    // The process builds in a private folder of this call's (two explains
+    // never share one), removed here after it ended: also after a crash,
+    // which leaves it no time to remove its own. It maps nothing of ours:
+    // the launch travels in the request's frame.
+    BuildDirHandle dir(q.tmpdir);
+    ExplainRequest in_dir = q;
+    in_dir.tmpdir = dir.path();
     std::vector<char> blob;
-    const nlohmann::json request = encode_explain_request(q, blob);
+    const nlohmann::json request = encode_explain_request(in_dir, blob);
     return run_helper(helper, request, blob, q.time_limit_s);
   } catch (const std::exception& e) {
     o.error = e.what();
@@ -99,6 +105,10 @@ ExplainOutcome run_helper(const std::string& helper, const nlohmann::json& reque
   } catch (const std::exception& e) {
     o.error = std::string("cudaviz-explain's answer does not parse: ") + e.what();
   }
+  // It ends by itself after replying; within the limit it is not killed
+  // (nothing of it is left behind), past it it is.
+  const double left = limit_s - std::chrono::duration<double>(Clock::now() - t0).count();
+  p->wait_for(left > 0 ? left : 0);
   return o;
 }
 
