@@ -36,6 +36,12 @@ declare -A part=(
   [usercode/runner]=2 [usercode/explain]=2 [usercode/compile]=2
   [usercode/client]=3
 )
+# Parts that are programs of their own (cudaviz-runner, cudaviz-explain): no
+# other part or folder includes them, whatever its layer (they run in another
+# process; what both sides share is in wire/ and args/).
+declare -A program=([usercode/runner]=1 [usercode/explain]=1)
+# Parts that know nothing of the app: they include their own files and kernels/ only.
+declare -A standalone=([usercode/prelude]=1 [usercode/wire]=1 [usercode/guard]=1)
 
 folder_of() {  # app-relative path -> its folder, nested part (usercode/wire) or root file's stem
   case $1 in
@@ -85,6 +91,12 @@ while IFS= read -r file; do
     [[ $to == "$from" ]] && continue
     if ! known "$to"; then
       echo "$file:$line: includes $inc from folder '$to', which has no layer"
+      bad=1
+    elif [[ -n ${standalone[$from]+x} ]]; then
+      echo "$file:$line: $from includes $inc: $from knows nothing of the app (its own files and kernels/ only)"
+      bad=1
+    elif [[ -n ${program[$to]+x} ]]; then
+      echo "$file:$line: $from includes $inc: $to is another process's program (only wire/ and args/ are shared)"
       bad=1
     elif ordering "$from" "$to"; [[ -n $relation ]]; then
       echo "$file:$line: $from ($(where "$from")) includes $inc: $to is $relation ($(where "$to"))"
