@@ -43,11 +43,12 @@ declare -A program=([usercode/runner]=1 [usercode/explain]=1)
 # Parts that know nothing of the app: they include their own files and kernels/ only.
 declare -A standalone=([usercode/prelude]=1 [usercode/wire]=1 [usercode/guard]=1)
 
-folder_of() {  # app-relative path -> its folder, nested part (usercode/wire) or root file's stem
+folder_of() {  # app-relative path -> `folder`: its folder, nested part (usercode/wire) or root file's stem
+  local rest b  # no subshell: this runs once a file and once an include
   case $1 in
-    usercode/*/*) local rest=${1#usercode/}; echo "usercode/${rest%%/*}" ;;
-    */*) echo "${1%%/*}" ;;
-    *) local b=${1%.*}; echo "${b%%.*}" ;;
+    usercode/*/*) rest=${1#usercode/}; folder="usercode/${rest%%/*}" ;;
+    */*) folder="${1%%/*}" ;;
+    *) b=${1%.*}; folder="${b%%.*}" ;;
   esac
 }
 
@@ -74,7 +75,7 @@ bad=0
 checked=0
 while IFS= read -r file; do
   rel=${file#app/}
-  from=$(folder_of "$rel")
+  folder_of "$rel"; from=$folder
   if [[ $from == usercode ]]; then
     echo "$file: usercode/ is split into parts: put the file in one (usercode/README.md)"
     bad=1
@@ -87,7 +88,7 @@ while IFS= read -r file; do
   while IFS=: read -r line inc; do
     checked=$((checked + 1))
     [[ -f app/$inc ]] || continue  # kernels/ (common/, fountain/, labs/pi/, ...) or generated
-    to=$(folder_of "$inc")
+    folder_of "$inc"; to=$folder
     [[ $to == "$from" ]] && continue
     if ! known "$to"; then
       echo "$file:$line: includes $inc from folder '$to', which has no layer"
