@@ -15,6 +15,7 @@
 #include "usercode/compile_log.h"
 #include "usercode/compile_parts.h"
 #include "usercode/emu/build.h"
+#include "usercode/sandbox/load_time_code.h"
 #include "usercode/temp_dir.h"
 
 namespace cv::usercode {
@@ -145,6 +146,11 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                 (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                    : "signal " + std::to_string(WTERMSIG(status))) +
                 "): " + r.log.substr(0, 400);
+    return;
+  }
+  // Its constructors run later, in the runner's cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, Severity::Error, refused});
     return;
   }
   r.shared_object = so;

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "emu_prelude.h"
+#include "usercode/sandbox/load_time_code.h"
 
 extern char** environ;
 
@@ -239,6 +240,11 @@ BuildResult build_module(const BuildRequest& req) {
     bool any = false;
     for (const BuildDiagnostic& x : r.diagnostics) any = any || x.severity == "error";
     if (!any) r.error = req.cxx + " failed: " + r.log.substr(0, 400);
+    return finish();
+  }
+  // Its constructors run later, in the cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, "error", refused});
     return finish();
   }
   r.shared_object = so;
