@@ -142,24 +142,27 @@ class CellExecutor : public Executor {
   bool exchange(sandbox::Cell& cell, const wire::Frame* req, nlohmann::json& reply, std::vector<char>& blob) {
     std::string why;
     if (req) why = wire::send(cell.socket(), req->json, req->blob, req->fds);
+    wire::Status s = wire::Status::Closed;  // a failed send: the cell is gone
     wire::Frame f;
     if (why.empty()) {
-      const wire::Status s = wire::receive(cell.socket(), f, -1, why);
+      s = wire::receive(cell.socket(), f, -1, why);
       for (int fd : f.fds) close(fd);  // a cell has nothing to hand on
-      if (s == wire::Status::Ok) {
-        const std::string bad = check_reply(f.json, f.blob.size());
-        if (bad.empty()) {
-          reply = std::move(f.json);
-          blob = std::move(f.blob);
-          return true;
-        }
-        cell.kill();
-        reply = error_reply("protocol",
-                            "the kernel's process answered with something that is not a reply (" + bad +
-                                "): did your kernel write to its channel?",
-                            true);
-        return false;
-      }
+    }
+    std::string bad = s == wire::Status::Ok ? check_reply(f.json, f.blob.size()) : why;
+    if (s == wire::Status::Ok && bad.empty()) {
+      reply = std::move(f.json);
+      blob = std::move(f.blob);
+      return true;
+    }
+    // Bytes that are not a reply while the cell lives: its code wrote to the
+    // socket (a crash mid-frame closes it instead, and the signal says so).
+    if (s != wire::Status::Closed && !cell.has_ended(0.05)) {
+      cell.kill();
+      reply = error_reply("channel",
+                          "your kernel wrote to the socket its process answers the runner on (" + bad +
+                              "); submissions cannot use the runner's sockets",
+                          true);
+      return false;
     }
     std::string name;
     const std::string words = cell.ended(name, 1.0, limits_.max_mapping_bytes);

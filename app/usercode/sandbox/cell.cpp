@@ -188,30 +188,42 @@ void Cell::kill() {
   pid_ = -1;
 }
 
+bool Cell::has_ended(double wait_s) {
+  if (reaped_) return true;
+  if (pid_ <= 0) return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    const pid_t w = waitpid(pid_, &status_, WNOHANG);
+    if (w == pid_) {
+      reaped_ = true;
+      pid_ = -1;
+      return true;
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= wait_s) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 std::string Cell::ended(std::string& error_name, double wait_s, uint64_t max_mapping_bytes) {
   error_name = "cell";
-  if (pid_ <= 0) return "the kernel's process had already ended";
-  int status = 0;
-  pid_t w = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  while ((w = waitpid(pid_, &status, WNOHANG)) == 0 &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < wait_s)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  if (w != pid_) {
+  if (!has_ended(wait_s)) {
     kill();
-    error_name = "cell";
     return "the kernel's process stopped answering";
   }
-  pid_ = -1;
+  const int status = status_;
   if (WIFEXITED(status) && WEXITSTATUS(status) == kViolationExit &&
       __atomic_load_n(&record_->magic, __ATOMIC_ACQUIRE) == kViolationMagic) {
     error_name = "forbidden";
     return forbidden_words(record_->nr, static_cast<Forbidden>(record_->category), record_->arg, max_mapping_bytes);
   }
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+    // The policy's trap found SIGSYS blocked (posix_spawn blocks every signal
+    // before its clone), so the kernel ended the process before the handler
+    // could say which call it was.
     error_name = "forbidden";
-    return "your kernel made a system call through another architecture's interface (int 0x80 or "
-           "x32); submissions cannot";
+    return "your kernel tried to start a program or process, or made another forbidden system call "
+           "with its signals blocked (system(), popen() and posix_spawn() do); submissions cannot "
+           "start processes";
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);

@@ -77,10 +77,14 @@ class Cell {
   // the forbidden operation in a sentence (error_name "forbidden"), or the
   // signal ("SIGSEGV") / exit status, with `error_name` set accordingly.
   std::string ended(std::string& error_name, double wait_s, uint64_t max_mapping_bytes);
+  // Whether it has ended within `wait_s` (then reaped; ended() tells how).
+  bool has_ended(double wait_s);
   void kill();  // SIGKILL and reap
 
  private:
   pid_t pid_ = -1;
+  int status_ = 0;
+  bool reaped_ = false;
   int sock_ = -1;
   Violation* record_ = nullptr;  // one shared page
 };

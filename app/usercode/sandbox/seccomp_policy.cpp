@@ -158,11 +158,11 @@ std::vector<sock_filter> build_policy(const PolicyOptions& o) {
   // Another ABI's numbers mean other calls: kill, never interpret.
   p.push_back(load(kArchOff));
   p.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0));
-  p.push_back(ret(SECCOMP_RET_KILL_PROCESS));
+  p.push_back(ret(trap(Forbidden::ForeignAbi)));
 #if defined(__x86_64__)
   p.push_back(load(kNr));
   p.push_back(jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000 /* __X32_SYSCALL_BIT */, 0, 1));
-  p.push_back(ret(SECCOMP_RET_KILL_PROCESS));
+  p.push_back(ret(trap(Forbidden::ForeignAbi)));
 #endif
   argument_rules(p, o);
   for (long nr : plain_allowed()) rule(p, nr, {ret(kAllow)});
@@ -230,6 +230,9 @@ std::string forbidden_words(long nr, Forbidden what, uint64_t arg, uint64_t max_
     case Forbidden::Settings:
       return "your kernel tried to change its process's settings or limits (" + call +
              "); submissions cannot";
+    case Forbidden::ForeignAbi:
+      return "your kernel made a system call through another architecture's interface (int 0x80 or "
+             "x32, number " + std::to_string(nr) + "); submissions cannot";
     case Forbidden::Other:
       break;
   }

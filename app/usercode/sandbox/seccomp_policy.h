@@ -9,7 +9,8 @@
 // processes, programs, the network, other processes' memory or signals,
 // ioctl, mount, ...) traps: the cell's SIGSYS handler records which call and
 // ends the process, so the runner can name the forbidden operation. Calls
-// from another architecture's ABI (int 0x80, x32) kill the process.
+// through another architecture's ABI (int 0x80, x32) trap before any number
+// is interpreted.
 #include <linux/filter.h>
 #include <sys/types.h>
 
@@ -30,6 +31,7 @@ enum class Forbidden : uint16_t {
   OtherProcess = 7,
   Memory = 8,
   Settings = 9,
+  ForeignAbi = 10,  // int 0x80 (i386 numbers) or x32 from 64-bit code
 };
 
 struct PolicyOptions {
