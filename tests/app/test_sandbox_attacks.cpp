@@ -13,6 +13,8 @@
 
 #include "fountain/fountain.h"
 #include "usercode/compile.h"
+#include "usercode/emu/explain_process.h"
+#include "usercode/explain_launch.h"
 #include "usercode/runner_client.h"
 #include "usercode/template_registry.h"
 #include "test_config.h"
@@ -131,6 +133,15 @@ TEST_P(SandboxAttack, IsStoppedAndNamedAndTheNextKernelRuns) {
     EXPECT_NE(out.fault->explanation.find(words), std::string::npos) << out.fault->describe();
   }
   good_kernel_runs(client);
+  if (kind != "forbidden") return;
+  // Explain runs the same code in its own process's cell: stopped and named there too.
+  ExplainOptions o;
+  o.paths = test_config().paths;
+  o.file_name = req.file_name;
+  const emu::ExplainOutcome x = emu::run_explain_process(CUDAVIZ_EXPLAIN_BIN, make_explain_request(*c.spec, source, o));
+  ASSERT_TRUE(x.ran) << x.error;
+  EXPECT_FALSE(x.reply.value("ok", true));
+  EXPECT_NE(x.reply.value("error", std::string()).find(words), std::string::npos) << x.reply.dump().substr(0, 600);
 }
 
 INSTANTIATE_TEST_SUITE_P(Attacks, SandboxAttack, ::testing::ValuesIn(attack_files()),

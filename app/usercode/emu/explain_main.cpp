@@ -8,11 +8,13 @@
 // own binder (runner_args.h) over host memory.
 //   cudaviz-explain --request FILE.json --blob FILE.bin      (explain_request.h)
 //   cudaviz-explain --sync-costs 1 [--cxx C] [--tmpdir D]   (barrier / shuffle ns per thread)
+#include <csignal>
 #include <iostream>
 #include <map>
 
 #include "usercode/emu/build.h"
 #include "usercode/emu/emu.h"
+#include "usercode/emu/explain_cell.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/emu/explain_request.h"
 #include "usercode/emu/sync_cost.h"
@@ -84,25 +86,24 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   const uc::runner::BoundArgs& args = binder.bind_rep();
   cv::emu::BuildResult b;
   if (!build(q, b, out)) return fail(out, b.first_error(), 2);
-  cv::emu::Module m(b.shared_object, true, q.file_name);
-  cv::emu::Options o;
-  o.explain = true;
-  o.explain_block = q.explain_block;
-  o.explain_warp = q.warp;
-  const cv::emu::Report r =
-      cv::emu::run(m.kernel(q.entry), binder.request().shape, const_cast<void**>(args.params.data()), args.buffers, o);
-  out["ok"] = r.ok;
-  out["run_ms"] = r.ms;
-  out["fibers"] = r.fibers;
-  out["printf"] = r.printf_lines;
-  if (!r.ok) {
-    out["error"] = r.error;
-    out["error_kind"] = r.error_kind;
-    out["error_line"] = r.error_line;
+  // The student's code runs in a sandboxed child (explain_cell.h), never here.
+  cv::emu::CellRun job;
+  job.so_path = b.shared_object;
+  job.file_name = q.file_name;
+  job.entry = q.entry;
+  job.shape = binder.request().shape;
+  job.params = const_cast<void**>(args.params.data());
+  job.buffers = args.buffers;
+  job.options.explain = true;
+  job.options.explain_block = q.explain_block;
+  job.options.explain_warp = q.warp;
+  const int code = cv::emu::explain_in_cell(job, out);
+  if (code < 0) {  // the student's code crashed: end by its signal
+    std::signal(-code, SIG_DFL);
+    std::raise(-code);
   }
-  if (r.explain) out["explain"] = cv::emu::to_json(*r.explain);
   std::cout << out.dump() << std::endl;
-  return r.ok ? 0 : 1;
+  return code;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "usercode/sandbox/cell.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -115,6 +116,9 @@ Protections confine(int keep_fd, const std::string& module_path, const CellLimit
   Protections p;
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);  // no ptrace or /proc/PID/mem from peers
   if (tidy_descriptors(keep_fd) < 0) add_missing(p, errno_text("dup3 (the cell's socket)"));
+  // One malloc arena: a thread's own arena, when it shrinks, makes glibc read
+  // /proc/sys/vm/overcommit_memory, a file the policy forbids.
+  mallopt(M_ARENA_MAX, 1);
   namespaces(p);
   const uint64_t now = mapped_bytes();
   p.memory_bytes = now + limits.memory_bytes;

@@ -18,6 +18,7 @@
 //     under the policy; then the student's code.
 // What was active is reported (Protections), never assumed.
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <cstdint>
 #include <functional>
@@ -79,6 +80,8 @@ class Cell {
   std::string ended(std::string& error_name, double wait_s, uint64_t max_mapping_bytes);
   // Whether it has ended within `wait_s` (then reaped; ended() tells how).
   bool has_ended(double wait_s);
+  // The signal it died of once has_ended(), else 0.
+  int signal() const { return reaped_ && WIFSIGNALED(status_) ? WTERMSIG(status_) : 0; }
   void kill();  // SIGKILL and reap
 
  private:
