@@ -26,6 +26,11 @@ class TempDir;
 
 // Sources larger than this are refused before any compiler sees them.
 constexpr size_t kMaxSourceBytes = 256 * 1024;
+// What a compile hands back is bounded too: the log shown (the rest is cut,
+// with a note), the diagnostics listed, the PTX and cubin NVRTC made.
+constexpr size_t kMaxLogBytes = 64 * 1024;
+constexpr size_t kMaxDiagnostics = 200;
+constexpr size_t kMaxBinaryBytes = 64u << 20;
 
 enum class Severity { Error, Warning, Note };
 const char* to_string(Severity s);  // "error" / "warning" / "note"
@@ -83,6 +88,7 @@ struct CompileResult {
   std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up
   KernelResources resources;
+  std::string sandbox;                  // CPU target: what confined the host compiler, in words
   double compile_ms = 0;                // wall time of the compiler call(s)
   size_t source_lines = 0;
   // The first error as "FILE:LINE: error: MESSAGE" (compiler style), "" when ok.

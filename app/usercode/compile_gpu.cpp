@@ -96,8 +96,16 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
       r.error = std::string("nvrtcCompileProgram: ") + api.error_string(result);
     return;
   }
-  size_t ptx_size = 0;
-  if (api.ptx_size(prog.get(), &ptx_size) == NVRTC_SUCCESS && ptx_size) {
+  size_t ptx_size = 0, cubin_bytes = 0;
+  api.ptx_size(prog.get(), &ptx_size);
+  if (r.arch.rfind("sm_", 0) == 0) api.cubin_size(prog.get(), &cubin_bytes);
+  if (ptx_size > kMaxBinaryBytes || cubin_bytes > kMaxBinaryBytes) {
+    r.error = "the compiled kernel is " + std::to_string(std::max(ptx_size, cubin_bytes) >> 20) +
+              " MiB of " + (ptx_size > kMaxBinaryBytes ? "PTX" : "cubin") + "; a kernel may be at most " +
+              std::to_string(kMaxBinaryBytes >> 20) + " MiB (an unrolled loop or a huge array?)";
+    return;
+  }
+  if (ptx_size) {
     r.ptx.assign(ptx_size, '\0');
     api.ptx(prog.get(), r.ptx.data());
     while (!r.ptx.empty() && r.ptx.back() == '\0') r.ptx.pop_back();

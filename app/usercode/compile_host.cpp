@@ -15,6 +15,7 @@
 #include "usercode/compile_log.h"
 #include "usercode/compile_parts.h"
 #include "usercode/emu/build.h"
+#include "usercode/emu/explain_process.h"
 #include "usercode/sandbox/load_time_code.h"
 #include "usercode/temp_dir.h"
 
@@ -38,6 +39,16 @@ bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
+}
+
+// cudaviz-explain's `--confine` step runs the compiler without the file system
+// (sandbox/compiler_jail.h); "" when it is missing (then the compiler runs as it is).
+std::string confine_helper() {
+#ifdef CUDAVIZ_EXPLAIN_PATH
+  return emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH);
+#else
+  return emu::find_explain_helper("");
+#endif
 }
 
 std::string read_all(const std::string& path) {
@@ -94,8 +105,10 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     q.cxx = cxx;
     q.tmpdir = req.paths.tmpdir.empty() ? "/tmp" : req.paths.tmpdir;
     q.dir = dir->path();
+    q.confine_helper = confine_helper();
     const emu::BuildResult b = emu::build_module(q);
     r.log = b.log;
+    r.sandbox = b.sandbox;
     for (const emu::BuildDiagnostic& d : b.diagnostics) {
       Diagnostic x;
       x.line = d.line;
@@ -129,15 +142,16 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
   }
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-                                   "-Wno-unused-parameter", "-fdiagnostics-color=never",
+                                   "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
                                    "-I", dir->path(), "-o", so, src};
   if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
   int status = 0;
-  if (std::string e = emu::run_tool(argv, log_path, status); !e.empty()) {
+  if (std::string e = emu::run_tool(argv, log_path, status, confine_helper(), dir->path()); !e.empty()) {
     r.error = e;
     return;
   }
   r.log = read_all(log_path);
+  r.sandbox = emu::confinement_report(dir->path());
   r.diagnostics = parse_host_log(r.log, req.file_name);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "emu_prelude.h"
+#include "usercode/sandbox/compiler_jail.h"
 #include "usercode/sandbox/load_time_code.h"
 
 extern char** environ;
@@ -78,32 +79,55 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
 
 }  // namespace
 
-std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status) {
+std::string run_tool(const std::vector<std::string>& argv_in, const std::string& log_path, int& status,
+                     const std::string& confine_helper, const std::string& build_dir) {
+  std::vector<std::string> argv = argv_in;
+  if (!confine_helper.empty() && !build_dir.empty()) {
+    argv = {confine_helper, "--confine", build_dir, "--"};
+    argv.insert(argv.end(), argv_in.begin(), argv_in.end());
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // its own group: a time-out kills cc1plus too
+  posix_spawnattr_setpgroup(&attr, 0);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = -1;
-  const int e = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  const int e = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
   if (e != 0) return "cannot run " + argv[0] + ": " + std::strerror(e);
   const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) return "";
+    if (w == pid) {
+      kill(-pid, SIGKILL);  // anything it left behind
+      if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+        return "the compiler's output grew past " + std::to_string(sandbox::kCompilerOutputBytes >> 20) +
+               " MiB and it was stopped";
+      if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU))
+        return "the compiler used more than " + std::to_string(sandbox::kCompilerCpuSeconds) +
+               " s of CPU time and was stopped";
+      return "";
+    }
     if (w < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > kBuildLimitS) {
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);
-      return argv[0] + " ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
+      return "the compiler ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) +
+             " s and was stopped";
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 }
+
+std::string confinement_report(const std::string& build_dir) { return read_all(build_dir + "/" + kConfineReportFile); }
 
 std::vector<std::string> compile_flags_common(bool explain);
 
@@ -140,10 +164,10 @@ std::vector<std::string> compile_flags(bool explain) {
 std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
     return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never"};
+            "-w", "-fdiagnostics-color=never", "-fmax-errors=50"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-          "-Wno-unused-parameter", "-fdiagnostics-color=never"};
+          "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50"};
 }
 
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file) {
@@ -219,17 +243,18 @@ BuildResult build_module(const BuildRequest& req) {
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   int status = 0;
-  std::string why = run_tool(argv, log, status);
+  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
   // A compiler without TLS descriptors (clang before 19): the same without them.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
       read_all(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
     std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status);
+    why = run_tool(argv, log, status, req.confine_helper, dir);
   }
   if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status);
+    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
   r.log = read_all(log);
+  r.sandbox = confinement_report(dir);
   if (!why.empty()) {
     r.error = why;
     return finish();

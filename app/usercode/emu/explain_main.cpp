@@ -9,6 +9,9 @@
 //   cudaviz-explain --request FILE.json --blob FILE.bin      (explain_request.h)
 //   cudaviz-explain --sync-costs 1 [--cxx C] [--tmpdir D]   (barrier / shuffle ns per thread)
 #include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -20,6 +23,8 @@
 #include "usercode/emu/sync_cost.h"
 #include "usercode/host_memory.h"
 #include "usercode/launch_request.h"
+#include "usercode/sandbox/compiler_jail.h"
+#include "usercode/sandbox/path_scrub.h"
 #include "usercode/runner_args.h"
 
 namespace {
@@ -58,11 +63,14 @@ bool build(const cv::emu::ExplainRequest& q, cv::emu::BuildResult& b, json& out)
   br.explain = true;
   br.cxx = q.cxx;
   br.tmpdir = q.tmpdir;
+  std::error_code ec;
+  br.confine_helper = std::filesystem::read_symlink("/proc/self/exe", ec).string();  // this program's --confine
   b = cv::emu::build_module(br);
   out["compile_ms"] = b.ms;
   if (b.ok) return true;
   json d = json::array();
-  for (const auto& x : b.diagnostics) d.push_back({{"line", x.line}, {"severity", x.severity}, {"message", x.message}});
+  for (const auto& x : b.diagnostics)  // messages reach the student: no path of this machine
+    d.push_back({{"line", x.line}, {"severity", x.severity}, {"message", cv::sandbox::scrub_paths(x.message)}});
   out["diagnostics"] = d;
   out["error_line"] = b.diagnostics.empty() ? 0 : b.diagnostics[0].line;
   return false;
@@ -85,7 +93,7 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   if (std::string e = binder.prepare(launch, no_shared); !e.empty()) return fail(out, e, 2);
   const uc::runner::BoundArgs& args = binder.bind_rep();
   cv::emu::BuildResult b;
-  if (!build(q, b, out)) return fail(out, b.first_error(), 2);
+  if (!build(q, b, out)) return fail(out, cv::sandbox::scrub_paths(b.first_error()), 2);
   // The student's code runs in a sandboxed child (explain_cell.h), never here.
   cv::emu::CellRun job;
   job.so_path = b.shared_object;
@@ -109,6 +117,16 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The host compiler's confined step (sandbox/compiler_jail.h): becomes the compiler.
+  if (argc >= 5 && !std::strcmp(argv[1], "--confine") && !std::strcmp(argv[3], "--")) {
+    const std::string why = cv::sandbox::confine_and_exec(argv[2], std::vector<std::string>(argv + 4, argv + argc), nullptr);
+    std::fprintf(stderr, "cudaviz-explain --confine: %s\n", why.c_str());
+    return 127;
+  }
+  if (argc == 2 && !std::strcmp(argv[1], "--confine-probe")) {
+    std::cout << cv::sandbox::probe_confinement() << std::endl;
+    return 0;
+  }
   std::map<std::string, std::string> a;
   for (int i = 1; i + 1 < argc; i += 2) a[argv[i]] = argv[i + 1];
   if (a.count("--sync-costs")) return sync_costs(a);  // the bench's micro-kernel: barrier and shuffle cost
