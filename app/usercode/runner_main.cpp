@@ -2,6 +2,7 @@
 // fault ends this process and never the app (docs/kernels.md). Started by
 // usercode::RunnerProcess with one end of a socketpair:
 //   cudaviz-runner --socket FD --backend cuda|cpu [--device N]
+//   cudaviz-runner --nvrtc DIR      (one confined NVRTC compile: nvrtc_child.h)
 // It serves requests until the socket closes or a fatal CUDA error.
 #include <cuda_runtime_api.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "usercode/nvrtc_child.h"
 #include "usercode/runner_executor.h"
 #include "usercode/runner_protocol.h"
 
@@ -82,6 +84,8 @@ int main(int argc, char** argv) {
   const pid_t parent = getppid();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) return 1;
+  // A submission's NVRTC compile, apart from the app (nvrtc_child.h).
+  if (argc == 3 && !std::strcmp(argv[1], "--nvrtc")) return cv::usercode::nvrtc_child_main(argv[2]);
   int sock = -1, device = 0;
   std::string backend = "cpu";
   for (int i = 1; i + 1 < argc; i += 2) {

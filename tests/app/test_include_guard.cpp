@@ -30,7 +30,7 @@ TEST(UsercodeIncludeGuard, EverySpellingIsRefusedAtItsLine) {
       {"spliced hash", "#\\\ninclude \"/etc/passwd\"\n", 1},
       {"splice with blanks", "#incl\\  \nude \"/etc/passwd\"\n", 1},
       {"digraph", "%:include \"/etc/passwd\"\n", 1},
-      {"trigraph", "??=include \"/etc/passwd\"\n", 1},
+      {"trigraph", "?\?=include \"/etc/passwd\"\n", 1},
       {"comment between", "#/* x */include \"/etc/passwd\"\n", 1},
       {"vertical tab", "#\v include \"/etc/passwd\"\n", 1},
       {"after a comment's lines", "/* a\n*/#include \"/etc/passwd\"\n", 2},
@@ -70,6 +70,7 @@ TEST(UsercodeIncludeGuard, PathsBecomeTheirLastComponent) {
   EXPECT_EQ(sandbox::scrub_paths("'/usr/local/cuda/include/cuda_fp16.h' and ~/secret.txt"),
             "'cuda_fp16.h' and secret.txt");
   EXPECT_EQ(sandbox::scrub_paths("a/b and 3/4"), "a/b and 3/4");  // not absolute: left as is
+  EXPECT_EQ(sandbox::scrub_paths("start with `// template: NAME` or x / y"), "start with `// template: NAME` or x / y");
 }
 
 CompileResult cpu_compile(const std::string& body) {

@@ -60,7 +60,9 @@ std::string errno_text(const char* call) { return std::string(call) + ": " + std
 
 }  // namespace
 
-std::string restrict_files_to(const std::string& readable) {
+std::string restrict_files_to(const std::string& readable) { return restrict_files_to(readable, ""); }
+
+std::string restrict_files_to(const std::string& readable, const std::string& writable_dir) {
   const long abi = syscall(kCreateRuleset, nullptr, 0, kCreateRulesetVersion);
   if (abi < 1) return errno == ENOSYS ? "the kernel has no Landlock" : errno_text("landlock_create_ruleset (ABI)");
   RulesetAttr attr{fs_rights(abi), 0, 0};
@@ -74,6 +76,13 @@ std::string restrict_files_to(const std::string& readable) {
     if (file.get() < 0) return errno_text("open (the module, O_PATH)");
     PathBeneathAttr rule{kReadFile, file.get()};
     if (syscall(kAddRule, ruleset.get(), kRulePathBeneath, &rule, 0) != 0) return errno_text("landlock_add_rule");
+  }
+  if (!writable_dir.empty()) {
+    Fd dir(open(writable_dir.c_str(), O_PATH | O_CLOEXEC | O_DIRECTORY));
+    if (dir.get() < 0) return errno_text("open (the writable folder, O_PATH)");
+    // Read, write and create regular files beneath it (truncate too, where the ABI knows it).
+    PathBeneathAttr rule{kReadFile | (1ull << 1) | (1ull << 8) | (abi >= 3 ? 1ull << 14 : 0), dir.get()};
+    if (syscall(kAddRule, ruleset.get(), kRulePathBeneath, &rule, 0) != 0) return errno_text("landlock_add_rule (folder)");
   }
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno_text("prctl(PR_SET_NO_NEW_PRIVS)");
   if (syscall(kRestrictSelf, ruleset.get(), 0) != 0) return errno_text("landlock_restrict_self");

@@ -11,5 +11,7 @@ namespace cv::sandbox {
 // "" when the restriction is in force, else why not (Landlock missing or
 // disabled: the caller reports it). `readable` may be "" (nothing readable).
 std::string restrict_files_to(const std::string& readable);
+// The same, and `writable_dir` (files beneath it may be created and written).
+std::string restrict_files_to(const std::string& readable, const std::string& writable_dir);
 
 }  // namespace cv::sandbox

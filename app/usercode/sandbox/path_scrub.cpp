@@ -19,14 +19,18 @@ std::string scrub_paths(const std::string& text, const std::string& assembled) {
   for (size_t i = 0; i < text.size();) {
     // A path starts with '/' (or "~/") where a word starts.
     const bool word_start = i == 0 || !path_char(text[i - 1]) || text[i - 1] == '=';
-    const bool starts = word_start && (text[i] == '/' || (text[i] == '~' && i + 1 < text.size() && text[i + 1] == '/'));
+    const size_t slash = text[i] == '~' ? i + 1 : i;
+    size_t end = slash;
+    while (end < text.size() && path_char(text[end])) ++end;
+    const std::string path = text.substr(i, end - i);
+    // A path: "/x.../y" (two parts at least; not "//" or "/ "), or "~/y".
+    const bool starts = word_start && slash < text.size() && text[slash] == '/' && slash + 1 < text.size() &&
+                        text[slash + 1] != '/' && path_char(text[slash + 1]) &&
+                        (text[i] == '~' || path.find('/', 1) != std::string::npos);
     if (!starts) {
       out += text[i++];
       continue;
     }
-    size_t end = i;
-    while (end < text.size() && path_char(text[end])) ++end;
-    const std::string path = text.substr(i, end - i);
     std::string last = path.substr(path.rfind('/') + 1);
     if (last == assembled) last = "the prelude";
     out += last.empty() ? "(a folder)" : last;
