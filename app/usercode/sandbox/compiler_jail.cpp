@@ -111,13 +111,10 @@ bool limit(int resource, rlim_t v) {
   return setrlimit(resource, &r) == 0;
 }
 
+// A path through its links (c++ -> /etc/alternatives/c++ -> /usr/bin/g++-12:
+// /etc is not in the new root). A bare name stays for execvp's PATH search.
 std::string resolve(const std::string& exe) {
-  if (exe.find('/') == std::string::npos) {
-    std::istringstream dirs(std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
-    for (std::string d; std::getline(dirs, d, ':');)
-      if (!d.empty() && access((d + "/" + exe).c_str(), X_OK) == 0) return resolve(d + "/" + exe);
-    return exe;
-  }
+  if (exe.find('/') == std::string::npos) return exe;
   char real[PATH_MAX];
   return realpath(exe.c_str(), real) ? std::string(real) : exe;
 }
@@ -151,7 +148,7 @@ std::string confine_and_exec(const std::string& build_dir, std::vector<std::stri
   args.push_back(nullptr);
   if (moved) setenv("TMPDIR", "/tmp", 1);
   std::ofstream(moved ? "/build/.sandbox" : build_dir + "/.sandbox") << "compiler: " << r;
-  execv(args[0], args.data());
+  execvp(args[0], args.data());
   return errno_text("exec " + argv[0]);
 }
 
