@@ -76,6 +76,36 @@ std::string confine_child(const std::string& dir, const NvrtcApi& api) {
   return active + missing;
 }
 
+// Starts `runner --nvrtc dir` in its own process group and waits for it,
+// killing the group after `limit_s`; "" or why it did not finish.
+std::string run_child(const std::string& runner, const std::string& dir, double limit_s, int& status) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  std::vector<char*> argv = {const_cast<char*>(runner.c_str()), const_cast<char*>("--nvrtc"),
+                             const_cast<char*>(dir.c_str()), nullptr};
+  pid_t pid = -1;
+  const int e = posix_spawn(&pid, runner.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (e != 0) return "cannot start " + runner + ": " + std::strerror(e);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      char t[32];
+      std::snprintf(t, sizeof t, "%g s", limit_s);
+      return std::string("NVRTC ran longer than ") + t + " (a submission's compile limit) and was stopped";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return "";
+}
+
 }  // namespace
 
 int nvrtc_child_main(const std::string& dir) {
@@ -139,33 +169,8 @@ NvrtcOutput nvrtc_in_child(const NvrtcJob& job, const std::string& runner, const
   const std::string text = req.dump();
   if (!write_file(dir->path() + "/request.json", text.data(), text.size()))
     return out.error = "cannot write the compile request", out;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  std::vector<char*> argv = {const_cast<char*>(runner.c_str()), const_cast<char*>("--nvrtc"),
-                             const_cast<char*>(dir->path().c_str()), nullptr};
-  pid_t pid = -1;
-  const int e = posix_spawn(&pid, runner.c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (e != 0) return out.error = "cannot start " + runner + ": " + std::strerror(e), out;
   int status = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      char t[32];
-      std::snprintf(t, sizeof t, "%.0f s", limit_s);
-      return out.error = std::string("NVRTC ran longer than ") + t + " (a submission's compile limit) and was stopped", out;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  if (std::string why = run_child(runner, dir->path(), limit_s, status); !why.empty()) return out.error = why, out;
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
     return out.error = "NVRTC's output grew past " + std::to_string(kMaxBinaryBytes >> 20) + " MiB and was stopped", out;
   const json r = json::parse(read_bounded(dir->path() + "/result.json", 1u << 20), nullptr, false);

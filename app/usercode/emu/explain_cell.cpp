@@ -30,7 +30,7 @@ int cell_main(int sock, sandbox::Violation* record, const CellRun& job) {
   try {
     Module m(job.so_path, true, job.file_name);
     sandbox::lock(p, record, limits);
-    if (p.seccomp) sandbox::run_deferred_init_all();
+    sandbox::run_deferred_init_all();  // under the policy where it is in force
     link_map* lm = nullptr;
     dlinfo(m.handle(), RTLD_DI_LINKMAP, &lm);
     const uint64_t base = lm ? lm->l_addr : 0;

@@ -133,6 +133,14 @@ Protections confine(int keep_fd, const std::string& module_path, const CellLimit
 }
 
 void lock(Protections& p, Violation* record, const CellLimits& limits) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // The sanitizer's runtime (scripts/sanitize.sh) reads /proc and maps large
+  // regions on its own schedule: under the policy it would be stopped as the
+  // student. Such a build says so, and the attack tests skip.
+  (void)record, (void)limits;
+  add_missing(p, "seccomp: not installed in a sanitizer build (its runtime makes calls the policy forbids)");
+  return;
+#endif
   g_violation_record = record;
   struct sigaction sa = {};
   sa.sa_sigaction = on_sigsys;
