@@ -7,9 +7,9 @@
 
 #include <fstream>
 
-#include "usercode/compile.h"
-#include "usercode/compile_log.h"
-#include "usercode/include_guard.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/compile_log.h"
+#include "usercode/compile/include_guard.h"
 #include "usercode/sandbox/path_scrub.h"
 #include "test_config.h"
 

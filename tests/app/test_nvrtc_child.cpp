@@ -3,10 +3,9 @@
 // stopped at its time limit. NVRTC compiles without a GPU, so these run on CPU machines.
 #include <gtest/gtest.h>
 
-#include "usercode/compile.h"
-#include "usercode/nvrtc_child.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/nvrtc_child.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -26,9 +25,7 @@ class NvrtcChild : public ::testing::Test {
  protected:
   void SetUp() override {
     if (nvrtc_status().rfind("NVRTC ", 0) != 0) GTEST_SKIP() << nvrtc_status();
-    std::string why;
-    runner_ = find_runner(test_config().paths.runner, &why);
-    ASSERT_FALSE(runner_.empty()) << why;
+    runner_ = CUDAVIZ_NVRTC_BIN;
   }
   std::string runner_;
 };

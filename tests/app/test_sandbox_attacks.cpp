@@ -12,11 +12,11 @@
 #include <sstream>
 
 #include "fountain/fountain.h"
-#include "usercode/compile.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/explain_launch.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {
