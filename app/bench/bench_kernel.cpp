@@ -375,6 +375,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
     if (!lo.ok) fail(r, lo.error, 0, 1);
     load_ms.push_back(lo.load_ms);
+    if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
     c.resources = lo.resources;
     const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
     if (!first.ok) {

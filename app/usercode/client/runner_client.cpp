@@ -209,6 +209,8 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     return out;
   }
   out.ok = true;
+  out.sandbox = reply.value("sandbox", "");
+  out.seccomp = reply.value("sandbox_seccomp", false);
   out.resources = c.resources;
   if (reply.contains("resources") && reply["resources"].contains("registers")) {
     const nlohmann::json& r = reply["resources"];

@@ -2,6 +2,8 @@
 
 #include <sys/wait.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -13,6 +15,8 @@
 #include "emu_prelude.h"
 #include "io/atomic_file.h"
 #include "process/run_program.h"
+#include "usercode/sandbox/compiler_jail.h"
+#include "usercode/sandbox/load_time_code.h"
 
 namespace cv::emu {
 
@@ -59,6 +63,31 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
 
 }  // namespace
 
+std::string run_tool(const std::vector<std::string>& argv_in, const std::string& log_path, int& status,
+                     const std::string& confine_helper, const std::string& build_dir) {
+  std::vector<std::string> argv = argv_in;
+  if (!confine_helper.empty() && !build_dir.empty()) {
+    argv = {confine_helper, "--confine", build_dir, "--"};
+    argv.insert(argv.end(), argv_in.begin(), argv_in.end());
+  }
+  status = 0;
+  std::string why = run_to_log(argv, log_path, kBuildLimitS, status);  // its own group: a time-out kills cc1plus too
+  if (!why.empty() && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)  // no path of this machine in the words
+    return "the compiler ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
+  if (!why.empty()) return why;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+    return "the compiler's output grew past " + std::to_string(sandbox::kCompilerOutputBytes >> 20) +
+           " MiB and it was stopped";
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+    return "the compiler used more than " + std::to_string(sandbox::kCompilerCpuSeconds) +
+           " s of CPU time and was stopped";
+  return "";
+}
+
+std::string confinement_report(const std::string& build_dir) {
+  return read_file_or_empty(build_dir + "/" + kConfineReportFile);
+}
+
 std::vector<std::string> compile_flags_common(bool explain);
 
 std::vector<TextFile> emu_headers() {
@@ -94,10 +123,10 @@ std::vector<std::string> compile_flags(bool explain) {
 std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
     return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never"};
+            "-w", "-fdiagnostics-color=never", "-fmax-errors=50"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-          "-Wno-unused-parameter", "-fdiagnostics-color=never"};
+          "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50"};
 }
 
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file) {
@@ -171,17 +200,18 @@ BuildResult build_module(const BuildRequest& req) {
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   int status = 0;
-  std::string why = run_to_log(argv, log, kBuildLimitS, status);
+  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
   // A compiler without TLS descriptors (clang before 19): the same without them.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
       read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
     std::ofstream(log, std::ios::trunc).flush();
-    why = run_to_log(argv, log, kBuildLimitS, status);
+    why = run_tool(argv, log, status, req.confine_helper, dir);
   }
   if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_to_log({req.cxx, "-shared", "-o", so, obj}, log, kBuildLimitS, status);
+    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
   r.log = read_file_or_empty(log);
+  r.sandbox = confinement_report(dir);
   if (!why.empty()) {
     r.error = why;
     return finish();
@@ -192,6 +222,11 @@ BuildResult build_module(const BuildRequest& req) {
     bool any = false;
     for (const BuildDiagnostic& x : r.diagnostics) any = any || x.severity == "error";
     if (!any) r.error = req.cxx + " failed: " + r.log.substr(0, 400);
+    return finish();
+  }
+  // Its constructors run later, in the cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, "error", refused});
     return finish();
   }
   r.shared_object = so;

@@ -9,6 +9,8 @@
 // warp operation whose mask names absent or exited lanes, __trap() and
 // assert() end the launch with a sentence instead of hanging.
 #include <memory>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +69,9 @@ struct Options {
   size_t max_print_lines = 64;
   bool force_fibers = false;            // run barrier-free kernels as fibers too (tests, bench)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
+  // Explain: code addresses -> the student's lines. Unset: addr2line here
+  // (pc_lines.h); a sandboxed process, which may not start programs, asks its parent.
+  std::function<std::map<uint64_t, int>(const std::vector<uint64_t>&)> resolve_lines;
 };
 
 struct Report {

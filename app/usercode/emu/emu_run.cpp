@@ -301,7 +301,8 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
     link_map* lm = nullptr;
     dlinfo(k.module->handle(), RTLD_DI_LINKMAP, &lm);
     const std::map<uint64_t, int> lines =
-        resolve_lines(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file);
+        opt.resolve_lines ? opt.resolve_lines(pcs)
+                          : resolve_lines(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file);
     const std::vector<TlsSymbol>& tls = k.module->tls;
     AnalysisInput in;
     in.buffers = &buffers;
