@@ -122,7 +122,7 @@ void add_explain(Run& r, const std::string& src, long long n, const BlockShape& 
   if (!o.reply.contains("explain")) return;
   const nlohmann::json& x = o.reply["explain"];
   r.line["explain_n"] = o.reply.value("n", 0ll);
-  for (const char* k : {"races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
+  for (const char* k : {"race_groups", "races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
     if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
 }
 

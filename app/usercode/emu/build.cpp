@@ -58,9 +58,14 @@ std::string read_all(const std::string& path) {
 
 std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  // Every `extern __shared__` array is the block's one dynamic shared memory,
+  // as on the GPU: aliases of one thread-local block.
+  if (!scan.extern_shared.empty())
+    s += "extern \"C\" { alignas(16) thread_local unsigned char cv_emu_dynamic_shared[" +
+         std::to_string(kDynamicSharedCapacity) + "]; }\n";
   for (const ExternShared& e : scan.extern_shared)
-    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
-         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
+    s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
+         " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;
@@ -138,8 +143,9 @@ std::vector<std::string> compile_flags(bool explain) {
 
 std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
-    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never"};
+    // Frame pointers: explain walks from an access to the calls around it.
+    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-fno-omit-frame-pointer", "-DCV_EMU_EXPLAIN=1",
+            "-fno-math-errno", "-w", "-fdiagnostics-color=never"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
           "-Wno-unused-parameter", "-fdiagnostics-color=never"};

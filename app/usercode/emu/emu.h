@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "usercode/emu/explain_recorder.h"
 #include "usercode/emu/explain_types.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
@@ -50,6 +51,7 @@ class Module {
   // the context's offset among them and the TLS segment's size.
   std::vector<TlsSymbol> tls;
   uint64_t ctx_tls_offset = 0, tls_bytes = 0;
+  TextRange text;  // its code, where explain walks an access's calls
   void* handle() const { return h_; }
   void* fault_record() const { return fault_; }  // cv_fault (checked builds)
 
@@ -67,6 +69,7 @@ struct Options {
   size_t max_print_lines = 64;
   bool force_fibers = false;            // run barrier-free kernels as fibers too (tests, bench)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
+  std::string source;                   // explain: the student's file (names the aliased extern __shared__ arrays)
 };
 
 struct Report {

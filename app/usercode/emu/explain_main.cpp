@@ -89,6 +89,7 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   o.explain = true;
   o.explain_block = q.explain_block;
   o.explain_warp = q.warp;
+  o.source = q.source;
   const cv::emu::Report r =
       cv::emu::run(m.kernel(q.entry), binder.request().shape, const_cast<void**>(args.params.data()), args.buffers, o);
   out["ok"] = r.ok;
