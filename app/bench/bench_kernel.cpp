@@ -328,6 +328,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["variant"] = "yours";
   r.line["backend"] = to_string(backend);
   r.line["template"] = r.spec->name;
+  r.line["entry"] = r.spec->entry;  // the kernel's name, as a profiler filters it
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
   r.line["guard"] = req.guard;

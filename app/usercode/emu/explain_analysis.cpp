@@ -46,12 +46,53 @@ struct Analysis {
   }
 };
 
+// Loads the GPU's compiler keeps in a register: a thread's load at the same
+// place of the same bytes as its last load there, with no store or atomic of
+// its own in between (a loop-invariant a[i] in a loop). The host compiler
+// reloads them when the loop holds a call (an atomic is one in explain
+// builds); nvcc hoists them, and Nsight Compute counts no request for them.
+std::vector<bool> held_in_registers(const std::vector<Event>& events) {
+  struct Last {
+    uint64_t address;
+    uint32_t bytes, stores;
+  };
+  std::vector<bool> held(events.size());
+  std::unordered_map<uint64_t, uint32_t> stores;  // thread -> its stores and atomics so far
+  std::unordered_map<uint64_t, Last> last;        // (thread, place) -> its last load there
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    if (e.space == kSharedSpace) continue;
+    const uint64_t thread = (uint64_t{e.block} << 32) | e.thread;
+    uint32_t& n = stores[thread];
+    if (e.kind != cv_emu::kRead) {
+      ++n;
+      continue;
+    }
+    const uint64_t key = thread * 0x9e3779b97f4a7c15ull ^ e.where;
+    auto [it, fresh] = last.try_emplace(key, Last{e.address + (uint64_t{e.space} << 40), e.bytes, n});
+    const uint64_t address = e.address + (uint64_t{e.space} << 40);
+    if (!fresh) {
+      held[i] = it->second.address == address && it->second.bytes == e.bytes && it->second.stores == n;
+      it->second = {address, e.bytes, n};
+    }
+  }
+  return held;
+}
+
 void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
   // A warp's requests of one access: (block, warp), then the call stack.
   auto req_key = [&](const Event& e) { return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), e.where}; };
-  const std::vector<uint32_t> glob =
-      sorted_by(events, [](const Event& e) { return e.space != kSharedSpace; }, req_key);
+  const std::vector<bool> held = held_in_registers(events);
+  const std::vector<uint32_t> glob = sorted_by(
+      events, [&](const Event& e) { return e.space != kSharedSpace && !held[static_cast<size_t>(&e - events.data())]; },
+      req_key);
   std::map<std::tuple<Place, int, int>, SectorLine> lines;  // (place, buffer, kind)
+  for (size_t i = 0; i < events.size(); ++i)
+    if (held[i]) {
+      const Place p = a.place(events[i].where);
+      SectorLine& s = lines[{p, events[i].space, events[i].kind}];
+      ++s.repeats;
+    }
   for (size_t g = 0; g < glob.size();) {
     size_t end = g + 1;
     while (end < glob.size() && same(req_key(events[glob[end]]), req_key(events[glob[g]]))) ++end;
@@ -101,6 +142,10 @@ void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
     g = end;
   }
   for (auto& [key, s] : lines) {
+    if (!s.requests) {  // every load of the line held in registers
+      s.line = std::get<0>(key).line, s.call_line = std::get<0>(key).call_line;
+      s.buffer = a.bufs[std::get<1>(key)].name, s.kind = std::get<2>(key);
+    }
     s.sectors_per_request = s.requests ? static_cast<double>(s.sectors) / s.requests : 0;
     s.efficiency = s.sectors ? std::min(1.0, s.efficiency / (s.sectors * 32.0)) : 0;
     x.sectors.push_back(s);

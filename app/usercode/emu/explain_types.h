@@ -75,6 +75,7 @@ struct SectorLine {
   unsigned long long sectors = 0;     // 32-byte sectors, summed
   double sectors_per_request = 0;
   double efficiency = 0;              // bytes asked / bytes of the sectors
+  unsigned long long repeats = 0;     // loads the GPU's compiler keeps in a register (not requests)
 };
 
 struct Branch {
