@@ -80,8 +80,11 @@ std::vector<bool> held_in_registers(const std::vector<Event>& events) {
 }
 
 void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
-  // A warp's requests of one access: (block, warp), then the call stack.
-  auto req_key = [&](const Event& e) { return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), e.where}; };
+  // A warp's requests of one access: (block, warp), then the call stack, the
+  // buffer and the kind (one call copies a float4 from one buffer to another).
+  auto req_key = [&](const Event& e) {
+    return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), (e.where << 16) | (uint64_t{e.space} << 8) | e.kind};
+  };
   const std::vector<bool> held = held_in_registers(events);
   const std::vector<uint32_t> glob = sorted_by(
       events, [&](const Event& e) { return e.space != kSharedSpace && !held[static_cast<size_t>(&e - events.data())]; },

@@ -187,15 +187,15 @@ void find_races(const std::vector<Event>& events, const RaceContext& c, Explain&
           seen.push_back({&acc, &it->first});
           ++acc.g.elements;
           if (acc.g.instances.size() < kGroupInstances) acc.g.instances.push_back(r);
-          // A lost update: the reader also wrote this element at its own place.
-          for (size_t k = g; k < end && k < g + kPairScan * 4; ++k) {
+          // A lost update: one place, where the other thread read the element and wrote it too.
+          bool read = false, wrote = false;
+          for (size_t k = g; key.a == key.b && k < end && k < g + kPairScan * 4; ++k) {
             const Event& e = events[order[k]];
-            if (e.block == b.block && e.thread == b.thread && e.kind == cv_emu::kWrite &&
-                c.place_of(e.where) == key.b && key.a == key.b) {
-              ++acc.rmw_votes;
-              break;
-            }
+            if (e.block != b.block || e.thread != b.thread || !(c.place_of(e.where) == key.b)) continue;
+            read = read || e.kind == cv_emu::kRead;
+            wrote = wrote || e.kind == cv_emu::kWrite;
           }
+          acc.rmw_votes += read && wrote;
         }
         if (!racy) {
           racy = true;
