@@ -130,7 +130,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
                                    "-Wno-unused-parameter", "-fdiagnostics-color=never",
                                    "-I", dir->path(), "-o", so, src};
-  if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
+  if (req.checked) argv.insert(argv.begin() + 1, {"-DCV_CHECKED=1", "-g1"});  // -g1: a checked s[i]'s line
   int status = 0;
   if (std::string e = emu::run_tool(argv, log_path, status); !e.empty()) {
     r.error = e;

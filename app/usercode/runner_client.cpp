@@ -17,6 +17,7 @@
 
 #include "common/device_select.h"
 #include "usercode/emu/child_env.h"
+#include "usercode/emu/pc_lines.h"
 #include "usercode/fault_words.h"
 #include "usercode/guard/guard_compile.h"
 #include "usercode/runner_protocol.h"
@@ -301,6 +302,7 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
   std::vector<char> blob;
   if (c.target == Target::Cpu) {
     req["shared_object"] = c.shared_object;
+    req["file_name"] = c.file_name;  // the student's file in the module's line table
   } else {
     blob = guard::load_image(c);
     if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
@@ -423,6 +425,16 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
     if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
       for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
     const CompileResult& c = known->second;
+    // A signal in the CPU runner: its line from the module's line table (the
+    // code offset of the faulting instruction; +1 as resolve_frames takes return addresses).
+    if (c.target == Target::Cpu && out.reply.contains("fault_address")) {
+      if (out.reply.contains("fault_code_offset")) {
+        const uint64_t at = out.reply.value("fault_code_offset", 0ull) + 1;
+        const auto frames = emu::resolve_frames(c.shared_object, 0, {at}, c.file_name);
+        if (auto it = frames.find(at); it != frames.end() && !it->second.empty()) f->line = it->second[0];
+      }
+      f->explanation += signal_where(out.reply, f->line);
+    }
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
     return failed(std::move(*f));

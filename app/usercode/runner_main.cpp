@@ -16,6 +16,7 @@
 #include <string>
 
 #include "usercode/runner_executor.h"
+#include "usercode/runner_signals.h"
 #include "usercode/runner_protocol.h"
 
 namespace cv::usercode::runner {
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
       ex = cv::usercode::runner::make_gpu_executor();
     } else {
       ex = cv::usercode::runner::make_cpu_executor();
+      cv::usercode::runner::install_signal_reply(sock);  // a segfault in a kernel is named, then ends us
     }
   } catch (const std::exception& e) {
     // Tell the app why, then end.

@@ -219,7 +219,8 @@ BuildResult build_module(const BuildRequest& req) {
   }
   std::vector<std::string> argv = {req.cxx};
   for (const std::string& f : compile_flags(req.explain)) argv.push_back(f);
-  if (req.checked) argv.push_back("-DCV_CHECKED=1");
+  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
+  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
   argv.insert(argv.end(), {"-I", dir});
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});

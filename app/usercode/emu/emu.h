@@ -91,4 +91,8 @@ struct Report {
 Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
            const std::vector<usercode::BufferView>& buffers, const Options& opt);
 
+// The emulated thread the calling worker thread is running now (false: none).
+// Reads only the thread's own state: a signal handler may call it.
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread);
+
 }  // namespace cv::emu

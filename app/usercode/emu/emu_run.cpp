@@ -320,4 +320,11 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
   return rep;
 }
 
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread) {
+  const Worker* w = tl;  // the calling thread's own: safe in a signal handler
+  if (!w || !w->ctx) return false;
+  block = w->ctx->block_idx, thread = w->ctx->thread_idx;
+  return true;
+}
+
 }  // namespace cv::emu
