@@ -8,12 +8,12 @@
 
 #include <regex>
 
-#include "usercode/compile.h"
-#include "usercode/fault_words.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/fault_words.h"
 #include "usercode/guard/guard_abi.h"
 #include "usercode/guard/ptx_guard.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

@@ -35,6 +35,7 @@ struct Int4 {
 };
 
 // n threads in blocks of 128; every line's requests are whole warps.
+// long-function: one kernel of nine buffers and the table of its lines' known answers.
 TEST(EmuExplainHw, VectorAccessesAreOneRequestOfTheirWidth) {
   const std::string src =
       "extern \"C\" __global__ void k(cv::Span<const float4> a, cv::Span<float4> b, cv::Span<const int> c,\n"

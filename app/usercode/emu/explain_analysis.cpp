@@ -79,6 +79,53 @@ std::vector<bool> held_in_registers(const std::vector<Event>& events) {
   return held;
 }
 
+using SectorLines = std::map<std::tuple<Place, int, int>, SectorLine>;  // (place, buffer, kind)
+
+// One access's requests by one warp: [g, end) of `glob`, the k-th event of
+// each lane making the k-th request.
+void warp_requests(Analysis& a, const std::vector<Event>& events, const std::vector<uint32_t>& glob, size_t g,
+                   size_t end, SectorLines& lines, Explain& x) {
+  std::vector<std::vector<uint32_t>> per_lane(32);
+  for (size_t i = g; i < end; ++i) per_lane[events[glob[i]].thread % 32].push_back(glob[i]);
+  size_t reqs = 0;
+  for (const auto& l : per_lane) reqs = std::max(reqs, l.size());
+  const Event& first = events[glob[g]];
+  const Place place = a.place(first.where);
+  for (size_t k = 0; k < reqs; ++k) {
+    std::vector<insight::LaneAccess> lanes(32);
+    unsigned bytes = 0;
+    std::vector<uint64_t> distinct;
+    WarpRequest wr;
+    wr.lane_offset.assign(32, -1);
+    for (unsigned l = 0; l < 32; ++l) {
+      if (k >= per_lane[l].size()) continue;
+      const Event& e = events[per_lane[l][k]];
+      lanes[l].active = true;
+      lanes[l].address = (static_cast<uint64_t>(e.space) << 40) + e.address;
+      wr.lane_offset[l] = static_cast<long long>(e.address);
+      bytes = std::max(bytes, e.bytes);
+      distinct.push_back(lanes[l].address);
+    }
+    std::sort(distinct.begin(), distinct.end());
+    const size_t useful = static_cast<size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+    const unsigned n_sectors = insight::count_sectors(lanes, bytes);
+    SectorLine& s = lines[{place, first.space, first.kind}];
+    s.bytes = std::max(s.bytes, bytes);
+    ++s.requests;
+    s.sectors += n_sectors;
+    s.efficiency += static_cast<double>(useful) * bytes;  // distinct bytes asked, divided below
+    if (first.block == a.in.chosen_block && first.thread / 32 == a.in.chosen_warp &&
+        x.warp_requests.size() < kMaxWarpRequests) {
+      wr.line = place.line;
+      wr.buffer = a.bufs[first.space].name;
+      wr.kind = first.kind;
+      wr.bytes = bytes;
+      wr.sectors = n_sectors;
+      x.warp_requests.push_back(std::move(wr));
+    }
+  }
+}
+
 void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
   // A warp's requests of one access: (block, warp), then the call stack, the
   // buffer and the kind (one call copies a float4 from one buffer to another).
@@ -89,66 +136,18 @@ void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
   const std::vector<uint32_t> glob = sorted_by(
       events, [&](const Event& e) { return e.space != kSharedSpace && !held[static_cast<size_t>(&e - events.data())]; },
       req_key);
-  std::map<std::tuple<Place, int, int>, SectorLine> lines;  // (place, buffer, kind)
+  SectorLines lines;
   for (size_t i = 0; i < events.size(); ++i)
-    if (held[i]) {
-      const Place p = a.place(events[i].where);
-      SectorLine& s = lines[{p, events[i].space, events[i].kind}];
-      ++s.repeats;
-    }
+    if (held[i]) ++lines[{a.place(events[i].where), events[i].space, events[i].kind}].repeats;
   for (size_t g = 0; g < glob.size();) {
     size_t end = g + 1;
     while (end < glob.size() && same(req_key(events[glob[end]]), req_key(events[glob[g]]))) ++end;
-    std::vector<std::vector<uint32_t>> per_lane(32);
-    for (size_t i = g; i < end; ++i) per_lane[events[glob[i]].thread % 32].push_back(glob[i]);
-    size_t reqs = 0;
-    for (const auto& l : per_lane) reqs = std::max(reqs, l.size());
-    const Event& first = events[glob[g]];
-    const Place place = a.place(first.where);
-    for (size_t k = 0; k < reqs; ++k) {
-      std::vector<insight::LaneAccess> lanes(32);
-      unsigned bytes = 0;
-      std::vector<uint64_t> distinct;
-      WarpRequest wr;
-      wr.lane_offset.assign(32, -1);
-      for (unsigned l = 0; l < 32; ++l) {
-        if (k >= per_lane[l].size()) continue;
-        const Event& e = events[per_lane[l][k]];
-        lanes[l].active = true;
-        lanes[l].address = (static_cast<uint64_t>(e.space) << 40) + e.address;
-        wr.lane_offset[l] = static_cast<long long>(e.address);
-        bytes = std::max(bytes, e.bytes);
-        distinct.push_back(lanes[l].address);
-      }
-      std::sort(distinct.begin(), distinct.end());
-      const size_t useful = static_cast<size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
-      const unsigned n_sectors = insight::count_sectors(lanes, bytes);
-      SectorLine& s = lines[{place, first.space, first.kind}];
-      s.line = place.line;
-      s.call_line = place.call_line;
-      s.buffer = a.bufs[first.space].name;
-      s.kind = first.kind;
-      s.bytes = std::max(s.bytes, bytes);
-      ++s.requests;
-      s.sectors += n_sectors;
-      s.efficiency += static_cast<double>(useful) * bytes;  // distinct bytes asked, divided below
-      if (first.block == a.in.chosen_block && first.thread / 32 == a.in.chosen_warp &&
-          x.warp_requests.size() < kMaxWarpRequests) {
-        wr.line = place.line;
-        wr.buffer = s.buffer;
-        wr.kind = first.kind;
-        wr.bytes = bytes;
-        wr.sectors = n_sectors;
-        x.warp_requests.push_back(std::move(wr));
-      }
-    }
+    warp_requests(a, events, glob, g, end, lines, x);
     g = end;
   }
   for (auto& [key, s] : lines) {
-    if (!s.requests) {  // every load of the line held in registers
-      s.line = std::get<0>(key).line, s.call_line = std::get<0>(key).call_line;
-      s.buffer = a.bufs[std::get<1>(key)].name, s.kind = std::get<2>(key);
-    }
+    s.line = std::get<0>(key).line, s.call_line = std::get<0>(key).call_line;
+    s.buffer = a.bufs[std::get<1>(key)].name, s.kind = std::get<2>(key);
     s.sectors_per_request = s.requests ? static_cast<double>(s.sectors) / s.requests : 0;
     s.efficiency = s.sectors ? std::min(1.0, s.efficiency / (s.sectors * 32.0)) : 0;
     x.sectors.push_back(s);

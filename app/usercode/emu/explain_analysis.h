@@ -19,7 +19,7 @@
 #include "usercode/emu/explain_record.h"
 #include "usercode/emu/explain_types.h"
 #include "usercode/emu/shared_names.h"
-#include "usercode/launch_abi.h"
+#include "usercode/wire/launch_abi.h"
 
 namespace cv::emu {
 

@@ -39,6 +39,23 @@ Race race_from(const nlohmann::json& r) {
   return o;
 }
 
+RaceGroup group_from(const nlohmann::json& g) {
+  RaceGroup o;
+  o.buffer = g.at("buffer");
+  o.shared = g.at("shared");
+  o.cause = cause_from(g.at("cause"));
+  o.lost_update = g.value("lost_update", false);
+  o.first = side_from(g.at("first"));
+  o.second = side_from(g.at("second"));
+  o.elements = g.at("elements");
+  o.first_threads = g.at("first_threads");
+  o.second_threads = g.at("second_threads");
+  o.sentence = g.at("sentence");
+  o.fix = g.at("fix");
+  for (const auto& r : g.at("instances")) o.instances.push_back(race_from(r));
+  return o;
+}
+
 }  // namespace
 
 const char* kind_name(int kind) {
@@ -101,22 +118,7 @@ nlohmann::ordered_json to_json(const Explain& x) {
 Explain explain_from_json(const nlohmann::json& j) {
   Explain x;
   for (const auto& r : j.at("races")) x.races.push_back(race_from(r));
-  for (const auto& g : j.value("race_groups", nlohmann::json::array())) {
-    RaceGroup o;
-    o.buffer = g.at("buffer");
-    o.shared = g.at("shared");
-    o.cause = cause_from(g.at("cause"));
-    o.lost_update = g.value("lost_update", false);
-    o.first = side_from(g.at("first"));
-    o.second = side_from(g.at("second"));
-    o.elements = g.at("elements");
-    o.first_threads = g.at("first_threads");
-    o.second_threads = g.at("second_threads");
-    o.sentence = g.at("sentence");
-    o.fix = g.at("fix");
-    for (const auto& r : g.at("instances")) o.instances.push_back(race_from(r));
-    x.race_groups.push_back(std::move(o));
-  }
+  for (const auto& g : j.value("race_groups", nlohmann::json::array())) x.race_groups.push_back(group_from(g));
   x.racy_elements = j.value("racy_elements", 0ull);
   for (const auto& s : j.at("sectors_per_request")) {
     SectorLine o;

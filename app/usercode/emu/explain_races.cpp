@@ -128,104 +128,144 @@ void word_group(RaceGroup& g) {
   }
 }
 
-void find_races(const std::vector<Event>& events, const RaceContext& c, Explain& x) {
-  auto unit = [&](const Event& e) {
-    const uint64_t shared_block = e.space == kSharedSpace ? e.block : 0;
-    return SortKey{(uint64_t{e.space} << 32) | shared_block, c.unit_of(e)};
-  };
-  // Only memory something writes can race: a buffer only read (the data, the
-  // bodies) stays out of the sort, often most of the events.
-  bool written[256] = {};
-  for (const Event& e : events) written[e.space] = written[e.space] || e.kind != cv_emu::kRead;
-  const std::vector<uint32_t> order = sorted_by(events, [&](const Event& e) { return written[e.space]; }, unit);
-  std::vector<SortKey> keys(order.size());
-  for (size_t i = 0; i < order.size(); ++i) keys[i] = unit(events[order[i]]);
-  std::map<GroupKey, GroupAcc> groups;
-  auto make_race = [&](const Event& a, const Event& b) {
+namespace {
+
+// One pass over the events sorted by element; per element, the first
+// conflicting partner of each of its first writers, grouped.
+class RaceFinder {
+ public:
+  RaceFinder(const std::vector<Event>& events, const RaceContext& c, Explain& x) : ev_(events), c_(c), x_(x) {}
+
+  void run() {
+    auto unit = [&](const Event& e) {
+      const uint64_t shared_block = e.space == kSharedSpace ? e.block : 0;
+      return SortKey{(uint64_t{e.space} << 32) | shared_block, c_.unit_of(e)};
+    };
+    // Only memory something writes can race: a buffer only read (the data, the
+    // bodies) stays out of the sort, often most of the events.
+    bool written[256] = {};
+    for (const Event& e : ev_) written[e.space] = written[e.space] || e.kind != cv_emu::kRead;
+    order_ = sorted_by(ev_, [&](const Event& e) { return written[e.space]; }, unit);
+    std::vector<SortKey> keys(order_.size());
+    for (size_t i = 0; i < order_.size(); ++i) keys[i] = unit(ev_[order_[i]]);
+    for (size_t g = 0; g < order_.size();) {
+      size_t end = g + 1;
+      while (end < order_.size() && same(keys[end], keys[g])) ++end;
+      element(g, end);
+      g = end;
+    }
+    finish();
+  }
+
+ private:
+  const Event& at(size_t k) const { return ev_[order_[k]]; }
+
+  Race make_race(const Event& a, const Event& b) const {
     Race r;
     r.shared = a.space == kSharedSpace;
-    r.buffer = c.name_of(a, r.index, r.element);
-    const Place pa = c.place_of(a.where), pb = c.place_of(b.where);
-    r.first = {{c.block_of(a.block), c.thread_of(a.thread)}, a.kind, pa.line, pa.call_line};
-    r.second = {{c.block_of(b.block), c.thread_of(b.thread)}, b.kind, pb.line, pb.call_line};
+    r.buffer = c_.name_of(a, r.index, r.element);
+    const Place pa = c_.place_of(a.where), pb = c_.place_of(b.where);
+    r.first = {{c_.block_of(a.block), c_.thread_of(a.thread)}, a.kind, pa.line, pa.call_line};
+    r.second = {{c_.block_of(b.block), c_.thread_of(b.thread)}, b.kind, pb.line, pb.call_line};
     r.sentence = race_sentence(r);
     return r;
-  };
-  for (size_t g = 0; g < order.size();) {
-    size_t end = g + 1;
-    while (end < order.size() && same(keys[end], keys[g])) ++end;
+  }
+
+  // The events [g, end) of one element.
+  void element(size_t g, size_t end) {
     bool writes = false, reads_or_plain = false;
     for (size_t i = g; i < end; ++i) {
-      const int k = events[order[i]].kind;
+      const int k = at(i).kind;
       writes = writes || k != cv_emu::kRead;
       reads_or_plain = reads_or_plain || k != cv_emu::kAtomic;
     }
-    std::vector<std::pair<GroupAcc*, const GroupKey*>> seen;  // this element's groups
+    if (!writes || !reads_or_plain || end - g < 2) return;
+    seen_.clear();
     bool racy = false;
-    for (size_t i = g; writes && reads_or_plain && end - g > 1 && i < end && i < g + kPairScan; ++i) {
-      const Event& a0 = events[order[i]];
-      if (a0.kind == cv_emu::kRead) continue;
+    for (size_t i = g; i < end && i < g + kPairScan; ++i) {
+      if (at(i).kind == cv_emu::kRead) continue;
       for (size_t j = g; j < end; ++j) {
-        const Event& b0 = events[order[j]];
-        if (i == j || !conflict(a0, b0)) continue;
+        if (i == j || !conflict(at(i), at(j))) continue;
         // The writer first; two writers in the order of their places.
-        const bool swap = b0.kind != cv_emu::kRead && c.place_of(b0.where) < c.place_of(a0.where);
-        const Event& a = swap ? b0 : a0;
-        const Event& b = swap ? a0 : b0;
-        const Race r = make_race(a, b);
-        const GroupKey key{a.space, r.buffer, c.place_of(a.where), c.place_of(b.where), a.kind, b.kind};
-        auto [it, fresh] = groups.try_emplace(key);
-        GroupAcc& acc = it->second;
-        const RaceCause cause = cause_of(a, b);
-        if (fresh) {
-          acc.g.buffer = r.buffer, acc.g.shared = r.shared, acc.g.cause = cause;
-          acc.g.first = r.first, acc.g.second = r.second;
-        } else if (severity(cause) > severity(acc.g.cause)) {
-          acc.g.cause = cause;
-        }
-        if (std::none_of(seen.begin(), seen.end(), [&](const auto& s) { return s.first == &acc; })) {
-          seen.push_back({&acc, &it->first});
-          ++acc.g.elements;
-          if (acc.g.instances.size() < kGroupInstances) acc.g.instances.push_back(r);
-          // A lost update: one place, where the other thread read the element and wrote it too.
-          bool read = false, wrote = false;
-          for (size_t k = g; key.a == key.b && k < end && k < g + kPairScan * 4; ++k) {
-            const Event& e = events[order[k]];
-            if (e.block != b.block || e.thread != b.thread || !(c.place_of(e.where) == key.b)) continue;
-            read = read || e.kind == cv_emu::kRead;
-            wrote = wrote || e.kind == cv_emu::kWrite;
-          }
-          acc.rmw_votes += read && wrote;
-        }
+        const bool swap = at(j).kind != cv_emu::kRead && c_.place_of(at(j).where) < c_.place_of(at(i).where);
+        const Race r = pair(swap ? at(j) : at(i), swap ? at(i) : at(j), g, end);
         if (!racy) {
           racy = true;
-          ++x.racy_elements;
-          if (x.races.size() < kMaxRaces) x.races.push_back(r);
+          ++x_.racy_elements;
+          if (x_.races.size() < kMaxRaces) x_.races.push_back(r);
         }
         break;
       }
     }
-    // Every thread of the element on either side of its groups, paired or not.
-    for (size_t k = g; k < end && !seen.empty(); ++k) {
-      const Event& e = events[order[k]];
-      const Place p = c.place_of(e.where);
-      for (auto& [acc, key] : seen) {
+    count_threads(g, end);
+  }
+
+  // One conflicting pair: into its group (once per element), with its cause.
+  Race pair(const Event& a, const Event& b, size_t g, size_t end) {
+    Race r = make_race(a, b);
+    const GroupKey key{a.space, r.buffer, c_.place_of(a.where), c_.place_of(b.where), a.kind, b.kind};
+    auto [it, fresh] = groups_.try_emplace(key);
+    GroupAcc& acc = it->second;
+    const RaceCause cause = cause_of(a, b);
+    if (fresh) {
+      acc.g.buffer = r.buffer, acc.g.shared = r.shared, acc.g.cause = cause;
+      acc.g.first = r.first, acc.g.second = r.second;
+    } else if (severity(cause) > severity(acc.g.cause)) {
+      acc.g.cause = cause;
+    }
+    if (std::any_of(seen_.begin(), seen_.end(), [&](const auto& s) { return s.first == &acc; })) return r;
+    seen_.push_back({&acc, &it->first});
+    ++acc.g.elements;
+    if (acc.g.instances.size() < kGroupInstances) acc.g.instances.push_back(r);
+    // A lost update: one place, where the other thread read the element and wrote it too.
+    bool read = false, wrote = false;
+    for (size_t k = g; key.a == key.b && k < end && k < g + kPairScan * 4; ++k) {
+      const Event& e = at(k);
+      if (e.block != b.block || e.thread != b.thread || !(c_.place_of(e.where) == key.b)) continue;
+      read = read || e.kind == cv_emu::kRead;
+      wrote = wrote || e.kind == cv_emu::kWrite;
+    }
+    acc.rmw_votes += read && wrote;
+    return r;
+  }
+
+  // Every thread of the element on either side of its groups, paired or not.
+  void count_threads(size_t g, size_t end) {
+    for (size_t k = g; k < end && !seen_.empty(); ++k) {
+      const Event& e = at(k);
+      const Place p = c_.place_of(e.where);
+      for (auto& [acc, key] : seen_) {
         if (e.kind == key->ka && p == key->a) acc->a_threads.insert(thread_id(e));
         else if (e.kind == key->kb && p == key->b) acc->b_threads.insert(thread_id(e));
       }
     }
-    g = end;
   }
-  for (auto& [key, acc] : groups) {
-    acc.g.first_threads = acc.a_threads.size();
-    acc.g.second_threads = acc.b_threads.size();
-    acc.g.lost_update = acc.rmw_votes * 2 > acc.g.elements;
-    word_group(acc.g);
-    x.race_groups.push_back(std::move(acc.g));
+
+  void finish() {
+    for (auto& [key, acc] : groups_) {
+      acc.g.first_threads = acc.a_threads.size();
+      acc.g.second_threads = acc.b_threads.size();
+      acc.g.lost_update = acc.rmw_votes * 2 > acc.g.elements;
+      word_group(acc.g);
+      x_.race_groups.push_back(std::move(acc.g));
+    }
+    std::stable_sort(x_.race_groups.begin(), x_.race_groups.end(),
+                     [](const RaceGroup& p, const RaceGroup& q) { return p.elements > q.elements; });
+    if (x_.race_groups.size() > kMaxRaceGroups) x_.race_groups.resize(kMaxRaceGroups);
   }
-  std::stable_sort(x.race_groups.begin(), x.race_groups.end(),
-                   [](const RaceGroup& p, const RaceGroup& q) { return p.elements > q.elements; });
-  if (x.race_groups.size() > kMaxRaceGroups) x.race_groups.resize(kMaxRaceGroups);
+
+  const std::vector<Event>& ev_;
+  const RaceContext& c_;
+  Explain& x_;
+  std::vector<uint32_t> order_;
+  std::map<GroupKey, GroupAcc> groups_;
+  std::vector<std::pair<GroupAcc*, const GroupKey*>> seen_;  // the current element's groups
+};
+
+}  // namespace
+
+void find_races(const std::vector<Event>& events, const RaceContext& c, Explain& x) {
+  RaceFinder(events, c, x).run();
 }
 
 }  // namespace cv::emu
