@@ -31,11 +31,15 @@ void races(const emu::Explain& x) {
   for (size_t i = 0; i < x.race_groups.size(); ++i) {
     const emu::RaceGroup& g = x.race_groups[i];
     ImGui::PushID(static_cast<int>(i));
+    // The header short (a tree node's label does not wrap); the sentence and the fix under it.
+    std::string head = (g.elements == 1 && !g.instances.empty() ? g.instances[0].element : g.buffer + "[]") +
+                       " at line " + std::to_string(g.first.line);
+    if (g.second.line != g.first.line) head += " and line " + std::to_string(g.second.line);
+    head += ": " + std::to_string(g.elements) + (g.elements == 1 ? " element" : " elements");
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
-    ImGui::PushTextWrapPos(0.f);
-    const bool open = ImGui::TreeNodeEx("group", ImGuiTreeNodeFlags_SpanAvailWidth, "%s", g.sentence.c_str());
-    ImGui::PopTextWrapPos();
+    const bool open = ImGui::TreeNodeEx("group", ImGuiTreeNodeFlags_SpanAvailWidth, "%s", head.c_str());
     ImGui::PopStyleColor();
+    ui::wrapped(ui::kBad, g.sentence);
     ui::wrapped(ui::kWarn, g.fix);
     if (open) {
       const char* more = g.elements > g.instances.size() ? " (the first ones)" : "";
