@@ -21,7 +21,8 @@ void set_signal_module(uintptr_t text_lo, uintptr_t text_hi, uintptr_t base, con
 // The launch's buffers (the first 16), before it runs.
 void set_signal_buffers(const std::vector<BufferView>& buffers);
 
-// The reply's JSON for the fault (pure, tested): what the handler writes.
+// The reply's JSON for the fault: what the handler writes, from the module
+// and buffers set above (app_tests' ErrorLines read it through the runner).
 // `where` true when an emulated thread was running (block, thread given).
 struct SignalFacts {
   int signal = 0;
@@ -29,8 +30,7 @@ struct SignalFacts {
   bool where = false;
   unsigned block[3] = {0, 0, 0}, thread[3] = {0, 0, 0};
 };
-// Writes at most `cap` bytes (NUL-terminated); returns the length. Uses the
-// module and buffers set above.
+// Writes at most `cap` bytes (NUL-terminated); returns the length.
 size_t signal_reply_json(const SignalFacts& f, char* out, size_t cap);
 
 }  // namespace cv::usercode::runner
