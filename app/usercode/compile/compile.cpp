@@ -106,6 +106,9 @@ CompileResult compile(const CompileRequest& in) {
   req.file_name = clean_file_name(req.file_name);
   CompileResult r;
   r.target = req.target;
+  r.file_name = req.file_name;
+  // The CPU has no guard of its own: with the guard on, its spans are checked.
+  if (req.target == Target::Cpu && req.guard) req.checked = true;
   r.checked = req.checked;
   r.source_lines = static_cast<size_t>(std::count(req.source.begin(), req.source.end(), '\n')) + 1;
   auto finish = [&]() -> CompileResult {

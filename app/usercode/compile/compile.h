@@ -89,6 +89,7 @@ struct CompileResult {
                                         // (the guarded one when the request asked for the guard)
   guard::GuardedPtx guarded;            // the guard's PTX, sites and counts (guarded.ok when used)
   std::string shared_object;            // CPU target: path of the built .so (in `files`)
+  std::string file_name;                // the student's file as the compilers named it ("kernel.cu")
   std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up
   KernelResources resources;

@@ -126,7 +126,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
                                    "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
                                    "-I", dir->path(), "-o", so, src};
-  if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
+  if (req.checked) argv.insert(argv.begin() + 1, {"-DCV_CHECKED=1", "-g1"});  // -g1: a checked s[i]'s line
   int status = 0;
   if (std::string e = emu::run_tool(argv, log_path, status, confine_helper(), dir->path()); !e.empty()) {
     r.error = e;

@@ -44,9 +44,14 @@ namespace {
 
 std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  // Every `extern __shared__` array is the block's one dynamic shared memory,
+  // as on the GPU: aliases of one thread-local block.
+  if (!scan.extern_shared.empty())
+    s += "extern \"C\" { alignas(16) thread_local unsigned char cv_emu_dynamic_shared[" +
+         std::to_string(kDynamicSharedCapacity) + "]; }\n";
   for (const ExternShared& e : scan.extern_shared)
-    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
-         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
+    s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
+         " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;
@@ -122,8 +127,12 @@ std::vector<std::string> compile_flags(bool explain) {
 
 std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
-    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never", "-fmax-errors=50"};
+    // Frame pointers: explain walks from an access to the calls around it.
+    // clang drops a load's call before a store to the same place (`x += 1`
+    // would read as a write only) unless told not to; GCC retries without it.
+    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-fno-omit-frame-pointer", "-DCV_EMU_EXPLAIN=1",
+            "-fno-math-errno", "-w", "-fdiagnostics-color=never", "-fmax-errors=50", "-mllvm",
+            "-tsan-instrument-read-before-write"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
           "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50"};
@@ -195,7 +204,8 @@ BuildResult build_module(const BuildRequest& req) {
   }
   std::vector<std::string> argv = {req.cxx};
   for (const std::string& f : compile_flags(req.explain)) argv.push_back(f);
-  if (req.checked) argv.push_back("-DCV_CHECKED=1");
+  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
+  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
   argv.insert(argv.end(), {"-I", dir});
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
@@ -205,6 +215,14 @@ BuildResult build_module(const BuildRequest& req) {
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
       read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
+  // Explain on GCC: clang's option (below) is not GCC's; the same without it.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
+    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
+    if (at != argv.end()) argv.erase(at, at + 2);
     std::ofstream(log, std::ios::trunc).flush();
     why = run_tool(argv, log, status, req.confine_helper, dir);
   }

@@ -3,12 +3,15 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <dlfcn.h>
 
 #include "common/parallel_for.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/emu/pc_lines.h"
+#include "usercode/emu/shared_names.h"
 #include "usercode/wire/protocol.h"
 #include "usercode/sandbox/cell.h"
 #include "usercode/sandbox/load_time_code.h"
@@ -35,17 +38,28 @@ int cell_main(int sock, sandbox::Violation* record, const CellRun& job) {
     dlinfo(m.handle(), RTLD_DI_LINKMAP, &lm);
     const uint64_t base = lm ? lm->l_addr : 0;
     Options o = job.options;
-    o.resolve_lines = [&](const std::vector<uint64_t>& pcs) {
-      std::vector<char> blob(pcs.size() * sizeof(uint64_t));
-      if (!pcs.empty()) std::memcpy(blob.data(), pcs.data(), blob.size());
-      std::map<uint64_t, int> lines;
+    // This cell may not start programs: addr2line and readelf run in the parent.
+    auto ask = [&](const json& head, const std::vector<char>& blob) {
       usercode::wire::Frame f;
       std::string why;
-      if (!usercode::wire::send(sock, {{"op", "lines"}, {"base", base}}, blob).empty() ||
+      if (!usercode::wire::send(sock, head, blob).empty() ||
           usercode::wire::receive(sock, f, -1, why) != usercode::wire::Status::Ok)
-        return lines;
-      for (const auto& pair : f.json.value("lines", json::array())) lines[pair[0].get<uint64_t>()] = pair[1].get<int>();
-      return lines;
+        return json();
+      return f.json;
+    };
+    o.resolve_frames = [&](const std::vector<uint64_t>& pcs) {
+      std::vector<char> blob(pcs.size() * sizeof(uint64_t));
+      if (!pcs.empty()) std::memcpy(blob.data(), pcs.data(), blob.size());
+      std::map<uint64_t, std::vector<int>> frames;
+      for (const auto& pair : ask({{"op", "lines"}, {"base", base}}, blob).value("frames", json::array()))
+        frames[pair[0].get<uint64_t>()] = pair[1].get<std::vector<int>>();
+      return frames;
+    };
+    o.variable_shapes = [&](const std::set<std::string>& names) {
+      std::map<std::string, ArrayShape> shapes;
+      for (const auto& [name, v] : ask({{"op", "shapes"}, {"names", names}}, {}).value("shapes", json::object()).items())
+        shapes[name] = ArrayShape{v.at(0).get<unsigned>(), v.at(1).get<std::vector<unsigned long long>>()};
+      return shapes;
     };
     const Report r = run(m.kernel(job.entry), job.shape, job.params, job.buffers, o);
     result = {{"ok", r.ok}, {"run_ms", r.ms}, {"fibers", r.fibers}, {"printf", r.printf_lines}};
@@ -87,6 +101,40 @@ std::string take_result(const json& r, nlohmann::ordered_json& out) {
   return "";
 }
 
+// A name the module's symbol table could hold: no path, no option for readelf.
+bool plain_name(const json& v) {
+  if (!v.is_string()) return false;
+  const std::string& s = v.get_ref<const std::string&>();
+  return !s.empty() && s.size() <= 256 && s.find_first_not_of(
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:.$") == std::string::npos;
+}
+
+// The cell's "lines" (code addresses -> the student's lines) or "shapes" (shared
+// variables' debug shapes); a question out of bounds gets an empty answer.
+void answer_question(int sock, const usercode::wire::Frame& f, const CellRun& job) {
+  const std::string op = f.json.value("op", "");
+  if (op == "lines") {
+    json frames = json::array();
+    if (f.json.contains("base") && f.json["base"].is_number_unsigned() && f.blob.size() % sizeof(uint64_t) == 0 &&
+        f.blob.size() <= (32u << 20)) {
+      std::vector<uint64_t> pcs(f.blob.size() / sizeof(uint64_t));
+      if (!pcs.empty()) std::memcpy(pcs.data(), f.blob.data(), f.blob.size());
+      for (const auto& [pc, lines] : resolve_frames(job.so_path, f.json["base"].get<uint64_t>(), pcs, job.file_name))
+        frames.push_back({pc, lines});
+    }
+    usercode::wire::send(sock, {{"op", "lines"}, {"frames", frames}});  // a dead cell: seen next read
+    return;
+  }
+  json shapes = json::object();
+  const json names = f.json.value("names", json::array());
+  if (names.is_array() && names.size() <= 4096 && std::all_of(names.begin(), names.end(), plain_name)) {
+    std::set<std::string> wanted;
+    for (const json& n : names) wanted.insert(n.get<std::string>());
+    for (const auto& [name, shape] : variable_shapes(job.so_path, wanted)) shapes[name] = {shape.elem_bytes, shape.dims};
+  }
+  usercode::wire::send(sock, {{"op", "shapes"}, {"shapes", shapes}});
+}
+
 }  // namespace
 
 int explain_in_cell(const CellRun& job, nlohmann::ordered_json& out) {
@@ -97,14 +145,8 @@ int explain_in_cell(const CellRun& job, nlohmann::ordered_json& out) {
     const usercode::wire::Status s = usercode::wire::receive(cell.socket(), f, -1, why);
     for (int fd : f.fds) close(fd);
     const std::string op = s == usercode::wire::Status::Ok ? f.json.value("op", "") : "";
-    if (op == "lines" && f.json.contains("base") && f.json["base"].is_number_unsigned() &&
-        f.blob.size() % sizeof(uint64_t) == 0 && f.blob.size() <= (32u << 20)) {
-      std::vector<uint64_t> pcs(f.blob.size() / sizeof(uint64_t));
-      if (!pcs.empty()) std::memcpy(pcs.data(), f.blob.data(), f.blob.size());
-      json lines = json::array();
-      for (const auto& [pc, line] : resolve_lines(job.so_path, f.json["base"].get<uint64_t>(), pcs, job.file_name))
-        lines.push_back({pc, line});
-      usercode::wire::send(cell.socket(), {{"op", "lines"}, {"lines", lines}});  // a dead cell: seen next read
+    if (op == "lines" || op == "shapes") {  // the cell's questions, checked: it runs the student's code
+      answer_question(cell.socket(), f, job);
       continue;
     }
     if (op == "result") {

@@ -38,6 +38,7 @@ struct FaultRecord {
   int hit, line;
   long long index, size;
   unsigned thread[3], block[3];
+  unsigned long long pc;  // CPU builds: the access's return address (0 on the GPU)
 };
 nlohmann::json out_of_range_json(const FaultRecord& r);
 

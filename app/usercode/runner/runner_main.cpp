@@ -16,6 +16,7 @@
 #include <string>
 
 #include "usercode/runner/runner_executor.h"
+#include "usercode/runner/runner_signals.h"
 #include "usercode/wire/protocol.h"
 
 namespace cv::usercode::runner {
