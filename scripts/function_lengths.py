@@ -19,7 +19,7 @@ With --max L it exits 1 when a function is longer than L lines unless
     nothing. Entries that match no long function are reported, not fatal.
 --self-test plants a violation in a temporary copy and checks that it is caught.
 """
-import argparse, pathlib, re, sys, tempfile
+import argparse, bisect, pathlib, re, sys, tempfile
 
 SIG_END = re.compile(r"(\)\s*(const|override|noexcept|final|mutable|\s)*(->\s*[\w:<>,\s*&]+)?\s*$)|"
                      r"(\)\s*:\s*[\s\S]*\)\s*$)")
@@ -60,6 +60,8 @@ def functions(path):
     raw = path.read_text(errors="replace")
     text = strip(raw)
     lines = raw.split("\n")
+    newlines = [k for k, ch in enumerate(text) if ch == "\n"]
+    line_of = lambda pos: bisect.bisect_left(newlines, pos) + 1  # 1-based line of offset pos
     stack = []  # (is_function, body's first line, name, signature's first line)
     last = 0    # end of the previous statement or brace
     for i, c in enumerate(text):
@@ -73,14 +75,14 @@ def functions(path):
                 m = re.search(r"([~\w:]+(?:operator\S*)?)\s*\(", before)
                 name = m.group(1) if m else "?"
                 lead = len(before) - len(before.lstrip())
-                sig = text.count("\n", 0, last + lead) + 1
-            stack.append((is_fn, text.count("\n", 0, i) + 1, name, sig))
+                sig = line_of(last + lead)
+            stack.append((is_fn, line_of(i), name, sig))
             last = i + 1
         elif c == "}":
             if stack:
                 is_fn, start, name, sig = stack.pop()
                 if is_fn:
-                    end = text.count("\n", 0, i) + 1
+                    end = line_of(i)
                     reason = sig >= 2 and MARKER.match(lines[sig - 2]) is not None
                     yield end - start + 1, name, start, reason
             last = i + 1
