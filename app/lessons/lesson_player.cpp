@@ -96,6 +96,8 @@ void LessonPlayer::load(Lesson lesson, int first) {
   std::snprintf(path_field_, sizeof path_field_, "%s", path_.c_str());
   lesson_ = std::move(lesson);
   problems_.clear();
+  outcomes_.clear();
+  revealed_rounds_.clear();
   need_base_ = true;
   current_ = 0;
   go_request_ = std::clamp(first, 0, static_cast<int>(lesson_->steps.size()) - 1);
@@ -179,6 +181,26 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
   rows_.clear();
   values_.clear();
   verdict_ = {};
+  if (!script_) restore_outcome();
+}
+
+void LessonPlayer::keep_outcome() {
+  outcomes_[current_] = Outcome{rows_, values_, verdict_, hands_, guess_, guess_given_, run_error_};
+}
+
+bool LessonPlayer::restore_outcome() {
+  const auto it = outcomes_.find(current_);
+  if (it == outcomes_.end()) return false;
+  const Outcome& o = it->second;
+  rows_ = o.rows;
+  values_ = o.values;
+  verdict_ = o.verdict;
+  hands_ = o.hands;
+  guess_ = o.guess;
+  guess_given_ = o.guess_given;
+  run_error_ = o.run_error;
+  run_done_ = true;
+  return true;
 }
 
 std::optional<std::string> LessonPlayer::start_run(presets::AppState& app) {
@@ -323,6 +345,9 @@ void LessonPlayer::finish_run(presets::AppState& app) {
   }
   verdict_ = judge(plan().predict, values_, hands_,
                    guess_given_ ? std::optional<double>(guess_) : std::nullopt);
+  if (!verdict_.measured && lesson_->steps[current_].gpu_only && backend_ == Backend::Cpu)
+    verdict_.summary = "not measured: this step needs a GPU, and the app runs on the CPU";
+  keep_outcome();
   reveal_to_class();
 }
 

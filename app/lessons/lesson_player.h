@@ -174,7 +174,24 @@ class LessonPlayer {
   std::optional<Script> script_;
   std::vector<StepReport> reports_;
 
+  // A step's run, kept at its reveal: coming back to the step (PageUp) shows
+  // it again, and the phones get that step's round back with its votes.
+  struct Outcome {
+    std::vector<nlohmann::ordered_json> rows;
+    Values values;
+    Verdict verdict;
+    std::vector<int> hands;
+    double guess = 0;
+    bool guess_given = false;
+    std::string run_error;
+  };
+  std::map<int, Outcome> outcomes_;  // by step (0-based)
+  void keep_outcome();
+  bool restore_outcome();
+
   classvote::ClassRoom* class_ = nullptr;
+  std::map<int, uint64_t> revealed_rounds_;  // by step: the store's round revealed
+  const classvote::VoteStore* rounds_of_ = nullptr;  // the store those rounds are in
   const classvote::VoteStore* published_to_ = nullptr;
   int published_step_ = -1;
   uint64_t round_ = 0;               // the store's round for this step

@@ -86,7 +86,7 @@ std::string find_runner(const std::string& override_path, std::string* why) {
 
 // ---- RunnerProcess -----------------------------------------------------------
 
-RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend, int device) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
@@ -97,7 +97,7 @@ RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
   posix_spawn_file_actions_addclosefrom_np(&fa, kChildFd + 1);
   const std::string fd_text = std::to_string(kChildFd);
   const std::string backend_text = backend == Backend::Cuda ? "cuda" : "cpu";
-  const std::string device_text = std::to_string(selected_device());
+  const std::string device_text = std::to_string(device >= 0 ? device : selected_device());
   std::vector<char*> argv = {const_cast<char*>(path.c_str()), const_cast<char*>("--socket"),
                              const_cast<char*>(fd_text.c_str()), const_cast<char*>("--backend"),
                              const_cast<char*>(backend_text.c_str()), const_cast<char*>("--device"),
@@ -159,8 +159,8 @@ std::string RunnerProcess::exited() {
 
 // ---- RunnerClient --------------------------------------------------------------
 
-RunnerClient::RunnerClient(std::string runner_path, Backend backend)
-    : path_(std::move(runner_path)), backend_(backend) {}
+RunnerClient::RunnerClient(std::string runner_path, Backend backend, int device)
+    : path_(std::move(runner_path)), backend_(backend), device_(device) {}
 
 RunnerClient::~RunnerClient() = default;
 
@@ -202,7 +202,7 @@ void RunnerClient::stop_locked() {
 
 void RunnerClient::ensure_started() {
   if (proc_) return;
-  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_, device_);
   {
     std::lock_guard<std::mutex> ids(ids_mutex_);
     shared_ids_.clear();

@@ -36,7 +36,8 @@ std::string find_runner(const std::string& override_path, std::string* why = nul
 // One child process and its socket; SIGKILL + waitpid on destruction.
 class RunnerProcess {
  public:
-  RunnerProcess(const std::string& path, Backend backend);  // throws std::runtime_error
+  // `device`: the CUDA device it computes on (-1: the app's selected one).
+  RunnerProcess(const std::string& path, Backend backend, int device = -1);  // throws std::runtime_error
   ~RunnerProcess();
   RunnerProcess(const RunnerProcess&) = delete;
   RunnerProcess& operator=(const RunnerProcess&) = delete;
@@ -94,7 +95,9 @@ struct OccupancyReply {
 // a lab run's), so a lab run does not replace the kernel a scene runs.
 class RunnerClient {
  public:
-  RunnerClient(std::string runner_path, Backend backend);
+  // `device`: the CUDA device its processes compute on (-1: the app's
+  // selected one; a challenge's judge keeps one runner per GPU).
+  RunnerClient(std::string runner_path, Backend backend, int device = -1);
   ~RunnerClient();
   RunnerClient(const RunnerClient&) = delete;
   RunnerClient& operator=(const RunnerClient&) = delete;
@@ -137,6 +140,7 @@ class RunnerClient {
 
   std::string path_;
   Backend backend_;
+  int device_ = -1;
   mutable std::mutex mutex_;  // one request at a time; guards everything below
   std::unique_ptr<RunnerProcess> proc_;
   nlohmann::json hello_;
