@@ -175,10 +175,21 @@ void ChallengeStore::explained(uint64_t id, const Verdict& v) {
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = subs_.find(id);
   if (it == subs_.end()) return;
-  it->second.verdict.findings = v.findings;
-  it->second.verdict.explain_note = v.explain_note;
-  it->second.stage = Stage::Done;
-  it->second.done_s = now_s();
+  Submission& s = it->second;
+  s.verdict.findings = v.findings;
+  s.verdict.explain_note = v.explain_note;
+  s.stage = Stage::Done;
+  s.done_s = now_s();
+  if (v.racy && s.verdict.outcome == Verdict::Outcome::Correct) {
+    // Right this time, but threads race: on another run or GPU the answer varies.
+    s.verdict.outcome = Verdict::Outcome::Wrong;
+    s.verdict.racy = true;
+    s.verdict.message = "wrong: threads race (explain found it below); the answer was right this time, "
+                        "but it can differ on another run or GPU";
+    best_.erase(s.device);
+    for (const auto& [id, other] : subs_)
+      if (other.device == s.device) update_best(other);
+  }
 }
 
 void ChallengeStore::wake_all() {

@@ -150,8 +150,11 @@ void explain_stage(const JudgeSettings& s, const JudgeRequest& r, Verdict& v) {
       v.explain_note = "explain could not run this kernel: " + o.reply.value("error", std::string("it failed"));
       return;
     }
-    if (o.reply.contains("explain"))
-      v.findings = explain_words(emu::explain_from_json(o.reply["explain"]), o.reply.value("n", 0ll));
+    if (o.reply.contains("explain")) {
+      const emu::Explain x = emu::explain_from_json(o.reply["explain"]);
+      v.findings = explain_words(x, o.reply.value("n", 0ll));
+      v.racy = x.racy_elements > 0;
+    }
   } catch (const std::exception& e) {
     v.explain_note = std::string("explain could not run: ") + e.what();
   }

@@ -46,6 +46,7 @@ struct Verdict {
   int reps = 0;
   long long n = 0;
   std::vector<std::string> findings;  // explain's, in words
+  bool racy = false;                  // explain found a race (then never correct: a GPU's answer varies)
   std::string explain_note;           // why explain said nothing ("" when it ran)
   std::string backend;                // "cuda" / "cpu"
   double judge_ms = 0;                // submit-to-verdict is the queue's; this is the work
