@@ -54,7 +54,7 @@ void Challenge::draw_settings() {
       if (ImGui::Selectable(specs[i]->name.c_str(), i == template_index_)) template_index_ = i;
     ImGui::EndCombo();
   }
-  ui::tooltip(specs[template_index_]->description);
+  ui::tooltip(specs[template_index_]->description.c_str());
   ImGui::RadioButton("correct, then fastest", &goal_kind_, 0);
   ImGui::SameLine();
   ImGui::RadioButton("correct within a target time", &goal_kind_, 1);

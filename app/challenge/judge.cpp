@@ -61,8 +61,11 @@ usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequ
 
 long long size_of(const JudgeSettings& s, const usercode::TemplateSpec& t) {
   if (s.n) return *s.n;
+  // The emulator runs each GPU thread on a CPU core's time: a class's worth of
+  // kernels at the emulator's bench size would take minutes.
+  constexpr long long kEmulatedChallengeN = 1 << 16;
   const bool emulated = s.backend == Backend::Cpu && t.cpu_form == usercode::CpuForm::Emulated;
-  return emulated ? std::min(t.default_n, t.emulated_default_n) : t.default_n;
+  return emulated ? std::min({t.default_n, t.emulated_default_n, kEmulatedChallengeN}) : t.default_n;
 }
 
 }  // namespace
