@@ -20,7 +20,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from class_common import App, percentile, request  # noqa: E402
+from class_common import App, percentile, phone_address, request  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -33,22 +33,23 @@ def app_args(backend, seconds, fps):
 def student(port, code, i, source, expect, out, deadline):
     rec = {"i": i, "expect": expect}
     out[i] = rec
-    s, j = request(port, "POST", "/api/join", {"code": code})
+    me = phone_address(i)
+    s, j = request(port, "POST", "/api/join", {"code": code}, source=me)
     if s != 200:
         rec["error"] = f"join {s} {j}"
         return
     token = j["token"]
-    s, j = request(port, "POST", "/api/name", {"token": token, "name": f"student {i}"})
+    s, j = request(port, "POST", "/api/name", {"token": token, "name": f"student {i}"}, source=me)
     if s != 200:
         rec["error"] = f"name {s} {j}"
         return
     t0 = time.time()
-    s, j = request(port, "POST", "/api/submit", {"token": token, "source": source}, timeout=10)
+    s, j = request(port, "POST", "/api/submit", {"token": token, "source": source}, timeout=10, source=me)
     if s != 202:
         rec["error"] = f"submit {s} {j}"
         return
     while time.time() - t0 < deadline:
-        s, j = request(port, "GET", "/api/submissions", token=token)
+        s, j = request(port, "GET", "/api/submissions", token=token, source=me)
         if s == 200 and j["submissions"]:
             sub = j["submissions"][0]
             if sub.get("outcome") and "verdict_s" not in rec:

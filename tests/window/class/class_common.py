@@ -60,10 +60,18 @@ class App:
         return "".join(self.err[-n:])
 
 
-def request(port, method, path, body=None, token=None, timeout=5):
-    """(status, parsed JSON or {}); status 0 when the connection failed."""
+def phone_address(i):
+    """A loopback address of its own for simulated phone i (127.0.1.1 on): the
+    server caps connections and joins per address, as phones on Wi-Fi each have one."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
+def request(port, method, path, body=None, token=None, timeout=5, source=None):
+    """(status, parsed JSON or {}); status 0 when the connection failed.
+    `source`: the client's own loopback address (phone_address)."""
     try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                       source_address=(source, 0) if source else None)
         headers = {}
         data = None
         if token:
