@@ -106,6 +106,9 @@ MHD_Result send_reply(MHD_Connection* c, const HttpReply& r) {
                                                        MHD_RESPMEM_MUST_COPY);
   if (!resp) return MHD_NO;
   MHD_add_response_header(resp, "Content-Type", r.type.c_str());
+  // One request per connection: a phone polls once a second, and a kept-alive
+  // idle connection would only hold one of its address's few connections.
+  MHD_add_response_header(resp, "Connection", "close");
   MHD_add_response_header(resp, "Cache-Control", "no-store");
   MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
   MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");

@@ -124,7 +124,9 @@ double p99(std::vector<double> v) {
 }  // namespace
 
 TEST(ClassAbuse, IdleSlowAndHalfSentConnectionsDoNotDelayAPhone) {
-  Server s;
+  ServerOptions o;
+  o.token_burst = 1000;  // the phone polls faster than a page does
+  Server s(o);
   ASSERT_FALSE(s.server.start());
   const std::string token = *s.store.join("QRS7K");
   std::vector<int> held;
@@ -202,7 +204,7 @@ TEST(ClassAbuse, JoinsPerAddressPerMinuteTheTeacherCanRaise) {
   s.server.set_joins_per_minute(600);  // 10 a second from now on
   std::this_thread::sleep_for(std::chrono::milliseconds(250));
   EXPECT_EQ(s.server.dispatch({"POST", "/api/join", "10.0.0.7", "", R"({"code":"QRS7K"})"}).status, 200);
-  EXPECT_EQ(s.store.tally()->joined, 23);
+  EXPECT_EQ(s.store.tally()->joined, 22);  // 20, one from another address, one after the raise
 }
 
 TEST(ClassAbuse, ClassSizeCapAndARemovedDevice) {
