@@ -1,5 +1,6 @@
 #include "challenge/challenge_api.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "class/rate_limit.h"
@@ -11,6 +12,7 @@ using classvote::error_reply;
 using classvote::HttpReply;
 using classvote::HttpRequest;
 using classvote::json_reply;
+using classvote::parse_body;
 using nlohmann::json;
 
 namespace {
@@ -49,7 +51,7 @@ json challenge_json(const ApiContext& ctx, const classvote::VoteStore& votes, co
   j["declaration"] = usercode::declaration_text(*t);
   j["reference"] = t->reference_text;
   try {
-    j["starter"] = usercode::read_template_source(*t, ctx.paths);
+    j["starter"] = ctx.starters->get(*t, ctx.paths);
   } catch (const std::exception&) {
     j["starter"] = "// template: " + t->name + "\n";
   }
@@ -81,6 +83,8 @@ json submission_json(const Submission& s, int queue_position) {
   j["findings"] = v.findings;
   if (!v.explain_note.empty()) j["explain_note"] = v.explain_note;
   j["explained"] = s.stage == Stage::Done;
+  // Explain's race check can still turn a correct verdict wrong.
+  j["final"] = s.stage == Stage::Done || v.outcome != Verdict::Outcome::Correct;
   return j;
 }
 
@@ -110,6 +114,7 @@ void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<
   // reads as the votes' API allows.
   auto submits = std::make_shared<classvote::RateLimiter>(3, 0.2, 1 << 14);
   auto reads = std::make_shared<classvote::RateLimiter>(20, 10, 1 << 14);
+  classvote::ClassServer* server_at = &server;  // owns these routes: outlives them
   auto who = [votes](const std::string& token) { return token.empty() ? std::nullopt : votes->device(token); };
 
   server.add_route("GET", "/api/challenge", 0, [=](const HttpRequest& r) -> HttpReply {
@@ -118,7 +123,7 @@ void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<
     return json_reply(200, challenge_json(ctx, *votes, r.token));
   });
   server.add_route("POST", "/api/name", classvote::kMaxBody, [=](const HttpRequest& r) -> HttpReply {
-    const json j = json::parse(r.body, nullptr, false);
+    const json j = parse_body(r.body);
     if (!j.is_object() || !j.contains("token") || !j["token"].is_string() || !j.contains("name") ||
         !j["name"].is_string())
       return error_reply(400, "send {\"token\", \"name\"}");
@@ -130,7 +135,7 @@ void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<
     return json_reply(200, {{"ok", true}});
   });
   server.add_route("POST", "/api/submit", kMaxSubmitBody, [=](const HttpRequest& r) -> HttpReply {
-    const json j = json::parse(r.body, nullptr, false);
+    const json j = parse_body(r.body);
     if (!j.is_object() || !j.contains("token") || !j["token"].is_string() || !j.contains("source") ||
         !j["source"].is_string())
       return error_reply(400, "send {\"token\", \"source\"}");
@@ -139,12 +144,13 @@ void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<
     if (!me) return error_reply(403, "join with the code first");
     if (me->name.empty()) return error_reply(409, "choose a display name first");
     if (!submits->allow(token)) return error_reply(429, "one kernel every 5 seconds: wait a moment");
-    std::string why;
-    const uint64_t id = ctx.store->submit(token, me->number, j["source"].get<std::string>(), &why);
-    if (!id) return error_reply(why.find("still being judged") != std::string::npos ? 409
-                                : why.find("KiB") != std::string::npos             ? 413
-                                                                                    : 400,
-                                why);
+    // Kernels waiting per address: as many as the address may join devices a
+    // minute (the teacher raises it where a class shares one address).
+    const auto cap = static_cast<size_t>(std::max(1.0, server_at->joins_per_minute()));
+    const ChallengeStore::Outcome o =
+        ctx.store->submit({token, me->number, r.address}, j["source"].get<std::string>(), cap);
+    if (!o.id) return error_reply(o.status, o.why);
+    const uint64_t id = o.id;
     return json_reply(202, {{"id", id}});
   });
   server.add_route("GET", "/api/submissions", 0, [=](const HttpRequest& r) -> HttpReply {
@@ -157,9 +163,7 @@ void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<
       int pos = 0;
       for (size_t i = 0; i < queue.size(); ++i)
         if (queue[i].id == s.id) pos = static_cast<int>(i) + 1;
-      json one = submission_json(s, pos);
-      one["source"] = s.source;  // the student's own text, back to the student alone
-      list.push_back(one);
+      list.push_back(submission_json(s, pos));  // no text: the page keeps its own
     }
     return json_reply(200, {{"submissions", list}, {"queue", queue.size()}});
   });

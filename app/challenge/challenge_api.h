@@ -11,6 +11,7 @@
 #include <string>
 
 #include "challenge/challenge_store.h"
+#include "challenge/starter_cache.h"
 #include "class/class_server.h"
 #include "class/vote_store.h"
 
@@ -20,6 +21,7 @@ struct ApiContext {
   std::shared_ptr<ChallengeStore> store;
   std::string backend;      // "cuda" / "cpu", shown with the times
   PathConfig paths;         // the templates' starting files
+  std::shared_ptr<StarterCache> starters = std::make_shared<StarterCache>();  // read when changed
 };
 
 // Adds /api/challenge, /api/name, /api/submit, /api/submissions and

@@ -10,7 +10,7 @@ using nlohmann::json;
 HttpReply ClassServer::api_join(const HttpRequest& r) {
   if (!joins_.allow(r.address))
     return error_reply(429, "too many joins from this address: the teacher can allow more per minute");
-  const json j = json::parse(r.body, nullptr, false);
+  const json j = parse_body(r.body);
   if (!j.is_object() || !j.contains("code") || !j["code"].is_string() ||
       j["code"].get_ref<const std::string&>().size() > 16)
     return error_reply(400, "send {\"code\": \"ABCDE\"}");
@@ -36,7 +36,7 @@ HttpReply ClassServer::api_step(const HttpRequest& r) {
 }
 
 HttpReply ClassServer::api_vote(const HttpRequest& r) {
-  const json j = json::parse(r.body, nullptr, false);
+  const json j = parse_body(r.body);
   if (!j.is_object() || !j.contains("token") || !j["token"].is_string() || !j.contains("round") ||
       !j["round"].is_number_unsigned() || (j.contains("choice") == j.contains("value")))
     return error_reply(400, "send {\"token\", \"round\", and \"choice\" or \"value\"}");

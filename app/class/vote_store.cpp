@@ -248,7 +248,7 @@ std::string VoteStore::set_name(const std::string& token, const std::string& nam
   const auto it = tokens_.find(token);
   if (it == tokens_.end()) return "join with the code first";
   for (const auto& [t, d] : tokens_)
-    if (t != token && d.name == name) return "another student has this name: choose another";
+    if (t != token && same_name(d.name, name)) return "another student has this name: choose another";
   it->second.name = name;
   return "";
 }

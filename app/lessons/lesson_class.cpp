@@ -73,6 +73,7 @@ void LessonPlayer::sync_class() {
     q.question = p.predict.question.empty() ? q.title : p.predict.question;
     for (const auto& c : p.predict.choices) q.choices.push_back(c.label);
     q.unit = p.predict.unit;
+    if (p.predict.range) q.range = classvote::Range{p.predict.range->first, p.predict.range->second};
     round_ = store->publish(q);
     published_to_ = store;
     published_step_ = current_;

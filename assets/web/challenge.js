@@ -162,8 +162,9 @@ function showVerdict(sub, builtins) {
     text(o, "#" + sub.id + ": " + sub.stage + (sub.ahead ? " (" + sub.ahead + " ahead)" : ""));
     o.className = "";
   } else {
-    text(o, "#" + sub.id + ": " + sub.outcome);
-    o.className = sub.correct ? "correct" : "bad";
+    const sure = sub.final !== false;
+    text(o, "#" + sub.id + ": " + sub.outcome + (sure ? "" : " so far: checking for races..."));
+    o.className = !sure ? "" : sub.correct ? "correct" : "bad";
   }
   text($("message"), sub.message ? sub.message + (sub.message_line ? " (line " + sub.message_line + ")" : "") : "");
   const marks = $("marks");

@@ -95,6 +95,7 @@ TEST(Challenge, LeaderboardKeepsEachStudentsBestCorrect) {
     c.compiled(id, {}, {});
     c.take(ChallengeStore::Work::Run, stop, s);
     c.ran(id, v);
+    if (c.take(ChallengeStore::Work::Explain, stop, s)) c.explained(id, {});
   };
   judge("a", 1, correct(3.0));
   judge("b", 2, correct(1.0));
@@ -108,6 +109,40 @@ TEST(Challenge, LeaderboardKeepsEachStudentsBestCorrect) {
   EXPECT_EQ(st[0].device, 2);
   EXPECT_EQ(st[1].device, 1);
   EXPECT_DOUBLE_EQ(st[1].ms, 3.0);
+}
+
+TEST(Challenge, ACorrectKernelReachesTheBoardOnlyOnceExplainFoundNoRace) {
+  ChallengeStore c;
+  c.open(count3());
+  std::atomic<bool> stop{false};
+  Submission s;
+  auto run = [&](const std::string& token, int device) {
+    std::string why;
+    const uint64_t id = c.submit(token, device, "k", &why);
+    c.take(ChallengeStore::Work::Compile, stop, s);
+    c.compiled(id, {}, {});
+    c.take(ChallengeStore::Work::Run, stop, s);
+    c.ran(id, correct(1.0));
+    EXPECT_TRUE(c.standings().empty());  // right once, not yet checked for races
+    const json mid = submission_json(*c.submission(id), 0);
+    EXPECT_EQ(mid["outcome"], "correct");
+    EXPECT_FALSE(mid["final"].get<bool>());
+    EXPECT_TRUE(c.take(ChallengeStore::Work::Explain, stop, s));
+    return id;
+  };
+  const uint64_t racy = run("a", 1);
+  Verdict race;
+  race.racy = true;
+  c.explained(racy, race);
+  EXPECT_TRUE(c.standings().empty());
+  const json j = submission_json(*c.submission(racy), 0);
+  EXPECT_EQ(j["outcome"], "wrong");
+  EXPECT_TRUE(j["final"].get<bool>());
+  EXPECT_NE(j["message"].get<std::string>().find("race"), std::string::npos);
+  const uint64_t clean = run("b", 2);
+  c.explained(clean, {});
+  ASSERT_EQ(c.standings().size(), 1u);
+  EXPECT_EQ(c.standings()[0].submission, clean);
 }
 
 TEST(Challenge, NamesFollowTheRule) {
