@@ -12,16 +12,32 @@
 
 namespace cv::classvote {
 
+namespace {
+
+// An integer field with its label beside it where the column is wide enough
+// (a projector's narrow column is not), else the label on the line above.
+bool int_field(const char* label, int* v, int step, int fast) {
+  const float field = 7 * ImGui::GetFontSize();
+  const float beside = field + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+  const bool above = beside > ImGui::GetContentRegionAvail().x;
+  ImGui::PushID(label);
+  if (above) ImGui::TextUnformatted(label);
+  ImGui::SetNextItemWidth(field);
+  const bool changed = ImGui::InputInt(above ? "##v" : label, v, step, fast);
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace
+
 void ClassRoom::draw_devices() {
   if (!running() || !store_) return;
-  ImGui::SetNextItemWidth(7 * ImGui::GetFontSize());
-  if (ImGui::InputInt("class size at most", &class_cap_, 10, 100)) {
+  if (int_field("class size at most", &class_cap_, 10, 100)) {
     class_cap_ = std::clamp(class_cap_, 1, 5000);
     store_->set_max_devices(class_cap_);
   }
   ui::tooltip("Joins beyond this are refused (\"the class is full\"); 1 to 5000.");
-  ImGui::SetNextItemWidth(7 * ImGui::GetFontSize());
-  if (ImGui::InputInt("joins per address per minute", &joins_per_minute_, 5, 50)) {
+  if (int_field("joins per address per minute", &joins_per_minute_, 5, 50)) {
     joins_per_minute_ = std::clamp(joins_per_minute_, 1, 10000);
     if (server_) server_->set_joins_per_minute(joins_per_minute_);
   }
@@ -32,7 +48,8 @@ void ClassRoom::draw_devices() {
   char head[96];
   std::snprintf(head, sizeof head, "devices (%zu joined)###devices", devices.size());
   if (!ImGui::TreeNode(head)) return;
-  ImGui::Checkbox("a removed device's address may not join again", &block_removed_);
+  ImGui::Checkbox("block removed addresses", &block_removed_);
+  ui::tooltip("A removed device's address may not join again while the server runs.");
   const double now = devices.empty() ? 0 : std::max_element(devices.begin(), devices.end(),
                                                             [](const Device& a, const Device& b) {
                                                               return a.seen_s < b.seen_s;

@@ -458,6 +458,7 @@ void LessonPlayer::script_tick(presets::AppState& app) {
       }
       if (s.frames == 1) fill_script_prediction();
       if (s.frames >= s.show_frames) {
+        s.run_visible = run_button_visible_;  // the frame the "before" picture shows
         s.phase = Phase::Running;
         s.frames = 0;
         if (plan().run.kind != RunSpec::Kind::None) run_request_ = true;
@@ -505,6 +506,7 @@ StepReport LessonPlayer::report_step() const {
   r.run_state = p.run.kind == RunSpec::Kind::None ? "none" : run_error_.empty() ? "done" : "failed";
   r.run_error = run_error_;
   r.rows = static_cast<int>(rows_.size());
+  if (p.run.kind != RunSpec::Kind::None && script_) r.run_button_visible = script_->run_visible;
   std::vector<std::string> keys;
   for (const auto& s : p.show) keys.push_back(s.key);
   for (const auto& c : p.predict.choices)
@@ -550,6 +552,7 @@ nlohmann::ordered_json LessonPlayer::summary() const {
     s["values"] = r.values;
     if (!r.missing.empty()) s["missing"] = r.missing;
     if (!r.needs_gpu.empty()) s["needs_gpu"] = r.needs_gpu;
+    if (r.run_button_visible) s["run_button_visible"] = *r.run_button_visible;
     if (!r.verdict.empty()) s["verdict"] = r.verdict;
     if (!r.class_votes.is_null()) s["class_votes"] = r.class_votes;
     s["ok"] = r.ok();

@@ -454,7 +454,7 @@ std::vector<Row> rows() {
       {"challenge", "--challenge an unknown template", {"--challenge", "volcano", "--frames", "1"}, 2,
        {"--challenge: unknown template 'volcano'", "count3"}},
       {"challenge", "--challenge without a name", {"--challenge", "", "--frames", "1"}, 2,
-       {"--challenge: give a template name"}},
+       {"flag '--challenge' has an empty value"}},
       {"lesson", "--step 0", {"--lesson", "{DIR}/lesson.md", "--step", "0"}, 2, {"--step: 0"}},
       {"lesson",
        "missing",

@@ -121,7 +121,7 @@ def main():
         check(d, a, kernels, out)
     finally:
         d.quit()
-        a.proc.terminate()
+        a.stop()
     a.finish(30)
     print("ok")
 

@@ -3,7 +3,9 @@
 calls on 127.0.0.1 (docs/class_server.md)."""
 import http.client
 import json
+import os
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -41,13 +43,26 @@ class App:
         self.ready.wait(timeout)
         return self.ready.is_set()
 
+    def stop(self):
+        """Ends the app (and its display) now. SIGTERM to the wrapper alone would
+        wait for the app: bash runs its trap only once its child has exited."""
+        for pid in children(self.proc.pid):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+
     def finish(self, timeout):
         """Exit code and the JSON summary (None when there is none)."""
         try:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait()
+            self.stop()
+            try:
+                rc = self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                rc = self.proc.wait()
         time.sleep(0.2)  # the readers catch the last lines
         summary = None
         for line in reversed(self.out):
@@ -58,6 +73,23 @@ class App:
 
     def stderr_tail(self, n=20):
         return "".join(self.err[-n:])
+
+
+def children(pid):
+    """The process ids whose parent is `pid` (from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its ')'.
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            out.append(int(entry))
+    return out
 
 
 def phone_address(i):

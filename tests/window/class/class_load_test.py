@@ -37,11 +37,11 @@ def run(xvfb, app, lesson, server):
     load = None
     if server:
         if not a.wait_server(60):
-            a.proc.kill()
+            a.stop()
             sys.exit("FAIL: no 'class server:' line\n" + a.stderr_tail())
         round_ = wait_for_question(a.port, a.code, "choice", 30)
         if round_ is None:
-            a.proc.kill()
+            a.stop()
             sys.exit("FAIL: the step's question never reached the phones")
         load = phones(a.port, a.code, round_, a.proc)
     rc, summary = a.finish(120)
