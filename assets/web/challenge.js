@@ -160,18 +160,19 @@ function showVerdict(sub, builtins) {
   const o = $("outcome");
   if (!sub.outcome) {
     text(o, "#" + sub.id + ": " + sub.stage + (sub.ahead ? " (" + sub.ahead + " ahead)" : ""));
-    o.className = "";
+    o.className = "pending";
   } else {
     const sure = sub.final !== false;
     text(o, "#" + sub.id + ": " + sub.outcome + (sure ? "" : " so far: checking for races..."));
-    o.className = !sure ? "" : sub.correct ? "correct" : "bad";
+    o.className = !sure ? "pending" : sub.correct ? "correct" : "bad";
   }
   text($("message"), sub.message ? sub.message + (sub.message_line ? " (line " + sub.message_line + ")" : "") : "");
+  show($("message"), !!sub.message);
   const marks = $("marks");
   marks.replaceChildren();
   (sub.marks || []).forEach((m) => {
     const li = document.createElement("li");
-    li.textContent = "line " + m.line + (m.column ? ":" + m.column : "") + ": " + m.severity + ": " + m.message;
+    li.textContent = "line " + m.line + (m.column ? ", column " + m.column : "") + ": " + m.severity + ": " + m.message;
     marks.append(li);
   });
   markLines(sub.marks);
@@ -202,14 +203,25 @@ function showBoard(b) {
   (b.rows || []).forEach((r) => {
     const li = document.createElement("li");
     if (r.you) li.className = "you";
+    const entry = document.createElement("div");
+    entry.className = "entry";
     const name = document.createElement("span");
-    name.textContent = r.name + (r.you ? " (you)" : "") + (r.meets_goal ? "" : " (not yet the target)");
+    name.className = "name";
+    name.textContent = r.name + (r.you ? " (you)" : "");
     const ms = document.createElement("span");
     ms.className = "ms";
     ms.textContent = fmtMs(r.ms);
-    li.append(name, ms);
+    entry.append(name, ms);
+    li.append(entry);
+    if (!r.meets_goal) {
+      const note = document.createElement("div");
+      note.className = "note dim";
+      note.textContent = "correct, not yet within the target";
+      li.append(note);
+    }
     rows.append(li);
   });
+  show($("no-rows"), !(b.rows || []).length);
   const bl = $("builtins");
   bl.replaceChildren();
   (b.builtins || []).forEach((x) => { const li = document.createElement("li"); li.textContent = "built-in " + x.variant + ": " + fmtMs(x.ms); bl.append(li); });

@@ -11,6 +11,7 @@ line marked), a wrong one (the first failing case in words), a racy one
 the built-ins, on the leaderboard under the name). Screenshots at a laptop's
 1280x800 and a phone's 390x844 land in OUTDIR. Exit 77 (skipped) without
 chromium, chromium-driver or python3-selenium."""
+import base64
 import os
 import shutil
 import sys
@@ -59,16 +60,33 @@ def submit(d, source, want, timeout=90):
     """Puts `source` in the editor, submits, waits for the final outcome; returns it."""
     d.execute_script("document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])", source)
     WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "submit").is_enabled())
+    before = text(d, "outcome").split(":")[0]  # "#3": the last submission's verdict, still shown
     d.find_element(By.ID, "submit").click()
     end = time.time() + timeout
     while time.time() < end:
         o = text(d, "outcome")
         f = text(d, "findings")
-        if want in o and "explain is looking" not in f:
+        final = "so far" not in o and "explain is looking" not in f
+        if o.split(":")[0] != before and want in o and final:
             return o
         time.sleep(0.3)
     sys.exit(f"FAIL: no '{want}' verdict in {timeout} s (outcome '{text(d, 'outcome')}', "
              f"message '{text(d, 'message')}')")
+
+
+def in_view(d, id_):
+    return d.execute_script("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+                            "return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;", id_)
+
+
+def full_page(d, path):
+    """The whole page at the window's width in one picture (chromium's DevTools)."""
+    m = d.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = d.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": m["width"], "height": min(m["height"], 8000), "scale": 1}})
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
 
 
 def check(d, a, kernels, out):
@@ -76,6 +94,7 @@ def check(d, a, kernels, out):
         sys.exit("FAIL: no class server line\n" + a.stderr_tail())
     d.get(f"http://127.0.0.1:{a.port}/challenge.html#{a.code}")
     WebDriverWait(d, 20).until(lambda d: d.find_element(By.ID, "code").get_attribute("value") == a.code)
+    d.save_screenshot(os.path.join(out, "challenge-join.png"))
     d.find_element(By.ID, "name").send_keys("<b>x</b>")
     d.find_element(By.ID, "join").click()
     WebDriverWait(d, 20).until(lambda d: "1 to 20 characters" in text(d, "join-error"))
@@ -92,6 +111,7 @@ def check(d, a, kernels, out):
     submit(d, bad, "compile error")
     assert "line 3" in text(d, "marks"), text(d, "marks")
     assert d.find_elements(By.CSS_SELECTOR, ".cm-error-line"), "the error line is not marked"
+    d.save_screenshot(os.path.join(out, "challenge-compile-error.png"))
     wrong = submit(d, open(os.path.join(HERE, "count3_wrong.cu")).read(), "wrong")
     msg = text(d, "message")
     assert "reference" in msg, msg
@@ -103,10 +123,16 @@ def check(d, a, kernels, out):
     WebDriverWait(d, 20).until(lambda d: "Ada" in text(d, "rows"))
     print("verdicts:", wrong, "/", right, "| times:", times.splitlines()[0])
     print("leaderboard:", text(d, "rows").replace("\n", " | "))
+    # On a laptop the verdict and the board sit beside the editor, in view.
+    assert in_view(d, "outcome") and in_view(d, "rows"), "the verdict or the board is below the fold at 1280x800"
     d.save_screenshot(os.path.join(out, "challenge-laptop.png"))
+    full_page(d, os.path.join(out, "challenge-laptop-full.png"))
     d.set_window_size(390, 844)
     time.sleep(0.5)
+    wide = d.execute_script("return document.documentElement.scrollWidth")
+    assert wide <= 390, f"the phone page is {wide} px wide in 390"
     d.save_screenshot(os.path.join(out, "challenge-phone.png"))
+    full_page(d, os.path.join(out, "challenge-phone-full.png"))
 
 
 def main():
