@@ -63,6 +63,27 @@ nlohmann::ordered_json Challenge::summary() const {
     j["submit_to_verdict_s_p99"] = lat[std::min(lat.size() - 1, lat.size() * 99 / 100)];
     j["submit_to_verdict_s_max"] = lat.back();
   }
+  // Where the time goes: each stage's median, and submit to the final word (explain's).
+  const std::vector<Submission> done = store_->done();
+  if (!done.empty()) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    std::vector<double> compile, run, explain, final_s;
+    for (const Submission& s : done) {
+      compile.push_back(s.verdict.compile_ms);
+      if (s.verdict.run_ms > 0) run.push_back(s.verdict.run_ms);
+      if (s.verdict.explain_ms > 0) explain.push_back(s.verdict.explain_ms);
+      final_s.push_back(s.done_s - s.submitted_s);
+    }
+    j["compile_ms_p50"] = median(compile);
+    if (!run.empty()) j["run_ms_p50"] = median(run);
+    if (!explain.empty()) j["explain_ms_p50"] = median(explain);
+    std::sort(final_s.begin(), final_s.end());
+    j["submit_to_final_s_p50"] = final_s[final_s.size() / 2];
+    j["submit_to_final_s_p99"] = final_s[std::min(final_s.size() - 1, final_s.size() * 99 / 100)];
+  }
   nlohmann::ordered_json board = nlohmann::ordered_json::array();
   for (const Standing& st : store_->standings()) board.push_back({{"device", st.device}, {"ms", st.ms}});
   j["standings"] = board;

@@ -117,6 +117,12 @@ uint64_t ChallengeStore::submit(const std::string& token, int device, const std:
   return o.id;
 }
 
+bool ChallengeStore::waiting_queued() const {
+  for (const uint64_t id : active_)
+    if (subs_.at(id).stage == Stage::Queued) return true;
+  return false;
+}
+
 bool ChallengeStore::is_best(const Submission& s) const {
   const auto b = best_.find(s.device);
   return b != best_.end() && b->second.submission == s.id;
@@ -176,7 +182,12 @@ bool ChallengeStore::take(Work w, const std::atomic<bool>& stop, Submission& out
   const Stage to = w == Work::Compile ? Stage::Compiling : w == Work::Run ? Stage::Running : Stage::Explaining;
   for (;;) {
     if (stop) return false;
-    if (Submission* s = pick(from)) {
+    Submission* s = pick(from);
+    if (s && w == Work::Explain && waiting_queued() && now_s() - s->verdict_s < limits_.explain_yield_s) {
+      cv_.wait_for(lock, std::chrono::milliseconds(500));
+      continue;
+    }
+    if (s) {
       if (w == Work::Compile) {  // its student and address have one more started
         ++started_[s->device];
         ++started_at_[s->address];
@@ -236,6 +247,7 @@ void ChallengeStore::explained(uint64_t id, const Verdict& v) {
   Submission& s = it->second;
   s.verdict.findings = v.findings;
   s.verdict.explain_note = v.explain_note;
+  s.verdict.explain_ms = v.explain_ms;
   s.stage = Stage::Done;
   active_.erase(s.id);
   s.done_s = now_s();
@@ -333,6 +345,14 @@ std::vector<double> ChallengeStore::latencies() const {
   std::vector<double> out;
   for (const auto& [id, s] : subs_)
     if (s.has_verdict) out.push_back(s.verdict_s - s.submitted_s);
+  return out;
+}
+
+std::vector<Submission> ChallengeStore::done() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Submission> out;
+  for (const auto& [id, s] : subs_)
+    if (s.stage == Stage::Done) out.push_back(s);
   return out;
 }
 

@@ -34,6 +34,9 @@ struct StoreLimits {
   size_t waiting = 256;              // kernels not yet judged, in all
   size_t held_bytes = 128u << 20;    // submissions' texts kept, in all
   size_t records = 50000;            // submissions kept (their verdicts), in all
+  // Explain (the race check) waits while kernels wait to compile (their first
+  // verdict first), at most this long after the verdict it would check.
+  double explain_yield_s = 20;
 };
 
 struct Goal {
@@ -123,6 +126,7 @@ class ChallengeStore {
   std::vector<std::pair<std::string, double>> builtins() const;
   // Submit-to-verdict seconds of every judged submission.
   std::vector<double> latencies() const;
+  std::vector<Submission> done() const;  // every submission done (explained too), oldest first
   size_t total() const;
 
  private:
@@ -131,6 +135,7 @@ class ChallengeStore {
   void update_best(const Submission& s);  // under mu_
   void judged(Submission& s);        // under mu_: the verdict is out (the waiting counts)
   bool is_best(const Submission& s) const;  // under mu_
+  bool waiting_queued() const;       // under mu_: a kernel waits to start compiling
   void make_room(size_t bytes);      // under mu_: drops old texts and records past the bounds
   void drop_text(Submission& s);     // under mu_
 

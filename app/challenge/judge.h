@@ -50,6 +50,7 @@ struct Verdict {
   std::string explain_note;           // why explain said nothing ("" when it ran)
   std::string backend;                // "cuda" / "cpu"
   double judge_ms = 0;                // submit-to-verdict is the queue's; this is the work
+  double compile_ms = 0, run_ms = 0, explain_ms = 0;  // each stage's own time (the queue's summary)
 };
 const char* to_string(Verdict::Outcome o);  // "compile error", "wrong", ...
 

@@ -125,7 +125,7 @@ TEST(ChallengeAbuse, AHundredNamesFromOneAddressAreBoundedByItsJoinsAndItsQueue)
 }
 
 TEST(ChallengeAbuse, TheQueueIsCappedInAll) {
-  ChallengeStore c(StoreLimits{4, 1 << 20, 100});
+  ChallengeStore c(StoreLimits{4, 1 << 20, 100, 0});
   c.open(count3());
   for (int d = 1; d <= 4; ++d)
     EXPECT_EQ(c.submit({"t", d, "10.0.0." + std::to_string(d)}, kSource).status, 202);
@@ -139,7 +139,7 @@ TEST(ChallengeAbuse, TheQueueIsCappedInAll) {
 
 TEST(ChallengeAbuse, OldTextsAreDroppedToStayWithinTheBoundButNotTheBest) {
   const size_t size = 1000;
-  ChallengeStore c(StoreLimits{8, 5 * size, 6});
+  ChallengeStore c(StoreLimits{8, 5 * size, 6, 0});
   c.open(count3());
   const std::string text(size, 'x');
   std::vector<uint64_t> ids;
@@ -156,6 +156,32 @@ TEST(ChallengeAbuse, OldTextsAreDroppedToStayWithinTheBoundButNotTheBest) {
   EXPECT_LE(c.total(), 6u);
   ASSERT_EQ(c.standings().size(), 1u);
   EXPECT_EQ(c.standings()[0].submission, ids[0]);
+}
+
+TEST(ChallengeAbuse, ExplainWaitsWhileKernelsWaitForTheirFirstVerdict) {
+  ChallengeStore c(StoreLimits{8, 1 << 20, 100, 1e6});
+  c.open(count3());
+  std::atomic<bool> stop{false};
+  Submission s;
+  const uint64_t a = c.submit({"a", 1, "10.0.0.1"}, kSource).id;
+  const uint64_t b = c.submit({"b", 2, "10.0.0.2"}, kSource).id;
+  ASSERT_TRUE(c.take(ChallengeStore::Work::Compile, stop, s));
+  c.compiled(a, {}, {});
+  ASSERT_TRUE(c.take(ChallengeStore::Work::Run, stop, s));
+  Verdict wrong;
+  wrong.outcome = Verdict::Outcome::Wrong;
+  c.ran(a, wrong);  // a waits for explain; b waits to compile
+  std::atomic<uint64_t> explained{0};
+  std::thread explainer([&] {
+    Submission e;
+    if (c.take(ChallengeStore::Work::Explain, stop, e)) explained = e.id;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  EXPECT_EQ(explained.load(), 0u);  // b still waits to compile: explain yields
+  ASSERT_TRUE(c.take(ChallengeStore::Work::Compile, stop, s));
+  EXPECT_EQ(s.id, b);
+  explainer.join();  // nothing waits to compile now
+  EXPECT_EQ(explained.load(), a);
 }
 
 TEST(ChallengeAbuse, DeepOrHugeBodiesAreRefusedAndNothingIsEchoed) {
