@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "challenge/challenge_api.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::challenge {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "class/rate_limit.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::challenge {
 

@@ -10,7 +10,7 @@
 
 #include "challenge/challenge.h"
 #include "challenge/challenge_api.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "widgets/widgets.h"
 
 namespace cv::challenge {

@@ -7,10 +7,10 @@
 #include "bench/bench.h"
 #include "challenge/judge_words.h"
 #include "usercode/emu/explain_json.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/explain_launch.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
 #define CUDAVIZ_EXPLAIN_PATH ""

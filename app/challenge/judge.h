@@ -15,7 +15,7 @@
 
 #include "common/device_info.h"
 #include "config/config.h"
-#include "usercode/compile.h"
+#include "usercode/compile/compile.h"
 #include "worker/run_state.h"
 
 namespace cv::usercode {

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "usercode/runner_client.h"
+#include "usercode/client/runner_client.h"
 
 namespace cv::challenge {
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::challenge {
 

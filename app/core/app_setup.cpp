@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/app.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "core/observers.h"
 #include "gl/gl_check.h"
 #include "record/clip_format.h"

@@ -11,7 +11,7 @@
 #include "challenge/challenge_store.h"
 #include "challenge/judge_words.h"
 #include "class/display_name.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 using namespace cv::challenge;
 using cv::classvote::HttpReply;
