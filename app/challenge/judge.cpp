@@ -56,6 +56,9 @@ usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequ
   req.file_name = "kernel.cu";
   req.paths = s.paths;
   req.guard = req.target == usercode::Target::Gpu;  // bench kernel's default: the guard on
+  // SEAM (the sandbox branch adds CompileRequest::isolate: NVRTC for code from the network in a
+  // confined child): uncomment once merged.
+  // req.isolate = true;
   return req;
 }
 
@@ -82,10 +85,10 @@ Compiled compile_stage(const JudgeSettings& s, const JudgeRequest& r) {
 bool compile_failed(const Compiled& c, Verdict& v) {
   v.marks.clear();
   for (const usercode::Diagnostic& d : c.result->diagnostics)
-    v.marks.push_back({d.line, d.column, usercode::to_string(d.severity), d.message});
+    v.marks.push_back({d.line, d.column, usercode::to_string(d.severity), words_for_student(d.message)});
   if (c.result->ok) return false;
   v.outcome = Verdict::Outcome::CompileError;
-  v.message = c.result->error.empty() ? "it does not compile: see the marked lines" : c.result->error;
+  v.message = c.result->error.empty() ? "it does not compile: see the marked lines" : words_for_student(c.result->error);
   v.message_line = c.result->first_error_line();
   return true;
 }
@@ -128,7 +131,7 @@ void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
     if (!checked) v.message = "timed only: this template has no reference to check against";
   } catch (const bench::TargetFailure& f) {
     v.outcome = f.exit_code == 2 ? Verdict::Outcome::CompileError : Verdict::Outcome::Fault;
-    v.message = f.what();
+    v.message = words_for_student(f.what());
     v.message_line = f.line.value("error_line", 0);
   } catch (const Cancelled&) {
     v.outcome = Verdict::Outcome::Failed;
@@ -148,11 +151,12 @@ void explain_stage(const JudgeSettings& s, const JudgeRequest& r, Verdict& v) {
     const emu::ExplainOutcome o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH),
                                                            usercode::make_explain_request(t, r.source, eo));
     if (!o.ran) {
-      v.explain_note = "explain did not run: " + o.error;
+      v.explain_note = "explain did not run: " + words_for_student(o.error);
       return;
     }
     if (!o.reply.value("ok", false) && !o.reply.contains("explain")) {
-      v.explain_note = "explain could not run this kernel: " + o.reply.value("error", std::string("it failed"));
+      v.explain_note =
+          "explain could not run this kernel: " + words_for_student(o.reply.value("error", std::string("it failed")));
       return;
     }
     if (o.reply.contains("explain")) {

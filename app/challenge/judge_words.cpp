@@ -77,4 +77,15 @@ std::vector<std::string> explain_words(const emu::Explain& x, long long n) {
   return out;
 }
 
+std::string words_for_student(const std::string& compiler_words) {
+  const std::string mark = "(in the app's ";
+  const size_t at = compiler_words.rfind(mark);
+  if (at == std::string::npos) return compiler_words;
+  // Where (the file's name without its folders, the line), never what.
+  std::string where = compiler_words.substr(at + mark.size());
+  if (!where.empty() && where.back() == ')') where.pop_back();
+  if (where.size() > 80 || where.find_first_of("\n/") != std::string::npos) where = "another file";
+  return "an error in " + where + ", outside your kernel (the compiler's words about other files are not shown)";
+}
+
 }  // namespace cv::challenge

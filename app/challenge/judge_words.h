@@ -20,4 +20,10 @@ std::string wrong_words(const usercode::TemplateSpec& t, const nlohmann::ordered
 // splits warps; "no race, ..." when clean. `n`: the size explain ran.
 std::vector<std::string> explain_words(const emu::Explain& x, long long n);
 
+// A compiler's words about a file other than the student's ("... (in the
+// app's FILE, line N)") may quote that file: a kernel that reached a file of
+// the teacher's machine would read it back. Such words become a sentence
+// naming only where; any other text comes back as it is.
+std::string words_for_student(const std::string& compiler_words);
+
 }  // namespace cv::challenge

@@ -15,8 +15,10 @@
 
 #include "challenge/challenge_api.h"
 #include "challenge/challenge_store.h"
+#include "challenge/judge_words.h"
 #include "challenge/starter_cache.h"
 #include "class/display_name.h"
+#include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
 
 using namespace cv::challenge;
@@ -253,4 +255,29 @@ TEST(ChallengeAbuse, TheStartingFileIsReadAgainOnlyWhenItChanges) {
   write("// template: count3\n// back\n");
   EXPECT_NE(cache.get(t, {}).find("back"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST(ChallengeAbuse, CompilerWordsAboutAnotherFileNeverReachTheStudent) {
+  // What a kernel that reached /etc/passwd got back from the host compiler.
+  auto result = std::make_shared<cv::usercode::CompileResult>();
+  result->ok = false;
+  result->error = "kernel.cu:0: error: found ':' in nested-name-specifier (in the app's passwd, line 1)";
+  result->diagnostics.push_back({0, 0, cv::usercode::Severity::Error,
+                                 "'root' does not name a type (in the app's passwd, line 1)"});
+  result->diagnostics.push_back({3, 5, cv::usercode::Severity::Error, "'nope' was not declared in this scope"});
+  Compiled c;
+  c.result = result;
+  Verdict v;
+  ASSERT_TRUE(compile_failed(c, v));
+  const std::string shown = submission_json([&] {
+    Submission s;
+    s.has_verdict = true;
+    s.verdict = v;
+    return s;
+  }(), 0).dump();
+  EXPECT_EQ(shown.find("root"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("nested-name"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("passwd, line 1, outside your kernel"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("'nope' was not declared"), std::string::npos) << shown;  // the student's own line
+  EXPECT_EQ(words_for_student("(in the app's /etc/x\ny, line 1)").find("/etc"), std::string::npos);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Usage: challenge_load_test.py WITH_XVFB CUDAVIZ KERNELS [--students N] [--backend cpu|cuda]
-                                 [--seconds S] [--max-p99 S] [--max-frame-p99-delta MS]
+                                 [--seconds S] [--fps F] [--max-p99 S] [--max-frame-p99-delta MS]
+                                 [--screenshot PNG]
 
 Challenge mode under a class (docs/class_server.md, "Challenge mode"): the real
 app under Xvfb with --challenge count3 and the class server on 127.0.0.1, N
@@ -25,9 +26,12 @@ from class_common import App, percentile, phone_address, request  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def app_args(backend, seconds, fps):
-    return ["--backend", backend, "--challenge", "count3", "--class-server", "127.0.0.1:0",
+def app_args(backend, seconds, fps, screenshot=None):
+    args = ["--backend", backend, "--challenge", "count3", "--class-server", "127.0.0.1:0",
             "--frames", str(int(seconds * fps)), "--fps-cap", str(fps), "--size", "1280x800"]
+    if screenshot:  # the teacher's view at the end: the challenge tab (open with --challenge)
+        args += ["--screenshot", screenshot]
+    return args
 
 
 def student(port, code, i, source, expect, out, deadline):
@@ -68,8 +72,8 @@ def student(port, code, i, source, expect, out, deadline):
         time.sleep(0.25)
 
 
-def run(xvfb, app, kernels, n, backend, seconds, fps, load):
-    a = App(xvfb, app, app_args(backend, seconds, fps))
+def run(xvfb, app, kernels, n, backend, seconds, fps, load, screenshot=None):
+    a = App(xvfb, app, app_args(backend, seconds, fps, screenshot))
     if not a.wait_server(60):
         a.finish(10)
         sys.exit("FAIL: no class server line\n" + a.stderr_tail())
@@ -107,10 +111,12 @@ def main():
     p.add_argument("--fps", type=int, default=60)
     p.add_argument("--max-p99", type=float)
     p.add_argument("--max-frame-p99-delta", type=float)
+    p.add_argument("--screenshot", help="the loaded run's last frame, with the challenge tab open")
     o = p.parse_args()
     # The baseline needs only enough frames for their p99: at most 20 s of them.
     base_results, base = run(o.xvfb, o.app, o.kernels, 0, o.backend, min(o.seconds, 20), o.fps, False)
-    results, loaded = run(o.xvfb, o.app, o.kernels, o.students, o.backend, o.seconds, o.fps, True)
+    results, loaded = run(o.xvfb, o.app, o.kernels, o.students, o.backend, o.seconds, o.fps, True,
+                          o.screenshot)
     bad = []
     lat, server, final = [], [], []
     for i, r in sorted(results.items()):
