@@ -43,7 +43,7 @@ namespace {
 // inherited by its children) keeps the window's frames and the timed runs
 // ahead of them on a machine with few cores.
 void lower_this_threads_priority() {
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);  // best effort
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 5);  // best effort
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ def submit(d, source, want, timeout=90):
             return o
         time.sleep(0.3)
     sys.exit(f"FAIL: no '{want}' verdict in {timeout} s (outcome '{text(d, 'outcome')}', "
-             f"message '{text(d, 'message')}')")
+             f"message '{text(d, 'message')}', findings '{text(d, 'findings')}')")
 
 
 def in_view(d, id_):
