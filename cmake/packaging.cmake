@@ -89,7 +89,9 @@ string(CONCAT CPACK_PACKAGE_DESCRIPTION
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1, libcivetweb1 (>= 1.15), libqrencode4")
+    "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1, libmicrohttpd12 (>= 0.9.75) | libmicrohttpd12t64, libqrencode4")
+# The challenge's editor page serves the packaged CodeMirror 5 (a plain textarea without it).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libjs-codemirror")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SET_DESTDIR OFF)

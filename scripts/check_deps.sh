@@ -23,7 +23,7 @@ declare -A layer=(
   [tuning]=6
   [ui]=7
   [presets]=8 [soak]=8 [insight]=8 [class]=8
-  [lessons]=9
+  [lessons]=9 [challenge]=9
   [core]=10
   [main]=11
 )

@@ -243,6 +243,14 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   timed.reset = false;
   m.stats = kernel_times(r, timed, reps);
   timed.reps = 1;
+  auto add_check = [&] {
+    for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
+    m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+  };
+  if (r.opt.judge_only) {  // a challenge's judge: the verdict and the kernel's time
+    add_check();
+    return m;
+  }
   const Trips back_to_back = round_trips(r, timed, std::min(reps, 100), 0);
   const Trips paced = round_trips(r, timed, std::min(reps, 30), kFrameGapS);
   check_cancel(r.opt, 0.6f);
@@ -263,8 +271,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
     m.fields["overhead_ms"] = back_to_back.trip_ms - builtin_ms;  // yours, per frame, beyond the built-in
     m.fields["paced_overhead_ms"] = paced.trip_ms - builtin_ms;
   }
-  for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
-  m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+  add_check();
   m.fields["vs"] = vs;
   return m;
 }
@@ -361,10 +368,11 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   // Edit to running: compile + load + first launch, kEditReps times.
   std::vector<double> compile_ms, edit_ms, load_ms;
   CompileResult c;
-  for (int k = 0; k < kEditReps; ++k) {
-    check_cancel(opt, 0.3f * k / kEditReps);  // the labs window's cancel
+  const int edit_reps = opt.judge_only ? 1 : kEditReps;
+  for (int k = 0; k < edit_reps; ++k) {
+    check_cancel(opt, 0.3f * k / edit_reps);  // the labs window's cancel
     const auto t0 = Clock::now();
-    c = compile(req);
+    c = opt.compiled ? *opt.compiled : compile(req);
     compile_ms.push_back(c.compile_ms);
     if (!c.ok) {
       add_compile_fields(r, c, compile_ms);
@@ -387,7 +395,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   }
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
-  if (backend == Backend::Cpu && (r.spec->cpu_form == CpuForm::Emulated || opt.explain)) add_sync_costs(r);
+  if (backend == Backend::Cpu && !opt.judge_only && (r.spec->cpu_form == CpuForm::Emulated || opt.explain))
+    add_sync_costs(r);
   if (!can_run)
     fail(r, "a " + r.spec->name + " kernel needs a CUDA GPU to run; it compiled for " + c.arch + " (" +
                 std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",

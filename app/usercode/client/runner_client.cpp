@@ -56,14 +56,16 @@ std::string find_runner(const std::string& override_path, std::string* why) {
 
 // ---- RunnerProcess -----------------------------------------------------------
 
-RunnerProcess::RunnerProcess(const std::string& path, Backend backend)
-    : HelperProcess(path, {"--backend", backend == Backend::Cuda ? "cuda" : "cpu", "--device",
-                           std::to_string(selected_device())}) {}
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend, int device, bool quiet)
+    : HelperProcess(path,
+                    {"--backend", backend == Backend::Cuda ? "cuda" : "cpu", "--device",
+                     std::to_string(device >= 0 ? device : selected_device())},
+                    quiet ? HelperProcess::Stdout::Null : HelperProcess::Stdout::Inherit) {}
 
 // ---- RunnerClient --------------------------------------------------------------
 
-RunnerClient::RunnerClient(std::string runner_path, Backend backend)
-    : path_(std::move(runner_path)), backend_(backend) {}
+RunnerClient::RunnerClient(std::string runner_path, Backend backend, int device, bool quiet)
+    : path_(std::move(runner_path)), backend_(backend), device_(device), quiet_(quiet) {}
 
 RunnerClient::~RunnerClient() = default;
 
@@ -105,7 +107,7 @@ void RunnerClient::stop_locked() {
 
 void RunnerClient::ensure_started() {
   if (proc_) return;
-  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_, device_, quiet_);
   {
     std::lock_guard<std::mutex> ids(ids_mutex_);
     shared_ids_.clear();
