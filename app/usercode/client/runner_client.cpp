@@ -34,6 +34,10 @@ void place_signal(KernelFault& f, const nlohmann::json& reply, const CompileResu
     const auto frames = emu::resolve_frames(c.shared_object, 0, {at}, c.file_name);
     if (auto it = frames.find(at); it != frames.end() && !it->second.empty()) f.line = it->second[0];
   }
+  if (f.out_of_range) {  // a checked s[i]: its line is the code address's
+    if (f.out_of_range->line == 0) f.out_of_range->line = f.line;
+    return;
+  }
   f.explanation += signal_where(reply, f.line);
 }
 
@@ -331,7 +335,8 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
     if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
       for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
     const CompileResult& c = known->second;
-    if (c.target == Target::Cpu && out.reply.contains("fault_address")) place_signal(*f, out.reply, c);
+    if (c.target == Target::Cpu && (out.reply.contains("fault_address") || out.reply.contains("fault_code_offset")))
+      place_signal(*f, out.reply, c);
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
     return failed(std::move(*f));

@@ -57,7 +57,8 @@ int cell_main(int sock, sandbox::Violation* record, const CellRun& job) {
     };
     o.variable_shapes = [&](const std::set<std::string>& names) {
       std::map<std::string, ArrayShape> shapes;
-      for (const auto& [name, v] : ask({{"op", "shapes"}, {"names", names}}, {}).value("shapes", json::object()).items())
+      const json answer = ask({{"op", "shapes"}, {"names", names}}, {}).value("shapes", json::object());
+      for (const auto& [name, v] : answer.items())
         shapes[name] = ArrayShape{v.at(0).get<unsigned>(), v.at(1).get<std::vector<unsigned long long>>()};
       return shapes;
     };

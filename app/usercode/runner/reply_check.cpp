@@ -81,6 +81,14 @@ std::string check_reply(const json& reply, size_t blob_bytes) {
       {"out_of_range", out_of_range},
       {"resources", resources},
       {"grid", unsigned_triple},
+      // A signal's last words (runner_signals.h), sent by the cell before it ends.
+      {"fault_code_offset", [](const json& v) { return v.is_number_unsigned(); }},
+      {"fault_address", [](const json& v) { return v.is_number_unsigned(); }},
+      {"fault_buffer", [](const json& v) { return short_string(v, 64); }},
+      {"fault_index", [](const json& v) { return v.is_number_integer(); }},
+      {"fault_size", [](const json& v) { return v.is_number_unsigned(); }},
+      {"fault_block", unsigned_triple},
+      {"fault_thread", unsigned_triple},
       {"block", unsigned_triple},
   };
   if (!reply.is_object()) return "not an object";

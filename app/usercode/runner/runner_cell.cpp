@@ -16,6 +16,7 @@
 #include "common/parallel_for.h"
 #include "usercode/runner/reply_check.h"
 #include "usercode/runner/runner_executor.h"
+#include "usercode/runner/runner_signals.h"
 #include "usercode/sandbox/cell.h"
 #include "usercode/sandbox/load_time_code.h"
 
@@ -30,6 +31,7 @@ int cell_main(int sock, sandbox::Violation* record, const nlohmann::json& load, 
   sandbox::Protections p = sandbox::confine(sock, path, limits);
   sock = 3;
   cpu_threads();  // the thread pool starts here: it reads /sys, which the policy forbids
+  install_signal_reply(sock);  // a segfault in the student's code is named (line, index, thread), then ends the cell
   std::unique_ptr<Executor> ex = make_cpu_executor();
   wire::Frame f;
   f.json = load;
@@ -127,6 +129,7 @@ class CellExecutor : public Executor {
     nlohmann::json reply;
     const auto t0 = std::chrono::steady_clock::now();
     if (!exchange(*it->second, &req, reply, blob)) return reply;
+    if (reply.value("fatal", false)) return reply;  // a signal's last words: the app ends this runner
     // This process's own clock: a cell can claim any kernel_ms, not this.
     reply["cell_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return reply;

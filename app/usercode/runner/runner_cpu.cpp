@@ -19,7 +19,6 @@
 
 #include "common/parallel_for.h"
 #include "usercode/emu/emu.h"
-#include "usercode/emu/pc_lines.h"
 #include "usercode/args/host_memory.h"
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
@@ -84,15 +83,15 @@ uintptr_t load_base(void* handle) {
   return handle && dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm ? lm->l_addr : 0;
 }
 
-// A checked access's record as the reply's out_of_range: an s[i] (no line in
-// the record) placed at the student's line from the code address it came from.
+// A checked access's record as the reply's out_of_range. An s[i] (no line in
+// the record) carries the code address it came from, as an offset in the
+// module: the app places it at the student's line (a cell may not start
+// addr2line). The offset is of the call instruction, as a signal's is (the
+// record holds its return address).
 nlohmann::json out_of_range_at_line(const Module& m, FaultRecord r) {
-  if (r.line == 0 && r.pc) {
-    const auto frames = emu::resolve_frames(m.path, m.base, {r.pc}, m.file_name);
-    if (auto it = frames.find(r.pc); it != frames.end() && !it->second.empty()) r.line = it->second[0];
-  }
   nlohmann::json f = error_reply("out of range", "checked access out of range", false);
   f["out_of_range"] = out_of_range_json(r);
+  if (r.line == 0 && r.pc > m.base) f["fault_code_offset"] = static_cast<uint64_t>(r.pc - m.base - 1);
   if (r.line) f["error_line"] = r.line;
   f["kernel"] = m.entry;
   return f;
