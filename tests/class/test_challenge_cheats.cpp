@@ -1,0 +1,138 @@
+// Leaderboard cheats against the real judge (CPU backend: the host compiler,
+// the runner's emulator): a kernel that writes the answer it remembered for
+// the judge's first data, and one that counts its launches and does nothing
+// once the first check is behind it. Each passes bench kernel's one check on
+// the template's data; the judge's checked launches on fresh data find both,
+// and an honest kernel stays correct with a time from checked launches.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <memory>
+#include <string>
+
+#include "challenge/judge.h"
+#include "challenge/judge_audit.h"
+#include "labs/reduce/reduce.h"
+#include "test_config.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/compile/compile.h"
+#include "usercode/templates/template_registry.h"
+
+using namespace cv::challenge;
+
+namespace {
+
+constexpr long long kN = 4096;
+
+// The kernel through the judge's compile and run stages, as the queue runs them.
+Verdict judge(const std::string& source, uint64_t seed) {
+  JudgeSettings s;
+  s.backend = cv::Backend::Cpu;
+  s.paths = test_config().paths;
+  s.n = kN;
+  s.reps = 3;
+  s.explain = false;
+  const JudgeRequest r{"count3", source, seed};
+  Verdict v;
+  const Compiled c = compile_stage(s, r);
+  if (compile_failed(c, v)) return v;
+  const auto runner = judge_runner(s, cv::usercode::find_runner(s.paths.runner), 0);
+  run_stage(s, r, c, runner, nullptr, v);
+  return v;
+}
+
+bool can_judge() {
+  return !cv::usercode::find_host_compiler(test_config().paths).empty() &&
+         !cv::usercode::find_runner(test_config().paths.runner).empty();
+}
+
+const char* kHead = "// template: count3\n";
+const char* kHonestBody =
+    "  unsigned long long mine = 0;\n"
+    "  for (unsigned long long i = cv::global_index(); i < data.size; i += cv::grid_threads())\n"
+    "    mine += data[i] % 3 == 0;\n"
+    "  if (mine) atomicAdd(&count[0], mine);\n"
+    "}\n";
+const char* kSignature =
+    "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n";
+
+}  // namespace
+
+TEST(ChallengeCheats, SeedsOfCheckedLaunchesDifferEachLaunchAndSubmission) {
+  EXPECT_NE(audit_seed(7, 0), audit_seed(7, 1));
+  EXPECT_NE(audit_seed(7, 0), audit_seed(8, 0));
+  EXPECT_NE(audit_seed(7, 0) & 0xffffffffull, audit_seed(7, 1) & 0xffffffffull);
+  const cv::usercode::TemplateSpec* count3 = cv::usercode::find_template("count3");
+  const cv::usercode::TemplateSpec* fountain = cv::usercode::find_template("fountain_kernel");
+  ASSERT_TRUE(count3 && fountain);
+  EXPECT_GE(audit_launches(*count3, cv::Backend::Cuda), 3);
+  EXPECT_EQ(audit_launches(*fountain, cv::Backend::Cpu), fountain->check_steps);
+}
+
+TEST(ChallengeCheats, ARememberedAnswerIsWrongOnFreshData) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  const cv::usercode::TemplateSpec* t = cv::usercode::find_template("count3");
+  ASSERT_TRUE(t);
+  // The answer for the template's own data, as a student could read it off a first, honest submission.
+  const std::vector<int32_t> d = cv::reduce::make_data(static_cast<size_t>(kN), t->default_seed);
+  const auto answer = cv::reduce::cpu_threads(cv::reduce::Op::Count3, d.data(), d.size());
+  const std::string cheat = std::string(kHead) + kSignature +
+                            "  if (cv::global_index() == 0) count[0] = " + std::to_string(answer) + "ull;\n}\n";
+  const Verdict v = judge(cheat, 12345);
+  EXPECT_EQ(v.outcome, Verdict::Outcome::Wrong) << v.message;
+  EXPECT_NE(v.message.find("fresh data"), std::string::npos) << v.message;
+}
+
+TEST(ChallengeCheats, AKernelThatStopsWorkingAfterTheCheckIsWrong) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  // Works on the first two launches (edit to running, the check), then returns at once.
+  const std::string cheat = std::string(kHead) + "__device__ unsigned long long launches_seen;\n" + kSignature +
+                            "  if (atomicAdd(&launches_seen, 1ull) >= 2ull * cv::grid_threads()) return;\n" +
+                            kHonestBody;
+  const Verdict v = judge(cheat, 99);
+  EXPECT_EQ(v.outcome, Verdict::Outcome::Wrong) << v.message;
+  EXPECT_NE(v.message.find("fresh data"), std::string::npos) << v.message;
+}
+
+TEST(ChallengeCheats, AnHonestKernelIsCorrectWithItsTimeFromCheckedLaunches) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  const Verdict v = judge(std::string(kHead) + kSignature + kHonestBody, 4242);
+  ASSERT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
+  EXPECT_EQ(v.checked_launches, audit_launches(*cv::usercode::find_template("count3"), cv::Backend::Cpu));
+  EXPECT_GT(v.ms_median, 0.0);
+  EXPECT_LE(v.ms_min, v.ms_median);
+  EXPECT_LE(v.ms_median, v.ms_max);
+}
+
+TEST(ChallengeCheats, AKernelsPrintfReachesNoTerminal) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  // The runner starts with this process's stdout (fd 1) unless the judge keeps it quiet:
+  // fd 1 on a file for the judging, then back. `(printf)` is the C library's own
+  // (the emulator keeps the lines of `printf`, a macro, for the kernel tab).
+  const std::string path = ::testing::TempDir() + "judge_stdout_" + std::to_string(getpid());
+  const int file = open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+  ASSERT_GE(file, 0);
+  std::fflush(stdout);
+  const int saved = dup(1);
+  dup2(file, 1);
+  const std::string noisy = std::string(kHead) + kSignature +
+                            "  if (cv::global_index() == 0) for (int k = 0; k < 1000; ++k) (printf)(\"LOUD-KERNEL %d\\n\", k);\n" +
+                            kHonestBody;
+  const Verdict v = judge(noisy, 7);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(file);
+  std::stringstream got;
+  got << std::ifstream(path).rdbuf();
+  std::filesystem::remove(path);
+  EXPECT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
+  EXPECT_EQ(got.str().find("LOUD-KERNEL"), std::string::npos) << got.str().substr(0, 200);
+}
