@@ -231,6 +231,31 @@ TEST(ChallengeAbuse, ARefusedNameSaysWhichRuleAndNamesDifferingOnlyInCaseClash) 
   EXPECT_EQ(r.post("/api/name", "10.0.0.2", {{"token", other}, {"name", "Ada 2"}}).status, 200);
 }
 
+TEST(ChallengeAbuse, NamesThatLookAlikeOnTheBoardClashAndOtherScriptsAreRefused) {
+  using cv::classvote::name_problem;
+  using cv::classvote::same_name;
+  // ASCII look-alikes on a projector's font.
+  EXPECT_TRUE(same_name("Ali", "A1I"));
+  EXPECT_TRUE(same_name("Bob", "B0b"));
+  EXPECT_TRUE(same_name("Mia", "rnia"));
+  EXPECT_TRUE(same_name("Wu", "vvu"));
+  EXPECT_TRUE(same_name("Ada Lee", "Ada_Lee"));
+  EXPECT_TRUE(same_name("Sam", "5am"));
+  EXPECT_FALSE(same_name("Ada", "Ada 2"));
+  EXPECT_FALSE(same_name("Ben", "Ken"));
+  // Letters of other scripts that pass for Latin ones (Cyrillic a, Greek O), a
+  // zero-width space, a right-to-left override, a full-width letter: refused.
+  for (const char* bad : {"\xd0\xb0" "da", "B\xce\x9f", "Ada\xe2\x80\x8b", "\xe2\x80\xae" "adA", "\xef\xbc\xa1" "da"})
+    EXPECT_TRUE(name_problem(bad).has_value()) << bad;
+  Room r;
+  ASSERT_FALSE(r.student("10.0.0.1", "Ali").empty());
+  const auto other = *r.votes->join("QRS7K", "10.0.0.2");
+  const HttpReply clash = r.post("/api/name", "10.0.0.2", {{"token", other}, {"name", "A1I"}});
+  EXPECT_EQ(clash.status, 400);
+  EXPECT_NE(clash.body.find("another student"), std::string::npos);
+  EXPECT_EQ(clash.body.find("A1I"), std::string::npos);  // never echoed
+}
+
 TEST(ChallengeAbuse, TheStartingFileIsReadAgainOnlyWhenItChanges) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("cudaviz_starter_" + std::to_string(::getpid()));
