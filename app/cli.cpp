@@ -48,6 +48,7 @@ std::string scene_variant_lines() {
 
 }  // namespace
 
+// long: the --help text is one raw string, printed as written
 std::string usage_text() {
   return R"(usage:
   cudaviz [--scene )" + scene_bar() + R"(] [--backend auto|cuda|cpu] [--preset FILE]

@@ -4,6 +4,7 @@
 #   bin/cudaviz                                   the app (static CUDA runtime: needs the driver only)
 #   lib/cudaviz/cudaviz-runner                    the process student kernels run in (docs/kernels.md)
 #   lib/cudaviz/cudaviz-explain                   the process explain runs a kernel in (docs/emulator.md)
+#   lib/cudaviz/cudaviz-nvrtc                     a submission's confined NVRTC compile (docs/kernels.md)
 #   share/cudaviz/{presets,lessons,kernels}/      found from bin/ as ../share/cudaviz (io/data_dir.h)
 #   share/applications/org.cudaviz.cudaviz.desktop, share/icons/hicolor/scalable/apps/cudaviz.svg,
 #   share/metainfo/org.cudaviz.cudaviz.metainfo.xml, share/doc/cudaviz/{copyright,changelog.Debian.gz}
@@ -18,6 +19,7 @@ install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS cudaviz-runner RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
 # The process explain runs a kernel in (docs/emulator.md), found the same way.
 install(TARGETS cudaviz-explain RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
+install(TARGETS cudaviz-nvrtc RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
 # Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
 # libraries below may be shipped unmodified only).
 if(CMAKE_STRIP)

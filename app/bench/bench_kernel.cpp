@@ -72,7 +72,7 @@ struct Run {
 
 [[noreturn]] void fail_fault(Run& r, const KernelFault& f) {
   r.line["error_name"] = f.error_name;
-  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : f.line, 1);
+  fail(r, f.describe(), f.error_line(), 1);
 }
 
 std::string compiler_style(const std::string& path, const CompileResult& c) {
@@ -122,7 +122,7 @@ void add_explain(Run& r, const std::string& src, long long n, const BlockShape& 
   if (!o.reply.contains("explain")) return;
   const nlohmann::json& x = o.reply["explain"];
   r.line["explain_n"] = o.reply.value("n", 0ll);
-  for (const char* k : {"races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
+  for (const char* k : {"race_groups", "races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
     if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
 }
 
@@ -329,12 +329,13 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.file_name = r.path;
   req.paths = opt.paths;
   req.checked = opt.checked;
-  req.guard = opt.guard && req.target == usercode::Target::Gpu;
+  req.guard = opt.guard;  // on the CPU backend: bounds-checked spans (compile())
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
   r.line["backend"] = to_string(backend);
   r.line["template"] = r.spec->name;
+  r.line["entry"] = r.spec->entry;  // the kernel's name, as a profiler filters it
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
   r.line["guard"] = req.guard;
@@ -383,6 +384,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
     if (!lo.ok) fail(r, lo.error, 0, 1);
     load_ms.push_back(lo.load_ms);
+    if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
     c.resources = lo.resources;
     const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
     if (!first.ok) {
@@ -407,7 +409,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   Measurement m = measure(r, n, block);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.
-  if (req.guard && can_run && !opt.source_text) {
+  if (req.guard && req.target == usercode::Target::Gpu && can_run && !opt.source_text) {
     check_cancel(opt, 0.9f);
     add_unguarded(r, req, n, block, m);
   }

@@ -66,6 +66,10 @@ struct LoadOutcome {
   std::string error;            // why not, in words
   KernelResources resources;    // cuFuncGetAttribute (GPU) / ptxas' (CPU: none)
   double load_ms = 0;
+  // CPU backend: what confines the module's process (sandbox/cell.h), in
+  // words, and whether its seccomp policy is in force. "" on the GPU.
+  std::string sandbox;
+  bool seccomp = false;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).
