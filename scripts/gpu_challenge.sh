@@ -73,7 +73,7 @@ verdict "$out/challenge_load.log" "$students students: every verdict right; targ
 
 if [ "$backend" = cuda ] && [ -x "$build/tests/gpu_tests" ]; then
   step challenge_cheats 600 "$build/tests/gpu_tests" --gtest_filter='ChallengeGpu.*'
-  if grep -q '\[  PASSED  \] 1 test' "$out/challenge_cheats.log"; then
+  if grep -q '\[  PASSED  \] 2 tests' "$out/challenge_cheats.log"; then
     echo "   PASS: cheats wrong, honest kernel correct on checked launches"; grep 'honest count3' "$out/challenge_cheats.log"
   else
     echo "   FAIL: ChallengeGpu (skipped or failed: see $out/challenge_cheats.log)"; status=1

@@ -107,7 +107,7 @@ json leaderboard_json(const ChallengeStore& c, const classvote::VoteStore& votes
           {"goal", s.goal.kind == Goal::Kind::Fastest ? "fastest" : "target"}, {"target_ms", s.goal.target_ms}};
 }
 
-// Over 60 lines: five short routes that share the limiters, read as one table.
+// long: five short routes that share the limiters, read as one table.
 void add_challenge_routes(classvote::ClassServer& server, const std::shared_ptr<classvote::VoteStore>& votes,
                           const ApiContext& ctx) {
   // Per phone: a few submits at once, then one every 5 s (and one in flight);

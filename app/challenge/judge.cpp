@@ -58,9 +58,9 @@ usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequ
   req.file_name = "kernel.cu";
   req.paths = s.paths;
   req.guard = req.target == usercode::Target::Gpu;  // bench kernel's default: the guard on
-  // SEAM (the sandbox branch adds CompileRequest::isolate: NVRTC for code from the network in a
-  // confined child): uncomment once merged.
-  // req.isolate = true;
+  // Code from the network: NVRTC in a confined child (cudaviz-nvrtc), as the
+  // host compiler always is; bench kernel runs the module in the runner's cell.
+  req.isolate = true;
   return req;
 }
 

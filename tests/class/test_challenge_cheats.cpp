@@ -111,7 +111,7 @@ TEST(ChallengeCheats, AnHonestKernelIsCorrectWithItsTimeFromCheckedLaunches) {
   EXPECT_LE(v.ms_median, v.ms_max);
 }
 
-TEST(ChallengeCheats, AKernelsPrintfReachesNoTerminal) {
+TEST(ChallengeCheats, AKernelsPrintfReachesNoTerminalOrIsStopped) {
   if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
   // The runner starts with this process's stdout (fd 1) unless the judge keeps it quiet:
   // fd 1 on a file for the judging, then back. `(printf)` is the C library's own
@@ -133,6 +133,32 @@ TEST(ChallengeCheats, AKernelsPrintfReachesNoTerminal) {
   std::stringstream got;
   got << std::ifstream(path).rdbuf();
   std::filesystem::remove(path);
-  EXPECT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
+  // The runner's cell stops the C library's printf on the CPU backend (it looks at
+  // stdout first: a forbidden file operation, named); a GPU's device printf runs
+  // and is silenced by the quiet runner (ChallengeGpu). Either way nothing arrives.
+  if (v.outcome == Verdict::Outcome::Fault)
+    EXPECT_NE(v.message.find("forbidden"), std::string::npos) << v.message;
+  else
+    EXPECT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
   EXPECT_EQ(got.str().find("LOUD-KERNEL"), std::string::npos) << got.str().substr(0, 200);
+}
+
+TEST(ChallengeCheats, SubmissionsCompileIsolatedAndAFileOfTheMachineNeverComesBack) {
+  // The GPU path's compile runs here (NVRTC needs no GPU): in cudaviz-nvrtc, confined.
+  JudgeSettings s;
+  s.backend = cv::Backend::Cuda;
+  s.paths = test_config().paths;
+  const Compiled ok = compile_stage(s, {"count3", std::string(kHead) + kSignature + kHonestBody, 1});
+  ASSERT_TRUE(ok.result->ok) << ok.result->error;
+  EXPECT_NE(ok.result->sandbox.find("NVRTC"), std::string::npos) << ok.result->sandbox;  // isolated
+  for (const char* include : {"#include \"/etc/passwd\"\n", "%:include \"/etc/passwd\"\n",
+                              "#include \"/et\\\nc/passwd\"\n"}) {
+    Verdict v;
+    const Compiled c = compile_stage(s, {"count3", std::string(kHead) + include + kSignature + kHonestBody, 2});
+    ASSERT_TRUE(compile_failed(c, v)) << include;
+    std::string all = v.message;
+    for (const Mark& m : v.marks) all += m.message;
+    EXPECT_EQ(all.find("root:"), std::string::npos) << all;
+    EXPECT_EQ(all.find("/bin/"), std::string::npos) << all;
+  }
 }

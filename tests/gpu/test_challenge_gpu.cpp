@@ -2,7 +2,14 @@
 // the runner's CUDA events), at the template's own size: a remembered answer
 // and a kernel that stops working after the check are wrong; an honest kernel
 // is correct, its time from launches on fresh data, each checked.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <cstdio>
 #include <memory>
@@ -65,4 +72,28 @@ TEST(ChallengeGpu, CheatsAreWrongAndAnHonestKernelIsTimedOnCheckedLaunches) {
   EXPECT_GT(honest.ms_median, 0.0);
   std::printf("honest count3 on the GPU: median %.4f ms (%d checked launches)\n", honest.ms_median,
               honest.checked_launches);
+}
+
+TEST(ChallengeGpu, ADevicePrintfReachesNoTerminal) {
+  CV_REQUIRE_GPU();
+  // The runner starts with this process's stdout (fd 1) unless the judge keeps it quiet.
+  const std::string path = ::testing::TempDir() + "judge_gpu_stdout_" + std::to_string(getpid());
+  const int file = open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+  ASSERT_GE(file, 0);
+  std::fflush(stdout);
+  const int saved = dup(1);
+  dup2(file, 1);
+  const Verdict v = judge_on_gpu(std::string(kSignature) +
+                                     "  if (cv::global_index() < 64) printf(\"LOUD-KERNEL %d\\n\", (int)cv::global_index());\n" +
+                                     kHonestBody,
+                                 14);
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(file);
+  std::stringstream got;
+  got << std::ifstream(path).rdbuf();
+  std::filesystem::remove(path);
+  EXPECT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
+  EXPECT_EQ(got.str().find("LOUD-KERNEL"), std::string::npos) << got.str().substr(0, 200);
 }
