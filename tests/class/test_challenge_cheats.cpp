@@ -1,9 +1,12 @@
-// Leaderboard cheats against the real judge (CPU backend: the host compiler,
-// the runner's emulator): a kernel that writes the answer it remembered for
-// the judge's first data, and one that counts its launches and does nothing
-// once the first check is behind it. Each passes bench kernel's one check on
-// the template's data; the judge's checked launches on fresh data find both,
-// and an honest kernel stays correct with a time from checked launches.
+// The challenge's judge against the cleverest student (CPU backend: the host
+// compiler, the runner's emulator in its cell): a kernel that writes the answer
+// it remembered for the judge's first data, and one that counts its launches
+// and does nothing once the first check is behind it, each pass bench kernel's
+// one check and are found by the checked launches on fresh data; an honest
+// kernel stays correct, timed on checked launches; a kernel's printf reaches no
+// terminal; the GPU path's compile is isolated and a machine file included in
+// three spellings never comes back; attack kernels (tests/attacks) are stopped
+// and named and the same runner judges the next kernel.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -31,21 +34,34 @@ namespace {
 
 constexpr long long kN = 4096;
 
-// The kernel through the judge's compile and run stages, as the queue runs them.
-Verdict judge(const std::string& source, uint64_t seed) {
+JudgeSettings cpu_settings() {
   JudgeSettings s;
   s.backend = cv::Backend::Cpu;
   s.paths = test_config().paths;
   s.n = kN;
   s.reps = 3;
   s.explain = false;
+  return s;
+}
+
+// The kernel through the judge's compile and run stages, as the queue runs
+// them (`runner`: the device's, kept across kernels; null: a new one).
+Verdict judge(const std::string& source, uint64_t seed,
+              std::shared_ptr<cv::usercode::RunnerClient> runner = nullptr) {
+  const JudgeSettings s = cpu_settings();
   const JudgeRequest r{"count3", source, seed};
   Verdict v;
   const Compiled c = compile_stage(s, r);
   if (compile_failed(c, v)) return v;
-  const auto runner = judge_runner(s, cv::usercode::find_runner(s.paths.runner), 0);
+  if (!runner) runner = judge_runner(s, cv::usercode::find_runner(s.paths.runner), 0);
   run_stage(s, r, c, runner, nullptr, v);
   return v;
+}
+
+std::string read_text(const std::string& path) {
+  std::stringstream s;
+  s << std::ifstream(path).rdbuf();
+  return s.str();
 }
 
 bool can_judge() {
@@ -161,4 +177,22 @@ TEST(ChallengeCheats, SubmissionsCompileIsolatedAndAFileOfTheMachineNeverComesBa
     EXPECT_EQ(all.find("root:"), std::string::npos) << all;
     EXPECT_EQ(all.find("/bin/"), std::string::npos) << all;
   }
+}
+
+TEST(ChallengeCheats, AttackKernelsAreStoppedAndNamedAndTheJudgeJudgesOn) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  // tests/attacks: each file says what must stop it ("// expect: forbidden: WORDS").
+  const auto runner = judge_runner(cpu_settings(), cv::usercode::find_runner(test_config().paths.runner), 0);
+  for (const char* name : {"system", "fork", "open", "connect", "malloc_huge", "endless"}) {
+    const std::string source = read_text(std::string(CUDAVIZ_SOURCE_DIR) + "/tests/attacks/" + name + ".cu");
+    const size_t at = source.find("// expect: ");
+    ASSERT_NE(at, std::string::npos) << name;
+    std::string expect = source.substr(at + 11, source.find('\n', at) - at - 11);
+    if (expect.rfind("forbidden: ", 0) == 0) expect = expect.substr(11);
+    const Verdict v = judge(source, 5, runner);
+    EXPECT_EQ(v.outcome, Verdict::Outcome::Fault) << name << ": " << v.message;
+    EXPECT_NE(v.message.find(expect), std::string::npos) << name << ": " << v.message;
+  }
+  const Verdict honest = judge(std::string(kHead) + kSignature + kHonestBody, 6, runner);
+  EXPECT_EQ(honest.outcome, Verdict::Outcome::Correct) << honest.message;
 }
