@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bench/bench.h"
+#include "challenge/backend_tells.h"
 #include "challenge/judge_audit.h"
 #include "challenge/judge_words.h"
 #include "usercode/emu/explain_json.h"
@@ -101,6 +102,14 @@ std::shared_ptr<usercode::RunnerClient> judge_runner(const JudgeSettings& s, con
 
 Compiled compile_stage(const JudgeSettings& s, const JudgeRequest& r) {
   Compiled c;
+  if (std::vector<usercode::Diagnostic> tells = backend_tells(r.source); !tells.empty()) {
+    auto refused = std::make_shared<usercode::CompileResult>();
+    refused->template_name = r.template_name;
+    refused->error = tells.front().message;
+    refused->diagnostics = std::move(tells);
+    c.result = std::move(refused);
+    return c;
+  }
   const auto t0 = Clock::now();
   auto result = std::make_shared<usercode::CompileResult>(usercode::compile(compile_request(s, r, spec_of(r))));
   c.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
