@@ -31,6 +31,8 @@ backend=${BACKEND:-cuda}
 load_s=${SECONDS_LOAD:-90}
 out=${OUT:-$build/gpu_challenge}
 mkdir -p "$out"
+# The test binaries find the templates as ctest tells them (tests/CMakeLists.txt).
+export CUDAVIZ_ASSETS=${CUDAVIZ_ASSETS:-$root/assets}
 app=$build/app/cudaviz
 [ -x "$app" ] || { echo "gpu_challenge.sh: no $app: build the cudaviz target first" >&2; exit 2; }
 status=0
