@@ -162,6 +162,11 @@ def main():
     print("built-ins:", ch.get("builtins"))
     for b in bad[:20]:
         print("  " + b)
+    if o.live:  # the student's kernel ran in the teacher's fountain, not the built-in
+        print("live kernel:", loaded.get("kernel_source"), loaded.get("kernel_state"), "kernel_ms",
+              loaded.get("user_kernel_ms"))
+        if loaded.get("kernel_source") != "yours" or loaded.get("kernel_state") != "ready":
+            bad.append(f"the live kernel did not run in the scene ({loaded.get('kernel_state')})")
     if bad:
         sys.exit(f"FAIL: {len(bad)} students without the right verdict")
     if o.max_p99 is not None and percentile(lat, 99) > o.max_p99:
