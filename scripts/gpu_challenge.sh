@@ -9,8 +9,17 @@
 #      Xvfb) with --challenge count3 --backend cuda: every verdict right,
 #      submit-to-verdict p99 at most 5 s, and the window's frame-time p99 at
 #      most 1 ms above the same app without the load; the teacher's window with
-#      the challenge tab (queue, leaderboard) in $OUT/teacher*.png (look at it).
-# Pass: exit 0, and "ok" at the end of challenge_load.log.
+#      the challenge tab (queue, leaderboard) in $OUT/teacher*.png (look at it);
+#   4. the judge's cheat checks on this GPU (gpu_tests ChallengeGpu.*: a
+#      remembered answer and a kernel that stops after the check are wrong, an
+#      honest kernel correct, timed on launches each checked on fresh data);
+#   5. 20 students send the fountain's kernel (right, and one with gravity's
+#      sign flipped: wrong) while a student's kernel runs live in the teacher's
+#      fountain: every verdict right, $OUT/fountain_live.png shows the fountain
+#      with the kernel tab and the leaderboard (look at it: particles in the
+#      air, a row on the board).
+# Pass: exit 0, and "ok" at the end of challenge_load.log and fountain_live.log;
+# each step's criteria are printed as PASS/FAIL lines.
 # Usage (from the repository, after a build):
 #   OUT=/path/to/out scripts/gpu_challenge.sh [BUILD_DIR] [STUDENTS]
 #   BACKEND=cpu SECONDS_LOAD=120 ...: a dry run on a machine without a GPU (no targets).
@@ -22,6 +31,8 @@ backend=${BACKEND:-cuda}
 load_s=${SECONDS_LOAD:-90}
 out=${OUT:-$build/gpu_challenge}
 mkdir -p "$out"
+# The test binaries find the templates as ctest tells them (tests/CMakeLists.txt).
+export CUDAVIZ_ASSETS=${CUDAVIZ_ASSETS:-$root/assets}
 app=$build/app/cudaviz
 [ -x "$app" ] || { echo "gpu_challenge.sh: no $app: build the cudaviz target first" >&2; exit 2; }
 status=0
@@ -57,5 +68,25 @@ step challenge_load $((load_s * 8 + 300)) /usr/bin/python3 "$root/tests/window/c
   --students "$students" --backend "$backend" --seconds "$load_s" --fps 30 \
   --screenshot "$out/teacher.png" "${targets[@]}"
 tail -n 12 "$out/challenge_load.log"
+verdict() {  # verdict LOG WHAT: PASS when the log's last line is "ok"
+  if [ "$(tail -n 1 "$1" 2>/dev/null)" = ok ]; then echo "   PASS: $2"; else echo "   FAIL: $2 (see $1)"; status=1; fi
+}
+verdict "$out/challenge_load.log" "$students students: every verdict right; targets: ${targets[*]:-none (cpu)}"
+
+if [ "$backend" = cuda ] && [ -x "$build/tests/gpu_tests" ]; then
+  step challenge_cheats 600 "$build/tests/gpu_tests" --gtest_filter='ChallengeGpu.*'
+  if grep -q '\[  PASSED  \] 2 tests' "$out/challenge_cheats.log"; then
+    echo "   PASS: cheats wrong, honest kernel correct on checked launches"; grep 'honest count3' "$out/challenge_cheats.log"
+  else
+    echo "   FAIL: ChallengeGpu (skipped or failed: see $out/challenge_cheats.log)"; status=1
+  fi
+fi
+
+step fountain_live $((load_s * 8 + 300)) /usr/bin/python3 "$root/tests/window/class/challenge_load_test.py" \
+  "$root/tests/window/with_xvfb.sh" "$app" "$root/assets/kernels" \
+  --template fountain_kernel --live "$root/assets/kernels/fountain_kernel.cu" \
+  --students 20 --backend "$backend" --seconds "$load_s" --fps 30 --screenshot "$out/fountain_live.png"
+tail -n 8 "$out/fountain_live.log"
+verdict "$out/fountain_live.log" "fountain: 20 verdicts right with a student's kernel live (look at $out/fountain_live.png)"
 echo "gpu_challenge.sh: logs and pictures in $out; exit $status"
 exit $status

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "bench/bench.h"
+#include "challenge/backend_tells.h"
+#include "challenge/judge_audit.h"
 #include "challenge/judge_words.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/client/explain_process.h"
@@ -57,9 +59,9 @@ usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequ
   req.file_name = "kernel.cu";
   req.paths = s.paths;
   req.guard = req.target == usercode::Target::Gpu;  // bench kernel's default: the guard on
-  // SEAM (the sandbox branch adds CompileRequest::isolate: NVRTC for code from the network in a
-  // confined child): uncomment once merged.
-  // req.isolate = true;
+  // Code from the network: NVRTC in a confined child (cudaviz-nvrtc), as the
+  // host compiler always is; bench kernel runs the module in the runner's cell.
+  req.isolate = true;
   return req;
 }
 
@@ -72,10 +74,42 @@ long long size_of(const JudgeSettings& s, const usercode::TemplateSpec& t) {
   return emulated ? std::min({t.default_n, t.emulated_default_n, kEmulatedChallengeN}) : t.default_n;
 }
 
+// The checked launches' verdict; the time never under their median (a kernel
+// that works only when it is checked gains nothing from the unchecked ones).
+void apply_audit(const Audit& a, Verdict& v) {
+  if (!a.correct) {
+    v.outcome = a.fault ? Verdict::Outcome::Fault : Verdict::Outcome::Wrong;
+    v.message = a.message;
+    v.message_line = a.message_line;
+    return;
+  }
+  if (a.ms.empty()) return;
+  std::vector<double> ms = a.ms;
+  std::sort(ms.begin(), ms.end());
+  const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  v.ms_median = std::max(v.ms_median, median);
+  v.ms_min = std::max(v.ms_min, ms.front());
+  v.ms_max = std::max(v.ms_max, ms.back());
+  v.checked_launches = static_cast<int>(ms.size());
+}
+
 }  // namespace
+
+std::shared_ptr<usercode::RunnerClient> judge_runner(const JudgeSettings& s, const std::string& path, int device) {
+  return std::make_shared<usercode::RunnerClient>(path, s.backend, s.backend == Backend::Cuda ? device : -1,
+                                                  /*quiet=*/true);
+}
 
 Compiled compile_stage(const JudgeSettings& s, const JudgeRequest& r) {
   Compiled c;
+  if (std::vector<usercode::Diagnostic> tells = backend_tells(r.source); !tells.empty()) {
+    auto refused = std::make_shared<usercode::CompileResult>();
+    refused->template_name = r.template_name;
+    refused->error = tells.front().message;
+    refused->diagnostics = std::move(tells);
+    c.result = std::move(refused);
+    return c;
+  }
   const auto t0 = Clock::now();
   auto result = std::make_shared<usercode::CompileResult>(usercode::compile(compile_request(s, r, spec_of(r))));
   c.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -130,6 +164,8 @@ void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
     v.outcome = correct ? Verdict::Outcome::Correct : Verdict::Outcome::Wrong;
     if (!correct) v.message = wrong_words(t, m.fields);
     if (!checked) v.message = "timed only: this template has no reference to check against";
+    if (checked && correct && runner && runner->backend() == s.backend)
+      apply_audit(audit(t, *runner, "lab", v.n, r.seed, s.backend), v);
   } catch (const bench::TargetFailure& f) {
     v.outcome = f.exit_code == 2 ? Verdict::Outcome::CompileError : Verdict::Outcome::Fault;
     v.message = words_for_student(f.what());

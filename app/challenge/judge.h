@@ -44,6 +44,7 @@ struct Verdict {
   int message_line = 0;         // the line the message names (0: none)
   double ms_min = 0, ms_median = 0, ms_max = 0;
   int reps = 0;
+  int checked_launches = 0;  // launches on fresh data, each checked (judge_audit.h)
   long long n = 0;
   std::vector<std::string> findings;  // explain's, in words
   bool racy = false;                  // explain found a race (then never correct: a GPU's answer varies)
@@ -67,6 +68,10 @@ struct JudgeSettings {
   int reps = 0;                // timed launches (0: 30 on a GPU, 3 on the CPU)
   bool explain = true;
 };
+
+// The runner the judge runs a device's kernels in (`path`: find_runner's):
+// quiet, since a class's kernels may printf megabytes (its stdout on /dev/null).
+std::shared_ptr<usercode::RunnerClient> judge_runner(const JudgeSettings& s, const std::string& path, int device);
 
 // The stages, each callable from any thread (run_on: the device's own thread).
 Compiled compile_stage(const JudgeSettings& s, const JudgeRequest& r);

@@ -78,8 +78,7 @@ void JudgeQueue::run_loop(int device) {
   }
   std::string why;
   const std::string path = usercode::find_runner(settings_.paths.runner, &why);
-  auto runner = std::make_shared<usercode::RunnerClient>(path, settings_.backend,
-                                                         settings_.backend == Backend::Cuda ? device : -1);
+  const auto runner = judge_runner(settings_, path, device);
   Submission s;
   while (store_->take(ChallengeStore::Work::Run, stop_, s)) {
     const JudgeRequest r{store_->settings().template_name, s.source, s.seed};

@@ -141,12 +141,15 @@ MHD_Result on_request(void* cls, MHD_Connection* c, const char* url, const char*
     const char* token = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Class-Token");
     p->request.token = token && std::strlen(token) <= 64 ? token : "";
     const char* type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-    if (auto refuse = self->admit(p->request, type ? type : "", content_length(c))) {
+    // A chunked body has no length to check before it is read (and
+    // Content-Length beside it would be ignored): refused as having none.
+    const bool chunked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding") != nullptr;
+    if (auto refuse = self->admit(p->request, type ? type : "", chunked ? -1 : content_length(c))) {
       p->answered = true;
       self->count(refuse->status);
       return send_reply(c, *refuse);
     }
-    p->max_body = p->request.method == "POST" ? content_length(c) : 0;
+    p->max_body = p->request.method == "POST" && !chunked ? content_length(c) : 0;
     if (p->max_body > 0) return MHD_YES;
   }
   if (*upload_size) {
@@ -344,7 +347,13 @@ HttpReply ClassServer::dispatch(const HttpRequest& r) {
     if (r.method != route->second.method) return error_reply(405, "use " + route->second.method);
     if (r.body.size() > static_cast<size_t>(std::max(0ll, route->second.max_body)))
       return error_reply(413, "the body is too long");
-    return route->second.handler(r);
+    try {
+      return route->second.handler(r);
+    } catch (const std::exception&) {
+      // A handler's surprise must not end the app (libmicrohttpd's thread would
+      // terminate it); its words may hold the student's bytes, so none are sent.
+      return error_reply(500, "the server could not answer this request");
+    }
   }
   if (r.method != "GET") return error_reply(405, "only GET here");
   const auto it = files_.find(r.path);

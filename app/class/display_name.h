@@ -33,15 +33,38 @@ inline std::optional<std::string> name_problem(const std::string& name) {
   return std::nullopt;
 }
 
-// Two names the board would show alike ("Ada" and "ada"): one student may
-// not pass for another.
-inline bool same_name(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
+// What a name looks like on a projector: lower case, the letters and digits
+// that a board's font draws alike folded together (I l 1 i, O 0, S 5, B 8,
+// Z 2, rn m, vv w, cl d), every separator the same. Only ASCII reaches here
+// (name_problem), so letters of other scripts cannot pass for these.
+inline std::string name_skeleton(const std::string& name) {
+  std::string low;
+  for (char c : name) low += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  std::string out;
+  for (size_t i = 0; i < low.size(); ++i) {
+    const std::string two = low.substr(i, 2);
+    if (two == "rn" || two == "vv" || two == "cl") {
+      out += two == "rn" ? 'm' : two == "vv" ? 'w' : 'd';
+      ++i;
+      continue;
+    }
+    char c = low[i];
+    switch (c) {
+      case '1': case 'i': case '|': c = 'l'; break;
+      case '0': c = 'o'; break;
+      case '5': c = 's'; break;
+      case '8': c = 'b'; break;
+      case '2': c = 'z'; break;
+      case ' ': case '_': case '.': c = '-'; break;
+      default: break;
+    }
+    out += c;
   }
-  return true;
+  return out;
 }
+
+// Two names the board would show alike ("Ada" and "ada", "Ali" and "A1I",
+// "Mia" and "rnia"): one student may not pass for another.
+inline bool same_name(const std::string& a, const std::string& b) { return name_skeleton(a) == name_skeleton(b); }
 
 }  // namespace cv::classvote

@@ -23,9 +23,11 @@ struct HttpReply {
   std::string body;
 };
 
-// Student text is never echoed; dump() escapes any non-ASCII in what the app wrote.
+// Student text is never echoed; dump() escapes any non-ASCII in what the app
+// wrote, and bytes that are not UTF-8 (a compiler's message cut inside a
+// character of the student's source) become U+FFFD instead of an exception.
 inline HttpReply json_reply(int status, const nlohmann::json& j) {
-  return {status, "application/json", j.dump(-1, ' ', true)};
+  return {status, "application/json", j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)};
 }
 inline HttpReply error_reply(int status, const std::string& why) {
   return json_reply(status, {{"error", why}});

@@ -181,7 +181,8 @@ function showVerdict(sub, builtins) {
   if (sub.time) {
     const p = document.createElement("p");
     p.textContent = "Your kernel: min " + fmtMs(sub.time.min_ms) + ", median " + fmtMs(sub.time.median_ms) +
-                    ", max " + fmtMs(sub.time.max_ms) + " over " + sub.time.reps + " runs of n = " +
+                    ", max " + fmtMs(sub.time.max_ms) + " over " + sub.time.reps + " runs and " +
+                    (sub.time.checked_launches || 0) + " launches on fresh data, each checked, of n = " +
                     sub.time.n + " (" + sub.time.backend + ")";
     times.append(p);
     const top = Math.max(sub.time.median_ms, ...builtins.map((b) => b.ms));

@@ -13,8 +13,10 @@
 #include <fstream>
 #include <thread>
 
+#include "challenge/backend_tells.h"
 #include "challenge/challenge_api.h"
 #include "challenge/challenge_store.h"
+#include "challenge/judge.h"
 #include "challenge/judge_words.h"
 #include "challenge/starter_cache.h"
 #include "class/display_name.h"
@@ -231,6 +233,31 @@ TEST(ChallengeAbuse, ARefusedNameSaysWhichRuleAndNamesDifferingOnlyInCaseClash) 
   EXPECT_EQ(r.post("/api/name", "10.0.0.2", {{"token", other}, {"name", "Ada 2"}}).status, 200);
 }
 
+TEST(ChallengeAbuse, NamesThatLookAlikeOnTheBoardClashAndOtherScriptsAreRefused) {
+  using cv::classvote::name_problem;
+  using cv::classvote::same_name;
+  // ASCII look-alikes on a projector's font.
+  EXPECT_TRUE(same_name("Ali", "A1I"));
+  EXPECT_TRUE(same_name("Bob", "B0b"));
+  EXPECT_TRUE(same_name("Mia", "rnia"));
+  EXPECT_TRUE(same_name("Wu", "vvu"));
+  EXPECT_TRUE(same_name("Ada Lee", "Ada_Lee"));
+  EXPECT_TRUE(same_name("Sam", "5am"));
+  EXPECT_FALSE(same_name("Ada", "Ada 2"));
+  EXPECT_FALSE(same_name("Ben", "Ken"));
+  // Letters of other scripts that pass for Latin ones (Cyrillic a, Greek O), a
+  // zero-width space, a right-to-left override, a full-width letter: refused.
+  for (const char* bad : {"\xd0\xb0" "da", "B\xce\x9f", "Ada\xe2\x80\x8b", "\xe2\x80\xae" "adA", "\xef\xbc\xa1" "da"})
+    EXPECT_TRUE(name_problem(bad).has_value()) << bad;
+  Room r;
+  ASSERT_FALSE(r.student("10.0.0.1", "Ali").empty());
+  const auto other = *r.votes->join("QRS7K", "10.0.0.2");
+  const HttpReply clash = r.post("/api/name", "10.0.0.2", {{"token", other}, {"name", "A1I"}});
+  EXPECT_EQ(clash.status, 400);
+  EXPECT_NE(clash.body.find("another student"), std::string::npos);
+  EXPECT_EQ(clash.body.find("A1I"), std::string::npos);  // never echoed
+}
+
 TEST(ChallengeAbuse, TheStartingFileIsReadAgainOnlyWhenItChanges) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("cudaviz_starter_" + std::to_string(::getpid()));
@@ -280,4 +307,36 @@ TEST(ChallengeAbuse, CompilerWordsAboutAnotherFileNeverReachTheStudent) {
   EXPECT_NE(shown.find("passwd, line 1, outside your kernel"), std::string::npos) << shown;
   EXPECT_NE(shown.find("'nope' was not declared"), std::string::npos) << shown;  // the student's own line
   EXPECT_EQ(words_for_student("(in the app's /etc/x\ny, line 1)").find("/etc"), std::string::npos);
+}
+
+TEST(ChallengeAbuse, AKernelThatAsksWhichCompilerReadsItIsRefusedAtItsLine) {
+  // Racy on the GPU, clean where explain looks: each spelling refused at its line.
+  const std::string racy_on_gpu =
+      "// template: count3\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+      "#ifdef __CUDA_ARCH__\n"
+      "  count[0]++;\n"
+      "#endif\n"
+      "  if (__cplusplus > 201703L) count[0] += 0;\n"
+      "%:if defined(__GNU\\\nC__)\n"
+      "#endif\n"
+      "  if (cv_emu_lane()) return;\n"
+      "}\n";
+  const auto tells = backend_tells(racy_on_gpu);
+  ASSERT_EQ(tells.size(), 4u);
+  EXPECT_EQ(tells[0].line, 3);
+  EXPECT_EQ(tells[1].line, 6);
+  EXPECT_EQ(tells[2].line, 7);  // spliced across lines 7-8: the line it starts on
+  EXPECT_EQ(tells[3].line, 10);
+  EXPECT_NE(tells[0].message.find("__CUDA_ARCH__"), std::string::npos);
+  // In a comment or a string, or part of a longer name, it is no question.
+  EXPECT_TRUE(backend_tells("// __CUDA_ARCH__\n/* __GNUC__ */ const char* s = \"__clang__\"; int my__GNUC__x;\n").empty());
+  // The judge refuses it before any compiler, as a compile error at that line.
+  JudgeSettings st;
+  Verdict v;
+  const Compiled c = compile_stage(st, {"count3", racy_on_gpu, 1});
+  ASSERT_TRUE(compile_failed(c, v));
+  EXPECT_EQ(v.outcome, Verdict::Outcome::CompileError);
+  ASSERT_FALSE(v.marks.empty());
+  EXPECT_EQ(v.marks.front().line, 3);
 }

@@ -289,3 +289,53 @@ TEST(ClassAbuse, NoInternalKeyInAVerdict) {
   p.answer = "atomic.ms_median";
   EXPECT_FALSE(std::regex_search(cv::lessons::judge(p, {}, {}, 3.0).summary, std::regex("[a-z_]+\\.[a-z_]+")));
 }
+
+TEST(ClassAbuse, HeaderTricksAreRefused) {
+  Server s;
+  ASSERT_FALSE(s.server.start());
+  const std::string join = R"({"code":"QRS7K"})";
+  // Chunked, with a Content-Length beside it that HTTP says to ignore: no length to check first.
+  const std::string chunked = "POST /api/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              "Transfer-Encoding: chunked\r\nContent-Length: 16\r\n\r\n10\r\n" + join +
+                              "\r\n0\r\n\r\n";
+  EXPECT_EQ(status_of(request(60, s.port(), chunked)), 411);
+  // An address in a header is not where the request came from: the cap follows the socket's.
+  ServerOptions o;
+  o.joins_per_minute = 2;
+  Server capped(o);
+  ASSERT_FALSE(capped.server.start());
+  int ok = 0;
+  for (int i = 0; i < 5; ++i) {
+    const std::string req = "POST /api/join HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.0.0." + std::to_string(i) +
+                            "\r\nX-Real-IP: 10.0.1." + std::to_string(i) +
+                            "\r\nContent-Type: application/json\r\nContent-Length: " +
+                            std::to_string(join.size()) + "\r\n\r\n" + join;
+    ok += status_of(request(61, capped.port(), req)) == 200;
+  }
+  EXPECT_EQ(ok, 2);
+  // A token header past its bound is no token (never matched by a prefix).
+  const std::string long_token = "GET /api/step HTTP/1.1\r\nHost: x\r\nX-Class-Token: " + std::string(70, 'a') +
+                                 "\r\n\r\n";
+  EXPECT_EQ(status_of(request(62, s.port(), long_token)), 403);
+}
+
+TEST(ClassAbuse, AHandlerThatThrowsIsA500AndTheServerServesOn) {
+  Server s;
+  s.server.add_route("GET", "/api/boom", 0, [](const HttpRequest&) -> HttpReply {
+    throw std::runtime_error("student bytes \xff\xfe");
+  });
+  ASSERT_FALSE(s.server.start());
+  const std::string r = request(63, s.port(), "GET /api/boom HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(status_of(r), 500);
+  EXPECT_EQ(body_of(r).find("student"), std::string::npos);
+  EXPECT_EQ(status_of(request(64, s.port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n")), 200);
+}
+
+TEST(ClassAbuse, TextThatIsNotUtf8NeverBreaksAReply) {
+  // A compiler's message cut inside a character of the student's source.
+  const std::string cut = std::string("expected ';' after \xc3");
+  HttpReply r;
+  EXPECT_NO_THROW(r = json_reply(200, {{"message", cut}}));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("\\ufffd"), std::string::npos) << r.body;
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Usage: challenge_load_test.py WITH_XVFB CUDAVIZ KERNELS [--students N] [--backend cpu|cuda]
                                  [--seconds S] [--fps F] [--max-p99 S] [--max-frame-p99-delta MS]
-                                 [--screenshot PNG]
+                                 [--screenshot PNG] [--template count3|fountain_kernel] [--live FILE.cu]
 
 Challenge mode under a class (docs/class_server.md, "Challenge mode"): the real
 app under Xvfb with --challenge count3 and the class server on 127.0.0.1, N
@@ -13,7 +13,11 @@ submit-to-verdict p50/p99 (as the students saw it) and the window's frame-time
 p99 with the load and in a run without it (at most 20 s of frames). --max-p99 and
 --max-frame-p99-delta enforce targets (the GPU run); without them the figures
 are printed. Bounded: the app runs S seconds (default 60), the students give
-up with it."""
+up with it. --template fountain_kernel: the students send the fountain's
+kernel (right) and one with gravity's sign flipped (wrong) instead; --live
+FILE.cu runs that kernel in the teacher's fountain meanwhile (--scene
+fountain --kernel FILE.cu: the path the tab's "run in the scene" takes), so
+the screenshot shows a student's kernel live beside the leaderboard."""
 import argparse
 import os
 import sys
@@ -26,12 +30,24 @@ from class_common import App, percentile, phone_address, request  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def app_args(backend, seconds, fps, screenshot=None):
-    args = ["--backend", backend, "--challenge", "count3", "--class-server", "127.0.0.1:0",
+def app_args(backend, seconds, fps, screenshot=None, template="count3", live=None):
+    args = ["--backend", backend, "--challenge", template, "--class-server", "127.0.0.1:0",
             "--frames", str(int(seconds * fps)), "--fps-cap", str(fps), "--size", "1280x800"]
     if screenshot:  # the teacher's view at the end: the challenge tab (open with --challenge)
         args += ["--screenshot", screenshot]
+    if live:  # a student's kernel in the teacher's scene
+        args += ["--scene", "fountain", "--kernel", live]
     return args
+
+
+def kernel_set(template, kernels):
+    """The students' files for a template and the final verdict each must get."""
+    if template == "fountain_kernel":
+        return [(os.path.join(kernels, "fountain_kernel.cu"), "correct"),
+                (os.path.join(HERE, "fountain_kernel_wrong.cu"), "wrong")]
+    return [(os.path.join(kernels, "count3.cu"), "correct"),
+            (os.path.join(HERE, "count3_wrong.cu"), "wrong"),
+            (os.path.join(kernels, "count3_racy.cu"), "wrong")]
 
 
 def student(port, code, i, source, expect, out, deadline):
@@ -72,20 +88,17 @@ def student(port, code, i, source, expect, out, deadline):
         time.sleep(0.25)
 
 
-def run(xvfb, app, kernels, n, backend, seconds, fps, load, screenshot=None):
-    a = App(xvfb, app, app_args(backend, seconds, fps, screenshot))
+def run(xvfb, app, kernels, n, backend, seconds, fps, load, screenshot=None, template="count3", live=None):
+    a = App(xvfb, app, app_args(backend, seconds, fps, screenshot, template, live))
     if not a.wait_server(60):
         a.finish(10)
         sys.exit("FAIL: no class server line\n" + a.stderr_tail())
     results = {}
     if load:
-        files = [(os.path.join(kernels, "count3.cu"), "correct"),
-                 (os.path.join(HERE, "count3_wrong.cu"), "wrong"),
-                 (os.path.join(kernels, "count3_racy.cu"), "wrong")]
-        sources = [(open(f).read(), e) for f, e in files]
+        sources = [(open(f).read(), e) for f, e in kernel_set(template, kernels)]
         threads = []
         for i in range(n):
-            src, expect = sources[i % 3]
+            src, expect = sources[i % len(sources)]
             t = threading.Thread(target=student, args=(a.port, a.code, i, src, expect, results, seconds - 5),
                                  daemon=True)
             threads.append(t)
@@ -112,11 +125,14 @@ def main():
     p.add_argument("--max-p99", type=float)
     p.add_argument("--max-frame-p99-delta", type=float)
     p.add_argument("--screenshot", help="the loaded run's last frame, with the challenge tab open")
+    p.add_argument("--template", default="count3", choices=["count3", "fountain_kernel"])
+    p.add_argument("--live", help="a kernel file run in the teacher's fountain meanwhile (fountain_kernel)")
     o = p.parse_args()
     # The baseline needs only enough frames for their p99: at most 20 s of them.
-    base_results, base = run(o.xvfb, o.app, o.kernels, 0, o.backend, min(o.seconds, 20), o.fps, False)
+    base_results, base = run(o.xvfb, o.app, o.kernels, 0, o.backend, min(o.seconds, 20), o.fps, False,
+                             None, o.template, o.live)
     results, loaded = run(o.xvfb, o.app, o.kernels, o.students, o.backend, o.seconds, o.fps, True,
-                          o.screenshot)
+                          o.screenshot, o.template, o.live)
     bad = []
     lat, server, final = [], [], []
     for i, r in sorted(results.items()):
@@ -131,7 +147,7 @@ def main():
             if r["final"] != r["expect"]:
                 bad.append(f"student {i}: {r['final']} where {r['expect']} was right ({r['message']})")
     ch = loaded.get("challenge", {})
-    print(f"students {o.students} on {o.backend}: {len(lat)} verdicts; runners {ch.get('runners')}")
+    print(f"students {o.students} on {o.backend} ({o.template}): {len(lat)} verdicts; runners {ch.get('runners')}")
     if lat:
         print(f"submit to verdict (students' view): p50 {percentile(lat, 50):.2f} s, p99 {percentile(lat, 99):.2f} s, "
               f"max {max(lat):.2f} s; the server's p99 {percentile(server, 99):.2f} s")
@@ -146,6 +162,11 @@ def main():
     print("built-ins:", ch.get("builtins"))
     for b in bad[:20]:
         print("  " + b)
+    if o.live:  # the student's kernel ran in the teacher's fountain, not the built-in
+        print("live kernel:", loaded.get("kernel_source"), loaded.get("kernel_state"), "kernel_ms",
+              loaded.get("user_kernel_ms"))
+        if loaded.get("kernel_source") != "yours" or loaded.get("kernel_state") != "ready":
+            bad.append(f"the live kernel did not run in the scene ({loaded.get('kernel_state')})")
     if bad:
         sys.exit(f"FAIL: {len(bad)} students without the right verdict")
     if o.max_p99 is not None and percentile(lat, 99) > o.max_p99:

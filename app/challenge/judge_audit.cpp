@@ -1,0 +1,89 @@
+#include "challenge/judge_audit.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "challenge/judge_words.h"
+#include "usercode/client/runner_client.h"
+
+namespace cv::challenge {
+
+namespace {
+
+constexpr double kLaunchLimitS = 2.0;  // as bench kernel's launches
+constexpr int kGpuLaunches = 5;        // each from a reset on fresh data: a median of five
+constexpr int kCpuLaunches = 2;        // the emulator takes a core's time per launch
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::string fault_words(const usercode::KernelFault& f) { return words_for_student(f.describe()); }
+
+// One launch of `w` checked: false (with the words in `a`) when it faulted or
+// its answer is wrong.
+bool checked_launch(const usercode::TemplateSpec& t, usercode::RunnerClient& runner, const std::string& module,
+                    const usercode::Workload& w, bool check, Backend backend, const std::string& which, Audit& a) {
+  const usercode::LaunchOutcome o = runner.launch(usercode::make_launch(t, w, module), kLaunchLimitS);
+  if (!o.ok) {
+    a.correct = false;
+    a.fault = true;
+    a.message = o.fault ? fault_words(*o.fault) : "the kernel did not run";
+    if (o.fault) a.message_line = o.fault->out_of_range ? o.fault->out_of_range->line : o.fault->line;
+    return false;
+  }
+  if (!o.kernel_ms.empty()) a.ms.push_back(o.kernel_ms.front());
+  if (!check) return true;
+  const usercode::CheckResult r = t.check(w, o.read_back, backend);
+  if (r.correct) return true;
+  a.correct = false;
+  a.message = "right on the first data, wrong on fresh data (" + which + ", after the timed runs): " +
+              wrong_words(t, r.fields) + ". Every launch must compute its answer from that launch's data.";
+  return false;
+}
+
+}  // namespace
+
+uint64_t audit_seed(uint64_t seed, int k) {
+  uint64_t s = splitmix64(seed ^ splitmix64(static_cast<uint64_t>(k) + 1));
+  if ((s & 0xffffffffull) == 0) s |= 1;  // never the 32-bit generators' zero
+  return s;
+}
+
+int audit_launches(const usercode::TemplateSpec& t, Backend backend) {
+  if (t.check_steps > 1) return t.check_steps;
+  return backend == Backend::Cuda ? kGpuLaunches : kCpuLaunches;
+}
+
+Audit audit(const usercode::TemplateSpec& t, usercode::RunnerClient& runner, const std::string& module,
+            long long n, uint64_t seed, Backend backend) {
+  Audit a;
+  if (!t.check) return a;
+  const int count = audit_launches(t, backend);
+  usercode::Workload w = usercode::first_launch(t, n, t.default_block);
+  if (t.check_steps > 1) {
+    // A scene: one run of its steps from a fresh start, the state checked at the end.
+    w.seed = audit_seed(seed, 0);
+    for (int k = 0; k < count; ++k) {
+      w.step = k;
+      w.reset = k == 0;
+      w.read_back = k + 1 == count;
+      const std::string which = "a fresh start, " + std::to_string(count) + " steps";
+      if (!checked_launch(t, runner, module, w, w.read_back, backend, which, a)) return a;
+    }
+    return a;
+  }
+  for (int k = 0; k < count; ++k) {
+    w.seed = audit_seed(seed, k);
+    w.reset = true;
+    w.read_back = true;
+    const std::string which = "checked launch " + std::to_string(k + 1) + " of " + std::to_string(count);
+    if (!checked_launch(t, runner, module, w, true, backend, which, a)) return a;
+  }
+  return a;
+}
+
+}  // namespace cv::challenge
