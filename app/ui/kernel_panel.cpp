@@ -133,7 +133,8 @@ void KernelPanel::submit(UserKernel& uk) {
   if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
     name = ts[pick_].name;
   uk.submit(text, name, source_.file_name());
-  yours_ms_.clear();  // a new version: its own median
+  const usercode::TemplateSpec* t = template_in_editor(uk);  // a new version: its own median
+  comparison_.submitted(text, t ? t->feeds_name : "", uk.options().guard);
 }
 
 const usercode::TemplateSpec* KernelPanel::template_in_editor(const UserKernel& uk) const {
@@ -193,9 +194,9 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   if (const History* yours = scene.user_kernel_times()) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
-      if (yours->latest() > 0) yours_ms_.push(yours->latest());
-    } else if (!scene.kernel_is_yours() && scene.kernel_ms.latest() > 0) {
-      builtin_ms_.push(scene.kernel_ms.latest());
+      comparison_.yours_step(yours->latest());
+    } else if (!scene.kernel_is_yours()) {
+      comparison_.builtin_step(scene.variant_name(), scene.kernel_ms.latest());
     }
   }
 }
@@ -364,20 +365,7 @@ void KernelPanel::costs_section(const UserKernel& uk) {
   } else {
     ui::wrapped(ui::kDim, "registers, shared and local memory show once it compiles");
   }
-  const float yours = yours_ms_.median(), builtin = builtin_ms_.median();
-  char line[160];
-  if (yours > 0 && builtin > 0)
-    std::snprintf(line, sizeof line, "yours %.3f ms vs built-in %.3f ms a step (%.2fx)", yours, builtin,
-                  yours / builtin);
-  else if (yours > 0)
-    std::snprintf(line, sizeof line, "yours %.3f ms a step (built-in not timed yet)", yours);
-  else if (builtin > 0)
-    std::snprintf(line, sizeof line, "built-in %.3f ms a step; yours shows once it runs", builtin);
-  else
-    std::snprintf(line, sizeof line, "yours vs built-in: shows on the scene your template feeds");
-  ImGui::TextWrapped("%s", line);
-  ui::tooltip("Medians of the last steps of each, on this backend, in the scene the template feeds. "
-              "Lab kernels are compared in the labs tab.");
+  comparison_.draw();  // which way, against the same algorithm and the fastest (ui/kernel_comparison.h)
 }
 
 // The request is built from the registry on the job's thread (a scene
