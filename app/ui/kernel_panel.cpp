@@ -203,6 +203,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
 
 void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
   if (!tab_.begin(layout, "Your kernel")) return;
+  uk.prestart();  // the runner starts while the student types, not at the first Ctrl+Enter
   const ImGuiStyle& st = ImGui::GetStyle();
   const float font = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

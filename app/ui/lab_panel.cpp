@@ -13,6 +13,7 @@
 #include "ui/notes_text.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 
@@ -251,6 +252,8 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
       if (why) ImGui::EndDisabled();
       ui::tooltip((why ? *why : a.tooltip).c_str());
       if (why) refused_ += label + ": " + *why + "\n";
+      // It can run: start the runner now, not when the button is pressed.
+      if (!why && a.name == bench::kYourKernelAction && user_kernel_) user_kernel_->prestart();
     }
   } else {
     if (ImGui::Button("cancel")) runner_.cancel();
