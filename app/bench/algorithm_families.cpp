@@ -103,6 +103,24 @@ std::string evidence(const KernelTraits& k, TraitSet s) {
   return parts.empty() ? "uses none of shared memory, tiles, trees, shuffles or atomics" : join(parts, " and ");
 }
 
+bool any_comparable(const std::string& target, const std::vector<std::string>& measured) {
+  for (const BuiltinAlgorithm& b : builtin_algorithms(target))
+    if (b.comparable && std::find(measured.begin(), measured.end(), b.variant) != measured.end()) return true;
+  return false;
+}
+
+// "cpu: the CPU twin, cub: a library call (CUB)" for the variants timed.
+std::string what_they_are(const std::string& target, const std::vector<std::string>& measured) {
+  std::vector<std::string> parts;
+  for (const std::string& v : measured) {
+    const BuiltinAlgorithm* b = nullptr;
+    for (const BuiltinAlgorithm& x : builtin_algorithms(target))
+      if (x.variant == v) b = &x;
+    parts.push_back(v + ": " + (b ? b->words : "not described"));
+  }
+  return parts.empty() ? "no built-in was timed" : join(parts, ", ");
+}
+
 }  // namespace
 
 const char* to_string(Family f) {
@@ -144,6 +162,11 @@ AlgorithmMatch match_builtin(const std::string& target, const KernelTraits& your
     if ((b.traits & ~yours.set) != 0) continue;  // it does something yours does not
     if (count(b.traits) > best) fit.clear(), best = count(b.traits);
     if (count(b.traits) == best) fit.push_back(&b);
+  }
+  if (fit.empty() && !any_comparable(target, measured)) {
+    m.why = "cannot tell which built-in is the same algorithm: none timed here can be (" + what_they_are(target, measured) +
+            ")";
+    return m;
   }
   if (fit.empty()) {
     m.why = "cannot tell which built-in is the same algorithm: yours " + evidence(yours, yours.set) +

@@ -170,6 +170,11 @@ TEST(ComparisonMatch, UnknownTargetOrNothingTimedCannotTell) {
   const AlgorithmMatch m = match_builtin("reverse", classify_kernel(""), {});
   EXPECT_FALSE(m.variant);
   EXPECT_NE(m.why.find("cannot tell"), std::string::npos);
+  // On the CPU backend the built-ins are the CPU twins: said so.
+  const AlgorithmMatch cpu = match_builtin("reverse", classify_kernel(shipped("reverse_shared.cu")), {"cpu", "cpu_threads"});
+  EXPECT_FALSE(cpu.variant);
+  EXPECT_NE(cpu.why.find("none timed here can be (cpu: the CPU twin, cpu_threads: the CPU twin)"), std::string::npos)
+      << cpu.why;
 }
 
 TEST(ComparisonCells, LabsTableSpreadAndWords) {
