@@ -19,9 +19,9 @@ Spread spread_of(std::vector<double> ms) {
   return s;
 }
 
-std::string spread_words(const Spread& s) {
+std::string spread_words(const Spread& s, const char* unit) {
   char b[160];
-  std::snprintf(b, sizeof b, "%.4g ms (min %.4g, max %.4g, %d reps)", s.median_ms, s.min_ms, s.max_ms, s.reps);
+  std::snprintf(b, sizeof b, "%.4g ms (min %.4g, max %.4g, %d %s)", s.median_ms, s.min_ms, s.max_ms, s.reps, unit);
   return b;
 }
 

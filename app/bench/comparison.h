@@ -19,8 +19,8 @@ struct Spread {
   int reps = 0;
 };
 Spread spread_of(std::vector<double> ms);  // all zero when empty
-// "0.412 ms (min 0.401, max 0.530, 200 reps)"
-std::string spread_words(const Spread& s);
+// "0.412 ms (min 0.401, max 0.530, 200 reps)"; `unit` names what was counted.
+std::string spread_words(const Spread& s, const char* unit = "reps");
 nlohmann::ordered_json to_json(const Spread& s);
 
 // "1.90x slower than the built-in tiled", "1.25x faster than ...", "as fast as ..."

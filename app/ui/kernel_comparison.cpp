@@ -14,7 +14,8 @@ bench::Spread spread_of(const History& h) {
 
 }  // namespace
 
-void KernelComparison::submitted(const std::string& text, const std::string& target, bool guard) {
+void KernelComparison::follow(const std::string& text, const std::string& target, bool guard, bool gpu) {
+  gpu_ = gpu;
   if (text != text_ || target != target_) {
     yours_.clear();
     text_ = text;
@@ -22,7 +23,6 @@ void KernelComparison::submitted(const std::string& text, const std::string& tar
     traits_ = bench::classify_kernel(text);
   }
   guard_ = guard;
-  yours_.try_emplace(guard, kSteps).first->second.clear();  // this version's steps from now on
 }
 
 void KernelComparison::yours_step(float ms) {
@@ -51,7 +51,7 @@ std::vector<std::string> KernelComparison::lines() const {
     return out;
   }
   const bench::Spread s = spread_of(*yours);
-  out.push_back("yours: " + bench::spread_words(s) + " a step");
+  out.push_back("yours: " + bench::spread_words(s, "steps") + " a step");
   std::vector<bench::BuiltinTime> timed;
   for (const auto& [variant, h] : builtin_)
     if (h.median() > 0) timed.push_back({variant.empty() ? "kernel" : variant, h.median()});
@@ -68,6 +68,9 @@ std::vector<std::string> KernelComparison::lines() const {
   }
   if (same)
     out.push_back("yours is " + bench::speed_words(s.median_ms, same->median_ms, same->variant) + " (same algorithm)");
+  else if (m.variant && !gpu_)
+    out.push_back("the same algorithm's built-in is the GPU's " + *m.variant +
+                  "; on the CPU backend the built-in is the CPU twin");
   else if (m.variant)
     out.push_back("the same algorithm's built-in is " + *m.variant + ": pick it as the scene's variant (Built-in "
                   "button, then the variant) to time it here");

@@ -17,9 +17,11 @@ namespace cv {
 class KernelComparison {
  public:
   static constexpr size_t kSteps = 120;  // the last steps each median is taken over
-  // A submit of `text` for `target` (the template's scene or lab) with the
-  // guard on or off. A new text forgets your times; the built-ins' stay.
-  void submitted(const std::string& text, const std::string& target, bool guard);
+  // The kernel submitted now (each frame: the tab's Ctrl+Enter, --kernel, a
+  // reload all end here): `text` for `target` (the template's scene or lab)
+  // with the guard on or off; `gpu` false on the CPU backend (the built-in
+  // there is the CPU twin, timed as "cpu"). A new text forgets your times; the built-ins' stay.
+  void follow(const std::string& text, const std::string& target, bool guard, bool gpu = true);
   void yours_step(float ms);
   void builtin_step(const std::string& variant, float ms);  // variant "" when the scene has none
   bench::Spread yours_spread() const;
@@ -30,7 +32,7 @@ class KernelComparison {
  private:
   std::string text_, target_;
   bench::KernelTraits traits_;
-  bool guard_ = true;
+  bool guard_ = true, gpu_ = true;
   std::map<bool, History> yours_;            // this text's steps, by the guard setting
   std::map<std::string, History> builtin_;  // by the scene's variant
   const History* yours_now() const;

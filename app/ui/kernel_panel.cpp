@@ -133,8 +133,6 @@ void KernelPanel::submit(UserKernel& uk) {
   if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
     name = ts[pick_].name;
   uk.submit(text, name, source_.file_name());
-  const usercode::TemplateSpec* t = template_in_editor(uk);  // a new version: its own median
-  comparison_.submitted(text, t ? t->feeds_name : "", uk.options().guard);
 }
 
 const usercode::TemplateSpec* KernelPanel::template_in_editor(const UserKernel& uk) const {
@@ -189,14 +187,19 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
                              : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
-  // Yours against the built-in, each timed while it stepped the scene its template feeds.
+  // Yours against the built-ins, each timed while it stepped the scene its template feeds.
+  if (st.state != UserKernelState::Off) {  // what was submitted, from here or --kernel
+    const usercode::TemplateSpec* t = st.spec ? st.spec : template_in_editor(uk);
+    comparison_.follow(st.source, t ? t->feeds_name : "", uk.options().guard, uk.options().backend == Backend::Cuda);
+  }
   scene_note_ = where_it_runs(st, scene);
   if (const History* yours = scene.user_kernel_times()) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
       comparison_.yours_step(yours->latest());
     } else if (!scene.kernel_is_yours()) {
-      comparison_.builtin_step(scene.variant_name(), scene.kernel_ms.latest());
+      const bool cpu = uk.options().backend == Backend::Cpu;  // there the scene's variants run its CPU twin
+      comparison_.builtin_step(cpu ? "cpu" : scene.variant_name(), scene.kernel_ms.latest());
     }
   }
 }

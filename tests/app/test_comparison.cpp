@@ -220,28 +220,37 @@ TEST(ComparisonLines, SameAlgorithmThenFastestThenGuard) {
 TEST(KernelTabComparison, WordsFromTheScenesSteps) {
   KernelComparison k;
   const std::string tiled = shipped("nbody_tiled.cu");
-  k.submitted(tiled, "nbody", true);
+  k.follow(tiled, "nbody", true);
   EXPECT_NE(k.lines().front().find("shows once yours steps"), std::string::npos);
   for (float ms : {1.0f, 0.5f, 0.6f}) k.builtin_step("fast", ms);
   for (float ms : {2.0f, 2.2f, 1.8f}) k.yours_step(ms);
   std::vector<std::string> l = k.lines();
   ASSERT_GE(l.size(), 3u);
-  EXPECT_EQ(l[0], "yours: 2 ms (min 1.8, max 2.2, 3 reps) a step");
+  EXPECT_EQ(l[0], "yours: 2 ms (min 1.8, max 2.2, 3 steps) a step");
   EXPECT_NE(l[1].find("the same algorithm's built-in is tiled"), std::string::npos) << l[1];
   EXPECT_EQ(l[2], "yours is 3.33x slower than the built-in fast (fastest built-in timed here)");
   for (float ms : {1.0f, 1.0f}) k.builtin_step("tiled", ms);
   l = k.lines();
   EXPECT_EQ(l[1], "yours is 2.00x slower than the built-in tiled (same algorithm)");
   // The same text with the guard off: the guard's share appears.
-  k.submitted(tiled, "nbody", false);
+  k.follow(tiled, "nbody", false);
   for (float ms : {1.6f, 1.6f, 1.6f}) k.yours_step(ms);
   l = k.lines();
   EXPECT_EQ(l.back(), "guard: +25% (this text's steps with the guard on and off)");
   // A new text forgets yours (both guard settings); the built-ins stay.
-  k.submitted(tiled + "\n", "nbody", true);
+  k.follow(tiled + "\n", "nbody", true);
   EXPECT_NE(k.lines().front().find("shows once yours steps"), std::string::npos);
   k.yours_step(1.0f);
   EXPECT_EQ(k.lines()[1], "yours is as fast as the built-in tiled (same algorithm)");
+  // The CPU backend: the built-in is the CPU twin, and the words say so.
+  KernelComparison cpu;
+  cpu.follow(tiled, "nbody", true, false);
+  cpu.builtin_step("cpu", 2.0f);
+  cpu.yours_step(8.0f);
+  l = cpu.lines();
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[1], "the same algorithm's built-in is the GPU's tiled; on the CPU backend the built-in is the CPU twin");
+  EXPECT_EQ(l[2], "yours is 4.00x slower than the built-in cpu (fastest built-in timed here)");
 }
 
 }  // namespace
