@@ -190,7 +190,12 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
                              : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
-  // Yours against the built-ins, each timed while it stepped the scene its template feeds.
+  time_steps(uk, scene);
+}
+
+// Yours against the built-ins, each timed while it stepped the scene its template feeds.
+void KernelPanel::time_steps(const UserKernel& uk, const ParticleScene& scene) {
+  const usercode::UserKernelStatus& st = uk.status();
   if (st.state != UserKernelState::Off) {  // what was submitted, from here or --kernel
     const usercode::TemplateSpec* t = st.spec ? st.spec : template_in_editor(uk);
     comparison_.follow(st.source, t ? t->feeds_name : "", uk.options().guard, uk.options().backend == Backend::Cuda);

@@ -53,6 +53,7 @@ class KernelPanel {
   void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
   void costs_section(const usercode::UserKernel& uk);
+  void time_steps(const usercode::UserKernel& uk, const ParticleScene& scene);
   void template_picker();
   void messages_section();
   void prelude_section();
