@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "bench/bench.h"
+#include "bench/comparison.h"
 #include "usercode/compile/compile.h"
 #include "usercode/client/explain_launch.h"
 #include "usercode/client/runner_client.h"
@@ -61,6 +62,7 @@ struct Run {
   std::unique_ptr<RunnerClient> own;  // bench's own runner (the command line)
   RunnerClient* client = nullptr;     // own, or the app's (BenchOptions::runner)
   std::string module;                 // the runner's name for this kernel
+  std::vector<BuiltinTime> builtins;  // the built-ins timed beside yours (bench/comparison.h)
 };
 
 [[noreturn]] void fail(Run& r, const std::string& error, int error_line, int code,
@@ -191,12 +193,13 @@ int reps_of(const Run& r) { return r.opt.reps ? r.opt.reps : (r.backend == Backe
 
 // `w` launched a few times to warm up, then `reps` times in one request:
 // the kernel's times in the runner (CUDA events / host clock).
-Stats kernel_times(Run& r, Workload w, int reps) {
+Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr) {
   w.reps = std::min(reps, 10);
   if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
   w.reps = reps;
   const LaunchOutcome t = launch(r, w);
   if (!t.ok) fail_fault(r, *t.fault);
+  if (spread) *spread = spread_of(t.kernel_ms);  // min, median, max (bench/comparison.h)
   return summarize(t.kernel_ms);
 }
 
@@ -241,7 +244,9 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   const int reps = reps_of(r);
   Workload timed = first_launch(*r.spec, n, b);
   timed.reset = false;
-  m.stats = kernel_times(r, timed, reps);
+  Spread spread;
+  m.stats = kernel_times(r, timed, reps, &spread);
+  m.fields["ms_max"] = spread.max_ms;  // with ms_min and ms_median: the reps' spread
   timed.reps = 1;
   auto add_check = [&] {
     for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
@@ -258,6 +263,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   double builtin_ms = 0;
   for (const auto& [variant, ms] : builtin_medians(r, n, b)) {
     vs[variant] = ms / m.stats.median_ms;
+    r.builtins.push_back({variant, ms});
     if (variant == r.spec->builtin_variant) builtin_ms = ms;
   }
   if (r.spec->rate && !r.spec->rate_name.empty())
@@ -413,6 +419,10 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     check_cancel(opt, 0.9f);
     add_unguarded(r, req, n, block, m);
   }
+  // Which way, against the same algorithm's built-in and the fastest; the guard's share.
+  const KernelTraits traits = classify_kernel(src);
+  m.fields["compare"] = to_json(compare(r.spec->feeds_name, traits, m.stats.median_ms, r.builtins,
+                                        m.fields.value("unguarded_ms_median", 0.0)), traits);
   if (c.guarded.ok) {
     r.line["memory_instructions"] = c.guarded.memory_instructions;
     r.line["checked_instructions"] = c.guarded.checked_instructions;

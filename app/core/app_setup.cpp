@@ -178,10 +178,17 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
   ctx_.gl_debug = config.gl_debug_on() && enable_gl_debug_output();
   std::fprintf(stderr, "GL_RENDERER: %s | GL_VERSION: %s | %s\n", glGetString(GL_RENDERER),
                glGetString(GL_VERSION), window_.robustness_note().c_str());
+  // --kernel: the runner starts beside the scene's setup; the file is submitted
+  // once it is up, as a student's first Ctrl+Enter in the open tab would be.
+  const bool kernel = opt_.kernel && !plan.reopened;
+  if (kernel) ctx_.user_kernel.prestart();
   setup_scene(plan);
   ctx_.user_kernel.set_guard(opt_.guard);  // --guard on|off (docs/guard.md)
   // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
-  if (opt_.kernel && !plan.reopened) ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
+  if (kernel) {
+    ctx_.user_kernel.wait_prestarted();
+    ctx_.user_kernel.submit(plan.kernel_source, "", *opt_.kernel);
+  }
   reopened_ = plan.reopened;
   labs_open_ = plan.preset && plan.preset->lab &&
                plan.preset->lab->open.value_or(plan.preset->lab->run && *plan.preset->lab->run != "none");

@@ -111,6 +111,11 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["max_threads"] = st.resources.max_threads;
   }
   if (st.edit_to_run_ms > 0) j["edit_to_run_ms"] = st.edit_to_run_ms;
+  // The first edit-to-running of this window, and the runner's start that the
+  // prestart took off it (usercode/client/runner_prestart.h).
+  if (st.first_edit_to_run_ms > 0) j["first_edit_to_run_ms"] = st.first_edit_to_run_ms;
+  if (auto ms = ctx.user_kernel.prestart_ms()) j["runner_prestart_ms"] = *ms;
+  if (const std::string e = ctx.user_kernel.prestart_error(); !e.empty()) j["runner_prestart_error"] = e;
   if (const History* h = ctx.scenes.current().scene->user_kernel_times(); h && h->size())
     j["user_kernel_ms"] = h->median();
   if (st.compile && !st.compile->ok) {
@@ -142,7 +147,7 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     for (const auto& r : ctx.labs.runner().results()) {
       if (r.value("bench", lab) == lab) continue;
       nlohmann::ordered_json row;
-      for (const char* k : {"variant", "result", "reference", "correct", "ms_median", "vs", "error"})
+      for (const char* k : {"variant", "result", "reference", "correct", "ms_median", "ms_min", "ms_max", "vs", "compare", "error"})
         if (r.contains(k)) row[k] = r[k];
       j["lab_other_rows"].push_back(row);
     }

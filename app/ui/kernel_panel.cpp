@@ -133,7 +133,6 @@ void KernelPanel::submit(UserKernel& uk) {
   if (!usercode::template_from_source(text) && pick_ < static_cast<int>(ts.size()))
     name = ts[pick_].name;
   uk.submit(text, name, source_.file_name());
-  yours_ms_.clear();  // a new version: its own median
 }
 
 const usercode::TemplateSpec* KernelPanel::template_in_editor(const UserKernel& uk) const {
@@ -191,20 +190,31 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
                              : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
     if (ptx != ptx_.text()) ptx_.reset_text(ptx);
   }
-  // Yours against the built-in, each timed while it stepped the scene its template feeds.
+  time_steps(uk, scene);
+}
+
+// Yours against the built-ins, each timed while it stepped the scene its template feeds.
+void KernelPanel::time_steps(const UserKernel& uk, const ParticleScene& scene) {
+  const usercode::UserKernelStatus& st = uk.status();
+  if (st.state != UserKernelState::Off) {  // what was submitted, from here or --kernel
+    const usercode::TemplateSpec* t = st.spec ? st.spec : template_in_editor(uk);
+    comparison_.follow(st.source, t ? t->feeds_name : "", uk.options().guard, uk.options().backend == Backend::Cuda);
+  }
   scene_note_ = where_it_runs(st, scene);
   if (const History* yours = scene.user_kernel_times()) {
     if (scene_note_.empty()) scene_note_ = scene.user_note();
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
-      if (yours->latest() > 0) yours_ms_.push(yours->latest());
-    } else if (!scene.kernel_is_yours() && scene.kernel_ms.latest() > 0) {
-      builtin_ms_.push(scene.kernel_ms.latest());
+      comparison_.yours_step(yours->latest());
+    } else if (!scene.kernel_is_yours()) {
+      const bool cpu = uk.options().backend == Backend::Cpu;  // there the scene's variants run its CPU twin
+      comparison_.builtin_step(cpu ? "cpu" : scene.variant_name(), scene.kernel_ms.latest());
     }
   }
 }
 
 void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
   if (!tab_.begin(layout, "Your kernel")) return;
+  uk.prestart();  // the runner starts while the student types, not at the first Ctrl+Enter
   const ImGuiStyle& st = ImGui::GetStyle();
   const float font = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -367,20 +377,7 @@ void KernelPanel::costs_section(const UserKernel& uk) {
   } else {
     ui::wrapped(ui::kDim, "registers, shared and local memory show once it compiles");
   }
-  const float yours = yours_ms_.median(), builtin = builtin_ms_.median();
-  char line[160];
-  if (yours > 0 && builtin > 0)
-    std::snprintf(line, sizeof line, "yours %.3f ms vs built-in %.3f ms a step (%.2fx)", yours, builtin,
-                  yours / builtin);
-  else if (yours > 0)
-    std::snprintf(line, sizeof line, "yours %.3f ms a step (built-in not timed yet)", yours);
-  else if (builtin > 0)
-    std::snprintf(line, sizeof line, "built-in %.3f ms a step; yours shows once it runs", builtin);
-  else
-    std::snprintf(line, sizeof line, "yours vs built-in: shows on the scene your template feeds");
-  ImGui::TextWrapped("%s", line);
-  ui::tooltip("Medians of the last steps of each, on this backend, in the scene the template feeds. "
-              "Lab kernels are compared in the labs tab.");
+  comparison_.draw();  // which way, against the same algorithm and the fastest (ui/kernel_comparison.h)
 }
 
 // The request is built from the registry on the job's thread (a scene

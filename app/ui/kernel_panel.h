@@ -10,6 +10,7 @@
 #include <string>
 
 #include "timing/frame_timers.h"
+#include "ui/kernel_comparison.h"
 #include "ui/kernel_source.h"
 #include "ui/tuning_layout.h"
 #include "usercode/client/explain_job.h"
@@ -52,6 +53,7 @@ class KernelPanel {
   void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
   void costs_section(const usercode::UserKernel& uk);
+  void time_steps(const usercode::UserKernel& uk, const ParticleScene& scene);
   void template_picker();
   void messages_section();
   void prelude_section();
@@ -71,8 +73,8 @@ class KernelPanel {
   float time_limit_s_ = 2.f;  // the field's value while it is edited
   bool limit_editing_ = false;
   std::string limit_error_;
-  // Yours and the built-in's kernel times, each while it ran in the scene.
-  History yours_ms_{120}, builtin_ms_{120};
+  // Yours and the built-ins' kernel times, each while it ran in the scene, in words.
+  KernelComparison comparison_;
   std::string scene_note_;  // why the fountain does not run yours now ("" when it does)
   emu::ExplainJob explain_;
   bool explain_pending_ = false;

@@ -7,10 +7,13 @@
 #include <fstream>
 
 #include "bench/bench.h"
+#include "bench/comparison.h"
+#include "bench/kernel_action.h"
 #include "labs/lab_views.h"
 #include "ui/notes_text.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 
@@ -249,6 +252,8 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
       if (why) ImGui::EndDisabled();
       ui::tooltip((why ? *why : a.tooltip).c_str());
       if (why) refused_ += label + ": " + *why + "\n";
+      // It can run: start the runner now, not when the button is pressed.
+      if (!why && a.name == bench::kYourKernelAction && user_kernel_) user_kernel_->prestart();
     }
   } else {
     if (ImGui::Button("cancel")) runner_.cancel();
@@ -295,6 +300,8 @@ void LabPanel::draw_results() {
         ImGui::TextWrapped("%s: %s", v.c_str(), r["error"].get<std::string>().c_str());
         ImGui::PopStyleColor();
       }
+      if (const std::string words = bench::compare_cell(r); !words.empty())  // the vs cell, in full
+        ImGui::TextWrapped("%s: %s", v.c_str(), words.c_str());
       const std::string note = wrong_note(v);
       if (!note.empty() && r.contains("correct") && r["correct"].is_boolean() &&
           !r["correct"].get<bool>()) {
@@ -322,10 +329,10 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
     // Explicit widths: fixed-fit columns of a table first shown in a collapsed window stay at
     // zero.
     const char* heads[] = {"variant", "backend",   "result",     "reference",
-                           "correct", "ms median", "throughput", "vs"};
+                           "correct", "ms median [min-max]", "throughput", "vs"};
     // Rows that differ in n (an action's table of sizes): the variant column says which.
     const bool by_n = distinct_n(rows) > 1;
-    const float widths[] = {by_n ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 60.f, 130.f, 260.f};
+    const float widths[] = {by_n ? 105.f : 80.f, 45.f, 95.f, 95.f, 45.f, 150.f, 130.f, 260.f};
     for (int c = 0; c < 8; ++c)
       ImGui::TableSetupColumn(heads[c], ImGuiTableColumnFlags_WidthFixed, widths[c] * s);
     ImGui::TableHeadersRow();
@@ -358,12 +365,14 @@ void LabPanel::draw_results_table(const std::vector<nlohmann::ordered_json>& row
         ImGui::TextColored(ui::kDim, "-");
       }
       ImGui::TableNextColumn();
-      ImGui::Text("%.4g", r.value("ms_median", 0.0));
+      ImGui::TextUnformatted(bench::spread_cell(r).c_str());  // the reps' spread
+      ui::tooltip("The median of the timed reps, and the fastest and slowest of them (yours: both).");
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(throughput_of(r).c_str());
       ImGui::TableNextColumn();
-      std::string vs;
-      if (r.contains("vs") && !by_n)
+      // Your kernel's row says which way, against the same algorithm and the fastest.
+      std::string vs = bench::compare_cell(r);
+      if (vs.empty() && r.contains("vs") && !by_n)
         for (auto it = r["vs"].begin(); it != r["vs"].end(); ++it) {
           char buf[64];
           if (!it.value().is_number()) continue;  // a variant that refused the block

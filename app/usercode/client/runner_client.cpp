@@ -78,6 +78,11 @@ bool RunnerClient::running() const {
   return proc_ != nullptr;
 }
 
+long RunnerClient::pid() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return proc_ ? static_cast<long>(proc_->pid()) : 0;
+}
+
 nlohmann::json RunnerClient::hello() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return hello_;

@@ -99,6 +99,8 @@ class RunnerClient {
 
   Backend backend() const { return backend_; }
   bool running() const;
+  // The runner process' id, 0 when none runs (tests: the same process served the first run).
+  long pid() const;
   // What the runner said about itself (device, backend), {} before it started.
   nlohmann::json hello() const;
 

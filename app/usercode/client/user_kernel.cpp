@@ -126,6 +126,12 @@ std::shared_ptr<RunnerClient> UserKernel::shared_runner() {
   return make_runner(why) ? runner_ : nullptr;
 }
 
+void UserKernel::prestart() {
+  if (prestart_.begun()) return;
+  std::string why;
+  if (make_runner(why)) prestart_.begin(runner_, opts_.backend);
+}
+
 bool UserKernel::make_runner(std::string& why) {
   if (runner_) return true;
   const std::string path = opts_.runner_path.empty() ? find_runner(opts_.paths.runner, &why) : opts_.runner_path;
@@ -192,6 +198,7 @@ void UserKernel::record_launch(double kernel_ms) {
   status_.kernel_ms = kernel_ms;
   if (first_launch_pending_) {
     status_.edit_to_run_ms = now_ms() - submitted_at_;
+    if (status_.first_edit_to_run_ms == 0) status_.first_edit_to_run_ms = status_.edit_to_run_ms;
     first_launch_pending_ = false;
     status_.headline = "your kernel runs (edit to running: " +
                        std::to_string(static_cast<int>(status_.edit_to_run_ms + 0.5)) + " ms)";

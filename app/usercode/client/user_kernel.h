@@ -20,6 +20,7 @@
 #include "common/device_info.h"
 #include "usercode/compile/compile.h"
 #include "usercode/client/kernel_fault.h"
+#include "usercode/client/runner_prestart.h"
 #include "usercode/templates/template_registry.h"
 
 namespace cv::usercode {
@@ -58,6 +59,7 @@ struct UserKernelStatus {
   KernelResources resources;             // cuFuncGetAttribute values once loaded (else ptxas')
   double kernel_ms = 0;                  // the last launch's time (CUDA events / host clock)
   double edit_to_run_ms = 0;             // submit -> first launch finished (compile + load + run)
+  double first_edit_to_run_ms = 0;       // the same for this app's first kernel that ran
   uint64_t version = 0;                  // changes whenever anything above does
   std::string source, file_name;         // the last submitted (presets embed them)
   std::string requested_template;        // as submitted ("" -> the file's first line)
@@ -100,6 +102,16 @@ class UserKernel {
   // needed (its process starts with its first request); nullptr when no
   // cudaviz-runner exists.
   std::shared_ptr<RunnerClient> shared_runner();
+  // Starts the runner process (its CUDA context; on the GPU backend NVRTC's
+  // load too) now, on a background thread, so the first submit does not wait
+  // for them: the kernel tab, a lab's "run your kernel" and --kernel call it
+  // when they first need the runner. At most once; nothing when no runner exists.
+  void prestart();
+  // Waits for prestart() to finish (the runner's start limit bounds it).
+  void wait_prestarted() { prestart_.wait(); }
+  // How long the prestart took once it finished (ms); why it failed ("" if not).
+  std::optional<double> prestart_ms() const { return prestart_.start_ms(); }
+  std::string prestart_error() const { return prestart_.error(); }
 
   // Called by the runner paths (scene / lab hooks) after a launch: records the
   // time or the fault and switches to the built-in on a fault.
@@ -116,6 +128,7 @@ class UserKernel {
   UserKernelStatus status_;
   CompileJob job_;
   std::shared_ptr<RunnerClient> runner_;
+  RunnerPrestart prestart_;  // after runner_: its thread is joined first
   double submitted_at_ = 0;  // steady clock, ms
   bool first_launch_pending_ = false;
 };
