@@ -21,6 +21,7 @@
 #include "usercode/explain_launch.h"
 #include "usercode/runner_client.h"
 #include "usercode/template_registry.h"
+#include "usercode/verdict.h"
 #include "usercode/emu/explain_process.h"
 #include "usercode/temp_dir.h"
 
@@ -94,6 +95,11 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
   r.line["local_bytes"] = c.resources.known ? nlohmann::ordered_json(c.resources.local_bytes) : nullptr;
   r.line["warnings"] = std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
                                      [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+  // Every message with its line (0: not in the student's file) and its words.
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : c.diagnostics)
+    list.push_back({{"line", d.line}, {"column", d.column}, {"severity", to_string(d.severity)}, {"message", d.message}});
+  r.line["diagnostics"] = list;
 }
 
 // --explain (any backend): the kernel once through the emulator at explain's
@@ -222,20 +228,29 @@ Trips round_trips(Run& r, const Workload& w, int count, double gap_s) {
   return {median_of(trips), median_of(in_runner)};
 }
 
+// The verdict: the template's test set (usercode/verdict.h) on inputs from
+// --seed or a new seed, the default case at this n and block.
+Verdict judge_kernel(Run& r, long long n, const BlockShape& b) {
+  JudgeOptions o;
+  o.module = r.module;
+  o.n = n;
+  o.block = b;
+  o.time_limit_s = kTimeLimitS;
+  if (r.opt.control) o.cancelled = [c = r.opt.control] { return c->cancel.load(); };
+  return judge(*r.spec, *r.client, r.opt.seed.value_or(fresh_seed()), o);
+}
+
 Measurement measure(Run& r, long long n, const BlockShape& b) {
   Measurement m = make_measurement("yours", r.backend, n, b);
-  // Correctness: check_steps launches from a reset, the last read back, judged by the template.
-  Workload w = first_launch(*r.spec, n, b);
-  LaunchOutcome last;
-  for (int k = 0; k < std::max(1, r.spec->check_steps); ++k) {
-    w.step = k;
-    w.reset = k == 0;
-    w.read_back = k + 1 == std::max(1, r.spec->check_steps);
-    last = launch(r, w);
-    if (!last.ok) fail_fault(r, *last.fault);
+  const Verdict verdict = judge_kernel(r, n, b);
+  check_cancel(r.opt, 0.4f);
+  if (verdict.failed() && verdict.failed()->fault && verdict.failed() == &verdict.cases.front()) {
+    // The demo's own case faulted: the kernel cannot run on its workload (exit 1, as before).
+    r.line["failed_case"] = verdict.failed()->name;
+    fail_fault(r, *verdict.failed()->fault);
   }
-  CheckResult check;
-  if (r.spec->check) check = r.spec->check(w, last.read_back, r.backend);
+  const CheckResult& check = verdict.first;
+  r.line["verdict_ms"] = verdict.ms;
   // Kernel time (CUDA events / host clock in the runner), then the whole
   // round trip a frame or a lab run pays (request, launch, reply).
   const int reps = reps_of(r);
@@ -264,7 +279,12 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
     m.fields["paced_overhead_ms"] = paced.trip_ms - builtin_ms;
   }
   for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
-  m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+  m.fields["correct"] = verdict.judged ? nlohmann::ordered_json(verdict.correct) : nlohmann::ordered_json();
+  if (verdict.judged) {
+    nlohmann::ordered_json v;
+    verdict.add_fields(v);
+    for (auto it = v.begin(); it != v.end(); ++it) m.fields[it.key()] = it.value();
+  }
   m.fields["vs"] = vs;
   return m;
 }

@@ -182,6 +182,15 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
         else
           unplaced_.push_back(d);
       }
+    // A wrong verdict is a message too: at the line a fault names, else above the list.
+    if (const usercode::CaseOutcome* f = st.verdict ? st.verdict->failed() : nullptr) {
+      const int line = f->fault ? (f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line) : 0;
+      const usercode::Diagnostic d{line, 0, usercode::Severity::Error, st.verdict->summary()};
+      if (line >= 1)
+        marks.push_back({line, severity_of(d.severity), code::ascii_quotes(d.message)});
+      else
+        unplaced_.push_back(d);
+    }
     if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
     // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
     const std::string& ptx = !st.compile ? std::string()
@@ -327,8 +336,22 @@ void KernelPanel::status_section(const UserKernel& uk) {
     if (!c.error.empty()) ui::wrapped(ui::kBad, c.error);
   }
   if (st.fault) ui::wrapped(ui::kBad, st.fault->describe());
+  verdict_lines(st);
   if (!st.fallback.empty()) ui::wrapped(ui::kWarn, st.fallback);
   if (!scene_note_.empty()) ui::wrapped(ui::kWarn, scene_note_);
+}
+
+// The test set's verdict (usercode/verdict.h): its progress, then right or
+// the first failing case, and each case's outcome in a tooltip.
+void KernelPanel::verdict_lines(const usercode::UserKernelStatus& st) {
+  if (!st.judging.empty()) ui::wrapped(ui::kDim, st.judging);
+  if (!st.verdict || !st.verdict->judged) return;
+  ui::wrapped(st.verdict->correct ? ui::kGood : ui::kBad, st.verdict->summary());
+  std::string cases;
+  for (const usercode::CaseOutcome& c : st.verdict->cases)
+    cases += std::string(usercode::to_string(c.status)) + ": " + c.name + "\n";
+  ui::tooltip(("The kernel ran on each of these inputs, drawn from the seed shown "
+               "(bench kernel --seed repeats them):\n" + cases).c_str());
 }
 
 void KernelPanel::messages_section() {

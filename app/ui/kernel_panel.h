@@ -51,6 +51,7 @@ class KernelPanel {
   void controls(usercode::UserKernel& uk);
   void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
+  void verdict_lines(const usercode::UserKernelStatus& st);
   void costs_section(const usercode::UserKernel& uk);
   void template_picker();
   void messages_section();

@@ -1,0 +1,77 @@
+// The corpus of student kernels (tests/corpus, corpus/corpus.h) judged on the
+// CPU backend, as the window would: compiled checked (the window's default),
+// a whole kernel through the emulator, a per-particle function through the
+// host compiler, each in its own runner, on its template's whole test set
+// with a new seed. Every kernel is its own test, so ctest -j runs them side
+// by side; the demo's default case runs at a small n to keep each short.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "usercode/compile.h"
+#include "usercode/runner_client.h"
+#include "usercode/template_registry.h"
+#include "usercode/verdict.h"
+#include "test_config.h"
+
+namespace cv::usercode {
+namespace {
+
+// The default case's size on the emulator here (the cases' own sizes stay).
+constexpr long long kCorpusDefaultN = 4096;
+
+class CorpusCpu : public ::testing::TestWithParam<corpus::Kernel> {};
+
+TEST_P(CorpusCpu, JudgedAsItsHeaderSays) {
+  const corpus::Kernel& k = GetParam();
+  if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
+  ASSERT_TRUE(k.header_error.empty()) << k.path << ": " << k.header_error;
+  const TemplateSpec* t = find_template(k.template_name);
+  ASSERT_NE(t, nullptr) << k.path << ": unknown template " << k.template_name;
+  CompileRequest req;
+  req.source = k.source;
+  req.file_name = k.name + ".cu";
+  req.target = Target::Cpu;
+  req.checked = true;
+  req.paths = test_config().paths;
+  const CompileResult c = compile(req);
+  ASSERT_TRUE(c.ok) << k.path << ": " << c.first_error() << c.error << "\n" << c.log;
+  std::string why;
+  const std::string runner = find_runner(test_config().paths.runner, &why);
+  ASSERT_FALSE(runner.empty()) << why;
+  RunnerClient client(runner, Backend::Cpu);
+  JudgeOptions o;
+  o.n = std::min({t->default_n, t->emulated_default_n, kCorpusDefaultN});
+  o.time_limit_s = 2.0;
+  const Verdict v = judge(*t, c, client, fresh_seed(), o);
+  EXPECT_EQ(corpus::disagreement(k, *t, v), "") << k.path;
+}
+
+std::string test_name(const ::testing::TestParamInfo<corpus::Kernel>& info) {
+  std::string s = info.param.name;
+  std::replace_if(s.begin(), s.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CorpusCpu,
+                         ::testing::ValuesIn(corpus::all_kernels(CUDAVIZ_SOURCE_DIR "/tests/corpus")), test_name);
+
+// The corpus holds what the project promises: at least 30 right and 30 wrong
+// kernels, every template among them, every header well formed.
+TEST(CorpusCpu, CoversEveryTemplateBothWays) {
+  const std::vector<corpus::Kernel> all = corpus::all_kernels(CUDAVIZ_SOURCE_DIR "/tests/corpus");
+  const auto right = std::count_if(all.begin(), all.end(), [](const corpus::Kernel& k) { return k.correct; });
+  EXPECT_GE(right, 30);
+  EXPECT_GE(static_cast<long>(all.size()) - right, 30);
+  for (const corpus::Kernel& k : all) EXPECT_EQ(k.header_error, "") << k.path;
+  for (const TemplateSpec* t : template_specs()) {
+    const bool any = std::any_of(all.begin(), all.end(), [&](const corpus::Kernel& k) { return k.template_name == t->name; });
+    EXPECT_TRUE(any) << "no corpus kernel for " << t->name;
+  }
+}
+
+}  // namespace
+}  // namespace cv::usercode
