@@ -228,29 +228,28 @@ Trips round_trips(Run& r, const Workload& w, int count, double gap_s) {
   return {median_of(trips), median_of(in_runner)};
 }
 
-// The verdict: the template's test set (usercode/verdict.h) on inputs from
-// --seed or a new seed, the default case at this n and block.
-Verdict judge_kernel(Run& r, long long n, const BlockShape& b) {
+// The verdict's options: the default case at this n and block, the app's
+// time limit, the labs window's cancel.
+JudgeOptions judge_options(Run& r, long long n, const BlockShape& b) {
   JudgeOptions o;
   o.module = r.module;
   o.n = n;
   o.block = b;
   o.time_limit_s = kTimeLimitS;
   if (r.opt.control) o.cancelled = [c = r.opt.control] { return c->cancel.load(); };
-  return judge(*r.spec, *r.client, r.opt.seed.value_or(fresh_seed()), o);
+  return o;
 }
 
-Measurement measure(Run& r, long long n, const BlockShape& b) {
+// `verdict`: the template's test set (usercode/verdict.h), its default case
+// already run as edit to running's first launch.
+Measurement measure(Run& r, long long n, const BlockShape& b, const Verdict& verdict) {
   Measurement m = make_measurement("yours", r.backend, n, b);
-  const Verdict verdict = judge_kernel(r, n, b);
-  check_cancel(r.opt, 0.4f);
   if (verdict.failed() && verdict.failed()->fault && verdict.failed() == &verdict.cases.front()) {
     // The demo's own case faulted: the kernel cannot run on its workload (exit 1, as before).
     r.line["failed_case"] = verdict.failed()->name;
     fail_fault(r, *verdict.failed()->fault);
   }
   const CheckResult& check = verdict.first;
-  r.line["verdict_ms"] = verdict.ms;
   // Kernel time (CUDA events / host clock in the runner), then the whole
   // round trip a frame or a lab run pays (request, launch, reply).
   const int reps = reps_of(r);
@@ -377,7 +376,13 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
       fail(r, e.what(), 0, 1);
     }
   }
-  // Edit to running: compile + load + first launch, kEditReps times.
+  // Edit to running: compile + load + first launch, kEditReps times. The
+  // first launch is the verdict's default case (inputs from --seed or a new
+  // seed); the last one's read-back is that case's, so the verdict does not
+  // run it again.
+  const uint64_t seed = opt.seed.value_or(fresh_seed());
+  JudgeOptions judging = judge_options(r, n, block);
+  const Workload first_workload = default_workload(*r.spec, backend, seed, judging);
   std::vector<double> compile_ms, edit_ms, load_ms;
   CompileResult c;
   for (int k = 0; k < kEditReps; ++k) {
@@ -396,12 +401,14 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     if (!lo.ok) fail(r, lo.error, 0, 1);
     load_ms.push_back(lo.load_ms);
     c.resources = lo.resources;
-    const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
+    LaunchOutcome first = launch(r, first_workload);
     if (!first.ok) {
       add_compile_fields(r, c, compile_ms);
+      r.line["failed_case"] = verdict_cases(*r.spec).front().name;
       fail_fault(r, *first.fault);
     }
     edit_ms.push_back(ms_since(t0));
+    judging.default_read_back = std::move(first.read_back);
   }
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
@@ -415,7 +422,10 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["edit_to_run_ms"] = median_of(edit_ms);
   check_cancel(opt, 0.3f);
 
-  Measurement m = measure(r, n, block);
+  const Verdict verdict = judge(*r.spec, *r.client, seed, judging);
+  r.line["verdict_ms"] = verdict.ms;  // after edit to running: the other cases and every check
+  check_cancel(opt, 0.4f);
+  Measurement m = measure(r, n, block, verdict);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.
   if (req.guard && can_run && !opt.source_text) {

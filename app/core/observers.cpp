@@ -147,7 +147,8 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     for (const auto& r : ctx.labs.runner().results()) {
       if (r.value("bench", lab) == lab) continue;
       nlohmann::ordered_json row;
-      for (const char* k : {"variant", "result", "reference", "correct", "ms_median", "vs", "error"})
+      for (const char* k : {"variant", "result", "reference", "correct", "failed_case", "verdict", "seed",
+                            "ms_median", "vs", "error"})
         if (r.contains(k)) row[k] = r[k];
       j["lab_other_rows"].push_back(row);
     }

@@ -295,6 +295,11 @@ void LabPanel::draw_results() {
         ImGui::TextWrapped("%s: %s", v.c_str(), r["error"].get<std::string>().c_str());
         ImGui::PopStyleColor();
       }
+      if (r.contains("verdict") && r["verdict"].is_string()) {  // your kernel: its first failing case
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
+        ImGui::TextWrapped("%s: %s", v.c_str(), r["verdict"].get<std::string>().c_str());
+        ImGui::PopStyleColor();
+      }
       const std::string note = wrong_note(v);
       if (!note.empty() && r.contains("correct") && r["correct"].is_boolean() &&
           !r["correct"].get<bool>()) {

@@ -29,6 +29,13 @@ uint64_t case_seed(uint64_t seed, size_t index) {
   return (z ^ (z >> 31)) | 1;  // never 0 (a seed of 0 reads as "unset" in some generators)
 }
 
+// The default case's size and block: the caller's, else the template's (the
+// emulator's smaller default for a whole kernel on the CPU backend).
+long long default_size(const TemplateSpec& t, Backend backend, const JudgeOptions& o) {
+  const bool emulated = backend == Backend::Cpu && t.cpu_form == CpuForm::Emulated;
+  return o.n > 0 ? o.n : emulated ? std::min(t.default_n, t.emulated_default_n) : t.default_n;
+}
+
 // One case: launched (its steps in one request), read back, checked.
 CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, RunnerClient& runner,
                      uint64_t seed, const JudgeOptions& o, CheckResult& check) {
@@ -36,12 +43,11 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
   CaseOutcome out;
   out.name = c.name;
   out.steps = std::max(1, c.steps);
-  const long long default_n = o.n > 0 ? o.n : t.default_n;
-  const BlockShape default_block = o.block.value_or(t.default_block);
   Workload w;
   LaunchRequest req;
   try {
-    w = case_workload(t, c, default_n, default_block, case_seed(seed, index));
+    w = case_workload(t, c, default_size(t, runner.backend(), o), o.block.value_or(t.default_block),
+                      case_seed(seed, index));
     req = make_launch(t, w, o.module);
   } catch (const std::exception& e) {
     out.status = CaseOutcome::Status::Fault;
@@ -50,7 +56,13 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
   }
   out.n = w.n;
   out.block = w.block;
-  const LaunchOutcome l = runner.launch(req, o.time_limit_s);
+  LaunchOutcome l;
+  if (index == 0 && o.default_read_back) {
+    l.ok = true;  // the caller's launch of this very workload
+    l.read_back = *o.default_read_back;
+  } else {
+    l = runner.launch(req, o.time_limit_s);
+  }
   if (!l.ok) {
     out.status = CaseOutcome::Status::Fault;
     if (l.fault) out.fault = *l.fault;
@@ -105,6 +117,11 @@ Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long de
   if (c.setup) c.setup(w);
   (void)t;
   return w;
+}
+
+Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o) {
+  return case_workload(t, verdict_cases(t).front(), default_size(t, backend, o), o.block.value_or(t.default_block),
+                       case_seed(seed, 0));
 }
 
 Verdict judge(const TemplateSpec& t, RunnerClient& runner, uint64_t seed, const JudgeOptions& o) {

@@ -57,13 +57,16 @@ struct Verdict {
 
 struct JudgeOptions {
   std::string module = "editor";    // the loaded kernel in the runner
-  long long n = 0;                  // the default case's size (0: the template's default_n)
+  long long n = 0;                  // the default case's size (0: the template's, the emulator's on the CPU)
   std::optional<BlockShape> block;  // the default case's block (unset: the template's)
   double time_limit_s = 2.0;        // per launch, as the app's
   // Polled between cases: true stops the verdict (cancelled, not judged correct).
   std::function<bool()> cancelled;
   // Called after each case (the kernel tab's progress).
   std::function<void(const CaseOutcome&)> progress;
+  // The default case already ran (bench kernel's first launch is it:
+  // default_workload()): what it read back, checked here without a launch.
+  std::optional<ReadBack> default_read_back;
 };
 
 // A seed nobody can predict (std::random_device), never 0.
@@ -87,5 +90,9 @@ std::vector<VerdictCase> verdict_cases(const TemplateSpec& t);
 // inputs set up, read back at the last step.
 Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long default_n,
                        const BlockShape& default_block, uint64_t seed);
+// The default case's workload as judge() makes it for `seed` and `o` on
+// `backend`, so a caller can launch it first (edit to running) and hand its
+// read-back to judge() in o.default_read_back.
+Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o);
 
 }  // namespace cv::usercode

@@ -56,7 +56,7 @@ std::string Verdict::summary() const {
 void Verdict::add_fields(nlohmann::ordered_json& line) const {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const CaseOutcome& c : cases)
-    list.push_back({{"case", c.name}, {"n", c.n}, {"status", to_string(c.status)}});
+    list.push_back({{"case", c.name}, {"n", c.n}, {"status", to_string(c.status)}, {"ms", c.ms}});
   line["cases"] = list;
   line["seed"] = seed;
   const CaseOutcome* f = failed();

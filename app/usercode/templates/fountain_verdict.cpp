@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
+#include "common/parallel_for.h"
 #include "fountain/fountain_math.h"
 #include "usercode/templates/check_parts.h"
 #include "usercode/templates/particle_check.h"
@@ -14,14 +14,22 @@ namespace {
 
 constexpr double u = kUnitRoundoff;
 
+// Numbers for one particle: a counter-based stream of its own (splitmix64 of
+// the seed and the particle), so particles are drawn in parallel, alike everywhere.
 class Draw {
  public:
-  explicit Draw(uint64_t seed) : g_(seed) {}
-  double in(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g_); }
-  size_t pick(size_t n) { return static_cast<size_t>(g_() % n); }
+  Draw(uint64_t seed, uint64_t particle) : s_(seed ^ (0x9e3779b97f4a7c15ull * (particle + 1))) {}
+  uint64_t next() {
+    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double in(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  size_t pick(size_t n) { return static_cast<size_t>(next() % n); }
 
  private:
-  std::mt19937_64 g_;
+  uint64_t s_;
 };
 
 // One particle of `kind`, its launch velocity (vx, vz) fixed by its place in the grid.
@@ -131,7 +139,7 @@ const std::vector<std::string>& kind_words() {
 
 Start make_start(unsigned n, const fountain::Params& p, uint64_t seed, const std::vector<Kind>& mix, int steps) {
   Start s;
-  Draw d(seed);
+  Draw d(seed, n);  // the frame's own stream, past every particle's
   const double angle = d.in(0, 2 * M_PI);
   s.frame.emitter_x = static_cast<float>(p.emitter_radius * std::sin(angle));
   s.frame.emitter_z = static_cast<float>(p.emitter_radius * std::cos(angle));
@@ -140,14 +148,18 @@ Start make_start(unsigned n, const fountain::Params& p, uint64_t seed, const std
   s.positions.resize(n);
   s.vy.resize(n);
   s.kind.resize(n);
-  for (unsigned i = 0; i < n; ++i) {
-    const float vx = fountain::launch_vx(i % g.width, g, p), vz = fountain::launch_vz(i / g.width, g, p);
-    Kind k = mix[d.pick(mix.size())];
-    // An edge crossing needs a horizontal speed well above rounding.
-    if ((k == Kind::EdgeOut || k == Kind::EdgeIn) && std::hypot(vx, vz) < 0.15 * p.spread) k = Kind::Landing;
-    s.kind[i] = static_cast<uint8_t>(k);
-    place(k, vx, vz, p, steps, d, s.positions[i], s.vy[i]);
-  }
+  parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      Draw di(seed, i);
+      const unsigned gx = static_cast<unsigned>(i % g.width), gy = static_cast<unsigned>(i / g.width);
+      const float vx = fountain::launch_vx(gx, g, p), vz = fountain::launch_vz(gy, g, p);
+      Kind k = mix[di.pick(mix.size())];
+      // An edge crossing needs a horizontal speed well above rounding.
+      if ((k == Kind::EdgeOut || k == Kind::EdgeIn) && std::hypot(vx, vz) < 0.15 * p.spread) k = Kind::Landing;
+      s.kind[i] = static_cast<uint8_t>(k);
+      place(k, vx, vz, p, steps, di, s.positions[i], s.vy[i]);
+    }
+  });
   return s;
 }
 
@@ -157,17 +169,20 @@ CheckResult check(const Start& s, unsigned n, const fountain::Params& p, int ste
   Expected vy{"vy", {}, {}, {}, {}, s.kind, &kind_words()};
   out.value.resize(4ull * n), out.tol.resize(4ull * n), out.skip.resize(n);
   vy.value.resize(n), vy.tol.resize(n), vy.skip.resize(n);
-  for (unsigned i = 0; i < n && i < s.positions.size(); ++i) {
-    const float4 q = s.positions[i];
-    Tracked t{{q.x, q.y, q.z, q.w, s.vy[i]}};
-    const float vx = fountain::launch_vx(i % g.width, g, p), vz = fountain::launch_vz(i / g.width, g, p);
-    for (int k = 0; k < steps; ++k) step_tracked(t, vx, vz, s.frame, p);
-    const float got[5] = {t.s.x, t.s.y, t.s.z, t.s.age, t.s.vy};
-    const double err[5] = {t.ex, t.ey, t.ez, 0, t.evy};  // age counts in whole steps: exact
-    for (int c = 0; c < 4; ++c) out.value[4 * i + c] = got[c], out.tol[4 * i + c] = static_cast<float>(2 * err[c]);
-    vy.value[i] = got[4], vy.tol[i] = static_cast<float>(2 * err[4]);
-    out.skip[i] = vy.skip[i] = t.ambiguous;
-  }
+  parallel_for(std::min<size_t>(n, s.positions.size()), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      const float4 q = s.positions[i];
+      Tracked t{{q.x, q.y, q.z, q.w, s.vy[i]}};
+      const unsigned gx = static_cast<unsigned>(i % g.width), gy = static_cast<unsigned>(i / g.width);
+      const float vx = fountain::launch_vx(gx, g, p), vz = fountain::launch_vz(gy, g, p);
+      for (int k = 0; k < steps; ++k) step_tracked(t, vx, vz, s.frame, p);
+      const float got[5] = {t.s.x, t.s.y, t.s.z, t.s.age, t.s.vy};
+      const double err[5] = {t.ex, t.ey, t.ez, 0, t.evy};  // age counts in whole steps: exact
+      for (int c = 0; c < 4; ++c) out.value[4 * i + c] = got[c], out.tol[4 * i + c] = static_cast<float>(2 * err[c]);
+      vy.value[i] = got[4], vy.tol[i] = static_cast<float>(2 * err[4]);
+      out.skip[i] = vy.skip[i] = t.ambiguous;
+    }
+  });
   Compared c;
   compare(out, check::values<float>(rb, "out"), c);
   Compared v;

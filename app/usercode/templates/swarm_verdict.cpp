@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
+#include "common/parallel_for.h"
 #include "swarm/swarm.h"
 #include "usercode/templates/check_parts.h"
 #include "usercode/templates/particle_check.h"
@@ -27,32 +27,48 @@ struct Start {
   uint32_t key;
 };
 
+// A counter-based stream per particle (splitmix64 of the seed and the
+// particle): drawn in parallel, the same everywhere.
+struct Draw {
+  uint64_t s;
+  Draw(uint64_t seed, uint64_t particle) : s(seed ^ (0x9e3779b97f4a7c15ull * (particle + 1))) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double in(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
 Start make_start(unsigned n, swarm::Variant v, const swarm::Params& p, uint64_t seed, const std::vector<Kind>& mix,
                  int steps) {
-  std::mt19937_64 g(seed);
-  auto in = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g); };
   Start s;
-  s.target = make_float3(static_cast<float>(in(-0.6, 0.6)), static_cast<float>(in(-0.3, 0.3)),
-                         static_cast<float>(in(-0.6, 0.6)));
-  s.key = static_cast<uint32_t>(g());
+  Draw d(seed, n);  // the target's and the key's own stream, past every particle's
+  s.target = make_float3(static_cast<float>(d.in(-0.6, 0.6)), static_cast<float>(d.in(-0.3, 0.3)),
+                         static_cast<float>(d.in(-0.6, 0.6)));
+  s.key = static_cast<uint32_t>(d.next());
   s.in.resize(n), s.state.resize(n), s.kind.resize(n);
-  for (unsigned i = 0; i < n; ++i) {
-    const Kind k = mix[g() % mix.size()];
-    // At least 0.05 from the target: the push's direction is then far from
-    // rounding's reach over a case's few steps.
-    const double r = in(0.05, 1.5), th = in(0, 2 * M_PI), ph = std::acos(in(-1, 1));
-    const float x = s.target.x + static_cast<float>(r * std::sin(ph) * std::cos(th));
-    const float y = s.target.y + static_cast<float>(r * std::cos(ph));
-    const float z = s.target.z + static_cast<float>(r * std::sin(ph) * std::sin(th));
-    const double vmax = v == swarm::Variant::Sparkler ? 0.02 : 1e-3;
-    float age = static_cast<float>(std::floor(in(0, p.max_age - steps - 1)));
-    if (k == Kind::Respawn) age = p.max_age + static_cast<float>(std::floor(in(0, 4)));
-    if (k == Kind::Respawning) age = p.max_age - static_cast<float>(std::floor(in(1, std::max(2, steps))));
-    s.kind[i] = static_cast<uint8_t>(k);
-    s.in[i] = make_float4(x, y, z, swarm::age01(age, p));
-    s.state[i] = make_float4(static_cast<float>(in(-vmax, vmax)), static_cast<float>(in(-vmax, vmax)),
-                             static_cast<float>(in(-vmax, vmax)), age);
-  }
+  parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      Draw g(seed, i);
+      const Kind k = mix[g.next() % mix.size()];
+      // At least 0.05 from the target: the push's direction is then far from
+      // rounding's reach over a case's few steps.
+      const double r = g.in(0.05, 1.5), th = g.in(0, 2 * M_PI), ph = std::acos(g.in(-1, 1));
+      const float x = s.target.x + static_cast<float>(r * std::sin(ph) * std::cos(th));
+      const float y = s.target.y + static_cast<float>(r * std::cos(ph));
+      const float z = s.target.z + static_cast<float>(r * std::sin(ph) * std::sin(th));
+      const double vmax = v == swarm::Variant::Sparkler ? 0.02 : 1e-3;
+      float age = static_cast<float>(std::floor(g.in(0, p.max_age - steps - 1)));
+      if (k == Kind::Respawn) age = p.max_age + static_cast<float>(std::floor(g.in(0, 4)));
+      if (k == Kind::Respawning) age = p.max_age - static_cast<float>(std::floor(g.in(1, std::max(2, steps))));
+      s.kind[i] = static_cast<uint8_t>(k);
+      s.in[i] = make_float4(x, y, z, swarm::age01(age, p));
+      s.state[i] = make_float4(static_cast<float>(g.in(-vmax, vmax)), static_cast<float>(g.in(-vmax, vmax)),
+                               static_cast<float>(g.in(-vmax, vmax)), age);
+    }
+  });
   return s;
 }
 
@@ -96,18 +112,20 @@ CheckResult check(const Start& s, unsigned n, swarm::Variant v, const swarm::Par
   Expected out{"out", {"x", "y", "z", "age01"}, {}, {}, {}, s.kind, &kind_words()};
   Expected st{"state", {"vx", "vy", "vz", "age"}, {}, {}, {}, s.kind, &kind_words()};
   for (Expected* e : {&out, &st}) e->value.resize(4ull * n), e->tol.resize(4ull * n);
-  for (unsigned i = 0; i < n && i < s.in.size(); ++i) {
-    Tracked t{{s.in[i].x, s.in[i].y, s.in[i].z, s.state[i].x, s.state[i].y, s.state[i].z, s.state[i].w}};
-    for (int k = 0; k < steps; ++k) step_tracked(t, s.target, s.key, i, v, p);
-    const float age01 = swarm::age01(t.s.age, p);
-    const float o[4] = {t.s.x, t.s.y, t.s.z, age01}, q[4] = {t.s.vx, t.s.vy, t.s.vz, t.s.age};
-    for (int c = 0; c < 4; ++c) {
-      out.value[4 * i + c] = o[c], st.value[4 * i + c] = q[c];
-      // Ages count whole steps (exact); age01 is one division (or a product by 1 / max_age).
-      out.tol[4 * i + c] = static_cast<float>(c < 3 ? 2 * t.e[c] : 4 * u * age01);
-      st.tol[4 * i + c] = static_cast<float>(c < 3 ? 2 * t.ev[c] : 0);
+  parallel_for(std::min<size_t>(n, s.in.size()), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      Tracked t{{s.in[i].x, s.in[i].y, s.in[i].z, s.state[i].x, s.state[i].y, s.state[i].z, s.state[i].w}};
+      for (int k = 0; k < steps; ++k) step_tracked(t, s.target, s.key, static_cast<uint32_t>(i), v, p);
+      const float age01 = swarm::age01(t.s.age, p);
+      const float o[4] = {t.s.x, t.s.y, t.s.z, age01}, q[4] = {t.s.vx, t.s.vy, t.s.vz, t.s.age};
+      for (int c = 0; c < 4; ++c) {
+        out.value[4 * i + c] = o[c], st.value[4 * i + c] = q[c];
+        // Ages count whole steps (exact); age01 is one division (or a product by 1 / max_age).
+        out.tol[4 * i + c] = static_cast<float>(c < 3 ? 2 * t.e[c] : 4 * u * age01);
+        st.tol[4 * i + c] = static_cast<float>(c < 3 ? 2 * t.ev[c] : 0);
+      }
     }
-  }
+  });
   Compared c;
   compare(out, check::values<float>(rb, "out"), c);
   Compared cs;
