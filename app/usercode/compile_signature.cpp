@@ -22,6 +22,7 @@ bool says_mismatch(const std::string& text, const std::string& name) {
                                        "conflicting declaration of C function",
                                        "no matches converting function",
                                        "was referenced but not defined",
+                                       "used but never defined",
                                        "undefined reference to",
                                        "no kernel named"};
   if (text.find(name) == std::string::npos) return false;
@@ -44,6 +45,14 @@ std::string expected_declaration(const TemplateSpec& t) {
     one += d[i];
   }
   return one;
+}
+
+// The linker's line that names the function ("undefined reference to ...").
+std::string linker_words(const std::string& log, const std::string& name) {
+  size_t at = log.find("undefined reference to");
+  if (at == std::string::npos || log.find(name, at) == std::string::npos) return log.substr(0, 400);
+  const size_t end = log.find('\n', at);
+  return log.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
 }  // namespace
@@ -84,14 +93,16 @@ std::pair<int, int> find_definition(const std::string& src, const std::string& n
 
 void explain_signature(const std::string& source, const TemplateSpec& t, CompileResult& r) {
   const std::string name = t.student_function.empty() ? t.entry : t.student_function;
-  bool mismatch = says_mismatch(r.error, name);
+  // A failed link's words are in the log (r.error holds its first lines).
+  const bool link = !r.error.empty() && says_mismatch(r.log, name);
+  bool mismatch = says_mismatch(r.error, name) || link;
   for (const Diagnostic& d : r.diagnostics) mismatch = mismatch || (d.severity == Severity::Error && says_mismatch(d.message, name));
   if (!mismatch) return;
   // The compiler's own words stay, as notes under ours.
   for (Diagnostic& d : r.diagnostics)
-    if (d.severity == Severity::Error && says_mismatch(d.message, name)) d.severity = Severity::Note;
-  if (says_mismatch(r.error, name)) {
-    r.diagnostics.push_back({0, 0, Severity::Note, r.error});
+    if (d.severity != Severity::Note && says_mismatch(d.message, name)) d.severity = Severity::Note;
+  if (says_mismatch(r.error, name) || link) {
+    r.diagnostics.push_back({0, 0, Severity::Note, link ? linker_words(r.log, name) : r.error});
     r.error.clear();
   }
   const auto [line, column] = find_definition(source, name);
