@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Kernel {
   std::vector<std::string> failing;  // wrong: the cases one of which must fail
   std::string header_error;          // a malformed header, in words
 };
+
+// How gtest shows a parameter (the file, not its bytes).
+inline void PrintTo(const Kernel& k, std::ostream* os) { *os << k.path; }
 
 inline std::string trim(std::string s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();

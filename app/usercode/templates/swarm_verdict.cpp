@@ -173,10 +173,10 @@ std::vector<VerdictCase> cases() {
   const swarm::Variant swarming = swarm::Variant::Swarm, sparkler = swarm::Variant::Sparkler;
   return {
       make_case("the demo's default", 0, 4, swarming, {K::Steer, K::Steer, K::Respawn, K::Respawning}),
-      make_case("the swarm steering to its target", 2025, 6, swarming, {K::Steer}),
-      make_case("the swarm's respawn at the target", 2025, 4, swarming, {K::Respawn, K::Respawning}),
-      make_case("the sparkler: push, gravity and drag", 2025, 5, sparkler, {K::Steer}),
-      make_case("the sparkler's respawn (a burst)", 2025, 4, sparkler, {K::Respawn, K::Respawning}),
+      make_case("the swarm steering to its target", 2304, 6, swarming, {K::Steer}),
+      make_case("the swarm's respawn at the target", 2304, 4, swarming, {K::Respawn, K::Respawning}),
+      make_case("the sparkler: push, gravity and drag", 2304, 5, sparkler, {K::Steer}),
+      make_case("the sparkler's respawn (a burst)", 2304, 4, sparkler, {K::Respawn, K::Respawning}),
       make_case("n = 1", 1, 4, swarming, {K::Steer, K::Respawn}),
       make_case("n = 23 (5 x 5, a ragged last row)", 23, 3, sparkler, {K::Steer, K::Respawn, K::Respawning}),
       make_case("n = 1361 (37 x 37, ragged in x and y)", 1361, 3, swarming, {K::Steer, K::Respawn, K::Respawning}),

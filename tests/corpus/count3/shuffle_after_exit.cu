@@ -1,5 +1,5 @@
 // template: count3
-// expect: wrong n = 1
+// expect: wrong n = 1 | n = 31 (less than a warp) | n = 997 (prime)
 // Lanes past the data return early, then the warp shuffles with a full mask:
 // the shuffle reads lanes that have exited.
 extern "C" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {

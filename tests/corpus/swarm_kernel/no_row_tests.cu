@@ -1,5 +1,5 @@
 // template: swarm_kernel
-// expect: wrong n = 23 (5 x 5, a ragged last row) | n = 1361 (37 x 37, ragged in x and y)
+// expect: wrong n = 1 | n = 23 (5 x 5, a ragged last row) | n = 1361 (37 x 37, ragged in x and y)
 // Only the row's end is tested: the last row's threads past g.count step particles that do not exist.
 extern "C" __global__ void swarm_step(cv::Span<const float4> in, cv::Span<float4> out,
                                       cv::Span<float4> state, cv::swarm::Grid g, float3 target,
