@@ -121,7 +121,7 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["error_line"] = st.fault->out_of_range ? st.fault->out_of_range->line : 0;
   }
   if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
-  if (st.verdict && st.verdict->judged) {  // the test set's verdict (usercode/verdict.h)
+  if (st.verdict && st.verdict->judged) {  // the test set's verdict (usercode/client/verdict.h)
     j["correct"] = st.verdict->correct;
     j["verdict"] = st.verdict->summary();
     st.verdict->add_fields(j);

@@ -8,9 +8,9 @@
 
 #include "io/atomic_file.h"
 #include "scenes/particle_scene.h"
-#include "usercode/compile.h"
-#include "usercode/explain_launch.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/templates/template_registry.h"
 #include "widgets/widgets.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
@@ -341,7 +341,7 @@ void KernelPanel::status_section(const UserKernel& uk) {
   if (!scene_note_.empty()) ui::wrapped(ui::kWarn, scene_note_);
 }
 
-// The test set's verdict (usercode/verdict.h): its progress, then right or
+// The test set's verdict (usercode/client/verdict.h): its progress, then right or
 // the first failing case, and each case's outcome in a tooltip.
 void KernelPanel::verdict_lines(const usercode::UserKernelStatus& st) {
   if (!st.judging.empty()) ui::wrapped(ui::kDim, st.judging);

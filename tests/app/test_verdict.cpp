@@ -1,4 +1,4 @@
-// The verdict (usercode/verdict.h) on the CPU backend: the test set's cases
+// The verdict (usercode/client/verdict.h) on the CPU backend: the test set's cases
 // per template, the seed that reproduces a failure, fresh inputs per verdict,
 // the first failing case named with its element, expected and got (NaN named),
 // the verdict's state apart from a scene's in the same runner, the edge data,
@@ -15,14 +15,14 @@
 #include <thread>
 
 #include "bench/bench.h"
-#include "usercode/compile.h"
-#include "usercode/data_generators.h"
-#include "usercode/edge_data.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/wire/data_generators.h"
+#include "usercode/wire/edge_data.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/check_parts.h"
-#include "usercode/user_kernel.h"
-#include "usercode/verdict.h"
+#include "usercode/client/user_kernel.h"
+#include "usercode/client/verdict.h"
 #include "test_config.h"
 
 namespace cv::usercode {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "corpus/corpus.h"
-#include "usercode/compile.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
-#include "usercode/verdict.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/verdict.h"
 #include "test_config.h"
 
 namespace cv::usercode {

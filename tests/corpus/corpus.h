@@ -5,7 +5,7 @@
 //   // expect: correct
 //   // expect: wrong <case>[ | <case>...]
 // where each <case> is a case of the template's test set, word for word
-// (usercode/verdict.h); a wrong kernel must fail at least one of them. No
+// (usercode/client/verdict.h); a wrong kernel must fail at least one of them. No
 // manifest: every .cu under tests/corpus is a test (app_tests on the CPU
 // backend, gpu_tests on the device).
 #include <algorithm>
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "usercode/template_registry.h"
-#include "usercode/verdict.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/verdict.h"
 
 namespace cv::corpus {
 

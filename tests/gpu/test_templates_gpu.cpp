@@ -1,6 +1,6 @@
 // Every registered template and every example beside it, on the GPU, through
 // the one run path (compile, the runner's load and generic launch): each
-// is judged right on its template's test set (usercode/verdict.h), its
+// is judged right on its template's test set (usercode/client/verdict.h), its
 // default case at the default size and at a ragged one, with two block
 // shapes. The racy count is wrong on purpose.
 #include <gtest/gtest.h>
@@ -12,10 +12,10 @@
 #include "bench/bench.h"
 
 #include "gpu/gpu_test_util.h"
-#include "usercode/compile.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
-#include "usercode/verdict.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/verdict.h"
+#include "usercode/compile/compile.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

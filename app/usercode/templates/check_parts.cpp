@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "usercode/data_generators.h"
+#include "usercode/wire/data_generators.h"
 
 namespace cv::usercode::check {
 

@@ -2,9 +2,9 @@
 #include <cstring>
 
 #include "labs/corelated/corelated.h"
-#include "usercode/data_generators.h"
-#include "usercode/template_registry.h"
 #include "usercode/templates/check_parts.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/wire/data_generators.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

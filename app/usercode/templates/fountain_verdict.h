@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fountain/fountain.h"
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::fountain_verdict {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::lab_template {
 
@@ -23,7 +23,7 @@ SpanSpec result64(const std::string& type, unsigned long long count = 1);
 std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
     const std::string& name, std::function<long long(const Workload&)> reference);
 
-// Verdict cases (usercode/verdict.h): the demo's default (the lab's n and data).
+// Verdict cases (usercode/client/verdict.h): the demo's default (the lab's n and data).
 VerdictCase default_case();
 // n elements, `words` after "n = N" ("prime"), the span `data`'s generator
 // `generator` when given (else the lab's own data).

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode {
 

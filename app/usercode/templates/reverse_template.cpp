@@ -1,6 +1,8 @@
 // Vector reversal (document 001): out[i] = in[n - 1 - i], checked element by element.
-#include "usercode/template_registry.h"
+#include "labs/reduce/reduce.h"
 #include "usercode/templates/check_parts.h"
+#include "usercode/templates/template_registry.h"
+#include <cstring>
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

@@ -6,7 +6,7 @@
 // within a tolerance derived from float32 rounding (docs/kernels.md, "Tolerances").
 #include <vector>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::swarm_verdict {
 
