@@ -303,6 +303,47 @@ void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b,
   m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
 }
 
+// Edit to running: compile + load + first launch, kEditReps times (load_ms
+// and edit_to_run_ms join the line). The first launch is the verdict's
+// default case; the last one's read-back goes to `judging`, so the verdict
+// does not run it again. Stops after the compile when it cannot run here.
+CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, const Workload& first_workload,
+                              JudgeOptions& judging, std::vector<double>& compile_ms) {
+  std::vector<double> edit_ms, load_ms;
+  CompileResult c;
+  for (int k = 0; k < kEditReps; ++k) {
+    check_cancel(r.opt, 0.3f * k / kEditReps);  // the labs window's cancel
+    const auto t0 = Clock::now();
+    c = compile(req);
+    compile_ms.push_back(c.compile_ms);
+    if (!c.ok) {
+      add_compile_fields(r, c, compile_ms);
+      const std::string first = c.first_error();
+      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
+           compiler_style(r.path, c));
+    }
+    if (!can_run) break;
+    const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
+    if (!lo.ok) fail(r, lo.error, 0, 1);
+    load_ms.push_back(lo.load_ms);
+    c.resources = lo.resources;
+    LaunchOutcome first = r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS);
+    if (!first.ok) {
+      add_compile_fields(r, c, compile_ms);
+      r.line["failed_case"] = verdict_cases(*r.spec).front().name;
+      fail_fault(r, *first.fault);
+    }
+    edit_ms.push_back(ms_since(t0));
+    judging.default_read_back = std::move(first.read_back);
+  }
+  if (!edit_ms.empty()) {
+    r.line["load_ms"] = median_of(load_ms);
+    r.line["edit_to_run_ms"] = median_of(edit_ms);
+  }
+  return c;
+}
+
+// Over 60 lines: the target's steps in the order the line reports them (arguments, runner, edit to running, verdict, times).
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   if (!opt.source && !opt.source_text)
     throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
@@ -383,33 +424,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const uint64_t seed = opt.seed.value_or(fresh_seed());
   JudgeOptions judging = judge_options(r, n, block);
   const Workload first_workload = default_workload(*r.spec, backend, seed, judging);
-  std::vector<double> compile_ms, edit_ms, load_ms;
-  CompileResult c;
-  for (int k = 0; k < kEditReps; ++k) {
-    check_cancel(opt, 0.3f * k / kEditReps);  // the labs window's cancel
-    const auto t0 = Clock::now();
-    c = compile(req);
-    compile_ms.push_back(c.compile_ms);
-    if (!c.ok) {
-      add_compile_fields(r, c, compile_ms);
-      const std::string first = c.first_error();
-      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
-           compiler_style(r.path, c));
-    }
-    if (!can_run) break;
-    const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
-    if (!lo.ok) fail(r, lo.error, 0, 1);
-    load_ms.push_back(lo.load_ms);
-    c.resources = lo.resources;
-    LaunchOutcome first = r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS);
-    if (!first.ok) {
-      add_compile_fields(r, c, compile_ms);
-      r.line["failed_case"] = verdict_cases(*r.spec).front().name;
-      fail_fault(r, *first.fault);
-    }
-    edit_ms.push_back(ms_since(t0));
-    judging.default_read_back = std::move(first.read_back);
-  }
+  std::vector<double> compile_ms;
+  const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms);
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
   if (backend == Backend::Cpu && (r.spec->cpu_form == CpuForm::Emulated || opt.explain)) add_sync_costs(r);
@@ -418,8 +434,6 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                 std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",
          0, 1);
   r.line["max_threads"] = c.resources.max_threads;
-  r.line["load_ms"] = median_of(load_ms);
-  r.line["edit_to_run_ms"] = median_of(edit_ms);
   check_cancel(opt, 0.3f);
 
   const Verdict verdict = judge(*r.spec, *r.client, seed, judging);

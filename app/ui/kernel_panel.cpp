@@ -173,29 +173,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   const usercode::UserKernelStatus& st = uk.status();
   if (st.version != seen_status_) {
     seen_status_ = st.version;
-    std::vector<code::Mark> marks;
-    unplaced_.clear();
-    if (st.compile)
-      for (const usercode::Diagnostic& d : st.compile->diagnostics) {
-        if (d.line >= 1)
-          marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
-        else
-          unplaced_.push_back(d);
-      }
-    // A wrong verdict is a message too: at the line a fault names, else above the list.
-    if (const usercode::CaseOutcome* f = st.verdict ? st.verdict->failed() : nullptr) {
-      const int line = f->fault ? (f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line) : 0;
-      const usercode::Diagnostic d{line, 0, usercode::Severity::Error, st.verdict->summary()};
-      if (line >= 1)
-        marks.push_back({line, severity_of(d.severity), code::ascii_quotes(d.message)});
-      else
-        unplaced_.push_back(d);
-    }
-    if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
-    // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
-    const std::string& ptx = !st.compile ? std::string()
-                             : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
-    if (ptx != ptx_.text()) ptx_.reset_text(ptx);
+    refresh_marks(st);
   }
   // Yours against the built-in, each timed while it stepped the scene its template feeds.
   scene_note_ = where_it_runs(st, scene);
@@ -207,6 +185,34 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
       builtin_ms_.push(scene.kernel_ms.latest());
     }
   }
+}
+
+// The editor's marks and the list's unplaced messages from the last compile
+// and verdict; the PTX view from the compile.
+void KernelPanel::refresh_marks(const usercode::UserKernelStatus& st) {
+  std::vector<code::Mark> marks;
+  unplaced_.clear();
+  if (st.compile)
+    for (const usercode::Diagnostic& d : st.compile->diagnostics) {
+      if (d.line >= 1)
+        marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
+      else
+        unplaced_.push_back(d);
+    }
+  // A wrong verdict is a message too: at the line a fault names, else above the list.
+  if (const usercode::CaseOutcome* f = st.verdict ? st.verdict->failed() : nullptr) {
+    const int line = f->fault ? (f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line) : 0;
+    const usercode::Diagnostic d{line, 0, usercode::Severity::Error, st.verdict->summary()};
+    if (line >= 1)
+      marks.push_back({line, severity_of(d.severity), code::ascii_quotes(d.message)});
+    else
+      unplaced_.push_back(d);
+  }
+  if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
+  // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
+  const std::string& ptx = !st.compile ? std::string()
+                           : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
+  if (ptx != ptx_.text()) ptx_.reset_text(ptx);
 }
 
 void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {

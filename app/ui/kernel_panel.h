@@ -52,6 +52,7 @@ class KernelPanel {
   void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
   void verdict_lines(const usercode::UserKernelStatus& st);
+  void refresh_marks(const usercode::UserKernelStatus& st);
   void costs_section(const usercode::UserKernel& uk);
   void template_picker();
   void messages_section();

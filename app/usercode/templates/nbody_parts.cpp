@@ -164,6 +164,32 @@ AccelCheck check_accelerations(const std::vector<float4>& bodies, unsigned n, fl
   return c;
 }
 
+namespace {
+
+// The check of one case: the bodies it launched with (the case's, else the
+// template's galaxies) and the accelerations that came back.
+CheckResult check_bodies(const Workload& w, const ReadBack& rb, Backend) {
+  CheckResult r;
+  const unsigned n = count_of(w);
+  auto it = rb.find("acc");
+  const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of<float4>(it->second);
+  std::vector<float4> bodies;
+  if (auto b = w.init.find("bodies"); b != w.init.end())
+    bodies = values_of<float4>(b->second);
+  else
+    bodies = bodies_of(w);
+  const AccelCheck c = check_accelerations(bodies, n, eps2_of(w), acc, 512, w.seed);
+  r.correct = c.checked > 0 && c.matching == c.checked;
+  r.mismatch = c.first;
+  if (!r.correct && !r.mismatch) r.mismatch = Mismatch{"acc", std::to_string(n) + " accelerations", "none", ""};
+  r.fields["result"] = c.matching;  // checked bodies within the tolerance
+  r.fields["reference"] = c.checked;
+  r.fields["worst_error_to_tolerance"] = c.worst;
+  return r;
+}
+
+}  // namespace
+
 void fill(TemplateSpec& t) {
   t.feeds = Feeds::Scene;
   t.feeds_name = "nbody";
@@ -223,25 +249,7 @@ void fill(TemplateSpec& t) {
   t.tolerance_text =
       "per body and component: (2 (n + 1024 - 1) + 52) u sum_j |m_j d / (r^2 + eps2)^(3/2)|, "
       "u = 2^-24: two correct float32 sums in any order, each term's own rounding and rsqrt's 2 ulp";
-  t.check = [](const Workload& w, const ReadBack& rb, Backend) {
-    CheckResult r;
-    const unsigned n = count_of(w);
-    auto it = rb.find("acc");
-    const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of<float4>(it->second);
-    std::vector<float4> bodies;
-    if (auto b = w.init.find("bodies"); b != w.init.end())
-      bodies = values_of<float4>(b->second);
-    else
-      bodies = bodies_of(w);
-    const AccelCheck c = check_accelerations(bodies, n, eps2_of(w), acc, 512, w.seed);
-    r.correct = c.checked > 0 && c.matching == c.checked;
-    r.mismatch = c.first;
-    if (!r.correct && !r.mismatch) r.mismatch = Mismatch{"acc", std::to_string(n) + " accelerations", "none", ""};
-    r.fields["result"] = c.matching;  // checked bodies within the tolerance
-    r.fields["reference"] = c.checked;
-    r.fields["worst_error_to_tolerance"] = c.worst;
-    return r;
-  };
+  t.check = &check_bodies;
   t.cases = {
       body_case("the demo's default", 0, Bodies::Galaxies),
       body_case("n = 1", 1, Bodies::Cluster),
