@@ -229,6 +229,35 @@ TEST(Verdict, BenchKernelNamesTheCasesTheFailureAndTheSeedThatRepeatsIt) {
   EXPECT_NE(a["verdict"].get<std::string>().find("count[0] is 7777"), std::string::npos);
 }
 
+// A warning comes with its words and line, not as a count alone.
+TEST(Verdict, BenchKernelGivesEachWarningsTextAndLine) {
+  if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  const std::string path = ::testing::TempDir() + "warned.cu";
+  std::ofstream(path) << "// template: count3\n"
+                         "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+                         "  int unused_total;\n"
+                         "  const unsigned long long i = cv::global_index();\n"
+                         "  if (i < data.size && data[i] % 3 == 0) atomicAdd(&count[0], 1ull);\n"
+                         "}\n";
+  BenchOptions opt;
+  opt.target = "kernel";
+  opt.source = path;
+  opt.n = 4096;
+  opt.reps = 1;
+  opt.backend = "cpu";
+  opt.paths = test_config().paths;
+  std::ostringstream out, err;
+  ASSERT_EQ(bench::run_bench(opt, out, err), 0) << err.str();
+  const nlohmann::json j = nlohmann::json::parse(out.str().substr(0, out.str().find('\n')));
+  EXPECT_EQ(j["correct"], true) << j["verdict"];
+  ASSERT_GE(j["warnings"].get<int>(), 1) << out.str();
+  bool named = false;
+  for (const nlohmann::json& d : j["diagnostics"])
+    named |= d["severity"] == "warning" && d["line"] == 3 &&
+             d["message"].get<std::string>().find("unused_total") != std::string::npos;
+  EXPECT_TRUE(named) << j["diagnostics"].dump();
+}
+
 // The kernel tab's UserKernel judges a loaded kernel by itself (no scene
 // launches it here: it starts after a moment) and keeps the verdict.
 TEST(Verdict, TheKernelTabJudgesOnceItRuns) {

@@ -5,10 +5,14 @@
 //   // expect: correct
 //   // expect: wrong <case>[ | <case>...]
 // where each <case> is a case of the template's test set, word for word
-// (usercode/client/verdict.h); a wrong kernel must fail at least one of them. No
-// manifest: every .cu under tests/corpus is a test (app_tests on the CPU
-// backend, gpu_tests on the device).
+// (usercode/client/verdict.h); a wrong kernel must fail at least one of them.
+// A racy kernel says so on a line of its own: `// races: lost updates ...`
+// (threads read-modify-write one place) or `// races: no barrier ...` (a read
+// before another thread's write is ordered). No manifest: every .cu under the
+// corpus folder is a test (app_tests on the CPU backend, gpu_tests on the
+// device).
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -27,7 +31,16 @@ struct Kernel {
   bool correct = false;
   std::vector<std::string> failing;  // wrong: the cases one of which must fail
   std::string header_error;          // a malformed header, in words
+  bool racy = false;                 // a `// races:` line
+  bool lost_updates = false;         // `// races: lost updates`: only a race-exposing schedule shows it on the CPU
 };
+
+// The corpus folder: CUDAVIZ_CORPUS_DIR (the device run's copy of the tree),
+// else this source tree's tests/corpus.
+inline std::string root() {
+  const char* dir = std::getenv("CUDAVIZ_CORPUS_DIR");
+  return dir && *dir ? std::string(dir) : std::string(CUDAVIZ_SOURCE_DIR "/tests/corpus");
+}
 
 // How gtest shows a parameter (the file, not its bytes).
 inline void PrintTo(const Kernel& k, std::ostream* os) { *os << k.path; }
@@ -62,6 +75,11 @@ inline Kernel read_kernel(const std::filesystem::path& p) {
     k.header_error = "expect '" + expect + "': neither `correct` nor `wrong <case>`";
     return k;
   }
+  for (std::string l; std::getline(lines, l);) {
+    if (l.rfind("// races: ", 0) != 0) continue;
+    k.racy = true;
+    k.lost_updates = l.rfind("// races: lost updates", 0) == 0;
+  }
   if (!k.correct) {
     std::istringstream alts(expect.substr(6));
     for (std::string a; std::getline(alts, a, '|');) k.failing.push_back(trim(a));
@@ -91,8 +109,11 @@ inline std::string disagreement(const Kernel& k, const usercode::TemplateSpec& t
   const usercode::CaseOutcome* first = v.failed();
   if (!first) return "judged wrong but no case is named: " + v.summary();
   if (first->status == usercode::CaseOutcome::Status::Failed &&
-      (!first->mismatch || first->mismatch->element.empty() || first->mismatch->got.empty()))
-    return "the failing case names no element: " + v.summary();
+      (!first->mismatch || first->mismatch->element.empty() || first->mismatch->got.empty() ||
+       first->mismatch->expected.empty()))
+    return "the failing case names no element, expected or got: " + v.summary();
+  if (first->status == usercode::CaseOutcome::Status::Fault && !first->fault && first->error.empty())
+    return "the failing case's fault is not named: " + v.summary();
   for (const usercode::CaseOutcome& c : v.cases) {
     const bool failed = c.status == usercode::CaseOutcome::Status::Failed ||
                         c.status == usercode::CaseOutcome::Status::Fault;

@@ -52,8 +52,13 @@ std::string test_name(const ::testing::TestParamInfo<corpus::Kernel>& info) {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, CorpusGpu,
-                         ::testing::ValuesIn(corpus::all_kernels(CUDAVIZ_SOURCE_DIR "/tests/corpus")), test_name);
+INSTANTIATE_TEST_SUITE_P(Kernels, CorpusGpu, ::testing::ValuesIn(corpus::all_kernels(corpus::root())), test_name);
+
+// The device run reads the corpus from its copy of the tree
+// (CUDAVIZ_CORPUS_DIR): an empty folder would judge nothing and pass.
+TEST(CorpusGpuFound, TheCorpusIsThere) {
+  EXPECT_GE(corpus::all_kernels(corpus::root()).size(), 60u) << corpus::root();
+}
 
 }  // namespace
 }  // namespace cv::usercode

@@ -39,6 +39,15 @@ auto expose_races(Request& r, int) -> decltype(r.schedule = decltype(r.schedule)
 template <class Request>
 void expose_races(Request&, long) {}
 
+template <class Request>
+auto has_race_schedule(const Request& r, int) -> decltype(decltype(r.schedule)::Verdict, true) {
+  return true;
+}
+template <class Request>
+bool has_race_schedule(const Request&, long) {
+  return false;
+}
+
 // The default case's size and block: the caller's, else the template's (the
 // emulator's smaller default for a whole kernel on the CPU backend).
 long long default_size(const TemplateSpec& t, Backend backend, const JudgeOptions& o) {
@@ -105,6 +114,8 @@ uint64_t fresh_seed() {
   const uint64_t s = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   return s ? s : 1;
 }
+
+bool verdict_exposes_races() { return has_race_schedule(LaunchRequest{}, 0); }
 
 std::vector<VerdictCase> verdict_cases(const TemplateSpec& t) {
   if (!t.cases.empty()) return t.cases;

@@ -94,6 +94,10 @@ Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long de
 // `backend`, so a caller can launch it first (edit to running) and hand its
 // read-back to judge() in o.default_read_back.
 Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o);
+// Whether this build's verdict launches run under the emulator's
+// race-exposing schedule (the launch request has one): false, a lost update
+// on the CPU backend goes unseen (the GPU's verdict is unaffected).
+bool verdict_exposes_races();
 // A verdict's launch of `w`: the template's, under the emulator's schedule
 // that exposes races on the CPU backend (the GPU ignores it).
 LaunchRequest verdict_launch(const TemplateSpec& t, const Workload& w, const std::string& module);

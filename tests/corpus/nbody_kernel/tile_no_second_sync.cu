@@ -1,5 +1,6 @@
 // template: nbody_kernel
 // expect: wrong the demo's default
+// races: no barrier between the reads of tile[] and the next tile's writes
 // The tile is overwritten while slower threads still read it (no second __syncthreads()).
 extern "C" __global__ void body_accelerations(cv::Span<const float4> bodies, cv::Span<float4> acc,
                                               unsigned n, float eps2) {

@@ -1,5 +1,6 @@
 // template: pi
 // expect: wrong the demo's default
+// races: lost updates on hits[0] (global, every thread of every block)
 // Each thread adds its count with a plain +=: threads race on hits[0] and lose updates.
 extern "C" __global__ void pi_samples(unsigned long long n, unsigned long long seed,
                                       cv::Span<unsigned long long> hits) {

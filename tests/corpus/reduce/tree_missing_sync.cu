@@ -1,5 +1,6 @@
 // template: reduce
 // expect: wrong the demo's default
+// races: no barrier between a level's writes and the next level's reads of s[]
 // The tree without its __syncthreads() between levels.
 extern "C" __global__ void reduce(cv::Span<const int> data, cv::Span<long long> sum) {
   __shared__ long long s[1024];

@@ -1,5 +1,6 @@
 // template: reverse
 // expect: wrong the demo's default
+// races: no barrier between the writes of tile[] and the reads
 // The shared tile without its __syncthreads(): threads read slots not yet written.
 extern "C" __global__ void reverse(cv::Span<const int> in, cv::Span<int> out) {
   extern __shared__ int tile[];
