@@ -199,9 +199,12 @@ void KernelPanel::refresh_marks(const usercode::UserKernelStatus& st) {
       else
         unplaced_.push_back(d);
     }
+  // A fault at a line (the guard's stop, an index out of range, the emulator's): marked there too.
+  if (st.fault && st.fault->error_line() >= 1)
+    marks.push_back({st.fault->error_line(), code::Severity::Error, code::ascii_quotes(st.fault->describe())});
   // A wrong verdict is a message too: at the line a fault names, else above the list.
   if (const usercode::CaseOutcome* f = st.verdict ? st.verdict->failed() : nullptr) {
-    const int line = f->fault ? (f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line) : 0;
+    const int line = f->fault ? f->fault->error_line() : 0;
     const usercode::Diagnostic d{line, 0, usercode::Severity::Error, st.verdict->summary()};
     if (line >= 1)
       marks.push_back({line, severity_of(d.severity), code::ascii_quotes(d.message)});
