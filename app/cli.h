@@ -1,6 +1,7 @@
 #pragma once
 // The command-line contract (see README.md): parsing only, no side effects.
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -87,6 +88,7 @@ struct BenchArgs {
   std::optional<std::string> source, template_name;
   bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
   bool explain = false;  // bench kernel --explain: the emulator's races, sectors, divergence
+  std::optional<uint64_t> seed;  // bench kernel --seed S: the verdict's inputs (unset: a new seed)
 };
 
 struct SweepOptions {

@@ -18,12 +18,13 @@
 
 #include "bench/bench.h"
 #include "bench/comparison.h"
-#include "usercode/compile/compile.h"
 #include "usercode/client/explain_launch.h"
-#include "usercode/client/runner_client.h"
-#include "usercode/templates/template_registry.h"
 #include "usercode/client/explain_process.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/verdict.h"
+#include "usercode/compile/compile.h"
 #include "usercode/compile/temp_dir.h"
+#include "usercode/templates/template_registry.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
 #define CUDAVIZ_EXPLAIN_PATH ""
@@ -96,6 +97,11 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
   r.line["local_bytes"] = c.resources.known ? nlohmann::ordered_json(c.resources.local_bytes) : nullptr;
   r.line["warnings"] = std::count_if(c.diagnostics.begin(), c.diagnostics.end(),
                                      [](const Diagnostic& d) { return d.severity == Severity::Warning; });
+  // Every message with its line (0: not in the student's file) and its words.
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : c.diagnostics)
+    list.push_back({{"line", d.line}, {"column", d.column}, {"severity", to_string(d.severity)}, {"message", d.message}});
+  r.line["diagnostics"] = list;
 }
 
 // --explain (any backend): the kernel once through the emulator at explain's
@@ -225,20 +231,28 @@ Trips round_trips(Run& r, const Workload& w, int count, double gap_s) {
   return {median_of(trips), median_of(in_runner)};
 }
 
-Measurement measure(Run& r, long long n, const BlockShape& b) {
+// The verdict's options: the default case at this n and block, the app's
+// time limit, the labs window's cancel.
+JudgeOptions judge_options(Run& r, long long n, const BlockShape& b) {
+  JudgeOptions o;
+  o.module = r.module;
+  o.n = n;
+  o.block = b;
+  o.time_limit_s = kTimeLimitS;
+  if (r.opt.control) o.cancelled = [c = r.opt.control] { return c->cancel.load(); };
+  return o;
+}
+
+// `verdict`: the template's test set (usercode/client/verdict.h), its default case
+// already run as edit to running's first launch.
+Measurement measure(Run& r, long long n, const BlockShape& b, const Verdict& verdict) {
   Measurement m = make_measurement("yours", r.backend, n, b);
-  // Correctness: check_steps launches from a reset, the last read back, judged by the template.
-  Workload w = first_launch(*r.spec, n, b);
-  LaunchOutcome last;
-  for (int k = 0; k < std::max(1, r.spec->check_steps); ++k) {
-    w.step = k;
-    w.reset = k == 0;
-    w.read_back = k + 1 == std::max(1, r.spec->check_steps);
-    last = launch(r, w);
-    if (!last.ok) fail_fault(r, *last.fault);
+  if (verdict.failed() && verdict.failed()->fault && verdict.failed() == &verdict.cases.front()) {
+    // The demo's own case faulted: the kernel cannot run on its workload (exit 1, as before).
+    r.line["failed_case"] = verdict.failed()->name;
+    fail_fault(r, *verdict.failed()->fault);
   }
-  CheckResult check;
-  if (r.spec->check) check = r.spec->check(w, last.read_back, r.backend);
+  const CheckResult& check = verdict.first;
   // Kernel time (CUDA events / host clock in the runner), then the whole
   // round trip a frame or a lab run pays (request, launch, reply).
   const int reps = reps_of(r);
@@ -248,9 +262,14 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   m.stats = kernel_times(r, timed, reps, &spread);
   m.fields["ms_max"] = spread.max_ms;  // with ms_min and ms_median: the reps' spread
   timed.reps = 1;
+  // The default case's check fields and the verdict on the whole test set.
   auto add_check = [&] {
     for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
-    m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+    m.fields["correct"] = verdict.judged ? nlohmann::ordered_json(verdict.correct) : nlohmann::ordered_json();
+    if (!verdict.judged) return;
+    nlohmann::ordered_json v;
+    verdict.add_fields(v);
+    for (auto it = v.begin(); it != v.end(); ++it) m.fields[it.key()] = it.value();
   };
   if (r.opt.judge_only) {  // a challenge's judge: the verdict and the kernel's time
     add_check();
@@ -297,6 +316,50 @@ void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b,
   m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
 }
 
+// Edit to running: compile + load + first launch, kEditReps times (once for
+// a challenge's judge; a compile the caller made is reused) (load_ms
+// and edit_to_run_ms join the line). The first launch is the verdict's
+// default case; the last one's read-back goes to `judging`, so the verdict
+// does not run it again. Stops after the compile when it cannot run here.
+CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, const Workload& first_workload,
+                              JudgeOptions& judging, std::vector<double>& compile_ms) {
+  std::vector<double> edit_ms, load_ms;
+  CompileResult c;
+  const int edit_reps = r.opt.judge_only ? 1 : kEditReps;  // a challenge's judge: once
+  for (int k = 0; k < edit_reps; ++k) {
+    check_cancel(r.opt, 0.3f * k / edit_reps);  // the labs window's cancel
+    const auto t0 = Clock::now();
+    c = r.opt.compiled ? *r.opt.compiled : compile(req);
+    compile_ms.push_back(c.compile_ms);
+    if (!c.ok) {
+      add_compile_fields(r, c, compile_ms);
+      const std::string first = c.first_error();
+      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
+           compiler_style(r.path, c));
+    }
+    if (!can_run) break;
+    const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
+    if (!lo.ok) fail(r, lo.error, 0, 1);
+    load_ms.push_back(lo.load_ms);
+    if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
+    c.resources = lo.resources;
+    LaunchOutcome first = r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS);
+    if (!first.ok) {
+      add_compile_fields(r, c, compile_ms);
+      r.line["failed_case"] = verdict_cases(*r.spec).front().name;
+      fail_fault(r, *first.fault);
+    }
+    edit_ms.push_back(ms_since(t0));
+    judging.default_read_back = std::move(first.read_back);
+  }
+  if (!edit_ms.empty()) {
+    r.line["load_ms"] = median_of(load_ms);
+    r.line["edit_to_run_ms"] = median_of(edit_ms);
+  }
+  return c;
+}
+
+// Over 60 lines: the target's steps in the order the line reports them (arguments, runner, edit to running, verdict, times).
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   if (!opt.source && !opt.source_text)
     throw UsageError("kernel: --source FILE.cu is required (the kernel to run)");
@@ -371,34 +434,15 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
       fail(r, e.what(), 0, 1);
     }
   }
-  // Edit to running: compile + load + first launch, kEditReps times.
-  std::vector<double> compile_ms, edit_ms, load_ms;
-  CompileResult c;
-  const int edit_reps = opt.judge_only ? 1 : kEditReps;
-  for (int k = 0; k < edit_reps; ++k) {
-    check_cancel(opt, 0.3f * k / edit_reps);  // the labs window's cancel
-    const auto t0 = Clock::now();
-    c = opt.compiled ? *opt.compiled : compile(req);
-    compile_ms.push_back(c.compile_ms);
-    if (!c.ok) {
-      add_compile_fields(r, c, compile_ms);
-      const std::string first = c.first_error();
-      fail(r, r.path + ":" + (first.empty() ? "0: error: " + c.error : first), c.first_error_line(), 2,
-           compiler_style(r.path, c));
-    }
-    if (!can_run) break;
-    const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
-    if (!lo.ok) fail(r, lo.error, 0, 1);
-    load_ms.push_back(lo.load_ms);
-    if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
-    c.resources = lo.resources;
-    const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
-    if (!first.ok) {
-      add_compile_fields(r, c, compile_ms);
-      fail_fault(r, *first.fault);
-    }
-    edit_ms.push_back(ms_since(t0));
-  }
+  // Edit to running: compile + load + first launch, kEditReps times. The
+  // first launch is the verdict's default case (inputs from --seed or a new
+  // seed); the last one's read-back is that case's, so the verdict does not
+  // run it again.
+  const uint64_t seed = opt.seed.value_or(fresh_seed());
+  JudgeOptions judging = judge_options(r, n, block);
+  const Workload first_workload = default_workload(*r.spec, backend, seed, judging);
+  std::vector<double> compile_ms;
+  const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms);
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
   if (backend == Backend::Cpu && !opt.judge_only && (r.spec->cpu_form == CpuForm::Emulated || opt.explain))
@@ -408,11 +452,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                 std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",
          0, 1);
   r.line["max_threads"] = c.resources.max_threads;
-  r.line["load_ms"] = median_of(load_ms);
-  r.line["edit_to_run_ms"] = median_of(edit_ms);
   check_cancel(opt, 0.3f);
 
-  Measurement m = measure(r, n, block);
+  const Verdict verdict = judge(*r.spec, *r.client, seed, judging);
+  r.line["verdict_ms"] = verdict.ms;  // after edit to running: the other cases and every check
+  check_cancel(opt, 0.4f);
+  Measurement m = measure(r, n, block, verdict);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.
   if (req.guard && req.target == usercode::Target::Gpu && can_run && !opt.source_text) {

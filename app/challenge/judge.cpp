@@ -144,8 +144,7 @@ void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
   o.compiled = c.result;
   o.judge_only = true;
   o.control = control;
-  // SEAM (the verdict branch adds BenchArgs::seed, `bench kernel --seed`): uncomment once merged.
-  // o.seed = r.seed;
+  o.seed = r.seed;  // the verdict's inputs (`bench kernel --seed`)
   v.backend = s.backend == Backend::Cuda ? "cuda" : "cpu";
   v.n = *o.n;
   const bench::Target* k = bench::find_target("kernel");

@@ -27,6 +27,10 @@ const char* access_word(int kind) {
 }  // namespace
 
 std::string wrong_words(const usercode::TemplateSpec& t, const nlohmann::ordered_json& fields) {
+  // The verdict's sentence names the failing case, element, expected and got.
+  if (fields.contains("verdict") && fields["verdict"].is_string() &&
+      fields["verdict"].get<std::string>().rfind("wrong", 0) == 0)
+    return fields["verdict"].get<std::string>();
   // A check that describes its first failing case says it best.
   for (const char* k : {"first_failure", "failure", "failed_case", "mismatch"})
     if (fields.contains(k) && fields[k].is_string() && !fields[k].get<std::string>().empty())

@@ -35,7 +35,7 @@ void ScriptedRun::before_frame(FrameView& f) {
   // --kernel: the last frame waits for the compile and its first launch (or its failure).
   const bool kernel =
       opt_.kernel && (f.ctx.user_kernel.status().state == usercode::UserKernelState::Compiling ||
-                      first_launch_pending(f.ctx));
+                      first_launch_pending(f.ctx) || !f.ctx.user_kernel.status().judging.empty());
   idle_frames_ = lab || kernel || (opt_.sweep && f.ctx.tuning.sweep_running()) || f.ctx.insight.busy() ||
                          f.ctx.lesson.script_busy()
                      ? 0
@@ -126,6 +126,11 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["error_line"] = st.fault->error_line();
   }
   if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
+  if (st.verdict && st.verdict->judged) {  // the test set's verdict (usercode/client/verdict.h)
+    j["correct"] = st.verdict->correct;
+    j["verdict"] = st.verdict->summary();
+    st.verdict->add_fields(j);
+  }
   // Why yours runs slower than it could (its results through the runner's reply).
   if (const std::string note = ctx.scenes.current().scene->user_note(); !note.empty()) j["user_note"] = note;
 }
@@ -147,7 +152,8 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     for (const auto& r : ctx.labs.runner().results()) {
       if (r.value("bench", lab) == lab) continue;
       nlohmann::ordered_json row;
-      for (const char* k : {"variant", "result", "reference", "correct", "ms_median", "ms_min", "ms_max", "vs", "compare", "error"})
+      for (const char* k : {"variant", "result", "reference", "correct", "failed_case", "verdict", "seed",
+                            "ms_median", "ms_min", "ms_max", "vs", "compare", "error"})
         if (r.contains(k)) row[k] = r[k];
       j["lab_other_rows"].push_back(row);
     }

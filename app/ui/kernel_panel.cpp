@@ -172,23 +172,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   const usercode::UserKernelStatus& st = uk.status();
   if (st.version != seen_status_) {
     seen_status_ = st.version;
-    std::vector<code::Mark> marks;
-    unplaced_.clear();
-    if (st.compile)
-      for (const usercode::Diagnostic& d : st.compile->diagnostics) {
-        if (d.line >= 1)
-          marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
-        else
-          unplaced_.push_back(d);
-      }
-    // A fault at a line (the guard's stop, an index out of range, the emulator's): marked there too.
-    if (st.fault && st.fault->error_line() >= 1)
-      marks.push_back({st.fault->error_line(), code::Severity::Error, code::ascii_quotes(st.fault->describe())});
-    if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
-    // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
-    const std::string& ptx = !st.compile ? std::string()
-                             : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
-    if (ptx != ptx_.text()) ptx_.reset_text(ptx);
+    refresh_marks(st);
   }
   time_steps(uk, scene);
 }
@@ -210,6 +194,37 @@ void KernelPanel::time_steps(const UserKernel& uk, const ParticleScene& scene) {
       comparison_.builtin_step(cpu ? "cpu" : scene.variant_name(), scene.kernel_ms.latest());
     }
   }
+}
+
+// The editor's marks and the list's unplaced messages from the last compile
+// and verdict; the PTX view from the compile.
+void KernelPanel::refresh_marks(const usercode::UserKernelStatus& st) {
+  std::vector<code::Mark> marks;
+  unplaced_.clear();
+  if (st.compile)
+    for (const usercode::Diagnostic& d : st.compile->diagnostics) {
+      if (d.line >= 1)
+        marks.push_back({d.line, severity_of(d.severity), code::ascii_quotes(d.message)});
+      else
+        unplaced_.push_back(d);
+    }
+  // A fault at a line (the guard's stop, an index out of range, the emulator's): marked there too.
+  if (st.fault && st.fault->error_line() >= 1)
+    marks.push_back({st.fault->error_line(), code::Severity::Error, code::ascii_quotes(st.fault->describe())});
+  // A wrong verdict is a message too: at the line a fault names, else above the list.
+  if (const usercode::CaseOutcome* f = st.verdict ? st.verdict->failed() : nullptr) {
+    const int line = f->fault ? f->fault->error_line() : 0;
+    const usercode::Diagnostic d{line, 0, usercode::Severity::Error, st.verdict->summary()};
+    if (line >= 1)
+      marks.push_back({line, severity_of(d.severity), code::ascii_quotes(d.message)});
+    else
+      unplaced_.push_back(d);
+  }
+  if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
+  // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
+  const std::string& ptx = !st.compile ? std::string()
+                           : st.compile->guarded.ok ? st.compile->guarded.ptx : st.compile->ptx;
+  if (ptx != ptx_.text()) ptx_.reset_text(ptx);
 }
 
 void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
@@ -340,8 +355,22 @@ void KernelPanel::status_section(const UserKernel& uk) {
     if (!c.error.empty()) ui::wrapped(ui::kBad, c.error);
   }
   if (st.fault) ui::wrapped(ui::kBad, st.fault->describe());
+  verdict_lines(st);
   if (!st.fallback.empty()) ui::wrapped(ui::kWarn, st.fallback);
   if (!scene_note_.empty()) ui::wrapped(ui::kWarn, scene_note_);
+}
+
+// The test set's verdict (usercode/client/verdict.h): its progress, then right or
+// the first failing case, and each case's outcome in a tooltip.
+void KernelPanel::verdict_lines(const usercode::UserKernelStatus& st) {
+  if (!st.judging.empty()) ui::wrapped(ui::kDim, st.judging);
+  if (!st.verdict || !st.verdict->judged) return;
+  ui::wrapped(st.verdict->correct ? ui::kGood : ui::kBad, st.verdict->summary());
+  std::string cases;
+  for (const usercode::CaseOutcome& c : st.verdict->cases)
+    cases += std::string(usercode::to_string(c.status)) + ": " + c.name + "\n";
+  ui::tooltip(("The kernel ran on each of these inputs, drawn from the seed shown "
+               "(bench kernel --seed repeats them):\n" + cases).c_str());
 }
 
 void KernelPanel::messages_section() {

@@ -52,6 +52,8 @@ class KernelPanel {
   void controls(usercode::UserKernel& uk);
   void run_settings(usercode::UserKernel& uk);
   void status_section(const usercode::UserKernel& uk);
+  void verdict_lines(const usercode::UserKernelStatus& st);
+  void refresh_marks(const usercode::UserKernelStatus& st);
   void costs_section(const usercode::UserKernel& uk);
   void time_steps(const usercode::UserKernel& uk, const ParticleScene& scene);
   void template_picker();

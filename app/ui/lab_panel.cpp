@@ -300,6 +300,11 @@ void LabPanel::draw_results() {
         ImGui::TextWrapped("%s: %s", v.c_str(), r["error"].get<std::string>().c_str());
         ImGui::PopStyleColor();
       }
+      if (r.contains("verdict") && r["verdict"].is_string()) {  // your kernel: its first failing case
+        ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
+        ImGui::TextWrapped("%s: %s", v.c_str(), r["verdict"].get<std::string>().c_str());
+        ImGui::PopStyleColor();
+      }
       if (const std::string words = bench::compare_cell(r); !words.empty())  // the vs cell, in full
         ImGui::TextWrapped("%s: %s", v.c_str(), words.c_str());
       const std::string note = wrong_note(v);

@@ -9,7 +9,8 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   const unsigned long long j = blockIdx.y * blockDim.y + threadIdx.y;
   const unsigned long long n = v.size;
   if (i >= n || j >= n || j <= i) return;
-  const int target = -(v[i] + v[j]);
+  // In 64 bits: in int, INT_MAX + INT_MAX + 2 wraps to 0 and counts a triple that is not one.
+  const long long target = -(static_cast<long long>(v[i]) + v[j]);
   unsigned long long mine = 0;
   for (unsigned long long k = j + 1; k < n; ++k) mine += v[k] == target;
   if (mine) atomicAdd(&count[0], mine);

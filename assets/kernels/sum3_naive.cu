@@ -8,7 +8,8 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   const long long size = static_cast<long long>(v.size);
   if (aIndex < size - 2 && bIndex < size - 1 && bIndex > aIndex) {
     for (long long i = bIndex + 1; i < size; i++) {
-      if (v[aIndex] + v[bIndex] + v[i] == 0) atomicAdd(&count[0], 1ull);
+      // The document sums in int; in 64 bits no sum near INT_MAX wraps to 0.
+      if (static_cast<long long>(v[aIndex]) + v[bIndex] + v[i] == 0) atomicAdd(&count[0], 1ull);
     }
   }
 }

@@ -13,8 +13,9 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   countArray[slot] = 0;
   __syncthreads();
   if (aIndex < size && bIndex < size && bIndex > aIndex) {
-    const int item1 = v[aIndex];
-    const int item2 = v[bIndex];
+    // The document's are int; in 64 bits no sum near INT_MAX wraps to 0.
+    const long long item1 = v[aIndex];
+    const long long item2 = v[bIndex];
     for (long long i = bIndex + 1; i < size; i++)
       if (item1 + item2 + v[i] == 0) countArray[slot]++;
   }

@@ -10,6 +10,7 @@
 
 #include "usercode/compile/compile.h"
 #include "usercode/compile/compile_log.h"
+#include "usercode/compile/compile_parts.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -223,6 +224,58 @@ TEST(UsercodeCompile, PreludeIsShownAndDeclaresTheEntryPoint) {
     const std::string text = prelude_text(*t);
     EXPECT_NE(text.find(t->student_function.empty() ? t->entry : t->student_function), std::string::npos) << t->name;
   }
+}
+
+// A function whose parameters are not its template's: one error at the
+// student's function with the declaration it must have, on NVRTC and on the
+// host compiler (the emulator's build for whole kernels, the loop's for a
+// per-particle function), instead of the compiler's words in the app's own
+// code; those stay, as notes.
+struct Mismatched {
+  const char* tmpl;
+  const char* source;  // its function on line 3
+};
+const Mismatched kMismatched[] = {
+    {"reverse", "// template: reverse\n// reversed, with raw pointers\n"
+                "extern \"C\" __global__ void reverse(const int* in, int* out) {\n  out[0] = in[0];\n}\n"},
+    {"pi", "// template: pi\n\n"
+           "extern \"C\" __global__ void pi_samples(int n, unsigned long long seed, cv::Span<unsigned long long> hits) {}\n"},
+    {"reverse", "// template: reverse\n// no extern \"C\"\n"
+                "__global__ void reverse(const int* in, int* out) { out[0] = in[0]; }\n"},
+    {"fountain_particle", "// template: fountain_particle\n// one parameter short\n"
+                          "CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f) {\n  s.y += s.vy;\n}\n"},
+};
+
+void expect_at_the_function(const CompileResult& r, const TemplateSpec& t, const std::string& where) {
+  EXPECT_FALSE(r.ok) << where;
+  EXPECT_EQ(r.first_error_line(), 3) << where << ": " << r.first_error() << "\n" << r.log;
+  const std::string e = r.first_error();
+  EXPECT_NE(e.find("does not match the " + t.name + " template's declaration"), std::string::npos) << where << ": " << e;
+  const std::string params = t.declaration.empty() ? parameter_text(t) : "const cv::Params& p";
+  EXPECT_NE(e.find(params), std::string::npos) << where << ": " << e;
+  EXPECT_TRUE(r.error.empty()) << where << ": " << r.error;
+  EXPECT_TRUE(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.severity == Severity::Note; }))
+      << where << ": the compiler's own words are kept";
+}
+
+TEST(UsercodeCompile, ASignatureThatDoesNotMatchIsReportedAtTheStudentsFunction) {
+  for (const Mismatched& m : kMismatched) {
+    const TemplateSpec& t = *find_template(m.tmpl);
+    if (!nvrtc_missing()) expect_at_the_function(gpu(m.source), t, std::string(m.tmpl) + " (NVRTC)");
+    if (find_host_compiler(test_config().paths).empty()) continue;
+    CompileRequest req;
+    req.source = m.source;
+    req.target = Target::Cpu;
+    req.paths = test_config().paths;
+    expect_at_the_function(compile(req), t, std::string(m.tmpl) + " (host)");
+  }
+}
+
+TEST(UsercodeCompile, FindsTheStudentsDefinitionOutsideCommentsAndStrings) {
+  const std::string src = "// reverse(in, out) in a comment\nconst char* s = \"reverse(\";\n  void reverse (int);\n";
+  EXPECT_EQ(detail::find_definition(src, "reverse"), (std::pair<int, int>{3, 8}));
+  EXPECT_EQ(detail::find_definition("int reversed(int);\n", "reverse"), (std::pair<int, int>{0, 0}));
 }
 
 TEST(UsercodeCompile, JobRunsOffTheCallingThread) {

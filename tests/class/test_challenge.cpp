@@ -209,6 +209,8 @@ TEST(Challenge, VerdictWordsHoldNoInternalKey) {
   EXPECT_EQ(w.find("result"), std::string::npos) << w;
   f["first_failure"] = "n = 1: your count 0, the reference 1";
   EXPECT_EQ(wrong_words(*t, f), "wrong: n = 1: your count 0, the reference 1");
+  f["verdict"] = "wrong for n = 997 (prime): count[0] is 0, expected 1 (seed 7)";
+  EXPECT_EQ(wrong_words(*t, f), "wrong for n = 997 (prime): count[0] is 0, expected 1 (seed 7)");
   cv::emu::Explain x;
   x.racy_elements = 3;
   cv::emu::Race r;

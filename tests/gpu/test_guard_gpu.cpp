@@ -8,8 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "gpu/gpu_test_util.h"
-#include "usercode/compile/compile.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/client/verdict.h"
+#include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -150,22 +151,14 @@ TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
     ASSERT_TRUE(c.guarded.ok);
     auto client = client_for(c);
     const TemplateSpec& spec = *e.spec;
-    Workload w;
-    w.n = std::min<long long>(spec.default_n, 1 << 20);
-    w.block = spec.default_block;
-    w.seed = spec.default_seed;
-    LaunchOutcome last;
-    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
-      w.step = k;
-      w.reset = k == 0;
-      w.read_back = k + 1 == std::max(1, spec.check_steps);
-      last = client->launch(make_launch(spec, w), 2.0);
-      ASSERT_TRUE(last.ok) << last.fault->describe();
-    }
-    if (spec.check && !e.example) {
-      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
-      EXPECT_TRUE(r.correct) << r.fields.dump();
-    }
+    JudgeOptions o;
+    o.n = std::min<long long>(spec.default_n, 1 << 20);
+    o.time_limit_s = 2.0;
+    ASSERT_TRUE(client->load(c, 2.0).ok);
+    const Verdict v = judge(spec, *client, fresh_seed(), o);
+    for (const CaseOutcome& k : v.cases)
+      EXPECT_NE(k.status, CaseOutcome::Status::Fault) << k.name << ": " << (k.fault ? k.fault->describe() : k.error);
+    if (spec.check && !e.example) EXPECT_TRUE(v.correct) << v.summary();
   }
 }
 

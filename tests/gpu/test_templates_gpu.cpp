@@ -1,7 +1,8 @@
 // Every registered template and every example beside it, on the GPU, through
 // the one run path (compile, the runner's load and generic launch): each
-// matches the reference its registration names, at its default size and at
-// a ragged one, with two block shapes. The racy count is wrong on purpose.
+// is judged right on its template's test set (usercode/client/verdict.h), its
+// default case at the default size and at a ragged one, with two block
+// shapes. The racy count is wrong on purpose.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,8 +12,9 @@
 #include "bench/bench.h"
 
 #include "gpu/gpu_test_util.h"
-#include "usercode/compile/compile.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/client/verdict.h"
+#include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -46,25 +48,14 @@ TEST(TemplatesGpu, EveryTemplateAndExampleMatchesItsReference) {
     const BlockShape other = t.default_block.y > 1 ? BlockShape{8, 4, 1} : BlockShape{96, 1, 1};
     for (long long n : sizes(t))
       for (const BlockShape& b : {t.default_block, other}) {
-        Workload w;
-        w.n = n;
-        w.block = b;
-        w.seed = t.default_seed;
-        LaunchOutcome out;
-        const int steps = std::max(1, t.check_steps);
-        for (int k = 0; k < steps; ++k) {
-          w.step = k;
-          w.reset = k == 0;
-          w.read_back = k + 1 == steps;
-          out = client.launch(make_launch(t, w), 2.0);
-          ASSERT_TRUE(out.ok) << e.name << " n " << n << ": " << out.fault->describe();
-        }
-        const CheckResult r = t.check(w, out.read_back, Backend::Cuda);
+        JudgeOptions o;
+        o.n = n;
+        o.block = b;
+        const Verdict v = judge(t, client, fresh_seed(), o);
         if (wrong_on_purpose(e.name))
-          EXPECT_FALSE(r.correct) << e.name << ": the race lost no update? " << r.fields.dump();
+          EXPECT_FALSE(v.correct) << e.name << ": the race lost no update? " << v.summary();
         else
-          EXPECT_TRUE(r.correct) << e.name << " n " << n << " block " << b.x << "x" << b.y << ": "
-                                 << r.fields.dump();
+          EXPECT_TRUE(v.correct) << e.name << " n " << n << " block " << b.x << "x" << b.y << ": " << v.summary();
       }
   }
 }

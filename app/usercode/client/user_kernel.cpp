@@ -14,6 +14,10 @@ double now_ms() {
       .count();
 }
 
+// A kernel no scene launches this soon after loading (a lab's, or a scene's
+// not on screen) is judged anyway.
+constexpr double kJudgeUnlaunchedMs = 300;
+
 }  // namespace
 
 const char* to_string(UserKernelState s) {
@@ -65,6 +69,10 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   job_.start(std::move(req));
   submitted_at_ = now_ms();
   first_launch_pending_ = false;
+  judge_due_ = false;
+  judge_.cancel();
+  status_.verdict.reset();
+  status_.judging.clear();
   status_.state = UserKernelState::Compiling;
   status_.headline = "compiling...";
   status_.fault.reset();
@@ -76,11 +84,15 @@ void UserKernel::stop() {
   status_.headline = "off: the built-in kernels run";
   status_.fallback.clear();
   first_launch_pending_ = false;
+  judge_due_ = false;
+  judge_.cancel();
+  status_.judging.clear();
   if (runner_) runner_->stop();
   bump();
 }
 
 void UserKernel::poll() {
+  poll_judge();
   std::optional<CompileResult> r = job_.take();
   if (!r) return;
   if (job_.busy()) return;  // a newer edit is compiling; this result is stale
@@ -157,6 +169,34 @@ void UserKernel::load(CompileResult r) {
   status_.fallback.clear();
   status_.headline += "; loaded, runs at the next step";
   first_launch_pending_ = true;
+  judge_due_ = true;
+  loaded_at_ = now_ms();
+  status_.judging = "judged once it runs";
+}
+
+void UserKernel::start_judge() {
+  judge_due_ = false;
+  status_.judging.clear();
+  if (!status_.spec || !runner_ || !status_.spec->check) return;
+  judge_.start(*status_.spec, runner_, "editor", opts_.time_limit_s);
+  status_.judging = judge_.progress();
+  bump();
+}
+
+void UserKernel::poll_judge() {
+  judge_.poll();
+  if (judge_due_ && status_.state == UserKernelState::Ready && now_ms() - loaded_at_ > kJudgeUnlaunchedMs)
+    start_judge();
+  if (std::optional<Verdict> v = judge_.take()) {
+    status_.verdict = std::move(v);
+    status_.judging.clear();
+    bump();
+    return;
+  }
+  if (std::string p = judge_.progress(); !judge_due_ && p != status_.judging) {
+    status_.judging = std::move(p);
+    bump();
+  }
 }
 
 bool UserKernel::feeds(std::string_view feeds_name) const {
@@ -203,6 +243,8 @@ void UserKernel::record_launch(double kernel_ms) {
     status_.headline = "your kernel runs (edit to running: " +
                        std::to_string(static_cast<int>(status_.edit_to_run_ms + 0.5)) + " ms)";
     bump();
+    // Running now: the verdict follows, so it adds nothing to edit to running.
+    if (judge_due_) start_judge();
   }
 }
 
@@ -213,6 +255,8 @@ void UserKernel::record_fault(KernelFault fault) {
                      "); fix it and compile again";
   status_.fault = std::move(fault);
   first_launch_pending_ = false;
+  judge_due_ = false;  // its fault is the verdict already
+  if (!judge_.busy()) status_.judging.clear();
   bump();
 }
 

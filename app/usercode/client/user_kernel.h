@@ -18,9 +18,11 @@
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
-#include "usercode/compile/compile.h"
+#include "usercode/client/judge_job.h"
 #include "usercode/client/kernel_fault.h"
 #include "usercode/client/runner_prestart.h"
+#include "usercode/client/verdict.h"
+#include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
 
 namespace cv::usercode {
@@ -63,6 +65,10 @@ struct UserKernelStatus {
   uint64_t version = 0;                  // changes whenever anything above does
   std::string source, file_name;         // the last submitted (presets embed them)
   std::string requested_template;        // as submitted ("" -> the file's first line)
+  // The verdict on the template's test set (usercode/client/verdict.h), judged once
+  // the kernel runs; "judging: 3 of 10 cases" meanwhile.
+  std::optional<Verdict> verdict;
+  std::string judging;
 };
 
 class UserKernel {
@@ -124,13 +130,19 @@ class UserKernel {
   void set_headline_from_compile(const CompileResult& r);
   void bump() { ++status_.version; }
 
+  void start_judge();
+  void poll_judge();
+
   UserKernelOptions opts_;
   UserKernelStatus status_;
   CompileJob job_;
   std::shared_ptr<RunnerClient> runner_;
   RunnerPrestart prestart_;  // after runner_: its thread is joined first
+  JudgeJob judge_;           // after runner_: destroyed (joined) first
   double submitted_at_ = 0;  // steady clock, ms
+  double loaded_at_ = 0;     // steady clock, ms
   bool first_launch_pending_ = false;
+  bool judge_due_ = false;   // loaded, not judged yet
 };
 
 }  // namespace cv::usercode

@@ -154,6 +154,7 @@ CompileResult compile(const CompileRequest& in) {
     detail::compile_gpu(req, r);
   else
     detail::compile_host(req, r);
+  detail::explain_signature(req.source, *t, r);
   return finish();
 }
 

@@ -125,6 +125,9 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
                                    "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
+                                   // An undefined function (a particle_step of other
+                                   // parameters) fails here, at its name, not at load.
+                                   "-Wl,-z,defs",
                                    "-I", dir->path(), "-o", so, src};
   if (req.checked) argv.insert(argv.begin() + 1, {"-DCV_CHECKED=1", "-g1"});  // -g1: a checked s[i]'s line
   int status = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // Inside compile(): the two back ends and the text they share.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "usercode/compile/compile.h"
@@ -22,6 +23,14 @@ std::string assemble(const std::string& source, const std::string& file, const T
                      Target target);
 // The extern "C" names the runner looks up for `t` on `target`.
 std::vector<std::string> entry_points(const TemplateSpec& t, Target target);
+
+// Where `src` defines `name` (the first `name (` outside comments and
+// strings): 1-based line and column, {0, 0} when it does not.
+std::pair<int, int> find_definition(const std::string& src, const std::string& name);
+// When r's errors say the student's entry point (or per-item function) does
+// not match the template's declaration, one error at the student's function
+// with the declaration it must have; the compiler's words become notes.
+void explain_signature(const std::string& source, const TemplateSpec& t, CompileResult& r);
 
 // Fill r (diagnostics, log, PTX/cubin or the .so, resources) from the assembled program.
 void compile_gpu(const CompileRequest& req, CompileResult& r);

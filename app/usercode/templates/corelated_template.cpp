@@ -1,11 +1,34 @@
 // Co-related ids (document 002): pairs of rows sharing more than `threshold` ids.
+#include <cstring>
+
 #include "labs/corelated/corelated.h"
-#include "usercode/wire/data_generators.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/template_registry.h"
+#include "usercode/wire/data_generators.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {
 namespace {
+
+int threshold_of(const Workload& w) {
+  int t = corelated::kDefaultThreshold;
+  auto it = w.scalars.find("threshold");
+  if (it != w.scalars.end() && it->second.size() == sizeof t) std::memcpy(&t, it->second.data(), sizeof t);
+  return t;
+}
+
+// `rows` rows of ragged lengths (edge_data.h), pairs counted above `threshold`.
+VerdictCase ragged_case(const std::string& name, long long rows, int threshold) {
+  VerdictCase c;
+  c.name = name;
+  c.n = rows;
+  c.setup = [threshold](Workload& w) {
+    w.generators["ids"] = "corelated_ragged_ids";
+    w.generators["offsets"] = "corelated_ragged_offsets";
+    w.scalars["threshold"] = bytes_of(threshold);
+  };
+  return c;
+}
 
 TemplateSpec spec() {
   using namespace lab_template;
@@ -38,11 +61,20 @@ TemplateSpec spec() {
     return s;
   };
   t.reference_text = "the CPU's count over the same rows (sorted-row intersections)";
-  t.check = exact64("count", [](const Workload& w) {
-    const corelated::Rows rows = corelated::generate_rows(static_cast<size_t>(w.n), kCorelatedIdsPerRow, 4096,
-                                                          static_cast<uint32_t>(w.seed));
-    return static_cast<long long>(corelated::count_cpu(rows, corelated::kDefaultThreshold));
+  t.check = exact64("count", [ids, offsets](const Workload& w) {
+    corelated::Rows rows;
+    rows.ids = check::generated_ints(ids, w, "ids");
+    const std::vector<char> o = check::generated(offsets, w, "offsets");
+    rows.offsets.resize(o.size() / sizeof(uint32_t));
+    if (!o.empty()) std::memcpy(rows.offsets.data(), o.data(), o.size());
+    return static_cast<long long>(corelated::count_cpu(rows, threshold_of(w)));
   });
+  t.cases = {lab_template::default_case(),
+             size_case(1, "one row: no pair"),
+             size_case(2),
+             size_case(13, "prime"),
+             ragged_case("empty and single-id rows, threshold 0", 40, 0),
+             ragged_case("rows of 0 to 64 ids, threshold 2", 40, corelated::kDefaultThreshold)};
   t.default_n = 2000;
   t.emulated_default_n = 256;  // n x n blocks of 64 threads: the emulator's default keeps a launch under a second
   t.max_n = 65535;  // grid.y

@@ -1,5 +1,6 @@
 // Count the multiples of 3 in the lab's data (document 001).
 #include "labs/reduce/reduce.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
@@ -18,13 +19,22 @@ TemplateSpec spec() {
   t.notes =
       "// The app zeroes count[0], launches a 1D grid of ceil(n / threads) blocks of\n"
       "// your block shape and reads count[0].";
-  t.args = {span_arg("data", lab_data()), span_arg("count", result64("unsigned long long"))};
+  const SpanSpec data = lab_data();
+  t.args = {span_arg("data", data), span_arg("count", result64("unsigned long long"))};
   t.shape = [](const Workload& w) { return one_dimensional(w); };
   t.reference_text = "the CPU's count over the same data (reduce::cpu_threads)";
-  t.check = exact64("count", [](const Workload& w) {
-    const std::vector<int32_t> d = reduce::make_data(static_cast<size_t>(w.n), w.seed);
+  t.check = exact64("count", [data](const Workload& w) {
+    const std::vector<int32_t> d = check::generated_ints(data, w, "data");
     return static_cast<long long>(reduce::cpu_threads(reduce::Op::Count3, d.data(), d.size()));
   });
+  // The first and last values multiples of 3, so skipping either shows.
+  const std::string ends = "ends_multiple_of_3";
+  t.cases = {default_case(),
+             size_case(1, "", "data", ends),
+             size_case(31, "less than a warp", "data", ends),
+             size_case(997, "prime", "data", ends),
+             size_case(65537, "prime, one past 65,536", "data", ends),
+             data_case("values near INT_MIN", 4099, "data", "near_int_min")};
   t.max_n = 1ll << 30;
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 4e-9 * static_cast<double>(n); };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "usercode/templates/check_parts.h"
+
 namespace cv::usercode::lab_template {
 
 void set_block(LaunchShape& s, const Workload& w) {
@@ -58,10 +60,31 @@ std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
     CheckResult r;
     const long long got = first_value(rb, name), want = reference(w);
     r.correct = got == want;
+    if (!r.correct) r.mismatch = check::exact(name + "[0]", want, got);
     r.fields["result"] = got;
     r.fields["reference"] = want;
     return r;
   };
+}
+
+VerdictCase default_case() {
+  VerdictCase c;
+  c.name = "the demo's default";
+  return c;
+}
+
+VerdictCase size_case(long long n, const std::string& words, const std::string& data, const std::string& generator) {
+  VerdictCase c = data_case("n = " + std::to_string(n) + (words.empty() ? "" : " (" + words + ")"), n, data, generator);
+  return c;
+}
+
+VerdictCase data_case(const std::string& name, long long n, const std::string& data, const std::string& generator) {
+  VerdictCase c;
+  c.name = name;
+  c.n = n;
+  if (!generator.empty())
+    c.setup = [data, generator](Workload& w) { w.generators[data] = generator; };
+  return c;
 }
 
 }  // namespace cv::usercode::lab_template

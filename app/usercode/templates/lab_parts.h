@@ -22,6 +22,15 @@ SpanSpec result64(const std::string& type, unsigned long long count = 1);
 // The verdict when `name`[0] must equal `reference(w)`.
 std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
     const std::string& name, std::function<long long(const Workload&)> reference);
+
+// Verdict cases (usercode/client/verdict.h): the demo's default (the lab's n and data).
+VerdictCase default_case();
+// n elements, `words` after "n = N" ("prime"), the span `data`'s generator
+// `generator` when given (else the lab's own data).
+VerdictCase size_case(long long n, const std::string& words = "", const std::string& data = "",
+                      const std::string& generator = "");
+// A case named `name` of n elements from `generator` for span `data`.
+VerdictCase data_case(const std::string& name, long long n, const std::string& data, const std::string& generator);
 // The first value of a read-back span as T (0 when missing).
 long long first_value(const ReadBack& rb, const std::string& name);
 

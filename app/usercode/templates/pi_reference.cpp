@@ -25,4 +25,6 @@ uint64_t pi_reference_hits(uint64_t n, uint64_t seed) {
   return total.load();
 }
 
+bool pi_sample_inside(uint64_t seed, uint64_t k) { return cv::sample_inside(seed, k); }
+
 }  // namespace cv::usercode

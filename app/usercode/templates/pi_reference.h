@@ -7,5 +7,7 @@
 namespace cv::usercode {
 
 uint64_t pi_reference_hits(uint64_t n, uint64_t seed);
+// Whether sample k of `seed` is inside (the prelude's cv::sample_inside).
+bool pi_sample_inside(uint64_t seed, uint64_t k);
 
 }  // namespace cv::usercode

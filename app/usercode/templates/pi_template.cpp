@@ -6,6 +6,18 @@
 namespace cv::usercode {
 namespace {
 
+// A case of n samples whose seed puts samples n - 1 and n inside the circle,
+// so a count that stops one short or runs one past (k <= n) is off by one.
+VerdictCase samples_case(long long n, const std::string& words) {
+  VerdictCase c = lab_template::size_case(n, words);
+  if (n == 0) c = lab_template::default_case();
+  c.setup = [](Workload& w) {
+    const uint64_t last = static_cast<uint64_t>(w.n);
+    while (!pi_sample_inside(w.seed, last - 1) || !pi_sample_inside(w.seed, last)) ++w.seed;
+  };
+  return c;
+}
+
 TemplateSpec spec() {
   using namespace lab_template;
   TemplateSpec t;
@@ -35,6 +47,9 @@ TemplateSpec spec() {
     r.fields["pi_estimate"] = 4.0 * static_cast<double>(first_value(rb, "hits")) / static_cast<double>(w.n);
     return r;
   };
+  t.cases = {samples_case(0, ""),          samples_case(1, ""),
+             samples_case(63, "one short of a thread's 64"), samples_case(64, "a thread's 64"),
+             samples_case(65, "a thread's 64 and one"), samples_case(1009, "prime")};
   t.max_n = 1ll << 40;
   t.rate_name = "samples_per_s";
   t.rate = [](long long n) { return static_cast<double>(n); };

@@ -1,5 +1,6 @@
 // The 64-bit sum of the lab's data (document 001's reduction).
 #include "labs/reduce/reduce.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
@@ -23,13 +24,23 @@ TemplateSpec spec() {
       "__device__ __forceinline__ void atomic_add(long long* total, long long v) {\n"
       "  atomicAdd(reinterpret_cast<unsigned long long*>(total), static_cast<unsigned long long>(v));\n"
       "}";
-  t.args = {span_arg("data", lab_data()), span_arg("sum", result64("long long"))};
+  const SpanSpec data = lab_data();
+  t.args = {span_arg("data", data), span_arg("sum", result64("long long"))};
   t.shape = [](const Workload& w) { return one_dimensional(w); };
   t.reference_text = "the CPU's exact 64-bit sum over the same data (reduce::cpu_threads)";
-  t.check = exact64("sum", [](const Workload& w) {
-    const std::vector<int32_t> d = reduce::make_data(static_cast<size_t>(w.n), w.seed);
+  t.check = exact64("sum", [data](const Workload& w) {
+    const std::vector<int32_t> d = check::generated_ints(data, w, "data");
     return static_cast<long long>(reduce::cpu_threads(reduce::Op::Sum, d.data(), d.size()));
   });
+  // Sizes that are multiples of no block; values whose sums leave 32 bits
+  // after two of them (an int or unsigned total, a float, a zero-extended add).
+  t.cases = {default_case(),
+             size_case(1),
+             size_case(31, "less than a warp"),
+             size_case(997, "prime"),
+             size_case(65537, "prime, one past 65,536"),
+             data_case("values near INT_MAX (the sum passes 2^42)", 4099, "data", "near_int_max"),
+             data_case("values near INT_MIN (the sum passes -2^42)", 4099, "data", "near_int_min")};
   t.max_n = 1ll << 30;
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 4e-9 * static_cast<double>(n); };

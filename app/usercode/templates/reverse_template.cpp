@@ -1,8 +1,8 @@
 // Vector reversal (document 001): out[i] = in[n - 1 - i], checked element by element.
-#include <cstring>
-
 #include "labs/reduce/reduce.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/template_registry.h"
+#include <cstring>
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {
@@ -29,25 +29,29 @@ TemplateSpec spec() {
   out.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
   out.source = SpanArg::From::Zero;
   out.read_back = true;
-  t.args = {span_arg("in", lab_data()), span_arg("out", out)};
+  const SpanSpec in = lab_data();
+  t.args = {span_arg("in", in), span_arg("out", out)};
   t.shape = [](const Workload& w) { return one_dimensional(w, 1, sizeof(int)); };
   t.reference_text = "the lab's data reversed on the CPU (every element exact)";
-  t.check = [](const Workload& w, const ReadBack& rb, Backend) {
+  t.check = [in](const Workload& w, const ReadBack& rb, Backend) {
     CheckResult r;
-    const std::vector<int32_t> in = reduce::make_data(static_cast<size_t>(w.n), w.seed);
-    std::vector<int32_t> out;
-    if (auto it = rb.find("out"); it != rb.end()) {
-      out.resize(it->second.size() / sizeof(int32_t));
-      std::memcpy(out.data(), it->second.data(), out.size() * sizeof(int32_t));
-    }
+    const std::vector<int32_t> data = check::generated_ints(in, w, "in");
+    const std::vector<int32_t> out = check::values<int32_t>(rb, "out");
+    const size_t n = data.size();
     long long same = 0;
-    const size_t n = in.size();
-    for (size_t i = 0; i < n && out.size() == n; ++i) same += out[i] == in[n - 1 - i];
+    for (size_t i = 0; i < n && out.size() == n; ++i) {
+      const bool ok = out[i] == data[n - 1 - i];
+      same += ok;
+      if (!ok && !r.mismatch) r.mismatch = check::exact("out[" + std::to_string(i) + "]", data[n - 1 - i], out[i]);
+    }
     r.correct = same == static_cast<long long>(n);
+    if (out.size() != n) r.mismatch = Mismatch{"out", std::to_string(n) + " values", std::to_string(out.size()), ""};
     r.fields["result"] = same;  // elements where the reversal is right
     r.fields["reference"] = static_cast<long long>(n);
     return r;
   };
+  t.cases = {default_case(), size_case(1), size_case(31, "less than a warp"), size_case(997, "prime"),
+             size_case(1025, "a block of 1,024 and one")};
   t.max_n = 1ll << 26;  // the reply carries out back (256 MiB a frame)
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 8e-9 * static_cast<double>(n); };  // read and written

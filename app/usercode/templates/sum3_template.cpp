@@ -1,5 +1,6 @@
 // 3SUM (document 000): count the triples i < j < k with v[i] + v[j] + v[k] == 0.
 #include "labs/sum3/sum3.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
@@ -19,7 +20,8 @@ TemplateSpec spec() {
       "// The app zeroes count[0], launches a 2D grid of ceil(n / block.x) x ceil(n / block.y)\n"
       "// blocks of your block shape (x -> i, y -> j) with threads * 8 bytes of dynamic\n"
       "// shared memory (extern __shared__), and reads count[0].";
-  t.args = {span_arg("v", lab_data("sum3_data")), span_arg("count", result64("unsigned long long"))};
+  const SpanSpec v = lab_data("sum3_data");
+  t.args = {span_arg("v", v), span_arg("count", result64("unsigned long long"))};
   t.shape = [](const Workload& w) {
     LaunchShape s;
     set_block(s, w);
@@ -30,10 +32,18 @@ TemplateSpec spec() {
     return s;
   };
   t.reference_text = "the CPU's exact count over the same data (sort and two pointers)";
-  t.check = exact64("count", [](const Workload& w) {
-    const std::vector<int32_t> d = sum3::make_data(static_cast<size_t>(w.n), -100, 100, static_cast<uint32_t>(w.seed));
+  t.check = exact64("count", [v](const Workload& w) {
+    const std::vector<int32_t> d = check::generated_ints(v, w, "v");
     return static_cast<long long>(sum3::count_cpu_sorted(d.data(), d.size()));
   });
+  // Too few values for a triple; a grid ragged in x and y; values whose sums
+  // wrap in 32 bits (INT_MAX + INT_MAX + 2 is 0 only modulo 2^32).
+  t.cases = {default_case(),
+             size_case(1),
+             size_case(2),
+             size_case(3),
+             size_case(37, "a grid ragged in x and y"),
+             data_case("INT_MIN and INT_MAX among the values", 61, "v", "sum3_extremes")};
   t.default_n = 2000;
   // n^3 / 6 triple tests: at 2000 one emulated launch of the shared-memory
   // example takes about a second on one core, half the default time limit.

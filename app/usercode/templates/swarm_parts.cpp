@@ -1,12 +1,10 @@
 #include "usercode/templates/swarm_parts.h"
 
-#include <cmath>
 #include <cstring>
 
-#include "common/cuda_check.h"
-#include "common/cuda_resources.h"
 #include "usercode/templates/colour_ids.h"
 #include "usercode/templates/particle_check.h"
+#include "usercode/templates/swarm_verdict.h"
 #include "swarm/swarm.h"
 #include "usercode_kernel_math.h"
 #include "usercode_prelude.h"
@@ -42,28 +40,6 @@ std::vector<char> vector_bytes(const std::vector<T>& v) {
 
 swarm::InitialState start(const Workload& w) {
   return swarm::initial_state(count_of(w), variant_of(w), params_of(w), w.seed, swarm::path_target(0));
-}
-
-// Positions after `steps` of the built-in swarm on `backend`, from the same start and targets.
-std::vector<float4> builtin_positions(Backend backend, const Workload& w, int steps) {
-  const unsigned n = count_of(w);
-  const swarm::Variant v = variant_of(w);
-  const swarm::Params p = params_of(w);
-  if (backend == Backend::Cpu) {
-    swarm::SwarmCpu sim(n, v);
-    sim.reset(p, w.seed, swarm::path_target(0));
-    for (int k = 0; k < steps; ++k) sim.step(swarm::path_target(k), p);
-    return sim.vbo();
-  }
-  CudaStream stream;
-  DeviceBuffer<float4> vbo(n);
-  swarm::SwarmGpu sim(n, v);
-  sim.reset(vbo.get(), p, w.seed, stream.get(), swarm::path_target(0));
-  for (int k = 0; k < steps; ++k) sim.step(vbo.get(), swarm::path_target(k), p, w.block, stream.get());
-  std::vector<float4> host(n);
-  CV_CUDA(cudaMemcpyAsync(host.data(), vbo.get(), n * sizeof(float4), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
-  return host;
 }
 
 SpanSpec float4s(Access access, SpanArg::From from, const char* size_text) {
@@ -118,9 +94,15 @@ void fill(TemplateSpec& t) {
     return s;
   };
   t.reference_text =
-      "the built-in swarm kernel (the CPU twin on the CPU backend) from the same start, targets "
-      "and random keys: every particle within 1e-3 (relative) after 120 steps";
-  particle_scene_rules(t, &builtin_positions);
+      "the built-in's math (swarm_math.h) stepped from the same constructed state, target and "
+      "random key: both variants, steering and respawns; each component within its float32 "
+      "rounding bound";
+  t.tolerance_text =
+      "per particle and component: twice a bound on the distance between two correct float32 "
+      "evaluations of the steps (any order, FMA contraction, rsqrtf), accumulated step by step; ages exact";
+  particle_scene_rules(t);
+  t.cases = swarm_verdict::cases();
+  t.check = t.cases.front().check;
   t.builtin_variant = "swarm";
   t.vs_variants = {"swarm", "sparkler"};
 }

@@ -28,13 +28,14 @@ SpanArg make_span(const std::string& name, const SpanSpec& s, const Workload& w,
     }
     a.from = SpanArg::From::State;  // not shared here: the runner keeps it
   }
+  const std::string generator = generator_of(w, name, s);
   if (a.from == SpanArg::From::Generate) {
-    a.generator = s.generator;
+    a.generator = generator;
     a.gen_n = a.count;
     a.seed = w.seed;
   }
   if (a.from == SpanArg::From::State) {
-    a.state = name;
+    a.state = w.state_scope + name;
     auto init = w.init.find(name);
     if (w.reset && (init != w.init.end() || s.init)) {
       a.init = SpanArg::Init::Bytes;
@@ -44,17 +45,23 @@ SpanArg make_span(const std::string& name, const SpanSpec& s, const Workload& w,
                                     std::to_string(a.init_bytes.size()) + ", not " +
                                     std::to_string(a.count * a.elem_bytes));
     } else if (w.reset) {
-      a.init = s.generator.empty() ? SpanArg::Init::Zero : SpanArg::Init::Generate;
-      a.generator = s.generator;
+      a.init = generator.empty() ? SpanArg::Init::Zero : SpanArg::Init::Generate;
+      a.generator = generator;
       a.gen_n = a.count;
       a.seed = w.seed;
     }
   }
-  a.read_back = s.read_back && w.read_back;
+  const bool kept_state = a.from == SpanArg::From::State && s.access != Access::Read;
+  a.read_back = (s.read_back || (w.read_state && kept_state)) && w.read_back;
   return a;
 }
 
 }  // namespace
+
+std::string generator_of(const Workload& w, const std::string& span, const SpanSpec& s) {
+  auto it = w.generators.find(span);
+  return it != w.generators.end() ? it->second : s.generator;
+}
 
 Workload first_launch(const TemplateSpec& t, long long n, const BlockShape& block) {
   Workload w;
@@ -93,7 +100,7 @@ LaunchRequest make_launch(const TemplateSpec& t, const Workload& w, const std::s
     return false;
   };
   for (const auto& [x, y] : t.swaps)
-    if (kept(x) && kept(y)) r.swaps.emplace_back(x, y);
+    if (kept(x) && kept(y)) r.swaps.emplace_back(w.state_scope + x, w.state_scope + y);
   if (t.cpu_items) r.cpu_items = t.cpu_items(w);
   return r;
 }

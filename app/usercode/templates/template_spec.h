@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,16 @@ struct Workload {
   int step = 0;            // steps since the last reset (a scene's replayed frames)
   bool reset = false;      // (re)initialise runner-kept state (from `init`, else zeros)
   bool read_back = true;   // spans marked read_back come back in the reply
+  bool read_state = false; // runner-kept spans written by the kernel come back too (the verdict checks them)
   std::map<std::string, SharedBuffer> shared;        // the app's buffers, by span name
   std::map<std::string, std::vector<char>> scalars;  // scalar bytes by name (win over the default)
   std::map<std::string, std::vector<char>> init;     // a runner-kept span's first bytes, by name
   std::map<std::string, long long> values;           // numbers the rules read ("colour_by")
+  // A generated span's generator when not the template's (a verdict case's edge values).
+  std::map<std::string, std::string> generators;
+  // Prefixed to the names of runner-kept spans, so a verdict's state in the
+  // app's runner is apart from the scene's ("" for the scene's own).
+  std::string state_scope;
   long long value(const std::string& key, long long fallback = 0) const {
     auto it = values.find(key);
     return it == values.end() ? fallback : it->second;
@@ -79,11 +86,34 @@ struct ArgSpec {
 inline ArgSpec span_arg(std::string name, SpanSpec s) { return {std::move(name), true, std::move(s), {}}; }
 inline ArgSpec scalar_arg(std::string name, ScalarSpec s) { return {std::move(name), false, {}, std::move(s)}; }
 
-// The verdict on a launch's read-back buffers: "result", "reference", "correct", and more
-// fields where the template has them (pi's estimate).
+// The first element of a launch's read-back that is not the reference's, in
+// words: "out[996].y", expected and got as text ("NaN" where it is one) and the
+// tolerance it was allowed ("" when the check is exact).
+struct Mismatch {
+  std::string element, expected, got, tolerance;
+};
+
+// A check's verdict on one launch's read-back buffers: "result", "reference",
+// and more fields where the template has them (pi's estimate).
 struct CheckResult {
   bool correct = false;
+  std::optional<Mismatch> mismatch;  // when !correct
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+};
+
+// One input of a template's test set (usercode/client/verdict.h judges a kernel on all
+// of them): its size and block, how many steps from its start, and its inputs.
+struct VerdictCase {
+  std::string name;   // in words: "n = 997 (prime)", "a bounce at the table's edge"
+  long long n = 0;    // 0: the workload's own n (the demo's default case)
+  std::optional<BlockShape> block;  // unset: the workload's (the sliders', the lab's)
+  int steps = 1;      // launches in a row from the case's start (ping-pong), the last one read back
+  // The case's inputs, drawn from w.seed (the verdict's): first bytes of
+  // runner-kept spans (w.init), generators (w.generators), scalars (w.scalars).
+  std::function<void(Workload&)> setup;
+  // The case's own check when its inputs need one (a scene's constructed
+  // state); unset: the template's.
+  std::function<CheckResult(const Workload&, const ReadBack&, Backend)> check;
 };
 
 // A reference document's version of the template, shipped beside it.
@@ -123,10 +153,16 @@ struct TemplateSpec {
   CpuForm cpu_form = CpuForm::Emulated;
   std::string cpu_entry;  // Items: the host entry `void(void** params, ull begin, ull end)`
   std::function<unsigned long long(const Workload&)> cpu_items;
-  // The check: `check_steps` launches from a reset, the last read back, then this verdict.
+  // The check of one launch: given the case's workload (its reps = the case's
+  // steps, its inputs as the case set them) and what came back, right or not.
   std::string reference_text;  // what it is checked against, in words
-  int check_steps = 1;
   std::function<CheckResult(const Workload&, const ReadBack&, Backend)> check;
+  // The test set the check runs (usercode/client/verdict.h): the demo's default
+  // first, then sizes that are multiples of no block, edge values, and for the
+  // scenes states that reach every branch. Empty: the default case alone.
+  std::vector<VerdictCase> cases;
+  // How tolerances are derived, for the docs and the prelude view ("" exact).
+  std::string tolerance_text;
   // Sizes and defaults for bench kernel and the labs window.
   long long default_n = 1 << 24, max_n = 1ll << 30;
   // bench kernel's n on the CPU backend for a whole kernel (the emulator runs
@@ -157,6 +193,10 @@ Workload first_launch(const TemplateSpec& t, long long n, const BlockShape& bloc
 // and shape applied). Throws std::invalid_argument when the feeder left out a
 // scalar the template cannot default.
 LaunchRequest make_launch(const TemplateSpec& t, const Workload& w, const std::string& module = "editor");
+
+// The generator a generated span of this workload uses: the workload's
+// override (a verdict case's), else the span's own.
+std::string generator_of(const Workload& w, const std::string& span, const SpanSpec& s);
 
 // The prelude's text for the template: its notes and declaration.
 std::string declaration_text(const TemplateSpec& t);

@@ -6,6 +6,7 @@
 #include "labs/corelated/corelated.h"
 #include "labs/reduce/reduce.h"
 #include "labs/sum3/sum3.h"
+#include "usercode/wire/edge_data.h"
 
 namespace cv::usercode {
 namespace {
@@ -41,6 +42,19 @@ const Generator kGenerators[] = {
     {"corelated_offsets", [](unsigned long long n, uint64_t seed) {  // n = rows + 1
        return as_bytes(corelated::generate_rows(static_cast<size_t>(n ? n - 1 : 0), kCorelatedIdsPerRow, 4096,
                                                 static_cast<uint32_t>(seed)).offsets);
+     }},
+    // The verdict's edge values (edge_data.h).
+    {"ends_multiple_of_3", [](unsigned long long n, uint64_t seed) {
+       return as_bytes(edge_data::ends_multiple_of_3(n, seed));
+     }},
+    {"near_int_max", [](unsigned long long n, uint64_t seed) { return as_bytes(edge_data::near_int_max(n, seed)); }},
+    {"near_int_min", [](unsigned long long n, uint64_t seed) { return as_bytes(edge_data::near_int_min(n, seed)); }},
+    {"sum3_extremes", [](unsigned long long n, uint64_t seed) { return as_bytes(edge_data::sum3_extremes(n, seed)); }},
+    {"corelated_ragged_ids", [](unsigned long long n, uint64_t seed) {
+       return as_bytes(edge_data::ragged_rows(n / kCorelatedIdsPerRow, seed).ids);
+     }},
+    {"corelated_ragged_offsets", [](unsigned long long n, uint64_t seed) {
+       return as_bytes(edge_data::ragged_rows(n ? n - 1 : 0, seed).offsets);
      }},
 };
 

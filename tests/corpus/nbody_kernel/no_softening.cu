@@ -1,0 +1,19 @@
+// template: nbody_kernel
+// expect: wrong close encounters: pairs nearer than the softening
+// Skips j == i instead of softening: close pairs pull far too hard.
+extern "C" __global__ void body_accelerations(cv::Span<const float4> bodies, cv::Span<float4> acc,
+                                              unsigned n, float eps2) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float4 bi = bodies[i];
+  float ax = 0.f, ay = 0.f, az = 0.f;
+  for (unsigned j = 0; j < n; ++j) {
+    if (j == i) continue;
+    const float4 bj = bodies[j];
+    const float dx = bj.x - bi.x, dy = bj.y - bi.y, dz = bj.z - bi.z;
+    const float inv = rsqrtf(dx * dx + dy * dy + dz * dz);
+    const float s = bj.w * inv * inv * inv;
+    ax += dx * s, ay += dy * s, az += dz * s;
+  }
+  acc[i] = make_float4(ax, ay, az, 0.f);
+}

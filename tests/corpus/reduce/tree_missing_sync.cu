@@ -1,0 +1,14 @@
+// template: reduce
+// expect: wrong the demo's default
+// races: no barrier between a level's writes and the next level's reads of s[]
+// The tree without its __syncthreads() between levels.
+extern "C" __global__ void reduce(cv::Span<const int> data, cv::Span<long long> sum) {
+  __shared__ long long s[1024];
+  const unsigned t = threadIdx.x;
+  const unsigned long long i = cv::global_index();
+  s[t] = i < data.size ? data[i] : 0;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2)
+    if (t < half) s[t] += s[t + half];
+  if (t == 0) atomic_add(&sum[0], s[0]);
+}
