@@ -37,6 +37,14 @@ void range_check(std::ostream& c, const std::string& space, const std::string& L
 
 }  // namespace
 
+std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
+                         const std::string& width) {
+  std::ostringstream c;
+  range_check(c, space, prefix, reg.c_str(), width);
+  if (space == "global") c << prefix << "checked:\n";
+  return c.str();
+}
+
 std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow) {
   const std::string L = "$cvg_g" + std::to_string(id) + "_";
   std::ostringstream c;

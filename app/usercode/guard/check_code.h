@@ -40,6 +40,12 @@ CheckCode check_code(const Access& a);
 // either fails.
 std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow);
 
+// %cvg_p0 = [reg, reg + width) lies inside the space's window (shared,
+// local) or one table entry (global); `prefix` names the labels it needs
+// and ends with `prefix`"checked:" for global. Clobbers %cvg_d1..d4, %cvg_r0.
+std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
+                         const std::string& width);
+
 // Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
 struct SharedVar {
   std::string name;

@@ -10,6 +10,8 @@
 #include "usercode/guard/access_groups.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
+#include "usercode/guard/loop_proof.h"
+#include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_text.h"
 
 namespace cv::usercode::guard {
@@ -206,6 +208,7 @@ class Rewriter {
     const std::vector<AccessGroup> groups = find_groups(
         pieces_, f.open + 1, f.close,
         [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
+    const std::map<size_t, Planned> loops = plan_loops(f);
     Emit e;
     bool prologue_done = false;
     size_t prologue_pos = std::string::npos;  // where the prologue goes (body text offset)
@@ -218,23 +221,26 @@ class Rewriter {
         prologue_pos = e.body.size();
         prologue_done = true;
       }
-      if (next_group < groups.size() && groups[next_group].first == i) {
-        emit_group(groups[next_group++], depth, e);
-        i = groups[next_group - 1].last;
+      if (auto l = loops.find(i); l != loops.end()) {
+        emit_loop(l->second, groups, next_group, depth, e);
+        i = l->second.loop.latch;
         continue;
       }
-      emit(i, depth[i] > 0, e.body, nullptr, e);
+      emit_piece(i, groups, next_group, depth, e.body, e);
     }
     std::string& body = e.body;
     const bool needs_regs = e.needs_regs, needs_window = e.needs_window;
     if (needs_regs && prologue_pos != std::string::npos)
       body.insert(prologue_pos, prologue(needs_window));
     text += pieces_[f.open].text;
-    if (needs_regs) text += scratch_registers();
+    if (needs_regs) text += scratch_registers() + scratch_.declarations();
     text += body;
     text += e.fails;
     text += pieces_[f.close].text;
     local_vars_.clear();
+    site_of_.clear();
+    built_.clear();
+    scratch_ = LoopScratch{};
   }
 
  private:
@@ -300,6 +306,8 @@ class Rewriter {
     }
     if (!code.empty()) e.needs_regs = true;
     e.needs_window = e.needs_window || window;
+    site_of_[i] = out_.sites.size() - 1;
+    if (built) built_[i] = *built;
     out += code;
     e.fails += fail;
     if (!fast) return;
@@ -325,16 +333,134 @@ class Rewriter {
   // every access is checked. (With the checked copy out of line, after the
   // function's end, the tiled n-body ran 7% slower: ptxas schedules a loop
   // whose body leaves and re-enters it worse than one with a plain branch.)
-  void emit_group(const AccessGroup& g, const std::vector<int>& depth, Emit& e) {
+  void emit_group(const AccessGroup& g, const std::vector<int>& depth, std::string& into, Emit& e) {
     const unsigned id = groups_++;
     const std::string G = "$cvg_g" + std::to_string(id) + "_";
     std::string fast, slow;
     for (size_t j = g.first; j <= g.last; ++j) emit(j, depth[j] > 0, slow, &fast, e, &g, id);
-    e.body += group_check(g, id, G + "slow") + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
-              "\n" + G + "done:\n";
+    into += group_check(g, id, G + "slow") + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
+            "\n" + G + "done:\n";
     e.needs_regs = true;
     e.needs_window = e.needs_window || g.space != "global";
     out_.grouped_instructions += g.members.size();
+  }
+
+  // One piece into `into`, or the group that starts at it.
+  void emit_piece(size_t& i, const std::vector<AccessGroup>& groups, size_t& next_group,
+                  const std::vector<int>& depth, std::string& into, Emit& e) {
+    if (next_group < groups.size() && groups[next_group].first == i) {
+      emit_group(groups[next_group++], depth, into, e);
+      i = groups[next_group - 1].last;
+      return;
+    }
+    emit(i, depth[i] > 0, into, nullptr, e);
+  }
+
+  struct Planned {
+    Loop loop;
+    LoopProof proof;
+  };
+
+  // The loops of function `f` whose accesses can be proven before they run.
+  std::map<size_t, Planned> plan_loops(const Function& f) {
+    std::map<size_t, Planned> out;
+    for (const Loop& l : find_loops(pieces_, f.open + 1, f.close)) {
+      if (!l.versionable) continue;
+      std::vector<LoopAccess> accesses;
+      for (size_t i = l.header + 1; i < l.latch; ++i) {
+        Instruction ins;
+        if (pieces_[i].kind == PieceKind::Stmt && parse_instruction(pieces_[i].text, ins))
+          if (auto a = loop_access(i, ins)) accesses.push_back(*a);
+      }
+      if (auto proof = prove_loop(pieces_, l, accesses, scratch_)) out[l.header] = {l, std::move(*proof)};
+    }
+    return out;
+  }
+
+  std::optional<LoopAccess> loop_access(size_t i, const Instruction& ins) const {
+    if (!is_memory_root(ins.parts[0])) return std::nullopt;
+    std::string space;
+    const unsigned width = access_shape(ins, space);
+    if (!width || (space != "global" && space != "shared" && space != "local")) return std::nullopt;
+    for (const std::string& op : ins.operands) {
+      if (op.empty() || op[0] != '[') continue;
+      Address a;
+      if (!parse_address(op, a) || a.kind != Address::Register) return std::nullopt;
+      const int bytes = regs_.bytes(a.base);
+      if (bytes != 8 && !(bytes == 4 && space != "global")) return std::nullopt;
+      return LoopAccess{i, space, a.base, bytes == 4, a.offset, width};
+    }
+    return std::nullopt;
+  }
+
+  // A branch statement with its target replaced.
+  static std::string retarget(const Instruction& ins, const std::string& to) {
+    std::string g = ins.guard.empty() ? "" : "@" + std::string(ins.guard_negated ? "!" : "") + ins.guard + " ";
+    return "\t" + g + ins.opcode + " \t" + to + ";";
+  }
+
+  // A proven loop: at its header, the check; then the copy where the proven
+  // accesses run unchecked (taken when the check passes), and the copy where
+  // every access is checked as anywhere else (when it fails). Each copy
+  // branches back to its own start; the checked copy is the one whose sites
+  // are counted, and the only one that names them.
+  void emit_loop(const Planned& pl, const std::vector<AccessGroup>& groups, size_t& next_group,
+                 const std::vector<int>& depth, Emit& e) {
+    const Loop& l = pl.loop;
+    const std::string L = "$cvg_l" + std::to_string(loops_++) + "_";
+    std::string slow;
+    for (size_t j = l.header + 1; j < l.latch; ++j) emit_piece(j, groups, next_group, depth, slow, e);
+    Instruction latch;
+    parse_instruction(pieces_[l.latch].text, latch);
+    slow += retarget(latch, L + "slow");
+    std::set<std::string> inside;
+    for (size_t j = l.header + 1; j <= l.latch; ++j)
+      if (pieces_[j].kind == PieceKind::Label) inside.insert(label_name(pieces_[j]));
+    const std::set<size_t> proven(pl.proof.proven.begin(), pl.proof.proven.end());
+    std::string fast;
+    for (size_t j = l.header + 1; j <= l.latch; ++j) {
+      const Piece& p = pieces_[j];
+      Instruction ins;
+      if (p.kind == PieceKind::Label) {
+        fast += label_name(p) + "_" + L.substr(1) + "f:";
+        continue;
+      }
+      if (p.kind == PieceKind::Directive) directive(p.text);
+      if (p.kind != PieceKind::Stmt || !parse_instruction(p.text, ins)) {
+        fast += p.text;
+        continue;
+      }
+      if (const std::string t = branch_target(ins); !t.empty()) {
+        fast += retarget(ins, t == l.label ? L + "fast" : inside.count(t) ? t + "_" + L.substr(1) + "f" : t);
+        continue;
+      }
+      auto site = site_of_.find(j);
+      if (site == site_of_.end()) {
+        fast += p.text;
+        continue;
+      }
+      const std::string n = std::to_string(site->second);
+      if (proven.count(j)) {
+        out_.sites[site->second].loop_proven = true;
+        ++out_.loop_proven_instructions;
+        fast += "\t// cudaviz guard: copy of site " + n + ", proven for the loop\n\t" + p.text;
+      } else if (auto b = built_.find(j); b != built_.end()) {
+        Access copy = b->second;
+        copy.copy = L.substr(5) + "f";
+        CheckCode cc = check_code(copy);
+        fast += cc.code;
+        e.fails += cc.fail;
+      } else {
+        fast += "\t// cudaviz guard: copy of site " + n + " (proven)\n\t" + p.text;
+      }
+    }
+    ++out_.loops_proven;
+    e.needs_regs = true;
+    e.needs_window = e.needs_window || pl.proof.needs_window;
+    e.body += pieces_[l.header].text + "\n\t// cudaviz guard: " + std::to_string(pl.proof.proven.size()) +
+              " accesses of this loop checked once, before it runs\n" + pl.proof.check + "\t@!" + pl.proof.ok +
+              " bra " + L + "slow;\n" + L + "fast:" + fast + "\n\tbra.uni " + L + "after;\n" + L + "slow:" +
+              slow + "\n" + L + "after:\n";
   }
 
   // The instruction as a group member (access_groups.h), when it can be one:
@@ -493,6 +619,10 @@ class Rewriter {
   long long depot_bytes_ = 0;
   int line_ = 0;
   unsigned groups_ = 0;  // group ids, unique in the module
+  unsigned loops_ = 0;   // proven loops, unique in the module
+  LoopScratch scratch_;  // the loop checks' registers, per function
+  std::map<size_t, size_t> site_of_;  // piece -> its site (this function)
+  std::map<size_t, Access> built_;    // piece -> its check (this function), for copies
 };
 
 }  // namespace
