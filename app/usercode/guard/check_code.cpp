@@ -11,11 +11,14 @@ constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
 
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared, local)
 // or inside one entry of the table (global). A table match jumps to L"checked".
+// The start is compared signed: every window lies below 2^63, so an address
+// at the top of the 64-bit space fails there instead of wrapping `reg +
+// width` around to a small end that would pass.
 void range_check(std::ostream& c, const std::string& space, const std::string& L, const char* reg,
                  const std::string& width) {
   if (space != "global") {
     const bool sh = space == "shared";
-    c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n\tsetp.ge.u64 %cvg_p0, " << reg << ", "
+    c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n\tsetp.ge.s64 %cvg_p0, " << reg << ", "
       << (sh ? "%cvg_s0" : "%cvg_s2") << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, "
       << (sh ? "%cvg_s1" : "%cvg_s3") << ", %cvg_p0;\n";
     return;
@@ -25,13 +28,13 @@ void range_check(std::ostream& c, const std::string& space, const std::string& L
   c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n";
   for (unsigned e = 0; e < kUnrolled; ++e)
     c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
-      << "\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+      << "\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
       << "\t@%cvg_p0 bra " << L << "checked;\n";
   c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
     << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
     << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
     << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
-    << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n"
+    << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n"
     << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
 }
 

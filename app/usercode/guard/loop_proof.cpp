@@ -479,7 +479,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     if (!is_zero(addr->step)) {
       // step * K, exact in 64 bits, then the range from both ends.
       const Val p = mul(64, addr->step, *k_);
-      const Val hi_part = emit("mul.hi.s64", 64, addr->step, *k_);
+      const Val hi_part = addr->step.imm ? emit("mul.hi.s64", 64, *k_, addr->step) : emit("mul.hi.s64", 64, addr->step, *k_);
       require("setp.eq.s64", hi_part, emit("shr.s64", 64, p, imm(63)));
       const Val below = emit("min.s64", 64, p, imm(0)), above = emit("max.s64", 64, p, imm(0));
       lo = add(64, lo, below);
@@ -488,6 +488,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
         require("setp.eq.u64", emit("and.b64", 64, addr->step, imm(r.align - 1)), imm(0));
     }
     if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
+    if (!len.imm) require("setp.lt.u64", len, imm(1ll << 62));  // lo + len cannot wrap past 2^64
     c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
     c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len));
     const std::string p = fresh(1);

@@ -1,0 +1,171 @@
+// The loop checks' arithmetic (usercode/guard/loop_proof.cpp), without a
+// GPU: hand-written PTX loops of the shapes NVVM emits, guarded; for many
+// starting states (starts, bounds, strides near 0, the buffer's ends and
+// the 32-bit limits; aligned and misaligned buffers, empty ones) the guard's
+// check before the loop is run by a small evaluator (ptx_eval.h) beside the
+// raw loop itself. Whenever the check lets the proven copy run, every access
+// the loop makes must lie inside the buffer (or window) and be aligned; and
+// for the plain in-range cases it must let it run.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "app/ptx_eval.h"
+#include "usercode/guard/jitlink.h"
+#include "usercode/guard/ptx_guard.h"
+
+namespace cv::usercode::guard {
+namespace {
+
+struct Shape {
+  const char* name;
+  std::string body;  // the loop body, ending with the setp of %p1 (the branch back follows)
+  // The state at the loop's start from (a, b, buffer base): registers set.
+  std::function<void(std::map<std::string, uint64_t>&, uint64_t, uint64_t, uint64_t)> state;
+  bool shared = false;
+  unsigned elem = 4;  // bytes an element (the buffer is sized in them)
+};
+
+std::string kernel(const std::string& body) {
+  return ".version 8.5\n.target sm_75\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+         "\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n"
+         "\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+         "$L__BB0_1:\n" + body + "\t@%p1 bra $L__BB0_1;\n\tret;\n}\n";
+}
+
+uint64_t lo32(uint64_t v) { return v & 0xffffffffull; }
+
+std::vector<Shape> shapes() {
+  auto ab32 = [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r2"] = lo32(b), r["%rd2"] = base; };
+  auto ab64 = [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd3"] = a, r["%rd4"] = b, r["%rd2"] = base; };
+  return {
+      {"unsigned, tested after its step (a search)",
+       "\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+       "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, %r2;\n", ab32},
+      {"signed, tested before its step",
+       "\tmul.wide.s32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tst.global.u32 [%rd6], %r1;\n"
+       "\tsetp.lt.s32 %p1, %r1, %r2;\n\tadd.s32 %r1, %r1, 1;\n", ab32},
+      {"signed, counting down",
+       "\tadd.s32 %r1, %r1, -1;\n\tmul.wide.s32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+       "\tld.global.u32 %r3, [%rd6];\n\tsetp.gt.s32 %p1, %r1, %r2;\n", ab32},
+      {"unsigned, counting down to a bound (ge)",
+       "\tadd.s32 %r1, %r1, -1;\n\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+       "\tld.global.u32 %r3, [%rd6];\n\tsetp.ge.u32 %p1, %r1, %r2;\n", ab32},
+      {"unsigned, le",
+       "\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+       "\tadd.s32 %r1, %r1, 1;\n\tsetp.le.u32 %p1, %r1, %r2;\n", ab32},
+      {"unrolled by 4: a 64-bit counter and a pointer stepping together",
+       "\tld.global.u32 %r3, [%rd7];\n\tld.global.u32 %r4, [%rd7+4];\n\tld.global.u32 %r5, [%rd7+8];\n"
+       "\tld.global.u32 %r6, [%rd7+12];\n\tadd.s64 %rd7, %rd7, 16;\n\tadd.s64 %rd3, %rd3, 4;\n"
+       "\tsetp.lt.s64 %p1, %rd3, %rd4;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd3"] = a, r["%rd4"] = b, r["%rd2"] = base, r["%rd7"] = base + 4 * a; }},
+      {"unrolled by 4: a counter up to 0 (ne)",
+       "\tld.global.v2.u32 {%r3, %r4}, [%rd7];\n\tld.global.v2.u32 {%r5, %r6}, [%rd7+8];\n"
+       "\tadd.s64 %rd7, %rd7, 16;\n\tadd.s32 %r1, %r1, 4;\n\tsetp.ne.s32 %p1, %r1, 0;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(0 - 4 * (a & 0xff)) + (b & 3), r["%rd2"] = base, r["%rd7"] = base + 4 * b; }},
+      {"grid-stride: a register step",
+       "\tshl.b64 %rd5, %rd3, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+       "\tadd.s64 %rd3, %rd3, %rd8;\n\tsetp.lt.u64 %p1, %rd3, %rd4;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd3"] = a, r["%rd4"] = b, r["%rd2"] = base, r["%rd8"] = (a ^ b) % 5; }},
+      {"a 32-bit index plus an invariant, 8-byte elements",
+       "\tadd.s32 %r8, %r1, %r9;\n\tmul.wide.u32 %rd5, %r8, 8;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+       "\tld.global.u64 %rd9, [%rd6];\n\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, %r2;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r2"] = lo32(b), r["%r9"] = lo32(b * 3), r["%rd2"] = base; },
+       false, 8},
+      {"shared, 32-bit addresses",
+       "\tshl.b32 %r5, %r1, 2;\n\tadd.s32 %r6, %r7, %r5;\n\tld.shared.u32 %r3, [%r6];\n"
+       "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, %r2;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r2"] = lo32(b), r["%r7"] = lo32(base); },
+       true},
+      {"an unknown trip count, an invariant address",
+       "\tld.global.u32 %r3, [%rd6+4];\n\tsetp.ne.s32 %p1, %r3, %r2;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd6"] = base + 4 * a, r["%r2"] = lo32(b); }},
+      {"64-bit, tested before its step",
+       "\tshl.b64 %rd5, %rd3, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+       "\tsetp.lt.u64 %p1, %rd3, %rd4;\n\tadd.s64 %rd3, %rd3, 1;\n", ab64},
+  };
+}
+
+TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
+  const std::vector<uint64_t> values = {0, 1, 5, 47, 48, 49, 0x7ffffffe, 0x7fffffff, 0x80000000,
+                                        0xfffffffd, 0xffffffff, 0ull - 3, 0x100000005ull};
+  for (const Shape& sh : shapes()) {
+    SCOPED_TRACE(sh.name);
+    const std::string ptx = kernel(sh.body);
+    const GuardedPtx g = guard_ptx(ptx);
+    ASSERT_TRUE(g.ok) << g.error;
+    ASSERT_EQ(g.loops_proven, 1u) << g.ptx;
+    if (jitlink_status().empty()) {
+      const LinkResult l = link_ptx(g.ptx, "sm_75");
+      ASSERT_TRUE(l.ok) << l.error;
+    }
+    const test::PtxProgram guarded(g.ptx), unguarded(ptx);
+    size_t passed = 0, inside = 0;
+    for (uint64_t elements : {0ull, 1ull, 48ull})
+      for (uint64_t misalign : {0ull, 2ull})
+        for (uint64_t a : values)
+          for (uint64_t b : values) {
+            const uint64_t base = (sh.shared ? 0x400 : 0x100000000ull) + misalign;
+            const uint64_t end = base + elements * sh.elem;
+            test::PtxEval check(guarded), raw(unguarded);
+            sh.state(check.reg, a, b, base);
+            sh.state(raw.reg, a, b, base);
+            check.table.assign(34, 0);
+            if (elements && !sh.shared) check.table[0] = 1, check.table[2] = base, check.table[3] = end;
+            check.reg["%cvg_s0"] = sh.shared ? base : 0, check.reg["%cvg_s1"] = sh.shared ? end : 0;
+            check.reg["%cvg_s2"] = 0, check.reg["%cvg_s3"] = 0;
+            const std::string where = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000);
+            ASSERT_TRUE(where.find("_fast") != std::string::npos || where.find("_slow") != std::string::npos) << where;
+            const bool pass = where.find("_fast") != std::string::npos;
+            raw.run("$L__BB0_1", {}, 700);  // 48 elements take at most ~350 steps; longer runs are cut
+            bool ok = true;
+            for (const test::Touch& t : raw.touched)
+              ok = ok && t.address >= base && t.address + t.width <= end && t.address % t.width == 0;
+            passed += pass, inside += ok;
+            if (pass)
+              ASSERT_TRUE(ok) << "a=" << a << " b=" << b << " elements=" << elements << " misalign=" << misalign
+                              << ": the check passed but the loop leaves the buffer";
+          }
+    // The plain cases (a run inside a 48-element aligned buffer) pass.
+    EXPECT_GT(passed, 0u);
+    EXPECT_GE(passed * 4, inside) << passed << " passed of " << inside << " in-range runs";
+  }
+}
+
+}  // namespace
+}  // namespace cv::usercode::guard
+
+namespace cv::usercode::guard {
+namespace {
+
+// One access's own check (check_code.cpp) at the edges: the buffer's last
+// element passes; an address whose end wraps past 2^64 (a null pointer
+// indexed by -1) fails, as does one byte past the end.
+TEST(GuardLoopChecks, OneAccessAtTheEdgesOfTheAddressSpace) {
+  const std::string ptx =
+      ".version 8.5\n.target sm_75\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+      "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [k_param_0];\n"
+      "$L__BB0_1:\n\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n";
+  const GuardedPtx g = guard_ptx(ptx);
+  ASSERT_TRUE(g.ok) << g.error;
+  const test::PtxProgram prog(g.ptx);
+  const uint64_t base = 0x100000000ull, end = base + 64;
+  struct Case {
+    uint64_t address;
+    bool passes;
+  } cases[] = {{base, true}, {end - 4, true}, {end - 3, false}, {end, false}, {base - 4, false},
+               {0xfffffffffffffffcull, false}, {0xfffffffffffffffeull, false}, {0, false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.address);
+    test::PtxEval e(prog);
+    e.table.assign(34, 0);
+    e.table[0] = 1, e.table[2] = base, e.table[3] = end;
+    e.reg["%rd6"] = c.address, e.reg["%r1"] = 7;
+    const std::string where = e.run("$L__BB0_1", {"_fail", "_after"}, 1000);
+    EXPECT_EQ(where.find("_after") != std::string::npos, c.passes) << where;
+    EXPECT_EQ(e.touched.size(), c.passes ? 1u : 0u);
+  }
+}
+
+}  // namespace
+}  // namespace cv::usercode::guard
