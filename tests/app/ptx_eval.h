@@ -40,7 +40,9 @@ class PtxEval {
   std::map<std::string, uint64_t> reg;
   std::vector<uint64_t> table;  // cv_guard_table as 64-bit words
   static constexpr uint64_t kTable = 0x7f0000000000ull;
+  static constexpr uint64_t kSink = 0x7f0000100000ull;  // cv_guard_sink
   std::vector<Touch> touched;
+  std::map<std::string, long long> taken;  // branches taken, by target
 
   // Runs from `label` until it reaches a label ending in one of `stops`
   // (by a branch or by falling through; returns that label), a ret ("") or
@@ -62,6 +64,7 @@ class PtxEval {
       if (ins.parts[0] == "bra") {
         const std::string t = ins.operands[0];
         if (stop(t)) return t;
+        ++taken[t];
         i = at(t);
         continue;
       }
@@ -82,6 +85,7 @@ class PtxEval {
   }
   uint64_t get(const std::string& op) const {
     if (op == "cv_guard_table") return kTable;
+    if (op == "cv_guard_sink") return kSink;
     if (op[0] == '%') {
       auto it = reg.find(op);
       if (it == reg.end()) throw std::runtime_error("read of unset register " + op);

@@ -23,7 +23,8 @@ struct Shape {
   // The state at the loop's start from (a, b, buffer base): registers set.
   std::function<void(std::map<std::string, uint64_t>&, uint64_t, uint64_t, uint64_t)> state;
   bool shared = false;
-  unsigned elem = 4;  // bytes an element (the buffer is sized in them)
+  unsigned elem = 4;     // bytes an element (the buffer is sized in them)
+  bool counted = true;   // its trip count follows from its branch back (else it may not end)
 };
 
 std::string kernel(const std::string& body) {
@@ -79,7 +80,8 @@ std::vector<Shape> shapes() {
        true},
       {"an unknown trip count, an invariant address",
        "\tld.global.u32 %r3, [%rd6+4];\n\tsetp.ne.s32 %p1, %r3, %r2;\n",
-       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd6"] = base + 4 * a, r["%r2"] = lo32(b); }},
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd6"] = base + 4 * a, r["%r2"] = lo32(b); },
+       false, 4, false},
       {"64-bit, tested before its step",
        "\tshl.b64 %rd5, %rd3, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
        "\tsetp.lt.u64 %p1, %rd3, %rd4;\n\tadd.s64 %rd3, %rd3, 1;\n", ab64},
@@ -110,25 +112,31 @@ TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
             test::PtxEval check(guarded), raw(unguarded);
             sh.state(check.reg, a, b, base);
             sh.state(raw.reg, a, b, base);
-            check.table.assign(34, 0);
+            check.table.assign(66, 0);
             if (elements && !sh.shared) check.table[0] = 1, check.table[2] = base, check.table[3] = end;
+            // The kernel parameter's own window (Table::param[0]) on half the runs, else the scan.
+            if (elements && !sh.shared && (a + b) % 2) check.table[34] = base, check.table[35] = end;
             check.reg["%cvg_s0"] = sh.shared ? base : 0, check.reg["%cvg_s1"] = sh.shared ? end : 0;
             check.reg["%cvg_s2"] = 0, check.reg["%cvg_s3"] = 0;
             const std::string where = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000);
             ASSERT_TRUE(where.find("_fast") != std::string::npos || where.find("_slow") != std::string::npos) << where;
             const bool pass = where.find("_fast") != std::string::npos;
-            raw.run("$L__BB0_1", {}, 700);  // 48 elements take at most ~350 steps; longer runs are cut
+            // 48 elements take at most ~350 steps; longer runs are cut (and are not plain cases).
+            const bool ended = raw.run("$L__BB0_1", {}, 700) != "steps";
             bool ok = true;
             for (const test::Touch& t : raw.touched)
               ok = ok && t.address >= base && t.address + t.width <= end && t.address % t.width == 0;
-            passed += pass, inside += ok;
+            // A loop that runs once is left to its checked copy (nothing to gain): the
+            // plain cases are the in-range runs that end and go round at least once more.
+            const bool again = (ended || !sh.counted) && raw.taken["$L__BB0_1"] > 0;
+            passed += pass && again, inside += ok && again;
             if (pass)
               ASSERT_TRUE(ok) << "a=" << a << " b=" << b << " elements=" << elements << " misalign=" << misalign
                               << ": the check passed but the loop leaves the buffer";
           }
-    // The plain cases (a run inside a 48-element aligned buffer) pass.
+    // The plain cases (an in-range loop that runs more than once) pass.
     EXPECT_GT(passed, 0u);
-    EXPECT_GE(passed * 4, inside) << passed << " passed of " << inside << " in-range runs";
+    EXPECT_GE(passed * 10, inside * 9) << passed << " passed of " << inside << " in-range runs";
   }
 }
 
@@ -141,13 +149,18 @@ namespace {
 // One access's own check (check_code.cpp) at the edges: the buffer's last
 // element passes; an address whose end wraps past 2^64 (a null pointer
 // indexed by -1) fails, as does one byte past the end.
-TEST(GuardLoopChecks, OneAccessAtTheEdgesOfTheAddressSpace) {
+// Through a pointer of unknown origin (checked, then issued), and through
+// the kernel parameter's pointer (issued at once: at the sink when its
+// buffer's window says no, then, out of line, every buffer tried).
+void edges(const std::string& address_code, bool through_parameter) {
+  SCOPED_TRACE(through_parameter ? "through the parameter" : "a pointer of unknown origin");
   const std::string ptx =
       ".version 8.5\n.target sm_75\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
-      "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [k_param_0];\n"
-      "$L__BB0_1:\n\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n";
+      "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+      "$L__BB0_1:\n" + address_code + "\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n";
   const GuardedPtx g = guard_ptx(ptx);
   ASSERT_TRUE(g.ok) << g.error;
+  EXPECT_EQ(g.ptx.find("[%cvg_d5]") != std::string::npos, through_parameter);
   const test::PtxProgram prog(g.ptx);
   const uint64_t base = 0x100000000ull, end = base + 64;
   struct Case {
@@ -157,14 +170,27 @@ TEST(GuardLoopChecks, OneAccessAtTheEdgesOfTheAddressSpace) {
                {0xfffffffffffffffcull, false}, {0xfffffffffffffffeull, false}, {0, false}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.address);
-    test::PtxEval e(prog);
-    e.table.assign(34, 0);
-    e.table[0] = 1, e.table[2] = base, e.table[3] = end;
-    e.reg["%rd6"] = c.address, e.reg["%r1"] = 7;
-    const std::string where = e.run("$L__BB0_1", {"_fail", "_after"}, 1000);
-    EXPECT_EQ(where.find("_after") != std::string::npos, c.passes) << where;
-    EXPECT_EQ(e.touched.size(), c.passes ? 1u : 0u);
+    for (bool own_window : {false, true}) {
+      test::PtxEval e(prog);
+      e.table.assign(66, 0);
+      e.table[0] = 1, e.table[2] = base, e.table[3] = end;
+      if (own_window) e.table[34] = base, e.table[35] = end;
+      e.reg["%rd2"] = base, e.reg["%rd5"] = c.address - base, e.reg["%rd6"] = c.address, e.reg["%r1"] = 7;
+      const std::string where = e.run("$L__BB0_1", {"_fail", "_after"}, 1000);
+      EXPECT_EQ(where.find("_after") != std::string::npos, c.passes) << where;
+      // What was touched: the address when it passed; nothing, or only the sink, when not.
+      for (const test::Touch& t : e.touched)
+        EXPECT_TRUE(t.address == test::PtxEval::kSink || (c.passes && t.address == c.address)) << t.address;
+      size_t at_address = 0;
+      for (const test::Touch& t : e.touched) at_address += t.address == c.address;
+      EXPECT_EQ(at_address, c.passes ? 1u : 0u);
+    }
   }
+}
+
+TEST(GuardLoopChecks, OneAccessAtTheEdgesOfTheAddressSpace) {
+  edges("", false);
+  edges("\tadd.s64 %rd6, %rd2, %rd5;\n", true);
 }
 
 }  // namespace

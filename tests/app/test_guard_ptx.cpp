@@ -95,10 +95,18 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   }
   EXPECT_EQ(g.sites[0].access, "read");
   EXPECT_EQ(g.sites[6].access, "write");
-  // The vector load is reached only when the check passed (unpredicated, so
-  // its old registers are not kept alive), and its four registers are zeroed
-  // on the failure path, which goes on past it.
-  EXPECT_NE(g.ptx.find("bra $cvg_1_fail;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n$cvg_1_after:"),
+  // Through a parameter's pointer (access_roots.h): that buffer's window at
+  // a fixed offset, the vector load issued unpredicated before the branch (so
+  // nothing waits for it and its old registers are not kept alive), at the
+  // sink when the check failed; out of line, every buffer is tried and the
+  // load runs at its own address, or the failure is recorded and its four
+  // registers zeroed, going on past it.
+  EXPECT_NE(g.ptx.find("[cv_guard_table+272];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("selp.b64 %cvg_d5, %cvg_d0, %cvg_d4, %cvg_p0;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, "
+                       "[%cvg_d5];\n\t@!%cvg_p0 bra $cvg_1_scan;\n$cvg_1_after:"),
+            std::string::npos) << g.ptx;
+  EXPECT_NE(g.ptx.find("@!%cvg_p0 bra $cvg_1_fail;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%cvg_d0];\n\tbra "
+                       "$cvg_1_after;"),
             std::string::npos);
   EXPECT_NE(g.ptx.find("bra $cvg_1_after;"), std::string::npos);
   EXPECT_EQ(g.ptx.find("@%cvg_p0 ld"), std::string::npos);
@@ -306,12 +314,12 @@ TEST(GuardPtx, GroupedAccessesShareOneCheck) {
   const std::string fast_code = g.ptx.substr(fast, slow - fast);
   EXPECT_NE(fast_code.find("bra $cvg_g0_done;"), std::string::npos);
   EXPECT_NE(fast_code.find("copy of site 0, checked by group 0\n\tld.shared.v4.f32"), std::string::npos) << fast_code;
-  EXPECT_NE(fast_code.find("bra $cvg_2f_fail;"), std::string::npos) << "the global read keeps its check" << fast_code;
+  EXPECT_NE(fast_code.find("bra $cvg_2f_scan;"), std::string::npos) << "the global read keeps its check" << fast_code;
   EXPECT_EQ(fast_code.find("bra $cvg_0_fail;"), std::string::npos);
   EXPECT_NE(g.ptx.find("$cvg_2f_fail:"), std::string::npos);
   // The slow copy checks each access as an ungrouped one would.
   const std::string slow_code = g.ptx.substr(slow, done - slow);
-  for (const char* each : {"bra $cvg_0_fail;", "bra $cvg_1_fail;", "bra $cvg_2_fail;", "bra $cvg_3_fail;"})
+  for (const char* each : {"bra $cvg_0_fail;", "bra $cvg_1_fail;", "bra $cvg_2_scan;", "bra $cvg_3_fail;"})
     EXPECT_NE(slow_code.find(each), std::string::npos) << each;
 }
 

@@ -26,6 +26,8 @@ struct Access {
   long long offset = 0;
   std::vector<std::pair<std::string, unsigned>> dests;  // registers a skipped load zeroes, bytes
   bool nested = false;  // inside a { } block: the failure path stays in line
+  int root = -1;        // the kernel parameter its pointer comes from (access_roots.h), -1: none
+  std::string address;  // the address operand as written ("[%rd6+8]")
   std::string copy;     // "" for the site's own check; a suffix for its labels in a copy of the code
 };
 
@@ -38,13 +40,14 @@ CheckCode check_code(const Access& a);
 // The one check of a group (access_groups.h): its whole range and the base's
 // alignment; branches to `slow` (the copy with every access checked) when
 // either fails.
-std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow);
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root = -1);
 
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared,
 // local) or one table entry (global); `prefix` names the labels it needs
 // and ends with `prefix`"checked:" for global. Clobbers %cvg_d1..d4, %cvg_r0.
+// With `root` (a parameter index), that parameter's buffer is tried first.
 std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
-                         const std::string& width);
+                         const std::string& width, int root = -1);
 
 // Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
 struct SharedVar {

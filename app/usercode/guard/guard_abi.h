@@ -10,7 +10,12 @@ namespace cv::usercode::guard {
 
 constexpr const char* kTableName = "cv_guard_table";    // .const
 constexpr const char* kRecordName = "cv_guard_record";  // .global
+// Where an access whose check failed goes instead (.global, 32 bytes): a
+// load, store or atomic can then be issued before the branch to the failure
+// path (docs/guard.md "Accesses through a parameter").
+constexpr const char* kSinkName = "cv_guard_sink";
 constexpr unsigned kTableEntries = 16;  // buffers first, then the module's own .global variables
+constexpr unsigned kParamWindows = 16;  // by the kernel's parameter index: the buffer that argument names
 
 struct TableEntry {
   unsigned long long begin, end;  // [begin, end) in the generic/global address space
@@ -19,6 +24,10 @@ struct Table {
   unsigned count;  // entries in use (the check loops over these only)
   unsigned pad[3];
   TableEntry entry[kTableEntries];
+  // param[j]: the buffer of the kernel's argument j when it is a span ({0, 0}
+  // otherwise). An access whose address the guard traces to parameter j's
+  // pointer compares this window first, at a fixed offset.
+  TableEntry param[kParamWindows];
 };
 
 // Where the failing access pointed (for generic addresses: the window it fell in).
@@ -36,8 +45,8 @@ struct Record {
   unsigned thread[3], block[3];
 };
 
-static_assert(sizeof(Table) == 16 + 16 * kTableEntries);
-static_assert(offsetof(Table, entry) == 16);
+static_assert(sizeof(Table) == 16 + 16 * kTableEntries + 16 * kParamWindows);
+static_assert(offsetof(Table, entry) == 16 && offsetof(Table, param) == 16 + 16 * kTableEntries);
 static_assert(offsetof(Record, address) == 16 && offsetof(Record, shared_lo) == 24 &&
               offsetof(Record, local_lo) == 40 && offsetof(Record, thread) == 56 &&
               offsetof(Record, block) == 68 && sizeof(Record) == 80);

@@ -13,6 +13,11 @@ Table make_table(const std::vector<BufferView>& buffers, const std::vector<Table
   }
   for (const TableEntry& e : extra)
     if (t.count < kTableEntries && e.end > e.begin) t.entry[t.count++] = e;
+  for (const BufferView& b : buffers)
+    if (b.data && b.bytes && b.param >= 0 && b.param < static_cast<int>(kParamWindows)) {
+      const auto begin = reinterpret_cast<unsigned long long>(b.data);
+      t.param[b.param] = {begin, begin + b.bytes};
+    }
   return t;
 }
 

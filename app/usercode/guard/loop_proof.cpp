@@ -202,7 +202,13 @@ class Prover {
       while ((1ll << j) < by.v) ++j;
       return j ? emit("shr.u64", 64, a, imm(j)) : a;
     }
-    return emit("div.u64", 64, a, by);
+    if (by.imm) return emit("div.u64", 64, a, by);
+    // By a register (a grid-stride loop): most threads run it once or
+    // twice, so the division is skipped when the quotient is 0.
+    const std::string q = fresh(64), small = fresh(1), L = "$cvl_" + std::to_string(s_.labels++) + "_div";
+    c_ << "\tmov.u64 " << q << ", 0;\n\tsetp.lt.u64 " << small << ", " << op(a) << ", " << op(by) << ";\n\t@"
+       << small << " bra " << L << ";\n\tdiv.u64 " << q << ", " << op(a) << ", " << op(by) << ";\n" << L << ":\n";
+    return {false, 0, q};
   }
 
   // ---- values ----
@@ -247,6 +253,7 @@ class Prover {
   std::ostringstream c_;
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
+  std::string once_;      // true when the loop runs once (then the check goes to the checked copy)
 };
 
 std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits, int depth) {
@@ -277,6 +284,13 @@ std::optional<Lin> Prover::from_def(size_t q, int bits, int depth) {
   auto v = [&](size_t k, int b) { return value(o[k], q, b, depth); };
   if (ins.parts.size() == 2 && n == bits) {
     if (root == "mov" && o.size() == 2) return v(1, n);
+    if ((root == "not" || root == "neg") && o.size() == 2) {  // ~a = -a - 1
+      auto a = v(1, n);
+      if (!a) return std::nullopt;
+      Lin r{n, neg(n, a->base), neg(n, a->step)};
+      if (root == "not") r.base = add(n, r.base, imm(-1));
+      return r;
+    }
     if ((root == "add" || root == "sub") && o.size() == 3 && t[0] != 'b') return lin_add(v(1, n), v(2, n), root == "sub");
     if (root == "shl" && o.size() == 3)
       if (auto s = parse_imm(o[2]); s && *s >= 0 && *s < n) return lin_mul(v(1, n), Lin{n, imm(wrap(1ll << *s, n)), imm(0)});
@@ -393,17 +407,14 @@ bool Prover::trip_count() {
   const int bits = type_bits(s.parts[2]);
   const bool sign = s.parts[2][0] == 's';
   if (!bits) return false;
-  std::string x = s.operands[1], bound = s.operands[2];
-  if (!ivs_.count(x)) std::swap(x, bound), cmp = swapped(cmp);
+  // One side changes by a fixed step an iteration (an induction variable,
+  // or one plus an invariant), the other does not.
+  std::optional<Lin> x = value(s.operands[1], d[0], bits, 0), bound = value(s.operands[2], d[0], bits, 0);
+  if (!x || !bound) return false;
+  if (is_zero(x->step)) std::swap(x, bound), cmp = swapped(cmp);
   if (latch.guard_negated) cmp = inverted(cmp);
-  if (!ivs_.count(x) || !operand_ok(bound) || cmp.empty()) return false;
-  const IV& iv = ivs_.at(x);
-  if (iv.bits != bits) return false;
-  Val step = val(iv.step, bits);
-  if (iv.subtract) step = neg(bits, step);
-  Val x0{false, 0, x};
-  if (iv.at < d[0]) x0 = add(bits, x0, step);  // the test reads x after its step
-  const Val b = val(bound, bits);
+  if (is_zero(x->step) || !is_zero(bound->step) || cmp.empty()) return false;
+  const Val step = x->step, x0 = x->base, b = bound->base;
   if (cmp == "ne") {
     if (!step.imm || !trip_ne(bits, x0, b, step.v)) return false;
   } else if (cmp == "lt" || cmp == "le") {
@@ -428,6 +439,9 @@ bool Prover::trip_count() {
     return false;
   }
   require("setp.lt.u64", *k_, imm(1ll << 32));  // keeps every product below exact in 64 bits
+  // A loop that runs once gains nothing from its proven copy: straight to the checked one.
+  once_ = fresh(1);
+  c_ << "\tsetp.eq.u64 " << once_ << ", " << op(*k_) << ", 0;\n\t@" << once_ << " bra " << kSlowLabel << ";\n";
   return true;
 }
 
@@ -439,6 +453,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     oks_.clear();
     k_.reset();
   }
+
   // Accesses through one register holding one value share a range.
   struct Range {
     std::vector<const LoopAccess*> members;
@@ -490,7 +505,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
     if (!len.imm) require("setp.lt.u64", len, imm(1ll << 62));  // lo + len cannot wrap past 2^64
     c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
-    c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len));
+    c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len), a.root);
     const std::string p = fresh(1);
     c_ << "\tmov.pred " << p << ", %cvg_p0;\n";
     oks_.push_back(p);

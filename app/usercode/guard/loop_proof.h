@@ -24,6 +24,7 @@ struct LoopAccess {
   bool base32 = false;
   long long offset = 0;
   unsigned width = 0;
+  int root = -1;  // the kernel parameter its pointer comes from (access_roots.h)
 };
 
 // Fresh scratch registers for one function's loop checks: %cvl_d (64-bit),
@@ -32,6 +33,9 @@ struct LoopScratch {
   unsigned d = 0, r = 0, p = 0, labels = 0;
   std::string declarations() const;  // "" when none was used
 };
+
+// In LoopProof::check, the label of the checked copy (the rewriter names it).
+constexpr const char* kSlowLabel = "$cvg_SLOW";
 
 struct LoopProof {
   std::vector<size_t> proven;  // piece indexes of the accesses the check covers

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "usercode/guard/access_groups.h"
+#include "usercode/guard/access_roots.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
 #include "usercode/guard/loop_proof.h"
@@ -208,6 +209,9 @@ class Rewriter {
     const std::vector<AccessGroup> groups = find_groups(
         pieces_, f.open + 1, f.close,
         [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
+    roots_.clear();
+    if ((" " + squeeze(pieces_[f.header].text)).find(" .entry ") != std::string::npos)
+      roots_ = parameter_roots(pieces_, f.open + 1, f.close);
     const std::map<size_t, Planned> loops = plan_loops(f);
     Emit e;
     bool prologue_done = false;
@@ -338,7 +342,7 @@ class Rewriter {
     const std::string G = "$cvg_g" + std::to_string(id) + "_";
     std::string fast, slow;
     for (size_t j = g.first; j <= g.last; ++j) emit(j, depth[j] > 0, slow, &fast, e, &g, id);
-    into += group_check(g, id, G + "slow") + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
+    into += group_check(g, id, G + "slow", root_of(g.base)) + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
             "\n" + G + "done:\n";
     e.needs_regs = true;
     e.needs_window = e.needs_window || g.space != "global";
@@ -388,7 +392,7 @@ class Rewriter {
       if (!parse_address(op, a) || a.kind != Address::Register) return std::nullopt;
       const int bytes = regs_.bytes(a.base);
       if (bytes != 8 && !(bytes == 4 && space != "global")) return std::nullopt;
-      return LoopAccess{i, space, a.base, bytes == 4, a.offset, width};
+      return LoopAccess{i, space, a.base, bytes == 4, a.offset, width, bytes == 8 ? root_of(a.base) : -1};
     }
     return std::nullopt;
   }
@@ -408,6 +412,9 @@ class Rewriter {
                  const std::vector<int>& depth, Emit& e) {
     const Loop& l = pl.loop;
     const std::string L = "$cvg_l" + std::to_string(loops_++) + "_";
+    std::string check = pl.proof.check;
+    for (size_t at = check.find(kSlowLabel); at != std::string::npos; at = check.find(kSlowLabel, at))
+      check.replace(at, std::string(kSlowLabel).size(), L + "slow");
     std::string slow;
     for (size_t j = l.header + 1; j < l.latch; ++j) emit_piece(j, groups, next_group, depth, slow, e);
     Instruction latch;
@@ -458,9 +465,14 @@ class Rewriter {
     e.needs_regs = true;
     e.needs_window = e.needs_window || pl.proof.needs_window;
     e.body += pieces_[l.header].text + "\n\t// cudaviz guard: " + std::to_string(pl.proof.proven.size()) +
-              " accesses of this loop checked once, before it runs\n" + pl.proof.check + "\t@!" + pl.proof.ok +
+              " accesses of this loop checked once, before it runs\n" + check + "\t@!" + pl.proof.ok +
               " bra " + L + "slow;\n" + L + "fast:" + fast + "\n\tbra.uni " + L + "after;\n" + L + "slow:" +
               slow + "\n" + L + "after:\n";
+  }
+
+  int root_of(const std::string& reg) const {
+    auto it = roots_.find(reg);
+    return it == roots_.end() ? -1 : it->second;
   }
 
   // The instruction as a group member (access_groups.h), when it can be one:
@@ -582,6 +594,8 @@ class Rewriter {
                     : a.kind == Address::Variable ? Access::Base::Variable
                                                   : Access::Base::Register;
     acc.base = a.base, acc.base32 = base_bytes == 4, acc.offset = a.offset, acc.nested = nested;
+    acc.root = a.kind == Address::Register && base_bytes == 8 ? root_of(a.base) : -1;
+    acc.address = *addr_op;
     for (const std::string& d : dests) acc.dests.emplace_back(d, static_cast<unsigned>(std::max(0, regs_.bytes(d))));
     window = space != "global";
     CheckCode cc = check_code(acc);
@@ -623,6 +637,7 @@ class Rewriter {
   LoopScratch scratch_;  // the loop checks' registers, per function
   std::map<size_t, size_t> site_of_;  // piece -> its site (this function)
   std::map<size_t, Access> built_;    // piece -> its check (this function), for copies
+  std::map<std::string, int> roots_;  // address register -> kernel parameter (access_roots.h)
 };
 
 }  // namespace
