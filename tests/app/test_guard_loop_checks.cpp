@@ -82,6 +82,14 @@ std::vector<Shape> shapes() {
        "\tld.global.u32 %r3, [%rd6+4];\n\tsetp.ne.s32 %p1, %r3, %r2;\n",
        [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd6"] = base + 4 * a, r["%r2"] = lo32(b); },
        false, 4, false},
+      {"the next trip's index widened at the end of the trip (read before it is written)",
+       "\tshl.b64 %rd5, %rd9, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+       "\tadd.s32 %r1, %r1, 1;\n\tcvt.u64.u32 %rd9, %r1;\n\tsetp.gt.u64 %p1, %rd4, %rd9;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) {
+         r["%r1"] = lo32(a), r["%rd4"] = b, r["%rd2"] = base;
+         // On entry the same index; or not, for the starts near 2^31 and above.
+         r["%rd9"] = lo32(a) < 0x7ffffffe || (a + b) % 2 ? lo32(a) : lo32(a) + 1;
+       }},
       {"64-bit, tested before its step",
        "\tshl.b64 %rd5, %rd3, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
        "\tsetp.lt.u64 %p1, %rd3, %rd4;\n\tadd.s64 %rd3, %rd3, 1;\n", ab64},

@@ -232,11 +232,20 @@ class Prover {
     if (!a || a->bits != 32) return std::nullopt;
     Lin w{64, widen(a->base, sign), widen(a->step, true)};
     if (is_zero(w.step)) return w;
-    if (!k_) return std::nullopt;
+    if (!k_) {
+      // The loop's own test may read a widened index: its range is checked
+      // once the trip count that assumed it is known (trip_count()).
+      if (!defer_) return std::nullopt;
+      deferred_.push_back({w, sign});
+      return w;
+    }
+    no_wrap(w, sign);
+    return w;
+  }
+  void no_wrap(const Lin& w, bool sign) {
     Val end = add(64, w.base, mul(64, w.step, *k_));
     if (sign) end = add(64, end, imm(1ll << 31));
     require("setp.lt.u64", end, imm(1ll << 32));  // the last value still in its 32-bit range
-    return w;
   }
 
   bool trip_count();
@@ -254,6 +263,8 @@ class Prover {
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
   std::string once_;      // true when the loop runs once (then the check goes to the checked copy)
+  bool defer_ = false;    // widened values' ranges checked after the trip count
+  std::vector<std::pair<Lin, bool>> deferred_;
 };
 
 std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits, int depth) {
@@ -269,8 +280,18 @@ std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits
     return Lin{bits, base, step};
   }
   const std::vector<size_t>& d = defs_.at(operand);
-  if (d.size() != 1 || d[0] >= at || label_in(d[0], at)) return std::nullopt;
-  return from_def(d[0], bits, depth + 1);
+  if (d.size() != 1) return std::nullopt;
+  if (d[0] < at && !label_in(d[0], at)) return from_def(d[0], bits, depth + 1);
+  // Defined later in the iteration, once every iteration (NVVM computes the
+  // next trip's index at the end): read here, it holds the value the last
+  // iteration left, g(k - 1), or what it held on entry for k = 0; that is
+  // affine when the entry value is g(-1), which the check requires.
+  if (d[0] <= at || !every_iteration(d[0]) || depth > 6) return std::nullopt;
+  auto g = from_def(d[0], bits, depth + 1);
+  if (!g) return std::nullopt;
+  Lin r{bits, add(bits, g->base, neg(bits, g->step)), g->step};
+  require("setp.eq.s" + std::to_string(bits), Val{false, 0, operand}, r.base);
+  return r;
 }
 
 std::optional<Lin> Prover::from_def(size_t q, int bits, int depth) {
@@ -397,9 +418,20 @@ bool Prover::trip_ne(int bits, Val x0, Val bound, long long step) {
 bool Prover::trip_count() {
   const Instruction& latch = ins_.at(loop_.latch);
   if (latch.guard.empty() || !defs_.count(latch.guard)) return false;
-  const std::vector<size_t>& d = defs_.at(latch.guard);
-  if (d.size() != 1 || !every_iteration(d[0])) return false;
-  const Instruction& s = ins_.at(d[0]);
+  const std::vector<size_t>* d = &defs_.at(latch.guard);
+  if (d->size() != 1 || !every_iteration((*d)[0])) return false;
+  // Going on while two tests both hold (`and.pred`): either one alone bounds the trip count.
+  if (const Instruction& a = ins_.at((*d)[0]); !latch.guard_negated && a.opcode == "and.pred" && a.operands.size() == 3)
+    for (size_t k = 1; k <= 2; ++k) {
+      const std::string& q = a.operands[k];
+      if (q.empty() || q[0] == '!' || !defs_.count(q) || defs_.at(q).size() != 1 || !every_iteration(defs_.at(q)[0]))
+        continue;
+      if (ins_.at(defs_.at(q)[0]).parts[0] == "setp") {
+        d = &defs_.at(q);
+        break;
+      }
+    }
+  const Instruction& s = ins_.at((*d)[0]);
   if (s.parts.size() != 3 || s.parts[0] != "setp" || !s.guard.empty() || s.operands.size() != 3 ||
       s.operands[0].find('|') != std::string::npos)
     return false;
@@ -409,7 +441,9 @@ bool Prover::trip_count() {
   if (!bits) return false;
   // One side changes by a fixed step an iteration (an induction variable,
   // or one plus an invariant), the other does not.
-  std::optional<Lin> x = value(s.operands[1], d[0], bits, 0), bound = value(s.operands[2], d[0], bits, 0);
+  defer_ = true;
+  std::optional<Lin> x = value(s.operands[1], (*d)[0], bits, 0), bound = value(s.operands[2], (*d)[0], bits, 0);
+  defer_ = false;
   if (!x || !bound) return false;
   if (is_zero(x->step)) std::swap(x, bound), cmp = swapped(cmp);
   if (latch.guard_negated) cmp = inverted(cmp);
@@ -439,6 +473,8 @@ bool Prover::trip_count() {
     return false;
   }
   require("setp.lt.u64", *k_, imm(1ll << 32));  // keeps every product below exact in 64 bits
+  for (const auto& [w, sign] : deferred_) no_wrap(w, sign);
+  deferred_.clear();
   // A loop that runs once gains nothing from its proven copy: straight to the checked one.
   once_ = fresh(1);
   c_ << "\tsetp.eq.u64 " << once_ << ", " << op(*k_) << ", 0;\n\t@" << once_ << " bra " << kSlowLabel << ";\n";
@@ -452,6 +488,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     c_.str("");
     oks_.clear();
     k_.reset();
+    deferred_.clear();
   }
 
   // Accesses through one register holding one value share a range.
