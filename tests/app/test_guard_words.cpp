@@ -84,6 +84,14 @@ TEST(GuardWords, TheTableHoldsBuffersThenModuleGlobals) {
   EXPECT_EQ(t.entry[0].end, 0x7f0000000000ull + 1048576ull * 16);
   EXPECT_EQ(t.entry[2].begin, 0x1000u);
   EXPECT_EQ(t.entry[3].begin, 0u) << "unused entries are {0, 0} and match nothing";
+  // Each buffer again under the kernel argument it is; scalars and missing buffers {0, 0}.
+  b[0].param = 0, b[1].param = 2, b.back().param = 5;
+  const Table p = make_table(b, {});
+  EXPECT_EQ(p.param[0].begin, t.entry[0].begin);
+  EXPECT_EQ(p.param[0].end, t.entry[0].end);
+  EXPECT_EQ(p.param[2].begin, t.entry[1].begin);
+  EXPECT_EQ(p.param[1].end, 0u);
+  EXPECT_EQ(p.param[5].end, 0u) << "an empty buffer's argument matches nothing";
   std::vector<BufferView> many(kTableEntries + 3, BufferView{reinterpret_cast<void*>(0x5000), 64, 4, "x", true});
   EXPECT_EQ(make_table(many, {}).count, kTableEntries);
   EXPECT_EQ(byte_words(1536), "1.5 KiB");

@@ -7,6 +7,10 @@
 // The shipped kernels run guarded with their right answers (no false alarms).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "gpu/gpu_test_util.h"
 #include "usercode/compile.h"
 #include "usercode/runner_client.h"
@@ -101,6 +105,15 @@ std::vector<FaultCase> cases() {
        {"read of 4 bytes from shared memory at byte 256 of the block's 256 bytes", "(4 bytes past its end)",
         "by thread (5,", "at line 12"},
        false, 8},
+      // A loop proven once (docs/guard.md "Loops proven once"): one thread's
+      // stride takes its second trip 1 GiB past vy, so its check before the
+      // loop fails, the checked copy runs and names that write.
+      {"ProvenLoopLeavesTheBuffer",
+       "  const bool odd = threadIdx.x == 3 && blockIdx.x == 2 && blockIdx.y == 0 && threadIdx.y == 0;\n"
+       "  const unsigned first = i * 4u % g.count, stride = odd ? (1u << 28) : 1u;\n"
+       "#pragma unroll 1\n"
+       "  for (unsigned k = 0; k < 4u; ++k) vy.data[first + k * stride] = 0.5f;",
+       {"write of 4 bytes to ", "past its end", "by thread (3,0,0) of block (2,0,0)", "at line 8"}, false},
       {"LocalArrayIndexedOutOfRange",
        "  float a[8];\n"
        "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
@@ -164,6 +177,51 @@ TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
       EXPECT_TRUE(r.correct) << r.fields.dump();
     }
   }
+}
+
+// Students' kernels of the kinds that cost most to guard (tests/corpus:
+// loops over shared tiles, early-exit searches, block trees, grid-stride,
+// unrolled and warp-shuffle loops), guarded: their right answers, no alarm,
+// and their loops proven where the shape allows.
+TEST(GuardGpu, CorpusKernelsRunGuardedWithTheirAnswers) {
+  CV_REQUIRE_GPU();
+  // tests/corpus beside the shipped kernels' assets/ (the repository root).
+  const std::filesystem::path root =
+      std::filesystem::path(kernel_dir(test_config().paths)).parent_path().parent_path() / "tests" / "corpus";
+  ASSERT_TRUE(std::filesystem::is_directory(root)) << root;
+  int kernels = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() != ".cu") continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string src = text.str();
+    if (src.find("// expect: correct") == std::string::npos) continue;  // another helper's wrong ones
+    SCOPED_TRACE(e.path().string());
+    ++kernels;
+    const CompileResult c = build(src, true);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    ASSERT_TRUE(c.guarded.ok);
+    auto client = client_for(c);
+    const TemplateSpec& spec = *c.spec;
+    Workload w;
+    w.n = std::min<long long>(spec.default_n, 1 << 20);
+    w.block = spec.default_block;
+    w.seed = spec.default_seed;
+    LaunchOutcome last;
+    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
+      w.step = k;
+      w.reset = k == 0;
+      w.read_back = k + 1 == std::max(1, spec.check_steps);
+      last = client->launch(make_launch(spec, w), 2.0);
+      ASSERT_TRUE(last.ok) << last.fault->describe();
+    }
+    if (spec.check) {
+      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
+      EXPECT_TRUE(r.correct) << r.fields.dump();
+    }
+  }
+  EXPECT_GE(kernels, 15);
 }
 
 TEST(GuardGpuUnguarded, EachFaultKindEndsOnlyTheRunner) {
