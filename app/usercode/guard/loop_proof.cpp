@@ -92,6 +92,12 @@ class Prover {
   std::optional<LoopProof> prove(const std::vector<LoopAccess>& accesses);
 
  private:
+  struct Range {  // accesses through one register holding one value
+    std::vector<const LoopAccess*> members;
+    long long lo = 0, hi = 0;
+    unsigned align = 1;
+  };
+  bool prove_range(const Range& r, LoopProof& out);
   struct IV {
     size_t at = 0;
     int bits = 64;
@@ -249,6 +255,7 @@ class Prover {
   }
 
   bool trip_count();
+  const std::vector<size_t>* latch_test(const Instruction& latch) const;
   void trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step);
   bool trip_ne(int bits, Val x0, Val bound, long long step);
 
@@ -415,22 +422,27 @@ bool Prover::trip_ne(int bits, Val x0, Val bound, long long step) {
   return true;
 }
 
-bool Prover::trip_count() {
-  const Instruction& latch = ins_.at(loop_.latch);
-  if (latch.guard.empty() || !defs_.count(latch.guard)) return false;
+// The definition of the predicate the branch back tests: one setp executed
+// every iteration; of `and.pred a, b` (going on while both hold), a setp of
+// either, which alone bounds the trip count.
+const std::vector<size_t>* Prover::latch_test(const Instruction& latch) const {
+  if (latch.guard.empty() || !defs_.count(latch.guard)) return nullptr;
   const std::vector<size_t>* d = &defs_.at(latch.guard);
-  if (d->size() != 1 || !every_iteration((*d)[0])) return false;
-  // Going on while two tests both hold (`and.pred`): either one alone bounds the trip count.
+  if (d->size() != 1 || !every_iteration((*d)[0])) return nullptr;
   if (const Instruction& a = ins_.at((*d)[0]); !latch.guard_negated && a.opcode == "and.pred" && a.operands.size() == 3)
     for (size_t k = 1; k <= 2; ++k) {
       const std::string& q = a.operands[k];
       if (q.empty() || q[0] == '!' || !defs_.count(q) || defs_.at(q).size() != 1 || !every_iteration(defs_.at(q)[0]))
         continue;
-      if (ins_.at(defs_.at(q)[0]).parts[0] == "setp") {
-        d = &defs_.at(q);
-        break;
-      }
+      if (ins_.at(defs_.at(q)[0]).parts[0] == "setp") return &defs_.at(q);
     }
+  return d;
+}
+
+bool Prover::trip_count() {
+  const Instruction& latch = ins_.at(loop_.latch);
+  const std::vector<size_t>* d = latch_test(latch);
+  if (!d) return false;
   const Instruction& s = ins_.at((*d)[0]);
   if (s.parts.size() != 3 || s.parts[0] != "setp" || !s.guard.empty() || s.operands.size() != 3 ||
       s.operands[0].find('|') != std::string::npos)
@@ -481,6 +493,39 @@ bool Prover::trip_count() {
   return true;
 }
 
+// One range's check: both ends of every address its members use, inside the
+// window or one buffer, aligned. False (nothing proven) when its address
+// does not follow from the loop.
+bool Prover::prove_range(const Range& r, LoopProof& out) {
+  const LoopAccess& a = *r.members[0];
+  std::optional<Lin> addr = value(a.base, a.piece, a.base32 ? 32 : 64, 0);
+  if (addr && a.base32) addr = lin_widen(addr, false);
+  if (!addr || (!is_zero(addr->step) && !k_) || (addr->step.imm && addr->step.v % r.align)) return false;
+  Val lo = add(64, addr->base, imm(r.lo));
+  Val len = imm(r.hi - r.lo);
+  if (!is_zero(addr->step)) {
+    // step * K, exact in 64 bits, then the range from both ends.
+    const Val p = mul(64, addr->step, *k_);
+    const Val hi_part = addr->step.imm ? emit("mul.hi.s64", 64, *k_, addr->step) : emit("mul.hi.s64", 64, addr->step, *k_);
+    require("setp.eq.s64", hi_part, emit("shr.s64", 64, p, imm(63)));
+    const Val below = emit("min.s64", 64, p, imm(0)), above = emit("max.s64", 64, p, imm(0));
+    lo = add(64, lo, below);
+    len = add(64, add(64, above, neg(64, below)), len);
+    if (!addr->step.imm && r.align > 1)
+      require("setp.eq.u64", emit("and.b64", 64, addr->step, imm(r.align - 1)), imm(0));
+  }
+  if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
+  if (!len.imm) require("setp.lt.u64", len, imm(1ll << 62));  // lo + len cannot wrap past 2^64
+  c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
+  c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len), a.root);
+  const std::string p = fresh(1);
+  c_ << "\tmov.pred " << p << ", %cvg_p0;\n";
+  oks_.push_back(p);
+  out.needs_window = out.needs_window || a.space != "global";
+  for (const LoopAccess* m : r.members) out.proven.push_back(m->piece);
+  return true;
+}
+
 std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) {
   LoopProof out;
   out.trip_count = trip_count();
@@ -492,11 +537,6 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
   }
 
   // Accesses through one register holding one value share a range.
-  struct Range {
-    std::vector<const LoopAccess*> members;
-    long long lo = 0, hi = 0;
-    unsigned align = 1;
-  };
   std::map<std::string, Range> ranges;
   for (const LoopAccess& a : accesses) {
     if (a.space == "generic" || a.space.empty() || !a.width || a.offset % a.width) continue;
@@ -511,43 +551,13 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     r.align = std::max(r.align, a.width);
   }
   for (auto& [key, r] : ranges) {
-    const LoopAccess& a = *r.members[0];
-    const size_t code_mark = c_.tellp();
-    const size_t oks_mark = oks_.size();
-    std::optional<Lin> addr = value(a.base, a.piece, a.base32 ? 32 : 64, 0);
-    if (addr && a.base32) addr = lin_widen(addr, false);
-    bool fine = addr && (is_zero(addr->step) || k_);
-    if (fine && addr->step.imm && addr->step.v % r.align) fine = false;
-    if (!fine) {  // drop what this range emitted
-      std::string text = c_.str();
-      text.resize(code_mark);
-      c_.str(text);
-      c_.seekp(0, std::ios_base::end);
-      oks_.resize(oks_mark);
-      continue;
-    }
-    Val lo = add(64, addr->base, imm(r.lo));
-    Val len = imm(r.hi - r.lo);
-    if (!is_zero(addr->step)) {
-      // step * K, exact in 64 bits, then the range from both ends.
-      const Val p = mul(64, addr->step, *k_);
-      const Val hi_part = addr->step.imm ? emit("mul.hi.s64", 64, *k_, addr->step) : emit("mul.hi.s64", 64, addr->step, *k_);
-      require("setp.eq.s64", hi_part, emit("shr.s64", 64, p, imm(63)));
-      const Val below = emit("min.s64", 64, p, imm(0)), above = emit("max.s64", 64, p, imm(0));
-      lo = add(64, lo, below);
-      len = add(64, add(64, above, neg(64, below)), len);
-      if (!addr->step.imm && r.align > 1)
-        require("setp.eq.u64", emit("and.b64", 64, addr->step, imm(r.align - 1)), imm(0));
-    }
-    if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
-    if (!len.imm) require("setp.lt.u64", len, imm(1ll << 62));  // lo + len cannot wrap past 2^64
-    c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
-    c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len), a.root);
-    const std::string p = fresh(1);
-    c_ << "\tmov.pred " << p << ", %cvg_p0;\n";
-    oks_.push_back(p);
-    out.needs_window = out.needs_window || a.space != "global";
-    for (const LoopAccess* m : r.members) out.proven.push_back(m->piece);
+    const size_t code_mark = c_.tellp(), oks_mark = oks_.size();
+    if (prove_range(r, out)) continue;
+    std::string text = c_.str();  // drop what this range emitted
+    text.resize(code_mark);
+    c_.str(text);
+    c_.seekp(0, std::ios_base::end);
+    oks_.resize(oks_mark);
   }
   if (out.proven.empty()) return std::nullopt;
   out.ok = fresh(1);

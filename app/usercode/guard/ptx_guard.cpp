@@ -200,12 +200,7 @@ class Rewriter {
             local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
       }
     }
-    std::vector<int> depth(f.close + 1, 0);  // of { } blocks inside the body, at each piece
-    for (size_t i = f.open + 1, d = 0; i < f.close; ++i) {
-      if (pieces_[i].kind == PieceKind::Open) ++d;
-      if (pieces_[i].kind == PieceKind::Close) --d;
-      depth[i] = static_cast<int>(d);
-    }
+    const std::vector<int> depth = block_depths(f);
     const std::vector<AccessGroup> groups = find_groups(
         pieces_, f.open + 1, f.close,
         [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
@@ -248,6 +243,17 @@ class Rewriter {
   }
 
  private:
+  // Of { } blocks inside the body, at each piece.
+  std::vector<int> block_depths(const Function& f) const {
+    std::vector<int> depth(f.close + 1, 0);
+    for (size_t i = f.open + 1, d = 0; i < f.close; ++i) {
+      if (pieces_[i].kind == PieceKind::Open) ++d;
+      if (pieces_[i].kind == PieceKind::Close) --d;
+      depth[i] = static_cast<int>(d);
+    }
+    return depth;
+  }
+
   void refuse(const std::string& what) {
     std::string where = line_ ? "line " + std::to_string(line_) : "code the prelude added";
     if (out_.error.empty()) out_.error_line = line_;
