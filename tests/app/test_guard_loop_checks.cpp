@@ -11,7 +11,7 @@
 #include <functional>
 
 #include "app/ptx_eval.h"
-#include "usercode/guard/jitlink.h"
+#include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
 
 namespace cv::usercode::guard {

@@ -9,8 +9,8 @@
 // leaves its buffer, in tests/gpu/test_guard_gpu.cpp.
 #include <gtest/gtest.h>
 
-#include "usercode/compile.h"
-#include "usercode/guard/jitlink.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_loops.h"
 
 namespace cv::usercode {

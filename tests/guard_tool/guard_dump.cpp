@@ -11,8 +11,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "usercode/compile.h"
-#include "usercode/guard/jitlink.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_guard.h"
 

@@ -70,7 +70,7 @@ class BuildDirHandle {
   std::shared_ptr<BuildDir> dir_;
 };
 
-// The pieces, for callers that run the compiler themselves (usercode/compile_host.cpp).
+// The pieces, for callers that run the compiler themselves (usercode/compile/compile_host.cpp).
 std::vector<TextFile> emu_headers();  // the CPU prelude files
 std::string assemble(const BuildRequest& req, const SourceScan& scan);
 std::vector<std::string> compile_flags(bool explain);

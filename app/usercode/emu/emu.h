@@ -16,7 +16,7 @@
 #include "usercode/emu/explain_types.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
-#include "usercode/launch_abi.h"
+#include "usercode/wire/launch_abi.h"
 
 namespace cv::emu {
 
