@@ -4,10 +4,8 @@
 // CPU build or an endless loop ends that process, never the app. The child is
 // spawned with a Unix socketpair (wire/protocol.h: length-prefixed JSON +
 // binary frames, file descriptors passed with SCM_RIGHTS), killed (SIGKILL)
-// and reaped on a time-out, a protocol error or destruction, and started
-// again lazily by the next request.
-#include <sys/types.h>
-
+// and reaped on a time-out, a protocol error or destruction (process/
+// helper_process.h), and started again lazily by the next request.
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -21,6 +19,7 @@
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
+#include "process/helper_process.h"
 #include "usercode/compile/compile.h"
 #include "usercode/client/kernel_fault.h"
 #include "usercode/wire/launch_request.h"
@@ -33,24 +32,12 @@ namespace cv::usercode {
 // (CUDAVIZ_RUNNER_PATH). "" when none exists (`why` says where it looked).
 std::string find_runner(const std::string& override_path, std::string* why = nullptr);
 
-// One child process and its socket; SIGKILL + waitpid on destruction.
-class RunnerProcess {
+// The runner's process and its socket (`--backend cuda|cpu --device N`);
+// SIGKILL + waitpid on destruction. kill_and_reap() says how it ended
+// ("SIGSEGV", "exit 1", "killed"), the words fault_words.h explains.
+class RunnerProcess : public HelperProcess {
  public:
   RunnerProcess(const std::string& path, Backend backend);  // throws std::runtime_error
-  ~RunnerProcess();
-  RunnerProcess(const RunnerProcess&) = delete;
-  RunnerProcess& operator=(const RunnerProcess&) = delete;
-  int socket() const { return sock_; }
-  pid_t pid() const { return pid_; }
-  // Kills and reaps; returns how it ended ("killed by SIGSEGV", "exit 1", ...).
-  std::string kill_and_reap();
-  // Non-blocking: how it ended if it already did, else "".
-  std::string exited();
-
- private:
-  pid_t pid_ = -1;
-  int sock_ = -1;
-  std::string ended_;
 };
 
 struct LaunchOutcome {

@@ -9,13 +9,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "usercode/compile/compile_log.h"
 #include "usercode/compile/compile_parts.h"
 #include "usercode/emu/build.h"
 #include "usercode/compile/temp_dir.h"
+#include "io/atomic_file.h"
+#include "process/find_program.h"
+#include "process/run_program.h"
 
 namespace cv::usercode {
 namespace {
@@ -25,25 +27,9 @@ bool executable_on_path(const std::string& name, const PathConfig& paths, std::s
     if (access(name.c_str(), X_OK) == 0) return found = name, true;
     return false;
   }
-  std::istringstream dirs(paths.path.value_or("/usr/bin:/bin"));
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string full = (dir.empty() ? "." : dir) + "/" + name;
-    if (access(full.c_str(), X_OK) == 0) return found = full, true;
-  }
-  return false;
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const std::optional<std::string> full = find_on_path(name, paths.path.value_or("/usr/bin:/bin").c_str());
+  if (full) found = *full;
+  return full.has_value();
 }
 
 }  // namespace
@@ -115,15 +101,13 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     r.files = dir;
     return;
   }
-  for (const Header& h : prelude_headers(*r.spec))
-    if (!write_file(dir->path() + "/" + h.name, h.text)) {
-      r.error = "cannot write " + dir->path() + "/" + h.name;
-      return;
-    }
   const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",
                     log_path = dir->path() + "/compile.log";
-  if (!write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu))) {
-    r.error = "cannot write " + src;
+  try {
+    for (const Header& h : prelude_headers(*r.spec)) write_file(dir->path() + "/" + h.name, h.text);
+    write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu));
+  } catch (const std::runtime_error& e) {
+    r.error = e.what();  // "cannot write '<path>': <why>"
     return;
   }
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
@@ -132,11 +116,11 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                                    "-I", dir->path(), "-o", so, src};
   if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
   int status = 0;
-  if (std::string e = emu::run_tool(argv, log_path, status); !e.empty()) {
+  if (std::string e = run_to_log(argv, log_path, emu::kBuildLimitS, status); !e.empty()) {
     r.error = e;
     return;
   }
-  r.log = read_all(log_path);
+  r.log = read_file_or_empty(log_path);
   r.diagnostics = parse_host_log(r.log, req.file_name);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),

@@ -1,10 +1,6 @@
 #include "usercode/emu/build.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,11 +9,10 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include "emu_prelude.h"
-
-extern char** environ;
+#include "io/atomic_file.h"
+#include "process/run_program.h"
 
 namespace cv::emu {
 
@@ -43,19 +38,6 @@ const std::string& BuildDirHandle::path() const { return dir_->path(); }
 
 namespace {
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
   for (const ExternShared& e : scan.extern_shared)
@@ -76,33 +58,6 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
 }
 
 }  // namespace
-
-std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int e = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (e != 0) return "cannot run " + argv[0] + ": " + std::strerror(e);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) return "";
-    if (w < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > kBuildLimitS) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return argv[0] + " ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-}
 
 std::vector<std::string> compile_flags_common(bool explain);
 
@@ -200,15 +155,13 @@ BuildResult build_module(const BuildRequest& req) {
   const std::string dir = req.dir.empty() ? r.dir->path() : req.dir;
   std::vector<TextFile> files = emu_headers();
   files.insert(files.end(), req.headers.begin(), req.headers.end());
-  for (const TextFile& h : files)
-    if (!write_file(dir + "/" + h.name, h.text)) {
-      r.error = "cannot write " + dir + "/" + h.name;
-      return finish();
-    }
   const std::string src = dir + "/kernel.cpp", obj = dir + "/kernel.o", so = dir + "/kernel.so",
                     log = dir + "/compile.log";
-  if (!write_file(src, assemble(req, r.scan))) {
-    r.error = "cannot write " + src;
+  try {
+    for (const TextFile& h : files) write_file(dir + "/" + h.name, h.text);
+    write_file(src, assemble(req, r.scan));
+  } catch (const std::runtime_error& e) {
+    r.error = e.what();  // "cannot write '<path>': <why>"
     return finish();
   }
   std::vector<std::string> argv = {req.cxx};
@@ -218,17 +171,17 @@ BuildResult build_module(const BuildRequest& req) {
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   int status = 0;
-  std::string why = run_tool(argv, log, status);
+  std::string why = run_to_log(argv, log, kBuildLimitS, status);
   // A compiler without TLS descriptors (clang before 19): the same without them.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_all(log).find("-mtls-dialect") != std::string::npos) {
+      read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
     std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status);
+    why = run_to_log(argv, log, kBuildLimitS, status);
   }
   if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status);
-  r.log = read_all(log);
+    why = run_to_log({req.cxx, "-shared", "-o", so, obj}, log, kBuildLimitS, status);
+  r.log = read_file_or_empty(log);
   if (!why.empty()) {
     r.error = why;
     return finish();

@@ -16,7 +16,7 @@
 namespace cv::emu {
 
 constexpr unsigned long long kDynamicSharedCapacity = 64 * 1024;  // extern __shared__ room
-constexpr double kBuildLimitS = 60;
+constexpr double kBuildLimitS = 60;  // a compiler or linker run (process/run_program.h)
 
 struct TextFile {
   std::string name, text;
@@ -74,10 +74,6 @@ class BuildDirHandle {
 std::vector<TextFile> emu_headers();  // the CPU prelude files
 std::string assemble(const BuildRequest& req, const SourceScan& scan);
 std::vector<std::string> compile_flags(bool explain);
-// Runs a compiler or linker (argv[0]: a path, or a name looked up on PATH)
-// with its output appended to `log_path`, stopped after kBuildLimitS; "" or
-// why it could not run (then `status` is meaningless).
-std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status);
 // GCC / Clang log -> diagnostics at the student's lines.
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file_name);
 

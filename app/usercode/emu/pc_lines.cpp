@@ -8,7 +8,12 @@
 #include <set>
 #include <sstream>
 
+#include "process/run_program.h"
+
 namespace cv::emu {
+namespace {
+constexpr double kAddr2lineLimitS = 60;  // binutils' addr2line over one module
+}  // namespace
 
 std::map<uint64_t, int> parse_addr2line(const std::string& out, const std::string& student_file) {
   std::map<uint64_t, int> m;
@@ -45,13 +50,9 @@ std::map<uint64_t, int> resolve_lines(const std::string& so_path, uintptr_t load
     std::ofstream f(list);
     for (uint64_t pc : unique) f << "0x" << std::hex << (pc - load_base - 1) << "\n";  // the call, not its return
   }
-  const std::string cmd = "addr2line -a -i -e '" + so_path + "' < '" + list + "' 2>/dev/null";
   std::string text;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
-    pclose(p);
-  }
+  int status = 0;
+  run_capture({"addr2line", "-a", "-i", "-e", so_path}, list, kAddr2lineLimitS, text, status);
   unlink(list.c_str());
   const std::map<uint64_t, int> rel = parse_addr2line(text, student_file);
   for (uint64_t pc : unique) {

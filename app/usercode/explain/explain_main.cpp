@@ -1,15 +1,20 @@
 // cudaviz-explain: runs one kernel through the emulator with explain's
 // recording, in a process of its own (a crash or an endless loop in the
-// student's code ends only this process), and prints one JSON object on
-// stdout. The bench (`bench kernel --explain`) and the kernel tab's "explain"
-// button start it (explain_process.h) with a request the app built from its
+// student's code ends only this process), and answers with one JSON object.
+// The bench (`bench kernel --explain`) and the kernel tab's "explain"
+// button start it (client/explain_process.h) with a request the app built from its
 // template registry (usercode/client/explain_launch.h): the build inputs and the
 // launch the runner would get, whose arguments are bound here by the runner's
 // own binder (args/arg_binder.h) over host memory.
-//   cudaviz-explain --request FILE.json --blob FILE.bin      (explain_request.h)
-//   cudaviz-explain --sync-costs 1 [--cxx C] [--tmpdir D]   (barrier / shuffle ns per thread)
-#include <iostream>
-#include <map>
+//   cudaviz-explain --socket FD
+// reads one frame of wire/protocol.h from the socket, {"op": "explain"}
+// (emu/explain_request.h) or {"op": "sync_costs", "cxx", "tmpdir"} (barrier
+// and shuffle ns per thread), and replies with one frame.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "usercode/emu/build.h"
 #include "usercode/emu/emu.h"
@@ -18,6 +23,7 @@
 #include "usercode/emu/sync_cost.h"
 #include "usercode/args/host_memory.h"
 #include "usercode/wire/launch_request.h"
+#include "usercode/wire/protocol.h"
 #include "usercode/args/arg_binder.h"
 
 namespace {
@@ -27,19 +33,16 @@ using json = nlohmann::ordered_json;
 int fail(json& out, const std::string& why, int code) {
   out["ok"] = false;
   out["error"] = why;
-  std::cout << out.dump() << std::endl;
   return code;
 }
 
-int sync_costs(std::map<std::string, std::string>& a) {
-  json out;
-  const cv::emu::SyncCosts c = cv::emu::measure_sync_costs(a.count("--cxx") ? a["--cxx"] : "c++",
-                                                           a.count("--tmpdir") ? a["--tmpdir"] : "/tmp");
+int sync_costs(const nlohmann::json& a, json& out) {
+  const cv::emu::SyncCosts c = cv::emu::measure_sync_costs(a.value("cxx", std::string("c++")),
+                                                           a.value("tmpdir", std::string("/tmp")));
   if (!c.error.empty()) return fail(out, c.error, 2);
   out["ok"] = true;
   out["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
   out["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
-  std::cout << out.dump() << std::endl;
   return 0;
 }
 
@@ -101,22 +104,47 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
     out["error_line"] = r.error_line;
   }
   if (r.explain) out["explain"] = cv::emu::to_json(*r.explain);
-  std::cout << out.dump() << std::endl;
   return r.ok ? 0 : 1;
+}
+
+// The one request on `sock`, answered; the process's exit code.
+int serve(int sock) {
+  namespace wire = cv::usercode::wire;
+  wire::Frame req;
+  std::string error;
+  if (wire::receive(sock, req, -1, error) != wire::Status::Ok) {
+    std::fprintf(stderr, "cudaviz-explain: no request (%s)\n", error.empty() ? "the socket closed" : error.c_str());
+    return 1;
+  }
+  for (int fd : req.fds) close(fd);
+  json out;
+  int code = 0;
+  const std::string op = req.json.value("op", "");
+  try {
+    if (op == "sync_costs") code = sync_costs(req.json, out);  // the bench's micro-kernel: barrier and shuffle cost
+    else if (op == "explain") code = explain(cv::emu::decode_explain_request(req.json, req.blob), out);
+    else code = fail(out, "cudaviz-explain: unknown request '" + op + "'", 2);
+  } catch (const std::exception& e) {
+    code = fail(out, e.what(), 2);
+  }
+  std::vector<char> blob;
+  const nlohmann::json header = cv::emu::encode_explain_reply(out.dump(), blob);
+  if (std::string e = wire::send(sock, header, blob); !e.empty()) {
+    std::fprintf(stderr, "cudaviz-explain: %s\n", e.c_str());
+    return 1;
+  }
+  return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a;
-  for (int i = 1; i + 1 < argc; i += 2) a[argv[i]] = argv[i + 1];
-  if (a.count("--sync-costs")) return sync_costs(a);  // the bench's micro-kernel: barrier and shuffle cost
-  json out;
-  if (!a.count("--request") || !a.count("--blob"))
-    return fail(out, "cudaviz-explain: --request FILE.json and --blob FILE.bin are required", 2);
-  try {
-    return explain(cv::emu::read_explain_request(a["--request"], a["--blob"]), out);
-  } catch (const std::exception& e) {
-    return fail(out, e.what(), 2);
+  int sock = -1;
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (!std::strcmp(argv[i], "--socket")) sock = std::atoi(argv[i + 1]);
+  if (sock < 0) {
+    std::fprintf(stderr, "usage: cudaviz-explain --socket FD (started by cudaviz)\n");
+    return 2;
   }
+  return serve(sock);
 }

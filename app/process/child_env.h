@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace cv::emu {
+namespace cv {
 
 class ChildEnvironment {
  public:
@@ -19,4 +19,4 @@ class ChildEnvironment {
   std::vector<char*> envp_;
 };
 
-}  // namespace cv::emu
+}  // namespace cv

@@ -1,18 +1,18 @@
 #pragma once
 // A child process fed through its standard input (the recorder's ffmpeg): one
-// RAII owner of the process, its stdin and its captured stderr. Spawned with
-// posix_spawn (no fork of a large GL process). Stdin is one end of a Unix
+// RAII owner of the process (process/child.h), its stdin and its captured
+// stderr. Spawned with posix_spawn (process/spawn.h). Stdin is one end of a Unix
 // stream socket rather than a pipe, so every write can pass MSG_NOSIGNAL: a
 // child that dies mid-write gives EPIPE here, never a SIGPIPE that would end
 // the app. Stderr goes to an unlinked temporary file, read back for error
 // messages (no reader thread, and a chatty child can never block on it).
-#include <sys/types.h>
-
 #include <cstddef>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "process/child.h"
+#include "process/exit_words.h"
 
 namespace cv {
 
@@ -42,21 +42,9 @@ class ChildProcess {
   std::string stderr_tail(size_t max_bytes = 2000) const;
 
  private:
-  std::optional<int> try_reap();  // waitpid(WNOHANG) under the lock
-
-  pid_t pid_ = -1;
+  Child child_;
   int stdin_fd_ = -1;
   int stderr_fd_ = -1;
-  std::mutex mutex_;  // guards reaped_ and status_: kill() must not hit a reused pid
-  bool reaped_ = false;
-  int status_ = 0;
 };
-
-// "exit status 1", "killed by signal 9 (Killed)": a waitpid status in words.
-std::string describe_wait_status(int status);
-
-// The first executable file called `name` in the directories of `path_env`
-// (PATH's format: ':'-separated; an empty entry is the current directory).
-std::optional<std::string> find_on_path(const std::string& name, const char* path_env);
 
 }  // namespace cv

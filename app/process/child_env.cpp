@@ -1,8 +1,8 @@
-#include "usercode/emu/child_env.h"
+#include "process/child_env.h"
 
 extern char** environ;
 
-namespace cv::emu {
+namespace cv {
 
 ChildEnvironment::ChildEnvironment() {
   for (char** v = environ; *v; ++v) text_.emplace_back(*v);
@@ -20,4 +20,4 @@ ChildEnvironment::ChildEnvironment() {
   envp_.push_back(nullptr);
 }
 
-}  // namespace cv::emu
+}  // namespace cv
