@@ -39,21 +39,23 @@ class PtxEval {
   explicit PtxEval(const PtxProgram& p) : prog_(p), pieces_(p.pieces), labels_(p.labels) {}
   std::map<std::string, uint64_t> reg;
   std::vector<uint64_t> table;  // cv_guard_table as 64-bit words
+  std::map<std::string, uint64_t> symbols;  // variables' addresses (shared, local depot, record)
+  std::map<std::string, uint64_t> params;   // ld.param operands ("k_param_1") -> value
   static constexpr uint64_t kTable = 0x7f0000000000ull;
   static constexpr uint64_t kSink = 0x7f0000100000ull;  // cv_guard_sink
   std::vector<Touch> touched;
   std::map<std::string, long long> taken;  // branches taken, by target
 
-  // Runs from `label` until it reaches a label ending in one of `stops`
-  // (by a branch or by falling through; returns that label), a ret ("") or
-  // `steps` instructions ("steps").
+  // Runs from `label` ("" for the start of the text) until it reaches a
+  // label ending in one of `stops` (by a branch or by falling through;
+  // returns that label), a ret ("") or `steps` instructions ("steps").
   std::string run(const std::string& label, const std::vector<std::string>& stops, long long steps) {
     auto stop = [&](const std::string& l) {
       for (const std::string& s : stops)
         if (ends(l, s)) return true;
       return false;
     };
-    size_t i = at(label) + 1;
+    size_t i = label.empty() ? 0 : at(label) + 1;
     for (; i < pieces_.size() && steps > 0; ++i) {
       const Piece& p = pieces_[i];
       if (p.kind == PieceKind::Label && stop(label_name(p))) return label_name(p);
@@ -69,6 +71,7 @@ class PtxEval {
         continue;
       }
       if (ins.parts[0] == "ret" || ins.parts[0] == "exit") return "";
+      if (ins.parts[0] == "bar" || ins.parts[0] == "barrier") continue;  // one thread: nothing to wait for
       exec(ins);
     }
     return steps <= 0 ? "steps" : "";
@@ -86,6 +89,7 @@ class PtxEval {
   uint64_t get(const std::string& op) const {
     if (op == "cv_guard_table") return kTable;
     if (op == "cv_guard_sink") return kSink;
+    if (auto it = symbols.find(op); it != symbols.end()) return it->second;
     if (op[0] == '%') {
       auto it = reg.find(op);
       if (it == reg.end()) throw std::runtime_error("read of unset register " + op);
@@ -149,12 +153,17 @@ inline void PtxEval::exec(const Instruction& ins) {
   const auto& o = ins.operands;
   auto set = [&](uint64_t v) { reg[o[0]] = mask(v, bits_of(t) == 1 ? 1 : bits_of(t)); };
   if (r == "ld" || r == "st" || r == "atom" || r == "red") {
-    const bool load = r == "ld";
+    // The address is the first operand in brackets; loads and atomics write the first.
+    const bool load = o[0][0] != '[';
     const std::string& a = load ? o[1] : o[0];
     unsigned vec = 1;
     for (const std::string& q : ins.parts)
       if (q == "v2" || q == "v4") vec = q[1] - '0';
     const unsigned w = vec * static_cast<unsigned>(bits_of(t) / 8);
+    if (ins.parts[1] == "param") {
+      reg[o[0]] = params.at(a.substr(1, a.find(']') - 1));
+      return;
+    }
     const uint64_t addr = address(a);
     if (ins.parts[1] == "const") {
       const uint64_t word = (addr - kTable) / 8;
@@ -167,7 +176,7 @@ inline void PtxEval::exec(const Instruction& ins) {
     if (load) for (const std::string& d : dests(o[0])) reg[d] = 0;
     return;
   }
-  if (r == "mov") return set(get(o[1]));
+  if (r == "mov" || r == "cvta") return set(get(o[1]));
   if (r == "setp") {
     const bool v = compare(ins.parts[1], get(o[1]), get(o[2]), t);
     if (ins.parts.size() == 4) {  // setp.cmp.and.type d, a, b, c

@@ -8,11 +8,14 @@
 // for the plain in-range cases it must let it run.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <functional>
+#include <stdexcept>
 
 #include "app/ptx_eval.h"
 #include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
+#include "usercode/runner/guard_runtime.h"
 
 namespace cv::usercode::guard {
 namespace {
@@ -35,6 +38,13 @@ std::string kernel(const std::string& body) {
 }
 
 uint64_t lo32(uint64_t v) { return v & 0xffffffffull; }
+
+// cv_guard_table as the evaluator reads it: 64-bit words.
+std::vector<uint64_t> table_words(const Table& t) {
+  std::vector<uint64_t> w(sizeof t / 8);
+  std::memcpy(w.data(), &t, sizeof t);
+  return w;
+}
 
 std::vector<Shape> shapes() {
   auto ab32 = [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r2"] = lo32(b), r["%rd2"] = base; };
@@ -90,15 +100,66 @@ std::vector<Shape> shapes() {
          // On entry the same index; or not, for the starts near 2^31 and above.
          r["%rd9"] = lo32(a) < 0x7ffffffe || (a + b) % 2 ? lo32(a) : lo32(a) + 1;
        }},
+      {"a block tree: halved each trip, a barrier in the loop (no trip count: bounded by the entry value)",
+       "\tadd.s32 %r5, %r8, %r1;\n\tshl.b32 %r6, %r5, 2;\n\tadd.s32 %r9, %r7, %r6;\n\tld.shared.u32 %r3, [%r9];\n"
+       "\tshl.b32 %r10, %r8, 2;\n\tadd.s32 %r11, %r7, %r10;\n\tst.shared.u32 [%r11], %r3;\n\tbar.sync 0;\n"
+       "\tshr.u32 %r1, %r1, 1;\n\tsetp.ne.s32 %p1, %r1, 0;\n",
+       [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r8"] = lo32(b), r["%r7"] = lo32(base); },
+       true},
       {"64-bit, tested before its step",
        "\tshl.b64 %rd5, %rd3, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
        "\tsetp.lt.u64 %p1, %rd3, %rd4;\n\tadd.s64 %rd3, %rd3, 1;\n", ab64},
   };
 }
 
-TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
+struct Tally {
+  size_t passed = 0, inside = 0, unsound = 0;
+  std::string first;  // the first state whose check passed while the loop left the buffer
+};
+
+// The check of `guarded` beside the raw loop of `ptx`, over many starting states.
+Tally run_states(const Shape& sh, const std::string& ptx, const std::string& guarded_ptx) {
   const std::vector<uint64_t> values = {0, 1, 5, 47, 48, 49, 0x7ffffffe, 0x7fffffff, 0x80000000,
                                         0xfffffffd, 0xffffffff, 0ull - 3, 0x100000005ull};
+  const test::PtxProgram guarded(guarded_ptx), unguarded(ptx);
+  Tally t;
+  for (uint64_t elements : {0ull, 1ull, 48ull})
+    for (uint64_t misalign : {0ull, 2ull})
+      for (uint64_t a : values)
+        for (uint64_t b : values) {
+          const uint64_t base = (sh.shared ? 0x400 : 0x100000000ull) + misalign;
+          const uint64_t end = base + elements * sh.elem;
+          test::PtxEval check(guarded), raw(unguarded);
+          sh.state(check.reg, a, b, base);
+          sh.state(raw.reg, a, b, base);
+          // The kernel parameter's own window (Table::param[0]) on half the runs, else the scan.
+          std::vector<BufferView> bufs;
+          if (elements && !sh.shared)
+            bufs.push_back({reinterpret_cast<void*>(base), end - base, sh.elem, "data", true, (a + b) % 2 ? 0 : -1});
+          check.table = table_words(make_table(bufs, {}));
+          check.reg["%cvg_w0"] = sh.shared ? base : 0, check.reg["%cvg_w1"] = sh.shared ? end - base : 0;
+          check.reg["%cvg_l0"] = 0, check.reg["%cvg_l1"] = 0;
+          const std::string where = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000);
+          if (where.find("_fast") == std::string::npos && where.find("_slow") == std::string::npos)
+            throw std::runtime_error("the check ended at " + where);
+          const bool pass = where.find("_fast") != std::string::npos;
+          // 48 elements take at most ~350 steps; longer runs are cut (and are not plain cases).
+          const bool ended = raw.run("$L__BB0_1", {}, 700) != "steps";
+          bool ok = true;
+          for (const test::Touch& x : raw.touched)
+            ok = ok && x.address >= base && x.address + x.width <= end && x.address % x.width == 0;
+          // A loop that runs once is left to its checked copy (nothing to gain): the
+          // plain cases are the in-range runs that end and go round at least once more.
+          const bool again = (ended || !sh.counted) && raw.taken["$L__BB0_1"] > 0;
+          t.passed += pass && again, t.inside += ok && again;
+          if (pass && !ok && !t.unsound++)
+            t.first = "a=" + std::to_string(a) + " b=" + std::to_string(b) + " elements=" + std::to_string(elements) +
+                      " misalign=" + std::to_string(misalign) + ": the check passed but the loop leaves the buffer";
+        }
+  return t;
+}
+
+TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
   for (const Shape& sh : shapes()) {
     SCOPED_TRACE(sh.name);
     const std::string ptx = kernel(sh.body);
@@ -109,42 +170,32 @@ TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
       const LinkResult l = link_ptx(g.ptx, "sm_75");
       ASSERT_TRUE(l.ok) << l.error;
     }
-    const test::PtxProgram guarded(g.ptx), unguarded(ptx);
-    size_t passed = 0, inside = 0;
-    for (uint64_t elements : {0ull, 1ull, 48ull})
-      for (uint64_t misalign : {0ull, 2ull})
-        for (uint64_t a : values)
-          for (uint64_t b : values) {
-            const uint64_t base = (sh.shared ? 0x400 : 0x100000000ull) + misalign;
-            const uint64_t end = base + elements * sh.elem;
-            test::PtxEval check(guarded), raw(unguarded);
-            sh.state(check.reg, a, b, base);
-            sh.state(raw.reg, a, b, base);
-            check.table.assign(66, 0);
-            if (elements && !sh.shared) check.table[0] = 1, check.table[2] = base, check.table[3] = end;
-            // The kernel parameter's own window (Table::param[0]) on half the runs, else the scan.
-            if (elements && !sh.shared && (a + b) % 2) check.table[34] = base, check.table[35] = end;
-            check.reg["%cvg_s0"] = sh.shared ? base : 0, check.reg["%cvg_s1"] = sh.shared ? end : 0;
-            check.reg["%cvg_s2"] = 0, check.reg["%cvg_s3"] = 0;
-            const std::string where = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000);
-            ASSERT_TRUE(where.find("_fast") != std::string::npos || where.find("_slow") != std::string::npos) << where;
-            const bool pass = where.find("_fast") != std::string::npos;
-            // 48 elements take at most ~350 steps; longer runs are cut (and are not plain cases).
-            const bool ended = raw.run("$L__BB0_1", {}, 700) != "steps";
-            bool ok = true;
-            for (const test::Touch& t : raw.touched)
-              ok = ok && t.address >= base && t.address + t.width <= end && t.address % t.width == 0;
-            // A loop that runs once is left to its checked copy (nothing to gain): the
-            // plain cases are the in-range runs that end and go round at least once more.
-            const bool again = (ended || !sh.counted) && raw.taken["$L__BB0_1"] > 0;
-            passed += pass && again, inside += ok && again;
-            if (pass)
-              ASSERT_TRUE(ok) << "a=" << a << " b=" << b << " elements=" << elements << " misalign=" << misalign
-                              << ": the check passed but the loop leaves the buffer";
-          }
+    const Tally t = run_states(sh, ptx, g.ptx);
+    EXPECT_EQ(t.unsound, 0u) << t.first;
     // The plain cases (an in-range loop that runs more than once) pass.
-    EXPECT_GT(passed, 0u);
-    EXPECT_GE(passed * 10, inside * 9) << passed << " passed of " << inside << " in-range runs";
+    EXPECT_GT(t.passed, 0u);
+    EXPECT_GE(t.passed * 10, t.inside * 9) << t.passed << " passed of " << t.inside << " in-range runs";
+  }
+}
+
+// The harness can fail: a window compare planted wrong (its upper end no
+// longer required) in the check of a plain loop and of the block tree
+// lets a loop that leaves the buffer through, and the harness says so.
+TEST(GuardLoopChecks, APlantedUnsoundRuleIsCaught) {
+  const std::vector<Shape> all = shapes();
+  for (size_t k : {size_t{0}, all.size() - 2}) {
+    const Shape& sh = all[k];
+    SCOPED_TRACE(sh.name);
+    const std::string ptx = kernel(sh.body);
+    const GuardedPtx g = guard_ptx(ptx);
+    ASSERT_TRUE(g.ok) << g.error;
+    std::string bad = g.ptx;
+    const std::string from = "setp.le.and.u64 %cvg_p0, %cvg_d1,", to = "setp.le.or.u64 %cvg_p0, %cvg_d1,";
+    size_t planted = 0;
+    for (size_t at = bad.find(from); at != std::string::npos; at = bad.find(from, at + 1), ++planted)
+      bad.replace(at, from.size(), to);
+    ASSERT_GT(planted, 0u) << g.ptx;
+    EXPECT_GT(run_states(sh, ptx, bad).unsound, 0u);
   }
 }
 
@@ -168,7 +219,8 @@ void edges(const std::string& address_code, bool through_parameter) {
       "$L__BB0_1:\n" + address_code + "\tst.global.u32 [%rd6], %r1;\n\tret;\n}\n";
   const GuardedPtx g = guard_ptx(ptx);
   ASSERT_TRUE(g.ok) << g.error;
-  EXPECT_EQ(g.ptx.find("[%cvg_d5]") != std::string::npos, through_parameter);
+  // Through the parameter: the fence (its buffer's start subtracted, the room compared).
+  EXPECT_EQ(g.ptx.find("sub.s64 %cvg_d1, %rd6, %cvg_d2;") != std::string::npos, through_parameter) << g.ptx;
   const test::PtxProgram prog(g.ptx);
   const uint64_t base = 0x100000000ull, end = base + 64;
   struct Case {
@@ -180,9 +232,7 @@ void edges(const std::string& address_code, bool through_parameter) {
     SCOPED_TRACE(c.address);
     for (bool own_window : {false, true}) {
       test::PtxEval e(prog);
-      e.table.assign(66, 0);
-      e.table[0] = 1, e.table[2] = base, e.table[3] = end;
-      if (own_window) e.table[34] = base, e.table[35] = end;
+      e.table = table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
       e.reg["%rd2"] = base, e.reg["%rd5"] = c.address - base, e.reg["%rd6"] = c.address, e.reg["%r1"] = 7;
       const std::string where = e.run("$L__BB0_1", {"_fail", "_after"}, 1000);
       EXPECT_EQ(where.find("_after") != std::string::npos, c.passes) << where;

@@ -139,20 +139,45 @@ TEST(GuardLoops, EdgeCasesAreProvenSoundlyOrLeftChecked) {
   }
 }
 
-// Versioning needs one way in and no barrier or warp-wide instruction in the
-// loop: the copies must not split a warp at a __syncthreads or a shuffle.
-TEST(GuardLoops, LoopsWithBarriersOrShufflesAreNotVersioned) {
+// A loop with a barrier (a block tree) is versioned: threads of one block
+// may take different copies, so both copies' barriers are the non-aligned
+// `barrier.sync`, which counts arrivals per barrier whichever instruction
+// they come from. The tree's `h /= 2` bounds its addresses (0 to the entry
+// value): its reads and writes are proven. A warp shuffle may be met from
+// two copies too; __activemask may not (its answer is which threads sit at
+// the very same instruction): that loop is not versioned.
+TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
   if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
   const Both b = build(count3(
       "  __shared__ unsigned s[256];\n  const unsigned t = threadIdx.x & 255;\n  s[t] = 1;\n  __syncthreads();\n"
-      "  for (unsigned h = 128; h > 0; h /= 2) {\n    if (t < h) s[t] += s[t + h];\n    __syncthreads();\n  }\n"
+      "  for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {\n    if (t < h) s[t] += s[t + h];\n    __syncthreads();\n  }\n"
       "  unsigned v = s[0];\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n"
       "  if (t == 0) count[0] = v;"));
   ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error();
-  for (const guard::Loop& l : guard::find_loops(guard::split_ptx(b.raw.ptx), 0, guard::split_ptx(b.raw.ptx).size()))
-    if (!l.versionable) EXPECT_NE(l.why_not.find("warp or block"), std::string::npos) << l.why_not;
-  EXPECT_EQ(b.guarded.guarded.loops_proven, 0u);
-  EXPECT_EQ(b.guarded.guarded.checked_instructions, b.guarded.guarded.memory_instructions);
+  const guard::GuardedPtx& g = b.guarded.guarded;
+  EXPECT_GE(g.loops_proven, 1u) << g.ptx;
+  EXPECT_GE(loop_proven_sites(g), 2u) << "s[t] and s[t + h] in the tree: " << g.ptx;
+  EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+  // The raw kernel's bar.sync in the tree; in the guarded one, both copies' are barrier.sync.
+  EXPECT_NE(b.raw.ptx.find("bar.sync"), std::string::npos);
+  const size_t fast = g.ptx.find("_fast:"), after = g.ptx.find("_after:", fast);
+  ASSERT_NE(fast, std::string::npos);
+  const std::string copies = g.ptx.substr(fast, after - fast);
+  EXPECT_NE(copies.find("barrier.sync"), std::string::npos) << copies;
+  EXPECT_EQ(copies.find("bar.sync"), std::string::npos) << copies;
+  EXPECT_FALSE(b.guarded.cubin.empty()) << "nvJitLink builds it";
+
+  const Both m = build(count3(
+      "  __shared__ unsigned s[64];\n  s[threadIdx.x & 63] = 1;\n  __syncthreads();\n  unsigned v = 0;\n"
+      "  for (unsigned k = threadIdx.x & 7; k < 60; k += 4) v += s[k] * __popc(__activemask());\n"
+      "  if (v == 3) count[0] = v;"));
+  ASSERT_TRUE(m.guarded.ok) << m.guarded.first_error();
+  bool refused = false;
+  const std::vector<guard::Piece> pieces = guard::split_ptx(m.raw.ptx);
+  for (const guard::Loop& l : guard::find_loops(pieces, 0, pieces.size()))
+    refused = refused || l.why_not.find("activemask") != std::string::npos;
+  EXPECT_TRUE(refused) << m.raw.ptx;
+  EXPECT_EQ(m.guarded.guarded.checked_instructions, m.guarded.guarded.memory_instructions);
 }
 
 }  // namespace

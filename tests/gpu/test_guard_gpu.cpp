@@ -114,6 +114,30 @@ std::vector<FaultCase> cases() {
        "#pragma unroll 1\n"
        "  for (unsigned k = 0; k < 4u; ++k) vy.data[first + k * stride] = 0.5f;",
        {"write of 4 bytes to ", "past its end", "by thread (3,0,0) of block (2,0,0)", "at line 8"}, false},
+      // The fences (docs/guard.md "Fences"): a field read at a constant offset
+      // through the argument's pointer, 4 GiB past the end, stopped and named
+      // (the read gives 0).
+      {"FencedFieldReadPastTheEnd",
+       "  if (i < g.count) vy.data[i] = reinterpret_cast<const float*>(in.data + i + (1u << 28))[3];",
+       {"read of 4 bytes from ", "past its end", "at line 5"}},
+      // A block tree (a loop with a barrier): one thread's index leaves the
+      // shared array; its fenced write is skipped and named, the barriers
+      // still meet.
+      {"FencedSharedWriteInABlockTree",
+       "  __shared__ float s[256];\n"
+       "  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;\n"
+       "  s[t] = 1.f;\n"
+       "  __syncthreads();\n"
+       "  const unsigned bad = (t == 7 && blockIdx.x == 1) ? 4096u : 0u;\n"
+       "  for (unsigned h = 128; h > 0; h /= 2) {\n"
+       "    if (t < h) s[t + bad] += s[t + h];\n"
+       "    __syncthreads();\n"
+       "  }\n"
+       "  if (i < g.count) vy.data[i] = s[0];",
+       // s[t + bad] is read first (+=): at byte (7 + 4096) * 4 of the block's 1024.
+       {"read of 4 bytes from shared memory at byte 16412 of the block's 1024 bytes", "by thread (7,0,0) of block (1,",
+        "at line 11"},
+       false},
       {"LocalArrayIndexedOutOfRange",
        "  float a[8];\n"
        "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
@@ -146,6 +170,22 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
     const LaunchOutcome good = client->launch(request(), 2.0);
     EXPECT_TRUE(good.ok) << (good.fault ? good.fault->describe() : "");
   }
+}
+
+// A fence's quick compare is conservative at a buffer's very end (a field
+// at a constant offset rounds the access up to a width class): such an
+// access goes out of line, is checked exactly and runs. No alarm, the right
+// value: the last float3 of vy read as three floats.
+TEST(GuardGpu, AnAccessAtTheVeryEndRunsThroughTheExactCheck) {
+  CV_REQUIRE_GPU();
+  const CompileResult c = build(fountain_with(
+      "  const unsigned last = g.count / 3 - 1;\n"
+      "  if (i == 0) { const float3 v = reinterpret_cast<const float3*>(vy.data)[last]; vy.data[0] = v.x + v.y + v.z; }"),
+      true);
+  ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+  auto client = client_for(c);
+  const LaunchOutcome out = client->launch(request(), 2.0);
+  EXPECT_TRUE(out.ok) << (out.fault ? out.fault->describe() : "");
 }
 
 // Every registered template and example, guarded, on its own workload (as

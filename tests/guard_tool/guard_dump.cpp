@@ -6,6 +6,8 @@
 // matters). scripts/gpu_guard_table.sh runs it on the GPU machine so that
 // cuobjdump can count the SASS too.
 //   guard_dump [--arch sm_90] [--out DIR] FILE.cu...
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +25,27 @@ std::string slurp(const std::string& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// SASS instructions in a cubin: the .text.* sections' bytes over 16 (one
+// instruction is 128 bits on sm_70 and later). Counts the out-of-line
+// failure paths too; 0 when the bytes are not a 64-bit ELF.
+size_t sass_instructions(const std::vector<char>& elf) {
+  auto u16 = [&](size_t at) { uint16_t v = 0; std::memcpy(&v, elf.data() + at, 2); return size_t{v}; };
+  auto u32 = [&](size_t at) { uint32_t v = 0; std::memcpy(&v, elf.data() + at, 4); return size_t{v}; };
+  auto u64 = [&](size_t at) { uint64_t v = 0; std::memcpy(&v, elf.data() + at, 8); return size_t(v); };
+  if (elf.size() < 64 || std::memcmp(elf.data(), "\x7f" "ELF", 4) != 0 || elf[4] != 2) return 0;
+  const size_t shoff = u64(0x28), shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
+  if (shoff + shnum * shentsize > elf.size() || shstrndx >= shnum) return 0;
+  const size_t names = u64(shoff + shstrndx * shentsize + 0x18);
+  size_t n = 0;
+  for (size_t k = 0; k < shnum; ++k) {
+    const size_t h = shoff + k * shentsize, name = names + u32(h);
+    if (name >= elf.size()) continue;
+    const std::string s(elf.data() + name, strnlen(elf.data() + name, elf.size() - name));
+    if (s.rfind(".text.", 0) == 0) n += u64(h + 0x20) / 16;
+  }
+  return n;
 }
 
 void spit(const std::filesystem::path& p, const std::string& text) {
@@ -63,7 +86,8 @@ int dump(const std::string& file, const std::string& arch, const std::string& ou
             << " | memory " << g.guarded.memory_instructions << " checked " << g.guarded.checked_instructions
             << " grouped " << g.guarded.grouped_instructions << " loop_proven " << g.guarded.loop_proven_instructions
             << " proven_named " << proven << " | innermost-loop PTX instructions " << lr.instructions << " -> "
-            << lg.instructions << ", branches " << lr.branches << " -> " << lg.branches << "\n";
+            << lg.instructions << ", branches " << lr.branches << " -> " << lg.branches << " | SASS instructions "
+            << sass_instructions(raw.cubin) << " -> " << sass_instructions(g.cubin) << " (with failure paths)\n";
   return 0;
 }
 

@@ -29,6 +29,8 @@ struct Access {
   int root = -1;        // the kernel parameter its pointer comes from (access_roots.h), -1: none
   std::string address;  // the address operand as written ("[%rd6+8]")
   std::string copy;     // "" for the site's own check; a suffix for its labels in a copy of the code
+  int zeros = 0;        // low bits of the base known to be 0 (address_facts.h; of the offset when rooted)
+  long long frame_bytes = 0;  // the function's local frame (local accesses)
 };
 
 struct CheckCode {
@@ -49,7 +51,9 @@ std::string group_check(const AccessGroup& g, unsigned id, const std::string& sl
 std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
                          const std::string& width, int root = -1);
 
-// Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
+// Set once a function: the shared window's start %cvg_w0 and size %cvg_w1
+// (32-bit), %cvg_kK = max(size - 2^K + 1, 0) for the fences, and the local
+// frame [%cvg_l0, %cvg_l1).
 struct SharedVar {
   std::string name;
   long long bytes;  // -1: the extern (dynamic) array, sized by %dynamic_smem_size

@@ -20,14 +20,25 @@ constexpr unsigned kParamWindows = 16;  // by the kernel's parameter index: the 
 struct TableEntry {
   unsigned long long begin, end;  // [begin, end) in the generic/global address space
 };
+// Accessing through a kernel argument's pointer, the fence subtracts the
+// buffer's start from the access's base register and compares the result,
+// unsigned, with room[k] (docs/guard.md "Fences"): the number of offsets at
+// which 2^k bytes still fit in the buffer, given only when the argument's
+// pointer is aligned to 2^k; otherwise 0, which nothing passes (so does a
+// table nobody wrote: all zeros).
+constexpr unsigned kWidthClasses = 6;  // 1, 2, 4, 8, 16, 32 bytes
+struct ParamWindow {
+  unsigned long long begin, end;  // the buffer exactly ({0, 0}: none): the exact checks' window
+  unsigned long long room[kWidthClasses];
+};
 struct Table {
   unsigned count;  // entries in use (the check loops over these only)
   unsigned pad[3];
   TableEntry entry[kTableEntries];
-  // param[j]: the buffer of the kernel's argument j when it is a span ({0, 0}
-  // otherwise). An access whose address the guard traces to parameter j's
-  // pointer compares this window first, at a fixed offset.
-  TableEntry param[kParamWindows];
+  // param[j]: the buffer of the kernel's argument j when it is a span. An
+  // access whose address the guard traces to parameter j's pointer compares
+  // this window first, at a fixed offset.
+  ParamWindow param[kParamWindows];
 };
 
 // Where the failing access pointed (for generic addresses: the window it fell in).
@@ -45,7 +56,8 @@ struct Record {
   unsigned thread[3], block[3];
 };
 
-static_assert(sizeof(Table) == 16 + 16 * kTableEntries + 16 * kParamWindows);
+static_assert(sizeof(ParamWindow) == 64 && offsetof(ParamWindow, room) == 16);
+static_assert(sizeof(Table) == 16 + 16 * kTableEntries + 64 * kParamWindows);
 static_assert(offsetof(Table, entry) == 16 && offsetof(Table, param) == 16 + 16 * kTableEntries);
 static_assert(offsetof(Record, address) == 16 && offsetof(Record, shared_lo) == 24 &&
               offsetof(Record, local_lo) == 40 && offsetof(Record, thread) == 56 &&

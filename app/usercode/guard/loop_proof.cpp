@@ -137,6 +137,18 @@ class Prover {
       if (a == reg && operand_ok(b)) ivs_[reg] = {at[0], bits, b, sub};
       else if (add && b == reg && operand_ok(a)) ivs_[reg] = {at[0], bits, a, false};
     }
+    // Halved once a trip (a block tree's `h /= 2`): unsigned, so every value
+    // it takes in the loop lies between 0 and its value on entry.
+    for (const auto& [reg, at] : defs_) {
+      if (at.size() != 1 || !every_iteration(at[0])) continue;
+      const Instruction& ins = ins_.at(at[0]);
+      if (!ins.guard.empty() || ins.parts.size() != 2 || ins.operands.size() != 3 || ins.operands[1] != reg) continue;
+      const auto k = parse_imm(ins.operands[2]);
+      const int bits = type_bits(ins.parts[1]);
+      if (bits && ((ins.parts[0] == "shr" && ins.parts[1][0] == 'u' && k && *k >= 1 && *k < bits) ||
+                   (ins.parts[0] == "div" && ins.parts[1][0] == 'u' && k && *k >= 2)))
+        halving_[reg] = bits;
+    }
   }
 
   // ---- code ----
@@ -266,6 +278,8 @@ class Prover {
   std::map<std::string, std::vector<size_t>> defs_;
   std::vector<size_t> labels_, branches_;
   std::map<std::string, IV> ivs_;
+  std::map<std::string, int> halving_;  // registers halved once a trip -> bits
+  std::string bounded_;                 // the halved register bounding the addresses, when no trip count
   std::ostringstream c_;
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
@@ -277,7 +291,13 @@ class Prover {
 std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits, int depth) {
   if (depth > 12 || operand.empty()) return std::nullopt;
   if (operand[0] != '%' || invariant(operand)) return Lin{bits, val(operand, bits), imm(0)};
+  if (!bounded_.empty() && operand == bounded_) {
+    // Bounded mode: the trip's "k" is this register's value, 0..its entry value.
+    if (halving_.at(operand) != bits) return std::nullopt;
+    return Lin{bits, imm(0), imm(1)};
+  }
   if (auto it = ivs_.find(operand); it != ivs_.end()) {
+    if (!bounded_.empty()) return std::nullopt;  // not bounded by the halved register
     const IV& iv = it->second;
     if (iv.bits != bits) return std::nullopt;
     Val step = val(iv.step, bits);
@@ -293,7 +313,7 @@ std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits
   // next trip's index at the end): read here, it holds the value the last
   // iteration left, g(k - 1), or what it held on entry for k = 0; that is
   // affine when the entry value is g(-1), which the check requires.
-  if (d[0] <= at || !every_iteration(d[0]) || depth > 6) return std::nullopt;
+  if (d[0] <= at || !every_iteration(d[0]) || depth > 6 || !bounded_.empty()) return std::nullopt;
   auto g = from_def(d[0], bits, depth + 1);
   if (!g) return std::nullopt;
   Lin r{bits, add(bits, g->base, neg(bits, g->step)), g->step};
@@ -534,6 +554,14 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     oks_.clear();
     k_.reset();
     deferred_.clear();
+    // One halved register bounds every address affine in it (a block tree),
+    // whatever the trip count: "k" ranges over its values, 0 to its entry value.
+    if (halving_.size() == 1) {
+      bounded_ = halving_.begin()->first;
+      const int bits = halving_.begin()->second;
+      k_ = bits == 64 ? Val{false, 0, bounded_} : widen(Val{false, 0, bounded_}, false);
+      require("setp.lt.u64", *k_, imm(1ll << 32));
+    }
   }
 
   // Accesses through one register holding one value share a range.

@@ -9,8 +9,10 @@
 
 #include "usercode/guard/access_groups.h"
 #include "usercode/guard/access_roots.h"
+#include "usercode/guard/address_facts.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
+#include "usercode/guard/loop_cache.h"
 #include "usercode/guard/loop_proof.h"
 #include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_text.h"
@@ -207,6 +209,7 @@ class Rewriter {
     roots_.clear();
     if ((" " + squeeze(pieces_[f.header].text)).find(" .entry ") != std::string::npos)
       roots_ = parameter_roots(pieces_, f.open + 1, f.close);
+    facts_ = facts(f);
     const std::map<size_t, Planned> loops = plan_loops(f);
     Emit e;
     bool prologue_done = false;
@@ -230,19 +233,35 @@ class Rewriter {
     std::string& body = e.body;
     const bool needs_regs = e.needs_regs, needs_window = e.needs_window;
     if (needs_regs && prologue_pos != std::string::npos)
-      body.insert(prologue_pos, prologue(needs_window));
+      body.insert(prologue_pos, prologue(needs_window) + cache_.init);
     text += pieces_[f.open].text;
-    if (needs_regs) text += scratch_registers() + scratch_.declarations();
+    if (needs_regs) text += scratch_registers() + scratch_.declarations() + cache_.declarations();
     text += body;
     text += e.fails;
     text += pieces_[f.close].text;
     local_vars_.clear();
     site_of_.clear();
     built_.clear();
+    unalign_.clear();
     scratch_ = LoopScratch{};
+    cache_ = CacheRegs{};
   }
 
  private:
+  // Alignment facts for every memory instruction's base (address_facts.h).
+  AddressFacts facts(const Function& f) const {
+    std::map<std::string, unsigned> align;
+    for (const auto* m : {&vars_, &local_vars_})
+      for (const auto& [name, v] : *m) align[name] = v.align;
+    std::set<size_t> asked;
+    for (size_t i = f.open + 1; i < f.close; ++i) {
+      Instruction ins;
+      if (pieces_[i].kind == PieceKind::Stmt && parse_instruction(pieces_[i].text, ins) && is_memory_root(ins.parts[0]))
+        asked.insert(i);
+    }
+    return address_facts(pieces_, f.open + 1, f.close, roots_, align, asked);
+  }
+
   // Of { } blocks inside the body, at each piece.
   std::vector<int> block_depths(const Function& f) const {
     std::vector<int> depth(f.close + 1, 0);
@@ -302,13 +321,15 @@ class Rewriter {
     if (!is_memory_root(root)) {
       if (root == "call") call(ins);
       else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
-      out += p.text;
-      if (fast) *fast += p.text;
+      const std::string text = unalign_.count(i) ? unaligned_barrier(p.text) : p.text;
+      out += text;
+      if (fast) *fast += text;
       return;
     }
     std::string code, fail;
     bool window = false;
     std::optional<Access> built;
+    piece_ = i;
     if (!memory(ins, nested, code, fail, window, built)) {
       out += p.text;
       if (fast) *fast += p.text;
@@ -369,20 +390,25 @@ class Rewriter {
   struct Planned {
     Loop loop;
     LoopProof proof;
+    bool nested = false;  // inside another loop: entered once a trip of it
   };
 
   // The loops of function `f` whose accesses can be proven before they run.
   std::map<size_t, Planned> plan_loops(const Function& f) {
     std::map<size_t, Planned> out;
-    for (const Loop& l : find_loops(pieces_, f.open + 1, f.close)) {
+    const std::vector<Loop> all = find_loops(pieces_, f.open + 1, f.close);
+    for (const Loop& l : all) {
       if (!l.versionable) continue;
+      const bool nested = std::any_of(all.begin(), all.end(), [&](const Loop& m) {
+        return m.header < l.header && m.latch > l.latch;
+      });
       std::vector<LoopAccess> accesses;
       for (size_t i = l.header + 1; i < l.latch; ++i) {
         Instruction ins;
         if (pieces_[i].kind == PieceKind::Stmt && parse_instruction(pieces_[i].text, ins))
           if (auto a = loop_access(i, ins)) accesses.push_back(*a);
       }
-      if (auto proof = prove_loop(pieces_, l, accesses, scratch_)) out[l.header] = {l, std::move(*proof)};
+      if (auto proof = prove_loop(pieces_, l, accesses, scratch_)) out[l.header] = {l, std::move(*proof), nested};
     }
     return out;
   }
@@ -418,6 +444,10 @@ class Rewriter {
                  const std::vector<int>& depth, Emit& e) {
     const Loop& l = pl.loop;
     const std::string L = "$cvg_l" + std::to_string(loops_++) + "_";
+    // Threads of one block may run different copies: their barriers must meet
+    // from either copy, so both copies use the non-aligned form.
+    for (size_t j = l.header + 1; j <= l.latch; ++j)
+      if (unaligned_barrier(pieces_[j].text) != pieces_[j].text) unalign_.insert(j);
     std::string check = pl.proof.check;
     for (size_t at = check.find(kSlowLabel); at != std::string::npos; at = check.find(kSlowLabel, at))
       check.replace(at, std::string(kSlowLabel).size(), L + "slow");
@@ -449,7 +479,7 @@ class Rewriter {
       }
       auto site = site_of_.find(j);
       if (site == site_of_.end()) {
-        fast += p.text;
+        fast += unalign_.count(j) ? unaligned_barrier(p.text) : p.text;
         continue;
       }
       const std::string n = std::to_string(site->second);
@@ -470,10 +500,14 @@ class Rewriter {
     ++out_.loops_proven;
     e.needs_regs = true;
     e.needs_window = e.needs_window || pl.proof.needs_window;
+    std::string head = check + "\t@!" + pl.proof.ok + " bra " + L + "slow;\n";
+    if (pl.nested)
+      if (auto cached = cached_check(check, pl.proof.ok, L + "slow", L + "c_",
+                                     [&](const std::string& r) { return regs_.bytes(r); }, cache_))
+        head = *cached;
     e.body += pieces_[l.header].text + "\n\t// cudaviz guard: " + std::to_string(pl.proof.proven.size()) +
-              " accesses of this loop checked once, before it runs\n" + check + "\t@!" + pl.proof.ok +
-              " bra " + L + "slow;\n" + L + "fast:" + fast + "\n\tbra.uni " + L + "after;\n" + L + "slow:" +
-              slow + "\n" + L + "after:\n";
+              " accesses of this loop checked once, before it runs\n" + head + L + "fast:" + fast +
+              "\n\tbra.uni " + L + "after;\n" + L + "slow:" + slow + "\n" + L + "after:\n";
   }
 
   int root_of(const std::string& reg) const {
@@ -602,6 +636,11 @@ class Rewriter {
     acc.base = a.base, acc.base32 = base_bytes == 4, acc.offset = a.offset, acc.nested = nested;
     acc.root = a.kind == Address::Register && base_bytes == 8 ? root_of(a.base) : -1;
     acc.address = *addr_op;
+    // A register rooted at a parameter has its offset's zeros: of use only to
+    // the fence through that parameter's window (global, 64-bit).
+    if (a.kind == Address::Register && (root_of(a.base) < 0 || (space == "global" && acc.root >= 0)))
+      acc.zeros = facts_.zeros_at(a.base, piece_);
+    acc.frame_bytes = depot_bytes_;
     for (const std::string& d : dests) acc.dests.emplace_back(d, static_cast<unsigned>(std::max(0, regs_.bytes(d))));
     window = space != "global";
     CheckCode cc = check_code(acc);
@@ -641,9 +680,13 @@ class Rewriter {
   unsigned groups_ = 0;  // group ids, unique in the module
   unsigned loops_ = 0;   // proven loops, unique in the module
   LoopScratch scratch_;  // the loop checks' registers, per function
+  CacheRegs cache_;      // remembered loop checks' registers, per function
   std::map<size_t, size_t> site_of_;  // piece -> its site (this function)
   std::map<size_t, Access> built_;    // piece -> its check (this function), for copies
   std::map<std::string, int> roots_;  // address register -> kernel parameter (access_roots.h)
+  AddressFacts facts_;                // known low zero bits of address registers (this function)
+  std::set<size_t> unalign_;          // barriers of versioned loops, emitted non-aligned (this function)
+  size_t piece_ = 0;                  // the piece memory() is rewriting
 };
 
 }  // namespace

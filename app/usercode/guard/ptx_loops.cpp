@@ -25,6 +25,30 @@ bool warp_wide(const std::string& root) {
   return false;
 }
 
+bool copies_may_meet(const Instruction& ins) {
+  const std::vector<std::string>& q = ins.parts;
+  auto has = [&](const char* w) { return std::find(q.begin(), q.end(), w) != q.end(); };
+  if (q[0] == "bar" || q[0] == "barrier") {
+    if (has("warp")) return has("sync");  // bar.warp.sync: by its member mask
+    return !has("cluster") && (has("sync") || has("arrive") || has("red"));
+  }
+  return (q[0] == "shfl" || q[0] == "vote" || q[0] == "match" || q[0] == "redux") && has("sync") && !has("aligned");
+}
+
+std::string unaligned_barrier(const std::string& stmt) {
+  Instruction ins;
+  if (!parse_instruction(stmt, ins) || (ins.parts[0] != "bar" && ins.parts[0] != "barrier") ||
+      std::find(ins.parts.begin(), ins.parts.end(), "warp") != ins.parts.end())
+    return stmt;
+  std::string op = "barrier";
+  for (size_t k = 1; k < ins.parts.size(); ++k)
+    if (ins.parts[k] != "aligned") op += "." + ins.parts[k];
+  std::string args;
+  for (const std::string& o : ins.operands) args += (args.empty() ? " " : ", ") + o;
+  const std::string g = ins.guard.empty() ? "" : "@" + std::string(ins.guard_negated ? "!" : "") + ins.guard + " ";
+  return "\t" + g + op + args + ";";
+}
+
 namespace {
 
 // Why loop [h, e] cannot be versioned ("" when it can).
@@ -52,7 +76,8 @@ std::string check_loop(const std::vector<Piece>& pieces, size_t h, size_t e, con
       continue;
     }
     if (ins.parts[0] == "brx") return "it holds a jump table";
-    if (warp_wide(ins.parts[0])) return "it holds " + ins.opcode + ", which a whole warp or block must meet";
+    if (warp_wide(ins.parts[0]) && !copies_may_meet(ins))
+      return "it holds " + ins.opcode + ", which a whole warp or block must meet at the same instruction";
   }
   (void)label;
   return "";

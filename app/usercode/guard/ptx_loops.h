@@ -5,9 +5,9 @@
 // one way in (its header: fall-through or branches from outside), no other
 // way back to the header than its last statement, only forward branches
 // inside (no inner loop), and no { } block, jump table or instruction that
-// a whole warp or block must meet at one place (a thread that takes the
-// proven copy and one that takes the checked copy must not be split at a
-// barrier or a shuffle).
+// a whole warp or block must meet at one and the same instruction (a thread
+// that takes the proven copy and one that takes the checked copy may meet
+// at a barrier made non-aligned or at a warp shuffle, not at those).
 #include <string>
 #include <vector>
 
@@ -32,6 +32,16 @@ std::string branch_target(const Instruction& ins);
 std::string label_name(const Piece& p);
 // True for instructions a whole warp or block must meet at one place.
 bool warp_wide(const std::string& root);
+// Of those, the ones threads may meet at from two copies of a loop (sm_70
+// and later): CTA barriers once made non-aligned (`barrier.sync` counts
+// arrivals per barrier, whichever instruction they come from) and the
+// warp-level .sync forms, which synchronise by their member mask. Not
+// activemask, elect, mma and the like, whose result or legality depends on
+// which threads sit at the very same instruction.
+bool copies_may_meet(const Instruction& ins);
+// A CTA barrier statement as its non-aligned `barrier` form (the statement
+// unchanged when it is not one).
+std::string unaligned_barrier(const std::string& stmt);
 
 // Static figures of the hot code: instructions and branches inside loops
 // that contain no other loop, over every function of `ptx`. In guarded PTX

@@ -21,6 +21,8 @@ namespace cv::usercode::guard {
 // (module globals), at most kTableEntries, and each buffer's window again
 // under the kernel argument it is (BufferView::param); pure.
 Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra);
+// One argument's window: [begin, begin + bytes) and its fence classes; pure.
+ParamWindow param_window(unsigned long long begin, unsigned long long bytes);
 
 class GuardedModule {
  public:
