@@ -269,6 +269,13 @@ class Prover {
   bool trip_count();
   const std::vector<size_t>* latch_test(const Instruction& latch) const;
   void trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step);
+  // Most threads of a grid-stride loop run it once: `in` false (no trip
+  // after the first) leaves for the checked copy at once, before the rest
+  // of the check is computed, which would cost more than that one trip.
+  void leave_if_short(const std::string& in, const Val& step) {
+    c_ << "\t@!" << in << " bra " << kSlowLabel << ";\n";
+    if (!step.imm) short_trips_ = 2;
+  }
   bool trip_ne(int bits, Val x0, Val bound, long long step);
 
   const std::vector<Piece>& pieces_;
@@ -283,6 +290,7 @@ class Prover {
   std::ostringstream c_;
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
+  long long short_trips_ = 1;  // fewer back-branches than this: the checked copy
   std::string once_;      // true when the loop runs once (then the check goes to the checked copy)
   bool defer_ = false;    // widened values' ranges checked after the trip count
   std::vector<std::pair<Lin, bool>> deferred_;
@@ -407,6 +415,7 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
     const Val d = add(64, bound, neg(64, x0));
     const std::string in = fresh(1);
     c_ << "\tsetp.gt.s64 " << in << ", " << op(d) << ", 0;\n";
+    leave_if_short(in, step);
     k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
     return;
   }
@@ -421,6 +430,7 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
   require("setp.le." + S, bound, top);
   const std::string in = fresh(1);
   c_ << "\tsetp.lt." << S << " " << in << ", " << op(x0) << ", " << op(bound) << ";\n";
+  leave_if_short(in, step);
   const Val d = add(64, bound, neg(64, x0));
   k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
 }
@@ -508,8 +518,11 @@ bool Prover::trip_count() {
   for (const auto& [w, sign] : deferred_) no_wrap(w, sign);
   deferred_.clear();
   // A loop that runs once gains nothing from its proven copy: straight to the checked one.
+  // With a register step (a grid-stride loop) the rest of the check costs more
+  // than two checked trips: those go there too.
   once_ = fresh(1);
-  c_ << "\tsetp.eq.u64 " << once_ << ", " << op(*k_) << ", 0;\n\t@" << once_ << " bra " << kSlowLabel << ";\n";
+  c_ << "\tsetp.lt.u64 " << once_ << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once_ << " bra "
+     << kSlowLabel << ";\n";
   return true;
 }
 
@@ -553,6 +566,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     c_.str("");
     oks_.clear();
     k_.reset();
+    short_trips_ = 1;
     deferred_.clear();
     // One halved register bounds every address affine in it (a block tree),
     // whatever the trip count: "k" ranges over its values, 0 to its entry value.
