@@ -8,13 +8,17 @@
 #           same kernel unguarded in the same runner: guard_ratio) for every
 #           kernel; $OUT/guard/table.txt: kernel, guarded and unguarded ms,
 #           ratio, correct, accesses checked / grouped / proven for a loop,
-#           registers. REPS (default 100), KERNELS (default: all).
+#           registers; its last lines: the largest ratio and its kernel, and
+#           every kernel over 1.10 (or failed). REPS (default 100), KERNELS
+#           (default: assets/kernels/*.cu tests/corpus/*/guard_*.cu).
 #   sass    guard_dump's cubins (unguarded and guarded) through cuobjdump:
 #           SASS instructions in all and in innermost loops (scripts/sass_loops.py)
 #   faults  LAST (a window on NVIDIA GL): each tests/gpu/guard_cases kernel
 #           guarded in the window, then a plain window that must draw all
 #           its frames, then the GuardGpu tests (never GuardGpuUnguarded).
-# Every step has its own time limit; a step that hangs is killed and logged.
+# Every step has its own time limit (timeout -k); a step that hangs is killed
+# and logged in $OUT/guard/guard.log. Exit status: 0 when every kernel ran,
+# was right and kept guard_ratio <= 1.10; 1 otherwise (the table says which).
 set -uo pipefail
 source scripts/gpu_env.sh
 what=" ${*:-table sass faults} "
@@ -22,7 +26,8 @@ has() { [[ $what == *" $1 "* ]]; }
 G=$OUT/guard; mkdir -p "$G"
 log=$G/guard.log
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
-kernels=${KERNELS:-$(ls assets/kernels/*.cu tests/corpus/*/*.cu 2>/dev/null)}
+kernels=${KERNELS:-$(ls assets/kernels/*.cu tests/corpus/*/guard_*.cu 2>/dev/null)}
+status=0
 
 if has table; then
   say "table: $(echo "$kernels" | wc -w) kernels, reps ${REPS:-100}"
@@ -53,20 +58,31 @@ for j in rows:
     print(f"{name:46} {j.get('ms_median', 0):11.4f} {j.get('unguarded_ms_median', 0):10.4f} {r:7.3f} "
           f"{str(j.get('correct')):>5} {j.get('checked_instructions', 0):7} {j.get('grouped_instructions', 0):7} "
           f"{j.get('loop_proven_instructions', 0):5} {j.get('registers') or 0:5}")
-print(f"\n{len(rows)} kernels, {len(over)} over 1.10 or failed: {', '.join(over) if over else 'none'}")
+ratios = [(j['guard_ratio'], j['file']) for j in rows if j.get('guard_ratio') is not None]
+top = max(ratios) if ratios else (float('nan'), 'none')
+wrong = [j['file'] for j in rows if j.get('guard_ratio') is not None and j.get('correct') is False]
+print(f"\n{len(rows)} kernels; max guard_ratio {top[0]:.3f} ({top[1]}); "
+      f"{len(wrong)} wrong answers{': ' + ', '.join(wrong) if wrong else ''}")
+print(f"{len(over)} over 1.10 or failed: {', '.join(over) if over else 'none'}")
+sys.exit(1 if over else 0)
 PY
-  cat "$G/table.txt" | tee -a "$log" | tail -n 1
+  [ $? -eq 0 ] || status=1
+  cat "$G/table.txt" | tee -a "$log" | tail -n 2
 fi
 
 if has sass; then
   say "sass: guard_dump, cuobjdump"
   if [ -x "$B/guard_dump" ] && command -v cuobjdump > /dev/null; then
     arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '.')
-    timeout -k 5 300 "$B/guard_dump" --arch "sm_$arch" --out "$G/dump" $kernels > "$G/dump.txt" 2>&1
-    for c in "$G"/dump/*.cubin; do
+    : > "$G/dump.txt"
+    for f in $kernels; do  # one folder per lab: the corpus repeats file names
+      timeout -k 5 60 "$B/guard_dump" --arch "sm_$arch" --out "$G/dump/$(basename "$(dirname "$f")")" "$f" \
+        >> "$G/dump.txt" 2>&1 || say "guard_dump $f: exit $?"
+    done
+    for c in "$G"/dump/*/*.cubin; do
       timeout -k 5 30 cuobjdump -sass "$c" > "${c%.cubin}.sass" 2>/dev/null
     done
-    python3 scripts/sass_loops.py "$G"/dump/*.sass > "$G/sass.txt" 2>> "$log"
+    python3 scripts/sass_loops.py "$G"/dump/*/*.sass > "$G/sass.txt" 2>> "$log"
     (cd "$G" && tar cf dump.tar dump && rm -rf dump)
   else
     say "sass: no guard_dump in .devrun or no cuobjdump: skipped"
@@ -88,7 +104,10 @@ except Exception as e: print("no summary", e)')"
   timeout -k 5 60 "$B/cudaviz" --frames 120 --screenshot "$G/plain_after.png" > "$G/plain_after.json" 2> "$G/plain_after.err"
   say "plain window after the fault kernels: exit $? $(tail -n 1 "$G/plain_after.json" | head -c 300)"
   timeout -k 5 300 "$B/gpu_tests" --gtest_filter='GuardGpu.*' > "$G/guard_gpu_tests.log" 2>&1
-  say "gpu_tests GuardGpu.*: exit $?"
+  rc=$?
+  say "gpu_tests GuardGpu.*: exit $rc"
+  [ $rc -eq 0 ] || status=1
   grep -E "^\[  (FAILED|     OK|  PASSED) " "$G/guard_gpu_tests.log" | tee -a "$log" | tail -n 30
 fi
-say done
+say "done, exit $status"
+exit $status

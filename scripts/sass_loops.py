@@ -68,5 +68,5 @@ def figures(text):
 print(f"{'dump':40} {'instr':>6} {'bra':>5} {'loops':>5} {'in-loop':>8} {'loop-bra':>8}  sizes")
 for path in sys.argv[1:]:
     n, b, loops, inl, inb, sizes = figures(open(path).read())
-    name = path.rsplit("/", 1)[-1]
+    name = "/".join(path.rsplit("/", 2)[-2:])  # lab folder / file: the corpus repeats names
     print(f"{name:40} {n:6} {b:5} {loops:5} {inl:8} {inb:8}  {','.join(map(str, sizes[:8]))}")
