@@ -178,6 +178,28 @@ TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
   }
 }
 
+// A grid-stride loop that most threads run once (grid = ceil(n / threads)):
+// its check leaves for the checked copy after a handful of instructions,
+// before the trip count's division; two trips go there too, many run proven.
+TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
+  const Shape sh = shapes()[7];
+  ASSERT_NE(std::string(sh.name).find("grid-stride"), std::string::npos);
+  const std::string ptx = kernel(sh.body);
+  const GuardedPtx g = guard_ptx(ptx);
+  ASSERT_TRUE(g.ok) << g.error;
+  const test::PtxProgram guarded(g.ptx);
+  const uint64_t base = 0x100000000ull, elements = 48;
+  auto where = [&](uint64_t start, uint64_t step, long long steps) {
+    test::PtxEval e(guarded);
+    e.reg["%rd3"] = start, e.reg["%rd4"] = elements, e.reg["%rd2"] = base, e.reg["%rd8"] = step;
+    e.table = table_words(make_table({{reinterpret_cast<void*>(base), elements * 4, 4, "data", true, 0}}, {}));
+    return e.run("$L__BB0_1", {"_fast", "_slow"}, steps);
+  };
+  EXPECT_NE(where(5, 64, 8).find("_slow"), std::string::npos) << "one trip: " << where(5, 64, 8) << "\n" << g.ptx;
+  EXPECT_NE(where(5, 30, 100000).find("_slow"), std::string::npos) << "two trips";
+  EXPECT_NE(where(5, 2, 100000).find("_fast"), std::string::npos) << "22 trips";
+}
+
 // The harness can fail: a window compare planted wrong (its upper end no
 // longer required) in the check of a plain loop and of the block tree
 // lets a loop that leaves the buffer through, and the harness says so.
