@@ -112,6 +112,7 @@ int log2_of(unsigned w) {
 // against every buffer (a pointer into another buffer, or at the very end
 // of its own with a constant offset, is fine: it runs there); anything else
 // is recorded. Empty when the access needs the general form.
+// Long: the three windows' forms of one fence side by side, so that they stay alike.
 std::optional<CheckCode> fence(const Access& a, const std::string& L, std::ostringstream& c) {
   const bool rooted = a.space == "global" && a.root >= 0 && a.root < static_cast<int>(kParamWindows);
   if (a.nested || a.base_kind != Access::Base::Register || (!rooted && a.space != "shared" && a.space != "local"))

@@ -691,6 +691,7 @@ class Rewriter {
 
 }  // namespace
 
+// Long: the module-level steps in their order (declarations, functions, table), each a few lines.
 GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
   GuardedPtx out;
   out.memory_instructions = count_memory_instructions(ptx);
