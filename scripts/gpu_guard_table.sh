@@ -10,7 +10,9 @@
 #           ratio, correct, accesses checked / grouped / proven for a loop,
 #           registers; its last lines: the largest ratio and its kernel, and
 #           every kernel over 1.10 (or failed). REPS (default 100), KERNELS
-#           (default: assets/kernels/*.cu tests/corpus/*/guard_*.cu).
+#           (default: assets/kernels/*.cu tests/corpus/*/guard_*.cu),
+#           KERNEL_LIMIT seconds a kernel (default 90), BUDGET seconds the
+#           whole table (default 420; kernels past it count as failed).
 #   sass    guard_dump's cubins (unguarded and guarded) through cuobjdump:
 #           SASS instructions in all and in innermost loops (scripts/sass_loops.py)
 #   faults  LAST (a window on NVIDIA GL): each tests/gpu/guard_cases kernel
@@ -32,8 +34,16 @@ status=0
 if has table; then
   say "table: $(echo "$kernels" | wc -w) kernels, reps ${REPS:-100}"
   : > "$G/table.jsonl"
+  # The whole table within BUDGET seconds (default 420: a device call lasts at
+  # most 10 minutes); a kernel past it is listed as skipped, which fails the table.
+  deadline=$((SECONDS + ${BUDGET:-420}))
   for f in $kernels; do
-    timeout -k 5 240 "$B/cudaviz" bench kernel --source "$f" --reps "${REPS:-100}" \
+    if [ $SECONDS -ge $deadline ]; then
+      say "$f: skipped (the table's budget of ${BUDGET:-420} s is spent)"
+      echo "{\"file\": \"$f\", \"rc\": -1, \"error\": \"skipped: budget spent\"}" >> "$G/table.jsonl"
+      continue
+    fi
+    timeout -k 5 "${KERNEL_LIMIT:-90}" "$B/cudaviz" bench kernel --source "$f" --reps "${REPS:-100}" \
       > "$G/one.json" 2> "$G/one.err"
     rc=$?
     line=$(tail -n 1 "$G/one.json")

@@ -92,7 +92,7 @@ struct Outcome {
 };
 
 // Runs `guarded` beside `raw` over many states; counts accesses outside.
-// Long: one state's set-up, both runs and the comparison read best in one place.
+// long: one state's set-up, both runs and the comparison read best in one place.
 Outcome harness(const Shape& sh, const std::string& raw_ptx, const std::string& guarded_ptx) {
   const test::PtxProgram guarded(guarded_ptx), raw(raw_ptx);
   Outcome out;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
 
 #include "usercode/guard/ptx_loops.h"
 
@@ -57,48 +58,21 @@ struct Block {
   std::vector<size_t> succ;
 };
 
-}  // namespace
+using Code = std::map<size_t, Instruction>;                // piece -> its instruction
+using Defs = std::map<std::string, std::vector<size_t>>;  // register -> the pieces that write it
 
-int AddressFacts::zeros_at(const std::string& reg, size_t at) const {
-  auto d = defined_at.find(at);
-  if (d == defined_at.end() || !d->second.count(reg)) return 0;
-  auto z = zeros.find(reg);
-  return z == zeros.end() ? 0 : z->second;
-}
+// Low zero bits one definition gives, from the current estimate of every
+// register's. A register rooted at a parameter counts those of its offset
+// from that pointer: an operand rooted at the same parameter brings its
+// offset's, one not rooted its own value's.
+class ZeroRules {
+ public:
+  ZeroRules(const Code& ins, const std::map<std::string, int>& roots,
+            const std::map<std::string, unsigned>& symbol_align, const std::map<std::string, int>& zeros)
+      : ins_(ins), roots_(roots), align_(symbol_align), zeros_(zeros) {}
 
-AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_t end,
-                           const std::map<std::string, int>& roots,
-                           const std::map<std::string, unsigned>& symbol_align, const std::set<size_t>& asked) {
-  AddressFacts f;
-  std::map<size_t, Instruction> ins;
-  std::map<std::string, std::vector<size_t>> defs;
-  for (size_t i = begin; i < end; ++i) {
-    Instruction x;
-    if (pieces[i].kind != PieceKind::Stmt || !parse_instruction(pieces[i].text, x)) continue;
-    for (const std::string& r : dests(x)) defs[r].push_back(i);
-    ins[i] = std::move(x);
-  }
-  // ---- low zero bits, to a fixed point from "all known" downwards ----
-  auto root = [&](const std::string& r) {
-    auto it = roots.find(r);
-    return it == roots.end() ? -1 : it->second;
-  };
-  for (const auto& [r, at] : defs) f.zeros[r] = 64;
-  auto z = [&](const std::string& op) -> int {
-    unsigned long long v = 0;
-    if (immediate(op, v)) return zeros_of(v);
-    if (!op.empty() && op[0] == '%') {
-      auto it = f.zeros.find(op);
-      return it == f.zeros.end() ? 0 : it->second;
-    }
-    auto s = symbol_align.find(op);  // a variable's address
-    return s == symbol_align.end() ? 0 : zeros_of(std::max(1u, s->second));
-  };
-  // One definition's zeros. A register rooted at a parameter counts those of
-  // its offset from that pointer: an operand rooted at the same parameter
-  // brings its offset's, one not rooted its own value's.
-  auto one = [&](size_t at, const std::string& reg) -> int {
-    const Instruction& x = ins.at(at);
+  int of_definition(size_t at, const std::string& reg) const {
+    const Instruction& x = ins_.at(at);
     const std::string& r = x.parts[0];
     const auto& o = x.operands;
     const int mine = root(reg);
@@ -130,28 +104,61 @@ AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_
       return r == "mul" ? std::min(p, w) : o.size() == 4 ? std::min(std::min(p, w), operand(3)) : 0;
     }
     return 0;
-  };
+  }
+
+ private:
+  int root(const std::string& r) const {
+    auto it = roots_.find(r);
+    return it == roots_.end() ? -1 : it->second;
+  }
+  int z(const std::string& op) const {
+    unsigned long long v = 0;
+    if (immediate(op, v)) return zeros_of(v);
+    if (!op.empty() && op[0] == '%') {
+      auto it = zeros_.find(op);
+      return it == zeros_.end() ? 0 : it->second;
+    }
+    auto s = align_.find(op);  // a variable's address
+    return s == align_.end() ? 0 : zeros_of(std::max(1u, s->second));
+  }
+
+  const Code& ins_;
+  const std::map<std::string, int>& roots_;
+  const std::map<std::string, unsigned>& align_;
+  const std::map<std::string, int>& zeros_;
+};
+
+// Low zero bits of every register, to a fixed point from "all known" downwards.
+std::map<std::string, int> low_zeros(const Code& ins, const Defs& defs, const std::map<std::string, int>& roots,
+                                     const std::map<std::string, unsigned>& symbol_align) {
+  std::map<std::string, int> zeros;
+  for (const auto& [r, at] : defs) zeros[r] = 64;
+  const ZeroRules rules(ins, roots, symbol_align, zeros);
   for (int round = 0; round < 64; ++round) {
     bool changed = false;
-    for (auto& [reg, at] : defs) {
+    for (const auto& [reg, at] : defs) {
       int v = 64;
-      for (size_t a : at) v = std::min(v, one(a, reg));
-      if (v < f.zeros[reg]) f.zeros[reg] = v, changed = true;
+      for (size_t a : at) v = std::min(v, rules.of_definition(a, reg));
+      if (v < zeros[reg]) zeros[reg] = v, changed = true;
     }
     if (!changed) break;
   }
-  // ---- registers defined on every way to each asked piece ----
+  return zeros;
+}
+
+// The function's basic blocks and their successors; empty when labels repeat
+// (names scoped in { } blocks: nothing is said about definitions then).
+std::vector<Block> blocks_of(const std::vector<Piece>& pieces, size_t begin, size_t end, const Code& ins) {
   std::vector<Block> blocks;
   std::map<std::string, size_t> label_block;
-  bool duplicate_labels = false, after_jump = false;
+  bool after_jump = false;
   for (size_t i = begin; i < end; ++i) {
     const bool label = pieces[i].kind == PieceKind::Label;
     if (blocks.empty() || label || (after_jump && ins.count(i))) blocks.push_back({i, i, {}}), after_jump = false;
     blocks.back().last = i;
     if (auto it = ins.find(i); it != ins.end()) after_jump = terminates(it->second);
-    if (label && !label_block.emplace(label_name(pieces[i]), blocks.size() - 1).second) duplicate_labels = true;
+    if (label && !label_block.emplace(label_name(pieces[i]), blocks.size() - 1).second) return {};
   }
-  if (duplicate_labels) return f;  // names scoped in { } blocks: no facts about definitions
   for (size_t b = 0; b < blocks.size(); ++b) {
     size_t last = blocks[b].last;
     while (last > blocks[b].first && !ins.count(last)) --last;
@@ -165,7 +172,13 @@ AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_
     if (t && t->parts[0] == "brx")
       for (size_t k = 0; k < blocks.size(); ++k) blocks[b].succ.push_back(k);
   }
-  // Forward "must": in = intersection of the predecessors' out; the start has none.
+  return blocks;
+}
+
+// Registers written on every way from the start to each asked piece: a
+// forward "must" analysis (in = intersection of the predecessors' out).
+std::map<size_t, std::set<std::string>> defined_on_every_way(const std::vector<Block>& blocks, const Code& ins,
+                                                            const std::set<size_t>& asked) {
   std::vector<std::set<std::string>> in(blocks.size()), out(blocks.size());
   std::vector<bool> top(blocks.size(), true);
   auto written = [&](size_t b, size_t upto, std::set<std::string> s) {
@@ -174,12 +187,12 @@ AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_
         for (const std::string& r : dests(it->second)) s.insert(r);
     return s;
   };
+  std::vector<std::vector<size_t>> preds(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b)
+    for (size_t s : blocks[b].succ) preds[s].push_back(b);
   if (!blocks.empty()) top[0] = false, out[0] = written(0, blocks[0].last + 1, {});
   for (bool changed = true; changed;) {
     changed = false;
-    std::vector<std::vector<size_t>> preds(blocks.size());
-    for (size_t b = 0; b < blocks.size(); ++b)
-      for (size_t s : blocks[b].succ) preds[s].push_back(b);
     for (size_t b = 1; b < blocks.size(); ++b) {
       bool any = false;
       std::set<std::string> meet;
@@ -197,9 +210,37 @@ AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_
       if (top[b] || o != out[b] || meet != in[b]) top[b] = false, out[b] = std::move(o), in[b] = std::move(meet), changed = true;
     }
   }
+  std::map<size_t, std::set<std::string>> at;
   for (size_t b = 0; b < blocks.size(); ++b)
     for (size_t a : asked)
-      if (a >= blocks[b].first && a <= blocks[b].last && !top[b]) f.defined_at[a] = written(b, a, in[b]);
+      if (a >= blocks[b].first && a <= blocks[b].last && !top[b]) at[a] = written(b, a, in[b]);
+  return at;
+}
+
+}  // namespace
+
+int AddressFacts::zeros_at(const std::string& reg, size_t at) const {
+  auto d = defined_at.find(at);
+  if (d == defined_at.end() || !d->second.count(reg)) return 0;
+  auto z = zeros.find(reg);
+  return z == zeros.end() ? 0 : z->second;
+}
+
+AddressFacts address_facts(const std::vector<Piece>& pieces, size_t begin, size_t end,
+                           const std::map<std::string, int>& roots,
+                           const std::map<std::string, unsigned>& symbol_align, const std::set<size_t>& asked) {
+  AddressFacts f;
+  Code ins;
+  Defs defs;
+  for (size_t i = begin; i < end; ++i) {
+    Instruction x;
+    if (pieces[i].kind != PieceKind::Stmt || !parse_instruction(pieces[i].text, x)) continue;
+    for (const std::string& r : dests(x)) defs[r].push_back(i);
+    ins[i] = std::move(x);
+  }
+  f.zeros = low_zeros(ins, defs, roots, symbol_align);
+  const std::vector<Block> blocks = blocks_of(pieces, begin, end, ins);
+  if (!blocks.empty()) f.defined_at = defined_on_every_way(blocks, ins, asked);
   return f;
 }
 

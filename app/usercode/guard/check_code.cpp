@@ -112,7 +112,7 @@ int log2_of(unsigned w) {
 // against every buffer (a pointer into another buffer, or at the very end
 // of its own with a constant offset, is fine: it runs there); anything else
 // is recorded. Empty when the access needs the general form.
-// Long: the three windows' forms of one fence side by side, so that they stay alike.
+// long: the three windows' forms of one fence side by side, so that they stay alike.
 std::optional<CheckCode> fence(const Access& a, const std::string& L, std::ostringstream& c) {
   const bool rooted = a.space == "global" && a.root >= 0 && a.root < static_cast<int>(kParamWindows);
   if (a.nested || a.base_kind != Access::Base::Register || (!rooted && a.space != "shared" && a.space != "local"))
@@ -303,6 +303,20 @@ std::string window_prologue(const std::vector<SharedVar>& shared, const std::str
   else
     c << "\tmov.u64 %cvg_l0, 0;\n\tmov.u64 %cvg_l1, 0;\n";
   return c.str();
+}
+
+std::string without_unused_rooms(const std::string& prologue, const std::string& code) {
+  std::string out;
+  std::istringstream in(prologue);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("%cvg_k");
+    if (at != std::string::npos && at + 7 <= line.size()) {
+      const std::string reg = line.substr(at, 7);  // "%cvg_k" and one digit: kWidthClasses <= 10
+      if (code.find(reg) == std::string::npos) continue;
+    }
+    out += line + "\n";
+  }
+  return out;
 }
 
 std::string scratch_registers() {

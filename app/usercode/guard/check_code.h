@@ -60,6 +60,9 @@ struct SharedVar {
 };
 std::string window_prologue(const std::vector<SharedVar>& shared, const std::string& depot,
                             long long depot_bytes);
+// The prologue without the fence rooms (%cvg_kK) that `code` never reads:
+// a function with only 4-byte shared accesses computes one class, not six.
+std::string without_unused_rooms(const std::string& prologue, const std::string& code);
 // The %cvg_* registers, declared at the top of a function body.
 std::string scratch_registers();
 // The guard's two module-scope variables (after .address_size).

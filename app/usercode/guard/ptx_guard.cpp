@@ -165,26 +165,54 @@ class Rewriter {
       : pieces_(pieces), vars_(module_vars), defined_(defined_functions),
         student_files_(student_files), out_(out) {}
 
+  // The prelude's line marker (checked s[i], guard_abi.h) -> the student's line here.
+  std::string with_line(const std::string& text) const {
+    const std::string marker = std::to_string(kLineMarker);
+    const size_t at = text.find(marker);
+    if (at == std::string::npos) return text;
+    return text.substr(0, at) + std::to_string(line_) + text.substr(at + marker.size());
+  }
+
   // Tracks the student's line through every .loc, inside functions or not.
+  // A .loc of inlined code names only its own call site (`inlined_at`): the
+  // call site's function is the one whose .loc was last at that place, whose
+  // own call site is known the same way, up to the student's file. So code of
+  // the prelude inlined through several helpers (s[i] -> access() ->
+  // record_out_of_range()) is placed at the student's line that called it.
   void directive(const std::string& text) {
     const std::string t = squeeze(text);
     if (t.rfind(".loc ", 0) != 0) return;
     std::istringstream in(t.substr(5));
     int file = 0, line = 0;
     in >> file >> line;
-    if (student_files_.count(file) && line > 0) {
-      line_ = line;
-      return;
-    }
-    const size_t at = t.find("inlined_at ");
-    if (at != std::string::npos) {
+    std::string fn;
+    if (const size_t f = t.find("function_name "); f != std::string::npos)
+      fn = t.substr(f + 14, t.find_first_of(", ", f + 14) - f - 14);
+    const Loc here{file, line};
+    last_fn_at_[here] = fn;
+    if (const size_t at = t.find("inlined_at "); at != std::string::npos && !fn.empty()) {
       std::istringstream in2(t.substr(at + 11));
-      int f2 = 0, l2 = 0;
-      in2 >> f2 >> l2;
-      if (student_files_.count(f2) && l2 > 0) line_ = l2;
+      Loc site{0, 0};
+      in2 >> site.first >> site.second;
+      call_site_[fn] = site;
+    }
+    // Up the chain of call sites to the student's file.
+    Loc at = here;
+    std::string in_fn = fn;
+    for (int depth = 0; depth < 32; ++depth) {
+      if (student_files_.count(at.first) && at.second > 0) {
+        line_ = at.second;
+        return;
+      }
+      auto site = call_site_.find(in_fn);
+      if (in_fn.empty() || site == call_site_.end()) return;  // not under the student's code: the line stays
+      at = site->second;
+      auto caller = last_fn_at_.find(at);
+      in_fn = caller == last_fn_at_.end() ? std::string() : caller->second;
     }
   }
 
+  // long: one function's passes in order (roots, facts, loops, pieces, prologue, failure paths).
   void function(const Function& f, std::string& text) {
     fn_ = f.name;
     regs_ = Registers{};
@@ -233,7 +261,7 @@ class Rewriter {
     std::string& body = e.body;
     const bool needs_regs = e.needs_regs, needs_window = e.needs_window;
     if (needs_regs && prologue_pos != std::string::npos)
-      body.insert(prologue_pos, prologue(needs_window) + cache_.init);
+      body.insert(prologue_pos, without_unused_rooms(prologue(needs_window), body + e.fails) + cache_.init);
     text += pieces_[f.open].text;
     if (needs_regs) text += scratch_registers() + scratch_.declarations() + cache_.declarations();
     text += body;
@@ -321,7 +349,7 @@ class Rewriter {
     if (!is_memory_root(root)) {
       if (root == "call") call(ins);
       else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
-      const std::string text = unalign_.count(i) ? unaligned_barrier(p.text) : p.text;
+      const std::string text = with_line(unalign_.count(i) ? unaligned_barrier(p.text) : p.text);
       out += text;
       if (fast) *fast += text;
       return;
@@ -440,6 +468,7 @@ class Rewriter {
   // every access is checked as anywhere else (when it fails). Each copy
   // branches back to its own start; the checked copy is the one whose sites
   // are counted, and the only one that names them.
+  // long: one loop's check, proven copy and checked copy, emitted in that order.
   void emit_loop(const Planned& pl, const std::vector<AccessGroup>& groups, size_t& next_group,
                  const std::vector<int>& depth, Emit& e) {
     const Loop& l = pl.loop;
@@ -479,7 +508,7 @@ class Rewriter {
       }
       auto site = site_of_.find(j);
       if (site == site_of_.end()) {
-        fast += unalign_.count(j) ? unaligned_barrier(p.text) : p.text;
+        fast += with_line(unalign_.count(j) ? unaligned_barrier(p.text) : p.text);
         continue;
       }
       const std::string n = std::to_string(site->second);
@@ -677,6 +706,9 @@ class Rewriter {
   std::string fn_, depot_;
   long long depot_bytes_ = 0;
   int line_ = 0;
+  using Loc = std::pair<int, int>;            // (file, line)
+  std::map<std::string, Loc> call_site_;      // inlined function label -> its latest call site
+  std::map<Loc, std::string> last_fn_at_;     // place -> the function whose .loc was last there ("" outside any)
   unsigned groups_ = 0;  // group ids, unique in the module
   unsigned loops_ = 0;   // proven loops, unique in the module
   LoopScratch scratch_;  // the loop checks' registers, per function
@@ -691,7 +723,7 @@ class Rewriter {
 
 }  // namespace
 
-// Long: the module-level steps in their order (declarations, functions, table), each a few lines.
+// long: the module-level steps in their order (declarations, functions, table), each a few lines.
 GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
   GuardedPtx out;
   out.memory_instructions = count_memory_instructions(ptx);
