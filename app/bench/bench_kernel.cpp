@@ -472,6 +472,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     r.line["memory_instructions"] = c.guarded.memory_instructions;
     r.line["checked_instructions"] = c.guarded.checked_instructions;
     r.line["grouped_instructions"] = c.guarded.grouped_instructions;  // of them, also checked in groups
+    r.line["loop_proven_instructions"] = c.guarded.loop_proven_instructions;  // of them, checked once before their loop
   }
   nlohmann::ordered_json fields = r.line;
   for (const char* k : {"bench", "variant", "backend"}) fields.erase(k);

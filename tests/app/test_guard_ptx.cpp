@@ -95,13 +95,23 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   }
   EXPECT_EQ(g.sites[0].access, "read");
   EXPECT_EQ(g.sites[6].access, "write");
-  // The vector load is reached only when the check passed (unpredicated, so
-  // its old registers are not kept alive), and its four registers are zeroed
-  // on the failure path, which goes on past it.
-  EXPECT_NE(g.ptx.find("bra $cvg_1_fail;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n$cvg_1_after:"),
+  // Through a parameter's pointer (access_roots.h), the fence (docs/guard.md
+  // "Fences"): the base minus that buffer's start (at a fixed offset) against
+  // the room of width class 32 (offset 16 plus 16 bytes), the alignment
+  // proven (the parameter's pointer itself plus 16), the load's registers
+  // zeroed and the load predicated, before the one branch; out of line,
+  // every buffer is tried and the load runs at its own address, or the
+  // failure is recorded, going on past it.
+  EXPECT_NE(g.ptx.find("[cv_guard_table+272];"), std::string::npos);
+  EXPECT_NE(g.ptx.find("ld.const.u64 %cvg_d3, [cv_guard_table+328];\n\tsub.s64 %cvg_d1, %rd2, %cvg_d2;\n\t"
+                       "setp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n\tmov.b32 %f1, 0;"),
+            std::string::npos) << g.ptx;
+  EXPECT_NE(g.ptx.find("mov.b32 %f4, 0;\n\t@%cvg_p0 ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n\t"
+                       "@!%cvg_p0 bra $cvg_1_slow;\n$cvg_1_after:"),
+            std::string::npos) << g.ptx;
+  EXPECT_NE(g.ptx.find("@!%cvg_p0 bra $cvg_1_fail;\n\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd2+16];\n\tbra "
+                       "$cvg_1_after;"),
             std::string::npos);
-  EXPECT_NE(g.ptx.find("bra $cvg_1_after;"), std::string::npos);
-  EXPECT_EQ(g.ptx.find("@%cvg_p0 ld"), std::string::npos);
   for (const char* zero : {"mov.b32 %f1, 0;", "mov.b32 %f4, 0;", "mov.b64 %fd2, 0;", "mov.b16 %rs1, 0;"})
     EXPECT_NE(g.ptx.find(zero), std::string::npos) << zero;
   // The alignment of a 16-byte access is tested with mask 15.
@@ -122,8 +132,11 @@ TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {
   // Predicated off: the check and the access are both skipped.
   EXPECT_NE(g.ptx.find("@!%p1 bra $cvg_0_after;"), std::string::npos);
   EXPECT_NE(g.ptx.find("@%p1 bra $cvg_1_after;"), std::string::npos);
-  EXPECT_NE(g.ptx.find("bra $cvg_0_fail;\n\tst.global.u32 [%rd2], %r1;\n$cvg_0_after:"), std::string::npos);
-  EXPECT_NE(g.ptx.find("bra $cvg_1_fail;\n\tld.global.u32 %r3, [%rd2];\n$cvg_1_after:"), std::string::npos);
+  EXPECT_NE(g.ptx.find("@%cvg_p0 st.global.u32 [%rd2], %r1;\n\t@!%cvg_p0 bra $cvg_0_slow;\n$cvg_0_after:"),
+            std::string::npos);
+  EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.u32 %r3, [%rd2];\n\t@!%cvg_p0 bra $cvg_1_slow;\n$cvg_1_after:"),
+            std::string::npos);
+  EXPECT_NE(g.ptx.find("bra $cvg_0_fail;\n\tst.global.u32 [%rd2], %r1;\n\tbra $cvg_0_after;"), std::string::npos);
   // The original predicated instruction is gone (only the checked copy remains).
   EXPECT_EQ(g.ptx.find("@%p1 st.global"), std::string::npos);
 }
@@ -163,11 +176,13 @@ TEST(GuardPtx, SharedArraysAreCheckedAgainstTheBlocksWindow) {
   ASSERT_EQ(g.sites.size(), 5u);
   EXPECT_TRUE(g.sites[1].proven) << "a fixed offset inside the variable needs no code";
   EXPECT_FALSE(g.sites[2].proven) << "past the variable's 1024 bytes: checked at run time";
-  EXPECT_NE(g.ptx.find("cvt.u64.u32 %cvg_d0, %r1;"), std::string::npos);
+  // The fence: [%r1, %r1 + 16) (offset 8 plus 4 bytes, class 16) inside the window.
+  EXPECT_NE(g.ptx.find("sub.s32 %cvg_r2, %r1, %cvg_w0;\n\tsetp.lt.u32 %cvg_p0, %cvg_r2, %cvg_k4;"), std::string::npos);
   EXPECT_NE(g.ptx.find("%dynamic_smem_size"), std::string::npos);
-  EXPECT_TRUE(std::regex_search(g.ptx, std::regex(R"(mov.u64 %cvg_(s0|d5), s_arr;)")));
-  EXPECT_TRUE(std::regex_search(g.ptx, std::regex(R"(add.s64 %cvg_(s1, %cvg_s0|d5, %cvg_d5), 1024;)")));
-  EXPECT_NE(g.ptx.find("setp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_s1, %cvg_p0;"), std::string::npos);
+  // The window: from the lowest variable to the highest end, once a function.
+  EXPECT_TRUE(std::regex_search(g.ptx, std::regex(R"(mov.u32 %cvg_(w0|r0), s_arr;)")));
+  EXPECT_NE(g.ptx.find("sub.s32 %cvg_w1, %cvg_w2, %cvg_w0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("sub.s32 %cvg_k4, %cvg_w1, 15;\n\tmax.s32 %cvg_k4, %cvg_k4, 0;"), std::string::npos);
 }
 
 TEST(GuardPtx, LocalArraysAreCheckedAgainstTheFrame) {
@@ -180,8 +195,10 @@ TEST(GuardPtx, LocalArraysAreCheckedAgainstTheFrame) {
   ASSERT_EQ(g.sites.size(), 3u);
   EXPECT_EQ(g.sites[0].space, "local");
   EXPECT_EQ(g.sites[2].space, "generic");
-  EXPECT_NE(g.ptx.find("mov.u64 %cvg_s2, __local_depot0;"), std::string::npos);
-  EXPECT_NE(g.ptx.find("add.s64 %cvg_s3, %cvg_s2, 40;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("mov.u64 %cvg_l0, __local_depot0;"), std::string::npos);
+  EXPECT_NE(g.ptx.find("add.s64 %cvg_l1, %cvg_l0, 40;"), std::string::npos);
+  // The fence: room for 4 bytes in a 40-byte frame is 37 offsets.
+  EXPECT_NE(g.ptx.find("sub.s64 %cvg_d1, %rd3, %cvg_l0;\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, 37;"), std::string::npos);
 }
 
 TEST(GuardPtx, ParamAndConstAreNotMemoryTheGuardChecks) {
@@ -306,12 +323,12 @@ TEST(GuardPtx, GroupedAccessesShareOneCheck) {
   const std::string fast_code = g.ptx.substr(fast, slow - fast);
   EXPECT_NE(fast_code.find("bra $cvg_g0_done;"), std::string::npos);
   EXPECT_NE(fast_code.find("copy of site 0, checked by group 0\n\tld.shared.v4.f32"), std::string::npos) << fast_code;
-  EXPECT_NE(fast_code.find("bra $cvg_2f_fail;"), std::string::npos) << "the global read keeps its check" << fast_code;
+  EXPECT_NE(fast_code.find("bra $cvg_2f_slow;"), std::string::npos) << "the global read keeps its fence" << fast_code;
   EXPECT_EQ(fast_code.find("bra $cvg_0_fail;"), std::string::npos);
   EXPECT_NE(g.ptx.find("$cvg_2f_fail:"), std::string::npos);
   // The slow copy checks each access as an ungrouped one would.
   const std::string slow_code = g.ptx.substr(slow, done - slow);
-  for (const char* each : {"bra $cvg_0_fail;", "bra $cvg_1_fail;", "bra $cvg_2_fail;", "bra $cvg_3_fail;"})
+  for (const char* each : {"bra $cvg_0_fail;", "bra $cvg_1_fail;", "bra $cvg_2_slow;", "bra $cvg_3_fail;"})
     EXPECT_NE(slow_code.find(each), std::string::npos) << each;
 }
 

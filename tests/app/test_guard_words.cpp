@@ -84,6 +84,23 @@ TEST(GuardWords, TheTableHoldsBuffersThenModuleGlobals) {
   EXPECT_EQ(t.entry[0].end, 0x7f0000000000ull + 1048576ull * 16);
   EXPECT_EQ(t.entry[2].begin, 0x1000u);
   EXPECT_EQ(t.entry[3].begin, 0u) << "unused entries are {0, 0} and match nothing";
+  // Each buffer again under the kernel argument it is; scalars and missing buffers {0, 0}.
+  b[0].param = 0, b[1].param = 2, b.back().param = 5;
+  const Table p = make_table(b, {});
+  EXPECT_EQ(p.param[0].begin, t.entry[0].begin);
+  EXPECT_EQ(p.param[0].end, t.entry[0].end);
+  EXPECT_EQ(p.param[2].begin, t.entry[1].begin);
+  EXPECT_EQ(p.param[1].end, 0u);
+  EXPECT_EQ(p.param[5].end, 0u) << "an empty buffer's argument matches nothing";
+  // The fence's room by width class: offsets at which 2^k bytes fit; none for
+  // an argument without a buffer, nor for a class its pointer is not aligned to.
+  EXPECT_EQ(p.param[0].room[2], 1048576ull * 16 - 4 + 1);
+  EXPECT_EQ(p.param[0].room[5], 1048576ull * 16 - 32 + 1);
+  for (unsigned k = 0; k < kWidthClasses; ++k) EXPECT_EQ(p.param[1].room[k], 0u);
+  const ParamWindow odd = param_window(0x1004, 64);
+  EXPECT_EQ(odd.room[2], 61u);
+  EXPECT_EQ(odd.room[3], 0u) << "a pointer 4 bytes off an 8-byte boundary";
+  EXPECT_EQ(param_window(0x1000, 2).room[2], 0u) << "4 bytes do not fit in 2";
   std::vector<BufferView> many(kTableEntries + 3, BufferView{reinterpret_cast<void*>(0x5000), 64, 4, "x", true});
   EXPECT_EQ(make_table(many, {}).count, kTableEntries);
   EXPECT_EQ(byte_words(1536), "1.5 KiB");

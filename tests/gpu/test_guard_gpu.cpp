@@ -7,6 +7,10 @@
 // The shipped kernels run guarded with their right answers (no false alarms).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "gpu/gpu_test_util.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/verdict.h"
@@ -102,6 +106,39 @@ std::vector<FaultCase> cases() {
        {"read of 4 bytes from shared memory at byte 256 of the block's 256 bytes", "(4 bytes past its end)",
         "by thread (5,", "at line 12"},
        false, 8},
+      // A loop proven once (docs/guard.md "Loops proven once"): one thread's
+      // stride takes its second trip 1 GiB past vy, so its check before the
+      // loop fails, the checked copy runs and names that write.
+      {"ProvenLoopLeavesTheBuffer",
+       "  const bool odd = threadIdx.x == 3 && blockIdx.x == 2 && blockIdx.y == 0 && threadIdx.y == 0;\n"
+       "  const unsigned first = i * 4u % g.count, stride = odd ? (1u << 28) : 1u;\n"
+       "#pragma unroll 1\n"
+       "  for (unsigned k = 0; k < 4u; ++k) vy.data[first + k * stride] = 0.5f;",
+       {"write of 4 bytes to ", "past its end", "by thread (3,0,0) of block (2,0,0)", "at line 8"}, false},
+      // The fences (docs/guard.md "Fences"): a field read at a constant offset
+      // through the argument's pointer, 4 GiB past the end, stopped and named
+      // (the read gives 0).
+      {"FencedFieldReadPastTheEnd",
+       "  if (i < g.count) vy.data[i] = reinterpret_cast<const float*>(in.data + i + (1u << 28))[3];",
+       {"read of 4 bytes from ", "past its end", "at line 5"}},
+      // A block tree (a loop with a barrier): one thread's index leaves the
+      // shared array; its fenced write is skipped and named, the barriers
+      // still meet.
+      {"FencedSharedWriteInABlockTree",
+       "  __shared__ float s[256];\n"
+       "  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x;\n"
+       "  s[t] = 1.f;\n"
+       "  __syncthreads();\n"
+       "  const unsigned bad = (t == 7 && blockIdx.x == 1) ? 4096u : 0u;\n"
+       "  for (unsigned h = 128; h > 0; h /= 2) {\n"
+       "    if (t < h) s[t + bad] += s[t + h];\n"
+       "    __syncthreads();\n"
+       "  }\n"
+       "  if (i < g.count) vy.data[i] = s[0];",
+       // s[t + bad] is read first (+=): at byte (7 + 4096) * 4 of the block's 1024.
+       {"read of 4 bytes from shared memory at byte 16412 of the block's 1024 bytes", "by thread (7,0,0) of block (1,",
+        "at line 11"},
+       false},
       {"LocalArrayIndexedOutOfRange",
        "  float a[8];\n"
        "  for (int k = 0; k < 8; ++k) a[k] = g.width * k + i;\n"
@@ -139,6 +176,22 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
   }
 }
 
+// A fence's quick compare is conservative at a buffer's very end (a field
+// at a constant offset rounds the access up to a width class): such an
+// access goes out of line, is checked exactly and runs. No alarm, the right
+// value: the last float3 of vy read as three floats.
+TEST(GuardGpu, AnAccessAtTheVeryEndRunsThroughTheExactCheck) {
+  CV_REQUIRE_GPU();
+  const CompileResult c = build(fountain_with(
+      "  const unsigned last = g.count / 3 - 1;\n"
+      "  if (i == 0) { const float3 v = reinterpret_cast<const float3*>(vy.data)[last]; vy.data[0] = v.x + v.y + v.z; }"),
+      true);
+  ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+  auto client = client_for(c);
+  const LaunchOutcome out = client->launch(request(), 2.0);
+  EXPECT_TRUE(out.ok) << (out.fault ? out.fault->describe() : "");
+}
+
 // Every registered template and example, guarded, on its own workload (as
 // bench kernel runs it, at a smaller size): no guard alarm, and the
 // templates' own checks pass (examples may be wrong on purpose: racy).
@@ -160,6 +213,51 @@ TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
       EXPECT_NE(k.status, CaseOutcome::Status::Fault) << k.name << ": " << (k.fault ? k.fault->describe() : k.error);
     if (spec.check && !e.example) EXPECT_TRUE(v.correct) << v.summary();
   }
+}
+
+// Students' kernels of the kinds that cost most to guard (tests/corpus:
+// loops over shared tiles, early-exit searches, block trees, grid-stride,
+// unrolled and warp-shuffle loops), guarded: their right answers, no alarm,
+// and their loops proven where the shape allows.
+TEST(GuardGpu, CorpusKernelsRunGuardedWithTheirAnswers) {
+  CV_REQUIRE_GPU();
+  // tests/corpus beside the shipped kernels' assets/ (the repository root).
+  const std::filesystem::path root =
+      std::filesystem::path(kernel_dir(test_config().paths)).parent_path().parent_path() / "tests" / "corpus";
+  ASSERT_TRUE(std::filesystem::is_directory(root)) << root;
+  int kernels = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() != ".cu") continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string src = text.str();
+    if (src.find("// expect: correct") == std::string::npos) continue;  // another helper's wrong ones
+    SCOPED_TRACE(e.path().string());
+    ++kernels;
+    const CompileResult c = build(src, true);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    ASSERT_TRUE(c.guarded.ok);
+    auto client = client_for(c);
+    const TemplateSpec& spec = *c.spec;
+    Workload w;
+    w.n = std::min<long long>(spec.default_n, 1 << 20);
+    w.block = spec.default_block;
+    w.seed = spec.default_seed;
+    LaunchOutcome last;
+    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
+      w.step = k;
+      w.reset = k == 0;
+      w.read_back = k + 1 == std::max(1, spec.check_steps);
+      last = client->launch(make_launch(spec, w), 2.0);
+      ASSERT_TRUE(last.ok) << last.fault->describe();
+    }
+    if (spec.check) {
+      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
+      EXPECT_TRUE(r.correct) << r.fields.dump();
+    }
+  }
+  EXPECT_GE(kernels, 15);
 }
 
 // Checked mode with the guard: an s[i] out of range is named at its line

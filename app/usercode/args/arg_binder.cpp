@@ -141,7 +141,7 @@ const BoundArgs& ArgBinder::bind_rep() {
     std::memcpy(slots_[i].data(), &span, sizeof span);
     if (!s.tail.empty()) std::memcpy(slots_[i].data() + sizeof span, s.tail.data(), s.tail.size());
     bound_.params[i] = slots_[i].data();
-    bound_.buffers.push_back({base_[i], bytes, s.elem_bytes, a.name, s.writable});
+    bound_.buffers.push_back({base_[i], bytes, s.elem_bytes, a.name, s.writable, static_cast<int>(i)});
   }
   return bound_;
 }

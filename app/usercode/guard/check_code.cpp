@@ -1,5 +1,9 @@
 #include "usercode/guard/check_code.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <optional>
 #include <sstream>
 
 #include "usercode/guard/guard_abi.h"
@@ -9,35 +13,196 @@ namespace {
 
 constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
 
+size_t param_offset(int root) { return offsetof(Table, param) + sizeof(ParamWindow) * static_cast<size_t>(root); }
+
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared, local)
 // or inside one entry of the table (global). A table match jumps to L"checked".
+// The start is compared signed: every window lies below 2^63, so an address
+// at the top of the 64-bit space fails there instead of wrapping `reg +
+// width` around to a small end that would pass.
 void range_check(std::ostream& c, const std::string& space, const std::string& L, const char* reg,
-                 const std::string& width) {
+                 const std::string& width, int root = -1) {
   if (space != "global") {
-    const bool sh = space == "shared";
-    c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n\tsetp.ge.u64 %cvg_p0, " << reg << ", "
-      << (sh ? "%cvg_s0" : "%cvg_s2") << ";\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, "
-      << (sh ? "%cvg_s1" : "%cvg_s3") << ", %cvg_p0;\n";
+    if (space == "shared")
+      c << "\tcvt.u64.u32 %cvg_d2, %cvg_w0;\n\tcvt.u64.u32 %cvg_d3, %cvg_w1;\n\tadd.s64 %cvg_d3, %cvg_d3, %cvg_d2;\n";
+    else
+      c << "\tmov.b64 %cvg_d2, %cvg_l0;\n\tmov.b64 %cvg_d3, %cvg_l1;\n";
+    c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n\tsetp.ge.s64 %cvg_p0, " << reg
+      << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n";
     return;
   }
   // The first kUnrolled entries at fixed offsets (ptxas reads them as constant
   // operands; unused entries are {0, 0} and match nothing), then a loop over the rest.
   c << "\tadd.s64 %cvg_d1, " << reg << ", " << width << ";\n";
+  if (root >= 0 && root < static_cast<int>(kParamWindows))
+    c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << param_offset(root) << "];\n"
+      << "\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+      << "\t@%cvg_p0 bra " << L << "checked;\n";
   for (unsigned e = 0; e < kUnrolled; ++e)
     c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
-      << "\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
+      << "\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
       << "\t@%cvg_p0 bra " << L << "checked;\n";
   c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
     << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
     << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
     << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
-    << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.u64 %cvg_p0, " << reg << ", %cvg_d2;\n"
+    << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n"
     << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
+}
+
+// Out of line: record the first failure, zero a load's destinations, go on
+// past the instruction.
+std::string fail_path(const Access& a, const std::string& L) {
+  const char* rec = kRecordName;
+  std::ostringstream f;
+  f << L << "fail:\n\tatom.global.cas.b32 %cvg_r0, [" << rec << "], 0, 1;\n"
+    << "\tsetp.eq.u32 %cvg_p1, %cvg_r0, 0;\n\t@!%cvg_p1 bra " << L << "zero;\n"
+    << "\tmov.u32 %cvg_r1, " << a.site << ";\n\tst.global.u32 [" << rec << "+4], %cvg_r1;\n"
+    << "\tmov.b64 %cvg_d5, %cvg_d0;\n";
+  if (a.space == "generic") {
+    f << "\tmov.u32 %cvg_r1, 1;\n\tisspacep.shared %cvg_p2, %cvg_d0;\n"
+      << "\t@%cvg_p2 mov.u32 %cvg_r1, 2;\n\t@%cvg_p2 cvta.to.shared.u64 %cvg_d5, %cvg_d0;\n"
+      << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 mov.u32 %cvg_r1, 3;\n"
+      << "\t@%cvg_p2 cvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
+  } else {
+    f << "\tmov.u32 %cvg_r1, " << (a.space == "global" ? 1 : a.space == "shared" ? 2 : 3) << ";\n";
+  }
+  f << "\tst.global.u32 [" << rec << "+8], %cvg_r1;\n"
+    << "\tand.b64 %cvg_d1, %cvg_d0, " << (a.width - 1) << ";\n\tsetp.ne.u64 %cvg_p1, %cvg_d1, 0;\n"
+    << "\tselp.u32 %cvg_r1, 2, 1, %cvg_p1;\n\tst.global.u32 [" << rec << "+12], %cvg_r1;\n"
+    << "\tst.global.u64 [" << rec << "+16], %cvg_d5;\n";
+  if (a.space != "global") {
+    f << "\tcvt.u64.u32 %cvg_d2, %cvg_w0;\n\tcvt.u64.u32 %cvg_d3, %cvg_w1;\n\tadd.s64 %cvg_d3, %cvg_d3, %cvg_d2;\n"
+      << "\tst.global.u64 [" << rec << "+24], %cvg_d2;\n\tst.global.u64 [" << rec << "+32], %cvg_d3;\n"
+      << "\tst.global.u64 [" << rec << "+40], %cvg_l0;\n\tst.global.u64 [" << rec << "+48], %cvg_l1;\n";
+  }
+  const char* ids[6] = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z"};
+  for (int k = 0; k < 6; ++k)
+    f << "\tmov.u32 %cvg_r1, " << ids[k] << ";\n\tst.global.u32 [" << rec << "+" << 56 + 4 * k
+      << "], %cvg_r1;\n";
+  f << L << "zero:\n";
+  for (const auto& [reg, b] : a.dests)
+    if (b == 2 || b == 4 || b == 8) f << "\tmov.b" << b * 8 << " " << reg << ", 0;\n";
+  f << "\tbra " << L << "after;\n";
+  return f.str();
+}
+
+// The smallest width class (a power of two, at most 32) holding `bytes`; 0 when none does.
+unsigned width_class(long long bytes) {
+  for (unsigned k = 0; k < kWidthClasses; ++k)
+    if (bytes <= (1ll << k)) return k + 1;  // class index + 1
+  return 0;
+}
+
+int log2_of(unsigned w) {
+  int k = 0;
+  while ((1u << k) < w) ++k;
+  return k;
+}
+
+// The fence (docs/guard.md "Fences"): the access's base register minus its
+// window's start compared, unsigned, with the room its width class has
+// there (computed by the runner for a kernel argument's buffer, once a
+// function for the shared window, an immediate for the local frame), the
+// alignment only where the address analysis cannot
+// prove it, then the instruction itself predicated on the result (a load's
+// registers zeroed first, so ptxas keeps no old value alive) and issued
+// before the one branch, which goes out of line only when the fence says no.
+// Out of line: an access through an argument's pointer is checked exactly
+// against every buffer (a pointer into another buffer, or at the very end
+// of its own with a constant offset, is fine: it runs there); anything else
+// is recorded. Empty when the access needs the general form.
+// long: the three windows' forms of one fence side by side, so that they stay alike.
+std::optional<CheckCode> fence(const Access& a, const std::string& L, std::ostringstream& c) {
+  const bool rooted = a.space == "global" && a.root >= 0 && a.root < static_cast<int>(kParamWindows);
+  if (a.nested || a.base_kind != Access::Base::Register || (!rooted && a.space != "shared" && a.space != "local"))
+    return std::nullopt;
+  if (rooted && a.base32) return std::nullopt;
+  if (a.address.empty() || a.body.find(a.address) == std::string::npos) return std::nullopt;
+  // A load whose destination is also read by it (the address, an atomic's operand) cannot be zeroed first.
+  for (const auto& [reg, bytes] : a.dests) {
+    if (bytes != 2 && bytes != 4 && bytes != 8) return std::nullopt;
+    const std::string rest = a.body.substr(a.body.find(a.address));
+    for (size_t at = rest.find(reg); at != std::string::npos; at = rest.find(reg, at + 1)) {
+      const size_t e = at + reg.size();
+      if (e >= rest.size() || !std::isdigit(static_cast<unsigned char>(rest[e]))) return std::nullopt;
+    }
+  }
+  const std::string W = std::to_string(a.width), off = std::to_string(a.offset);
+  // The register compared: the base itself when [base, base + 2^k) holds the
+  // access (a constant offset folded into the width class), else the address.
+  unsigned k1 = a.offset >= 0 ? width_class(a.offset + a.width) : 0;
+  std::string R = a.base;
+  const char* wide = a.base32 ? "cvt.u64.u32 %cvg_d0, " : "mov.b64 %cvg_d0, ";
+  bool have_d0 = false;
+  auto address = [&](std::ostream& o) {  // %cvg_d0 = the access's address, 64-bit
+    o << "\t" << wide << a.base << ";\n";
+    if (a.offset) o << "\tadd.s64 %cvg_d0, %cvg_d0, " << off << ";\n";
+  };
+  if (!k1) {
+    address(c);
+    have_d0 = true;
+    R = "%cvg_d0";
+    k1 = width_class(a.width);
+  }
+  const unsigned k = k1 - 1;
+  const bool r32 = a.base32 && !have_d0;
+  if (rooted) {
+    c << "\tld.const.u64 %cvg_d2, [" << kTableName << "+" << param_offset(a.root) << "];\n"
+      << "\tld.const.u64 %cvg_d3, [" << kTableName << "+" << param_offset(a.root) + offsetof(ParamWindow, room) + 8 * k
+      << "];\n\tsub.s64 %cvg_d1, " << R << ", %cvg_d2;\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
+  } else if (a.space == "shared" && r32) {
+    c << "\tsub.s32 %cvg_r2, " << R << ", %cvg_w0;\n\tsetp.lt.u32 %cvg_p0, %cvg_r2, %cvg_k" << k << ";\n";
+  } else if (a.space == "shared") {
+    if (!have_d0) c << "\tmov.b64 %cvg_d0, " << R << ";\n";
+    c << "\tcvt.u64.u32 %cvg_d2, %cvg_w0;\n\tsub.s64 %cvg_d1, %cvg_d0, %cvg_d2;\n\tcvt.u64.u32 %cvg_d3, %cvg_k" << k
+      << ";\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
+  } else {
+    const long long room = std::max(0ll, a.frame_bytes - (1ll << k) + 1);
+    if (r32) c << "\tcvt.u64.u32 %cvg_d1, " << R << ";\n\tsub.s64 %cvg_d1, %cvg_d1, %cvg_l0;\n";
+    else c << "\tsub.s64 %cvg_d1, " << R << ", %cvg_l0;\n";
+    c << "\tsetp.lt.u64 %cvg_p0, %cvg_d1, " << room << ";\n";
+  }
+  // Alignment: proven when the base's known low zero bits cover the width
+  // (for an argument's pointer, the table's class says the pointer is aligned).
+  if (a.width > 1 && !(a.zeros >= log2_of(a.width) && a.offset % a.width == 0)) {
+    if (!have_d0) address(c), have_d0 = true;
+    c << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
+  }
+  for (const auto& [reg, bytes] : a.dests) c << "\tmov.b" << bytes * 8 << " " << reg << ", 0;\n";
+  c << "\t@%cvg_p0 " << a.body << ";\n\t@!%cvg_p0 bra " << L << (rooted ? "slow" : "fail") << ";\n" << L << "after:\n";
+  std::ostringstream f;
+  if (rooted) {
+    f << L << "slow:\n";
+    address(f);
+    range_check(f, "global", L, "%cvg_d0", W, a.root);
+    f << L << "checked:\n";
+    if (a.width > 1)
+      f << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
+    f << "\t@!%cvg_p0 bra " << L << "fail;\n\t" << a.body << ";\n\tbra " << L << "after;\n";
+  }
+  std::ostringstream fail;
+  fail << fail_path(a, L);
+  std::string fp = fail.str();
+  // The failure path reads the address from %cvg_d0: computed there.
+  std::ostringstream head;
+  address(head);
+  fp.insert(fp.find(":\n") + 2, head.str());
+  f << fp;
+  return CheckCode{c.str(), f.str()};
 }
 
 }  // namespace
 
-std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow) {
+std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
+                         const std::string& width, int root) {
+  std::ostringstream c;
+  range_check(c, space, prefix, reg.c_str(), width, root);
+  if (space == "global") c << prefix << "checked:\n";
+  return c.str();
+}
+
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root) {
   const std::string L = "$cvg_g" + std::to_string(id) + "_";
   std::ostringstream c;
   c << "\t// cudaviz guard: group " << id << ": " << g.members.size() << " accesses through " << g.base
@@ -47,7 +212,7 @@ std::string group_check(const AccessGroup& g, unsigned id, const std::string& sl
   else c << "\tmov.b64 %cvg_d0, " << g.base << ";\n";
   c << "\tand.b64 %cvg_d6, %cvg_d0, " << g.align - 1 << ";\n";
   if (g.lo) c << "\tadd.s64 %cvg_d0, %cvg_d0, " << g.lo << ";\n";
-  range_check(c, g.space, L, "%cvg_d0", std::to_string(g.hi - g.lo));
+  range_check(c, g.space, L, "%cvg_d0", std::to_string(g.hi - g.lo), root);
   c << L << "checked:\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra " << slow << ";\n";
   return c.str();
 }
@@ -60,6 +225,7 @@ CheckCode check_code(const Access& a) {
     << a.line << ": " << a.access << " of " << a.width << " bytes (" << a.space << ")\n";
   if (!a.guard.empty())
     c << "\t@" << (a.guard_negated ? "" : "!") << a.guard << " bra " << L << "after;\n";
+  if (std::optional<CheckCode> f = fence(a, L, c)) return *f;
   // The address, as 64 bits, in %cvg_d0.
   const std::string off = std::to_string(a.offset);
   if (a.base_kind == Access::Base::Absolute) c << "\tmov.u64 %cvg_d0, " << off << ";\n";
@@ -96,46 +262,15 @@ CheckCode check_code(const Access& a) {
   std::ostringstream tail;
   tail << "\t" << a.body << ";\n" << L << "after:\n";
 
-  // Out of line: record the first failure, zero a load's destinations, go on
-  // past the instruction.
-  const char* rec = kRecordName;
-  std::ostringstream f;
-  f << L << "fail:\n\tatom.global.cas.b32 %cvg_r0, [" << rec << "], 0, 1;\n"
-    << "\tsetp.eq.u32 %cvg_p1, %cvg_r0, 0;\n\t@!%cvg_p1 bra " << L << "zero;\n"
-    << "\tmov.u32 %cvg_r1, " << a.site << ";\n\tst.global.u32 [" << rec << "+4], %cvg_r1;\n"
-    << "\tmov.b64 %cvg_d5, %cvg_d0;\n";
-  if (a.space == "generic") {
-    f << "\tmov.u32 %cvg_r1, 1;\n\tisspacep.shared %cvg_p2, %cvg_d0;\n"
-      << "\t@%cvg_p2 mov.u32 %cvg_r1, 2;\n\t@%cvg_p2 cvta.to.shared.u64 %cvg_d5, %cvg_d0;\n"
-      << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 mov.u32 %cvg_r1, 3;\n"
-      << "\t@%cvg_p2 cvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
-  } else {
-    f << "\tmov.u32 %cvg_r1, " << (a.space == "global" ? 1 : a.space == "shared" ? 2 : 3) << ";\n";
-  }
-  f << "\tst.global.u32 [" << rec << "+8], %cvg_r1;\n"
-    << "\tand.b64 %cvg_d1, %cvg_d0, " << (a.width - 1) << ";\n\tsetp.ne.u64 %cvg_p1, %cvg_d1, 0;\n"
-    << "\tselp.u32 %cvg_r1, 2, 1, %cvg_p1;\n\tst.global.u32 [" << rec << "+12], %cvg_r1;\n"
-    << "\tst.global.u64 [" << rec << "+16], %cvg_d5;\n";
-  if (a.space != "global") {
-    f << "\tst.global.u64 [" << rec << "+24], %cvg_s0;\n\tst.global.u64 [" << rec << "+32], %cvg_s1;\n"
-      << "\tst.global.u64 [" << rec << "+40], %cvg_s2;\n\tst.global.u64 [" << rec << "+48], %cvg_s3;\n";
-  }
-  const char* ids[6] = {"%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z"};
-  for (int k = 0; k < 6; ++k)
-    f << "\tmov.u32 %cvg_r1, " << ids[k] << ";\n\tst.global.u32 [" << rec << "+" << 56 + 4 * k
-      << "], %cvg_r1;\n";
-  f << L << "zero:\n";
-  for (const auto& [reg, b] : a.dests)
-    if (b == 2 || b == 4 || b == 8) f << "\tmov.b" << b * 8 << " " << reg << ", 0;\n";
-  f << "\tbra " << L << "after;\n";
+  const std::string fail = fail_path(a, L);
   CheckCode out;
   if (a.nested) {
     // Inside a { } block (inline PTX): labels there are not seen from the
     // function's end, so the failure path stays in line, jumped over.
-    c << "\t@%cvg_p0 bra " << L << "ok;\n" << f.str() << L << "ok:\n" << tail.str();
+    c << "\t@%cvg_p0 bra " << L << "ok;\n" << fail << L << "ok:\n" << tail.str();
   } else {
     c << "\t@!%cvg_p0 bra " << L << "fail;\n" << tail.str();
-    out.fail = f.str();
+    out.fail = fail;
   }
   out.code = c.str();
   return out;
@@ -147,33 +282,53 @@ std::string window_prologue(const std::vector<SharedVar>& shared, const std::str
   c << "\t// cudaviz guard: the shared window and the local frame\n";
   bool first = true;
   for (const SharedVar& v : shared) {
-    if (v.bytes < 0) c << "\tmov.u32 %cvg_r1, %dynamic_smem_size;\n\tcvt.u64.u32 %cvg_d4, %cvg_r1;\n";
-    const std::string size = v.bytes < 0 ? "%cvg_d4" : std::to_string(v.bytes);
+    const std::string size = v.bytes < 0 ? "%cvg_r1" : std::to_string(v.bytes);
+    if (v.bytes < 0) c << "\tmov.u32 %cvg_r1, %dynamic_smem_size;\n";
     if (first) {
-      c << "\tmov.u64 %cvg_s0, " << v.name << ";\n\tadd.s64 %cvg_s1, %cvg_s0, " << size << ";\n";
+      c << "\tmov.u32 %cvg_w0, " << v.name << ";\n\tadd.s32 %cvg_w2, %cvg_w0, " << size << ";\n";
       first = false;
     } else {
-      c << "\tmov.u64 %cvg_d5, " << v.name << ";\n\tmin.u64 %cvg_s0, %cvg_s0, %cvg_d5;\n"
-        << "\tadd.s64 %cvg_d5, %cvg_d5, " << size << ";\n\tmax.u64 %cvg_s1, %cvg_s1, %cvg_d5;\n";
+      c << "\tmov.u32 %cvg_r0, " << v.name << ";\n\tmin.u32 %cvg_w0, %cvg_w0, %cvg_r0;\n"
+        << "\tadd.s32 %cvg_r0, %cvg_r0, " << size << ";\n\tmax.u32 %cvg_w2, %cvg_w2, %cvg_r0;\n";
     }
   }
-  if (first) c << "\tmov.u64 %cvg_s0, 0;\n\tmov.u64 %cvg_s1, 0;\n";
+  if (first) c << "\tmov.u32 %cvg_w0, 0;\n\tmov.u32 %cvg_w2, 0;\n";
+  c << "\tsub.s32 %cvg_w1, %cvg_w2, %cvg_w0;\n";
+  // Room for a fence's width class 2^k: the offsets at which 2^k bytes still fit.
+  for (unsigned k = 0; k < kWidthClasses; ++k)
+    c << "\tsub.s32 %cvg_k" << k << ", %cvg_w1, " << (1u << k) - 1 << ";\n\tmax.s32 %cvg_k" << k << ", %cvg_k" << k
+      << ", 0;\n";
   if (!depot.empty())
-    c << "\tmov.u64 %cvg_s2, " << depot << ";\n\tadd.s64 %cvg_s3, %cvg_s2, " << depot_bytes << ";\n";
+    c << "\tmov.u64 %cvg_l0, " << depot << ";\n\tadd.s64 %cvg_l1, %cvg_l0, " << depot_bytes << ";\n";
   else
-    c << "\tmov.u64 %cvg_s2, 0;\n\tmov.u64 %cvg_s3, 0;\n";
+    c << "\tmov.u64 %cvg_l0, 0;\n\tmov.u64 %cvg_l1, 0;\n";
   return c.str();
 }
 
+std::string without_unused_rooms(const std::string& prologue, const std::string& code) {
+  std::string out;
+  std::istringstream in(prologue);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("%cvg_k");
+    if (at != std::string::npos && at + 7 <= line.size()) {
+      const std::string reg = line.substr(at, 7);  // "%cvg_k" and one digit: kWidthClasses <= 10
+      if (code.find(reg) == std::string::npos) continue;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 std::string scratch_registers() {
-  return "\n\t.reg .pred %cvg_p<3>;\n\t.reg .b32 %cvg_r<2>;\n\t.reg .b64 %cvg_d<7>;\n"
-         "\t.reg .b64 %cvg_s<4>;\n";
+  return "\n\t.reg .pred %cvg_p<3>;\n\t.reg .b32 %cvg_r<3>;\n\t.reg .b64 %cvg_d<7>;\n"
+         "\t.reg .b32 %cvg_w<3>;\n\t.reg .b32 %cvg_k<" + std::to_string(kWidthClasses) + ">;\n\t.reg .b64 %cvg_l<2>;\n";
 }
 
 std::string module_declarations() {
   return "\n\n// cudaviz guard (docs/guard.md): the launch's buffers and the first failed access\n"
          ".const .align 16 .b8 " + std::string(kTableName) + "[" + std::to_string(sizeof(Table)) + "];\n"
-         ".global .align 16 .b8 " + std::string(kRecordName) + "[" + std::to_string(sizeof(Record)) + "];";
+         ".global .align 16 .b8 " + std::string(kRecordName) + "[" + std::to_string(sizeof(Record)) + "];\n"
+         ".global .align 32 .b8 " + std::string(kSinkName) + "[32];";
 }
 
 }  // namespace cv::usercode::guard

@@ -26,7 +26,11 @@ struct Access {
   long long offset = 0;
   std::vector<std::pair<std::string, unsigned>> dests;  // registers a skipped load zeroes, bytes
   bool nested = false;  // inside a { } block: the failure path stays in line
+  int root = -1;        // the kernel parameter its pointer comes from (access_roots.h), -1: none
+  std::string address;  // the address operand as written ("[%rd6+8]")
   std::string copy;     // "" for the site's own check; a suffix for its labels in a copy of the code
+  int zeros = 0;        // low bits of the base known to be 0 (address_facts.h; of the offset when rooted)
+  long long frame_bytes = 0;  // the function's local frame (local accesses)
 };
 
 struct CheckCode {
@@ -38,15 +42,27 @@ CheckCode check_code(const Access& a);
 // The one check of a group (access_groups.h): its whole range and the base's
 // alignment; branches to `slow` (the copy with every access checked) when
 // either fails.
-std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow);
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root = -1);
 
-// Shared windows use %cvg_s0..s1, local frames %cvg_s2..s3: set once a function.
+// %cvg_p0 = [reg, reg + width) lies inside the space's window (shared,
+// local) or one table entry (global); `prefix` names the labels it needs
+// and ends with `prefix`"checked:" for global. Clobbers %cvg_d1..d4, %cvg_r0.
+// With `root` (a parameter index), that parameter's buffer is tried first.
+std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
+                         const std::string& width, int root = -1);
+
+// Set once a function: the shared window's start %cvg_w0 and size %cvg_w1
+// (32-bit), %cvg_kK = max(size - 2^K + 1, 0) for the fences, and the local
+// frame [%cvg_l0, %cvg_l1).
 struct SharedVar {
   std::string name;
   long long bytes;  // -1: the extern (dynamic) array, sized by %dynamic_smem_size
 };
 std::string window_prologue(const std::vector<SharedVar>& shared, const std::string& depot,
                             long long depot_bytes);
+// The prologue without the fence rooms (%cvg_kK) that `code` never reads:
+// a function with only 4-byte shared accesses computes one class, not six.
+std::string without_unused_rooms(const std::string& prologue, const std::string& code);
 // The %cvg_* registers, declared at the top of a function body.
 std::string scratch_registers();
 // The guard's two module-scope variables (after .address_size).

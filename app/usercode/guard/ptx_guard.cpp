@@ -8,8 +8,13 @@
 #include <sstream>
 
 #include "usercode/guard/access_groups.h"
+#include "usercode/guard/access_roots.h"
+#include "usercode/guard/address_facts.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
+#include "usercode/guard/loop_cache.h"
+#include "usercode/guard/loop_proof.h"
+#include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_text.h"
 
 namespace cv::usercode::guard {
@@ -207,6 +212,7 @@ class Rewriter {
     }
   }
 
+  // long: one function's passes in order (roots, facts, loops, pieces, prologue, failure paths).
   void function(const Function& f, std::string& text) {
     fn_ = f.name;
     regs_ = Registers{};
@@ -224,15 +230,15 @@ class Rewriter {
             local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
       }
     }
-    std::vector<int> depth(f.close + 1, 0);  // of { } blocks inside the body, at each piece
-    for (size_t i = f.open + 1, d = 0; i < f.close; ++i) {
-      if (pieces_[i].kind == PieceKind::Open) ++d;
-      if (pieces_[i].kind == PieceKind::Close) --d;
-      depth[i] = static_cast<int>(d);
-    }
+    const std::vector<int> depth = block_depths(f);
     const std::vector<AccessGroup> groups = find_groups(
         pieces_, f.open + 1, f.close,
         [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
+    roots_.clear();
+    if ((" " + squeeze(pieces_[f.header].text)).find(" .entry ") != std::string::npos)
+      roots_ = parameter_roots(pieces_, f.open + 1, f.close);
+    facts_ = facts(f);
+    const std::map<size_t, Planned> loops = plan_loops(f);
     Emit e;
     bool prologue_done = false;
     size_t prologue_pos = std::string::npos;  // where the prologue goes (body text offset)
@@ -245,26 +251,56 @@ class Rewriter {
         prologue_pos = e.body.size();
         prologue_done = true;
       }
-      if (next_group < groups.size() && groups[next_group].first == i) {
-        emit_group(groups[next_group++], depth, e);
-        i = groups[next_group - 1].last;
+      if (auto l = loops.find(i); l != loops.end()) {
+        emit_loop(l->second, groups, next_group, depth, e);
+        i = l->second.loop.latch;
         continue;
       }
-      emit(i, depth[i] > 0, e.body, nullptr, e);
+      emit_piece(i, groups, next_group, depth, e.body, e);
     }
     std::string& body = e.body;
     const bool needs_regs = e.needs_regs, needs_window = e.needs_window;
     if (needs_regs && prologue_pos != std::string::npos)
-      body.insert(prologue_pos, prologue(needs_window));
+      body.insert(prologue_pos, without_unused_rooms(prologue(needs_window), body + e.fails) + cache_.init);
     text += pieces_[f.open].text;
-    if (needs_regs) text += scratch_registers();
+    if (needs_regs) text += scratch_registers() + scratch_.declarations() + cache_.declarations();
     text += body;
     text += e.fails;
     text += pieces_[f.close].text;
     local_vars_.clear();
+    site_of_.clear();
+    built_.clear();
+    unalign_.clear();
+    scratch_ = LoopScratch{};
+    cache_ = CacheRegs{};
   }
 
  private:
+  // Alignment facts for every memory instruction's base (address_facts.h).
+  AddressFacts facts(const Function& f) const {
+    std::map<std::string, unsigned> align;
+    for (const auto* m : {&vars_, &local_vars_})
+      for (const auto& [name, v] : *m) align[name] = v.align;
+    std::set<size_t> asked;
+    for (size_t i = f.open + 1; i < f.close; ++i) {
+      Instruction ins;
+      if (pieces_[i].kind == PieceKind::Stmt && parse_instruction(pieces_[i].text, ins) && is_memory_root(ins.parts[0]))
+        asked.insert(i);
+    }
+    return address_facts(pieces_, f.open + 1, f.close, roots_, align, asked);
+  }
+
+  // Of { } blocks inside the body, at each piece.
+  std::vector<int> block_depths(const Function& f) const {
+    std::vector<int> depth(f.close + 1, 0);
+    for (size_t i = f.open + 1, d = 0; i < f.close; ++i) {
+      if (pieces_[i].kind == PieceKind::Open) ++d;
+      if (pieces_[i].kind == PieceKind::Close) --d;
+      depth[i] = static_cast<int>(d);
+    }
+    return depth;
+  }
+
   void refuse(const std::string& what) {
     std::string where = line_ ? "line " + std::to_string(line_) : "code the prelude added";
     if (out_.error.empty()) out_.error_line = line_;
@@ -313,7 +349,7 @@ class Rewriter {
     if (!is_memory_root(root)) {
       if (root == "call") call(ins);
       else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
-      const std::string text = with_line(p.text);
+      const std::string text = with_line(unalign_.count(i) ? unaligned_barrier(p.text) : p.text);
       out += text;
       if (fast) *fast += text;
       return;
@@ -321,6 +357,7 @@ class Rewriter {
     std::string code, fail;
     bool window = false;
     std::optional<Access> built;
+    piece_ = i;
     if (!memory(ins, nested, code, fail, window, built)) {
       out += p.text;
       if (fast) *fast += p.text;
@@ -328,6 +365,8 @@ class Rewriter {
     }
     if (!code.empty()) e.needs_regs = true;
     e.needs_window = e.needs_window || window;
+    site_of_[i] = out_.sites.size() - 1;
+    if (built) built_[i] = *built;
     out += code;
     e.fails += fail;
     if (!fast) return;
@@ -353,16 +392,156 @@ class Rewriter {
   // every access is checked. (With the checked copy out of line, after the
   // function's end, the tiled n-body ran 7% slower: ptxas schedules a loop
   // whose body leaves and re-enters it worse than one with a plain branch.)
-  void emit_group(const AccessGroup& g, const std::vector<int>& depth, Emit& e) {
+  void emit_group(const AccessGroup& g, const std::vector<int>& depth, std::string& into, Emit& e) {
     const unsigned id = groups_++;
     const std::string G = "$cvg_g" + std::to_string(id) + "_";
     std::string fast, slow;
     for (size_t j = g.first; j <= g.last; ++j) emit(j, depth[j] > 0, slow, &fast, e, &g, id);
-    e.body += group_check(g, id, G + "slow") + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
-              "\n" + G + "done:\n";
+    into += group_check(g, id, G + "slow", root_of(g.base)) + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
+            "\n" + G + "done:\n";
     e.needs_regs = true;
     e.needs_window = e.needs_window || g.space != "global";
     out_.grouped_instructions += g.members.size();
+  }
+
+  // One piece into `into`, or the group that starts at it.
+  void emit_piece(size_t& i, const std::vector<AccessGroup>& groups, size_t& next_group,
+                  const std::vector<int>& depth, std::string& into, Emit& e) {
+    if (next_group < groups.size() && groups[next_group].first == i) {
+      emit_group(groups[next_group++], depth, into, e);
+      i = groups[next_group - 1].last;
+      return;
+    }
+    emit(i, depth[i] > 0, into, nullptr, e);
+  }
+
+  struct Planned {
+    Loop loop;
+    LoopProof proof;
+    bool nested = false;  // inside another loop: entered once a trip of it
+  };
+
+  // The loops of function `f` whose accesses can be proven before they run.
+  std::map<size_t, Planned> plan_loops(const Function& f) {
+    std::map<size_t, Planned> out;
+    const std::vector<Loop> all = find_loops(pieces_, f.open + 1, f.close);
+    for (const Loop& l : all) {
+      if (!l.versionable) continue;
+      const bool nested = std::any_of(all.begin(), all.end(), [&](const Loop& m) {
+        return m.header < l.header && m.latch > l.latch;
+      });
+      std::vector<LoopAccess> accesses;
+      for (size_t i = l.header + 1; i < l.latch; ++i) {
+        Instruction ins;
+        if (pieces_[i].kind == PieceKind::Stmt && parse_instruction(pieces_[i].text, ins))
+          if (auto a = loop_access(i, ins)) accesses.push_back(*a);
+      }
+      if (auto proof = prove_loop(pieces_, l, accesses, scratch_)) out[l.header] = {l, std::move(*proof), nested};
+    }
+    return out;
+  }
+
+  std::optional<LoopAccess> loop_access(size_t i, const Instruction& ins) const {
+    if (!is_memory_root(ins.parts[0])) return std::nullopt;
+    std::string space;
+    const unsigned width = access_shape(ins, space);
+    if (!width || (space != "global" && space != "shared" && space != "local")) return std::nullopt;
+    for (const std::string& op : ins.operands) {
+      if (op.empty() || op[0] != '[') continue;
+      Address a;
+      if (!parse_address(op, a) || a.kind != Address::Register) return std::nullopt;
+      const int bytes = regs_.bytes(a.base);
+      if (bytes != 8 && !(bytes == 4 && space != "global")) return std::nullopt;
+      return LoopAccess{i, space, a.base, bytes == 4, a.offset, width, bytes == 8 ? root_of(a.base) : -1};
+    }
+    return std::nullopt;
+  }
+
+  // A branch statement with its target replaced.
+  static std::string retarget(const Instruction& ins, const std::string& to) {
+    std::string g = ins.guard.empty() ? "" : "@" + std::string(ins.guard_negated ? "!" : "") + ins.guard + " ";
+    return "\t" + g + ins.opcode + " \t" + to + ";";
+  }
+
+  // A proven loop: at its header, the check; then the copy where the proven
+  // accesses run unchecked (taken when the check passes), and the copy where
+  // every access is checked as anywhere else (when it fails). Each copy
+  // branches back to its own start; the checked copy is the one whose sites
+  // are counted, and the only one that names them.
+  // long: one loop's check, proven copy and checked copy, emitted in that order.
+  void emit_loop(const Planned& pl, const std::vector<AccessGroup>& groups, size_t& next_group,
+                 const std::vector<int>& depth, Emit& e) {
+    const Loop& l = pl.loop;
+    const std::string L = "$cvg_l" + std::to_string(loops_++) + "_";
+    // Threads of one block may run different copies: their barriers must meet
+    // from either copy, so both copies use the non-aligned form.
+    for (size_t j = l.header + 1; j <= l.latch; ++j)
+      if (unaligned_barrier(pieces_[j].text) != pieces_[j].text) unalign_.insert(j);
+    std::string check = pl.proof.check;
+    for (size_t at = check.find(kSlowLabel); at != std::string::npos; at = check.find(kSlowLabel, at))
+      check.replace(at, std::string(kSlowLabel).size(), L + "slow");
+    std::string slow;
+    for (size_t j = l.header + 1; j < l.latch; ++j) emit_piece(j, groups, next_group, depth, slow, e);
+    Instruction latch;
+    parse_instruction(pieces_[l.latch].text, latch);
+    slow += retarget(latch, L + "slow");
+    std::set<std::string> inside;
+    for (size_t j = l.header + 1; j <= l.latch; ++j)
+      if (pieces_[j].kind == PieceKind::Label) inside.insert(label_name(pieces_[j]));
+    const std::set<size_t> proven(pl.proof.proven.begin(), pl.proof.proven.end());
+    std::string fast;
+    for (size_t j = l.header + 1; j <= l.latch; ++j) {
+      const Piece& p = pieces_[j];
+      Instruction ins;
+      if (p.kind == PieceKind::Label) {
+        fast += label_name(p) + "_" + L.substr(1) + "f:";
+        continue;
+      }
+      if (p.kind == PieceKind::Directive) directive(p.text);
+      if (p.kind != PieceKind::Stmt || !parse_instruction(p.text, ins)) {
+        fast += p.text;
+        continue;
+      }
+      if (const std::string t = branch_target(ins); !t.empty()) {
+        fast += retarget(ins, t == l.label ? L + "fast" : inside.count(t) ? t + "_" + L.substr(1) + "f" : t);
+        continue;
+      }
+      auto site = site_of_.find(j);
+      if (site == site_of_.end()) {
+        fast += with_line(unalign_.count(j) ? unaligned_barrier(p.text) : p.text);
+        continue;
+      }
+      const std::string n = std::to_string(site->second);
+      if (proven.count(j)) {
+        out_.sites[site->second].loop_proven = true;
+        ++out_.loop_proven_instructions;
+        fast += "\t// cudaviz guard: copy of site " + n + ", proven for the loop\n\t" + p.text;
+      } else if (auto b = built_.find(j); b != built_.end()) {
+        Access copy = b->second;
+        copy.copy = L.substr(5) + "f";
+        CheckCode cc = check_code(copy);
+        fast += cc.code;
+        e.fails += cc.fail;
+      } else {
+        fast += "\t// cudaviz guard: copy of site " + n + " (proven)\n\t" + p.text;
+      }
+    }
+    ++out_.loops_proven;
+    e.needs_regs = true;
+    e.needs_window = e.needs_window || pl.proof.needs_window;
+    std::string head = check + "\t@!" + pl.proof.ok + " bra " + L + "slow;\n";
+    if (pl.nested)
+      if (auto cached = cached_check(check, pl.proof.ok, L + "slow", L + "c_",
+                                     [&](const std::string& r) { return regs_.bytes(r); }, cache_))
+        head = *cached;
+    e.body += pieces_[l.header].text + "\n\t// cudaviz guard: " + std::to_string(pl.proof.proven.size()) +
+              " accesses of this loop checked once, before it runs\n" + head + L + "fast:" + fast +
+              "\n\tbra.uni " + L + "after;\n" + L + "slow:" + slow + "\n" + L + "after:\n";
+  }
+
+  int root_of(const std::string& reg) const {
+    auto it = roots_.find(reg);
+    return it == roots_.end() ? -1 : it->second;
   }
 
   // The instruction as a group member (access_groups.h), when it can be one:
@@ -484,6 +663,13 @@ class Rewriter {
                     : a.kind == Address::Variable ? Access::Base::Variable
                                                   : Access::Base::Register;
     acc.base = a.base, acc.base32 = base_bytes == 4, acc.offset = a.offset, acc.nested = nested;
+    acc.root = a.kind == Address::Register && base_bytes == 8 ? root_of(a.base) : -1;
+    acc.address = *addr_op;
+    // A register rooted at a parameter has its offset's zeros: of use only to
+    // the fence through that parameter's window (global, 64-bit).
+    if (a.kind == Address::Register && (root_of(a.base) < 0 || (space == "global" && acc.root >= 0)))
+      acc.zeros = facts_.zeros_at(a.base, piece_);
+    acc.frame_bytes = depot_bytes_;
     for (const std::string& d : dests) acc.dests.emplace_back(d, static_cast<unsigned>(std::max(0, regs_.bytes(d))));
     window = space != "global";
     CheckCode cc = check_code(acc);
@@ -524,10 +710,20 @@ class Rewriter {
   std::map<std::string, Loc> call_site_;      // inlined function label -> its latest call site
   std::map<Loc, std::string> last_fn_at_;     // place -> the function whose .loc was last there ("" outside any)
   unsigned groups_ = 0;  // group ids, unique in the module
+  unsigned loops_ = 0;   // proven loops, unique in the module
+  LoopScratch scratch_;  // the loop checks' registers, per function
+  CacheRegs cache_;      // remembered loop checks' registers, per function
+  std::map<size_t, size_t> site_of_;  // piece -> its site (this function)
+  std::map<size_t, Access> built_;    // piece -> its check (this function), for copies
+  std::map<std::string, int> roots_;  // address register -> kernel parameter (access_roots.h)
+  AddressFacts facts_;                // known low zero bits of address registers (this function)
+  std::set<size_t> unalign_;          // barriers of versioned loops, emitted non-aligned (this function)
+  size_t piece_ = 0;                  // the piece memory() is rewriting
 };
 
 }  // namespace
 
+// long: the module-level steps in their order (declarations, functions, table), each a few lines.
 GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
   GuardedPtx out;
   out.memory_instructions = count_memory_instructions(ptx);

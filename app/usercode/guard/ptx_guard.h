@@ -24,6 +24,7 @@ struct GuardSite {
   std::string instruction;   // the opcode, e.g. "st.global.v4.f32"
   std::string function;      // the .entry / .func it is in
   bool proven = false;       // a named variable at a fixed offset, checked here (no code)
+  bool loop_proven = false;  // also checked once before its loop (loop_proof.h): unchecked in the loop's fast copy
 };
 
 struct GuardOptions {
@@ -40,6 +41,8 @@ struct GuardedPtx {
   size_t memory_instructions = 0;   // ld/st/atom/red on global/generic/shared/local in the input
   size_t checked_instructions = 0;  // of them, checked (= sites.size() when ok)
   size_t grouped_instructions = 0;  // of those, also checked at once with others (access_groups.h)
+  size_t loop_proven_instructions = 0;  // of those, checked once before their loop (loop_proof.h)
+  size_t loops_proven = 0;              // loops run as a proven copy when their check passes
   std::vector<std::string> module_globals;  // .global variables the table admits after the buffers
   std::vector<std::string> shared_names;    // the module's __shared__ variables (for messages)
 };

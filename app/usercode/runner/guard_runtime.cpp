@@ -4,6 +4,19 @@
 
 namespace cv::usercode::guard {
 
+// The fence's window for one argument (guard_abi.h ParamWindow): the
+// classes whose width the pointer's alignment and the buffer's size allow.
+ParamWindow param_window(unsigned long long begin, unsigned long long bytes) {
+  ParamWindow w{};
+  if (!begin || !bytes) return w;
+  w.begin = begin, w.end = begin + bytes;
+  for (unsigned k = 0; k < kWidthClasses; ++k) {
+    const unsigned long long width = 1ull << k;
+    if (begin % width == 0 && bytes >= width) w.room[k] = bytes - width + 1;
+  }
+  return w;
+}
+
 Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra) {
   Table t{};
   for (const BufferView& b : buffers) {
@@ -13,6 +26,11 @@ Table make_table(const std::vector<BufferView>& buffers, const std::vector<Table
   }
   for (const TableEntry& e : extra)
     if (t.count < kTableEntries && e.end > e.begin) t.entry[t.count++] = e;
+  // BufferView::data is the argument's own pointer (the span's data), so
+  // its alignment is the pointer's the fence relies on.
+  for (const BufferView& b : buffers)
+    if (b.data && b.bytes && b.param >= 0 && b.param < static_cast<int>(kParamWindows))
+      t.param[b.param] = param_window(reinterpret_cast<unsigned long long>(b.data), b.bytes);
   return t;
 }
 

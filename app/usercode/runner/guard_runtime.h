@@ -18,8 +18,11 @@
 namespace cv::usercode::guard {
 
 // The table for `buffers` (empty or null ones left out) followed by `extra`
-// (module globals), at most kTableEntries; pure.
+// (module globals), at most kTableEntries, and each buffer's window again
+// under the kernel argument it is (BufferView::param); pure.
 Table make_table(const std::vector<BufferView>& buffers, const std::vector<TableEntry>& extra);
+// One argument's window: [begin, begin + bytes) and its fence classes; pure.
+ParamWindow param_window(unsigned long long begin, unsigned long long bytes);
 
 class GuardedModule {
  public:

@@ -19,6 +19,7 @@ struct BufferView {
   unsigned elem_bytes = 1;
   std::string name;       // the parameter's name ("out", "count")
   bool writable = true;   // false for cv::Span<const T>
+  int param = -1;         // the kernel argument it is (index), -1 when not known
 };
 
 }  // namespace cv::usercode

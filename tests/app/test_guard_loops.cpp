@@ -1,0 +1,184 @@
+// Loops proven once (docs/guard.md "Loops proven once") on NVRTC's own PTX:
+// the proven copy of a loop holds exactly the unguarded loop's instructions
+// (no check inside), an access whose address does not follow from the
+// loop's induction variables keeps its check in both copies, and the edge
+// cases (counting down, 32- and 64-bit indices, loops with no trip count,
+// pointers made from integers, misaligned vectors, generic addresses) are
+// either proven soundly or left checked. The check's arithmetic itself is
+// tested in test_guard_loop_checks.cpp; what the GPU does with a loop that
+// leaves its buffer, in tests/gpu/test_guard_gpu.cpp.
+#include <gtest/gtest.h>
+
+#include "usercode/compile/compile.h"
+#include "usercode/compile/jitlink.h"
+#include "usercode/guard/ptx_loops.h"
+
+namespace cv::usercode {
+namespace {
+
+bool nvrtc_missing() { return nvrtc_status().find("NVRTC 1") != 0; }
+
+// A count3 kernel whose body is `body` (line 4 on).
+std::string count3(const std::string& body) {
+  return "// template: count3\n"
+         "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+         "  const unsigned long long i = cv::global_index();\n" + body + "\n}\n";
+}
+
+struct Both {
+  CompileResult raw, guarded;
+};
+Both build(const std::string& src) {
+  CompileRequest req;
+  req.source = src;
+  req.arch = "sm_90";
+  Both b{compile(req), {}};
+  req.guard = true;
+  b.guarded = compile(req);
+  return b;
+}
+
+size_t loop_proven_sites(const guard::GuardedPtx& g) {
+  size_t n = 0;
+  for (const guard::GuardSite& s : g.sites) n += s.loop_proven;
+  return n;
+}
+
+TEST(GuardLoops, ALoopIsProvenOnce) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  for (const char* body : {
+           // 64-bit, unrolled by NVVM (a counter and a pointer stepping together)
+           "  unsigned long long s = 0;\n  for (unsigned long long k = i; k < data.size; ++k) s += data[k];\n"
+           "  if (s == 7) count[0] = s;",
+           // 32-bit index, counting down
+           "  int s = 0;\n  for (int k = int(data.size) - 1; k >= int(i & 7); --k) s += data[k];\n"
+           "  if (s == 7) count[0] = s;",
+           // grid-stride: a register step
+           "  unsigned long long s = 0;\n"
+           "  for (unsigned long long k = i; k < data.size; k += cv::grid_threads()) s += data[k] % 3 == 0;\n"
+           "  if (s) atomicAdd(&count[0], s);",
+       }) {
+    SCOPED_TRACE(body);
+    const Both b = build(count3(body));
+    ASSERT_TRUE(b.raw.ok && b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
+    EXPECT_GE(b.guarded.guarded.loops_proven, 1u) << b.guarded.guarded.ptx;
+    EXPECT_GE(loop_proven_sites(b.guarded.guarded), 1u);
+    EXPECT_EQ(b.guarded.guarded.checked_instructions, b.guarded.guarded.memory_instructions);
+    // The hot loops (the proven copies) are the unguarded loops, instruction for instruction.
+    const guard::LoopFigures raw = guard::innermost_loop_figures(b.raw.ptx);
+    const guard::LoopFigures fast = guard::innermost_loop_figures(b.guarded.guarded.ptx);
+    EXPECT_GT(raw.instructions, 0u);
+    EXPECT_EQ(fast.instructions, raw.instructions);
+    EXPECT_EQ(fast.branches, raw.branches);
+    EXPECT_FALSE(b.guarded.cubin.empty()) << "nvJitLink builds it";
+  }
+}
+
+// An index read from memory (data[data[k]]) does not follow from the loop:
+// that read keeps its own check in the proven copy, the other one is proven.
+TEST(GuardLoops, AnAccessThatCannotBeProvenIsStillChecked) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  const Both b = build(count3(
+      "  long long s = 0;\n"
+      "  for (unsigned k = 0; k < 64 && k < data.size; ++k) s += data[(unsigned)data[k] % data.size];\n"
+      "  if (s == 7) count[0] = s;"));
+  ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error();
+  const guard::GuardedPtx& g = b.guarded.guarded;
+  ASSERT_GE(g.loops_proven, 1u) << g.ptx;
+  size_t proven = 0, unproven_line5 = 0;
+  for (const guard::GuardSite& s : g.sites) {
+    proven += s.loop_proven;
+    unproven_line5 += s.line == 5 && !s.loop_proven && s.access == "read";
+  }
+  EXPECT_GE(proven, 1u);
+  EXPECT_GE(unproven_line5, 1u) << "the indirect read";
+  // In the proven copy, the indirect read is checked under the copy's own labels.
+  EXPECT_NE(g.ptx.find("// cudaviz guard: copy of site"), std::string::npos);
+  EXPECT_NE(g.ptx.find("l0_f_"), std::string::npos) << "a check in the proven copy";
+  EXPECT_EQ(guard::count_marked_sites(g.ptx), g.memory_instructions);
+}
+
+TEST(GuardLoops, EdgeCasesAreProvenSoundlyOrLeftChecked) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  struct Case {
+    const char* what;
+    std::string body;
+    bool proven;  // some access in a loop proven
+  } cases[] = {
+      {"a loop with no trip count (a search that may run off the end)",
+       "  unsigned k = i;\n  while (data[k] != 0) ++k;\n  count[0] = k;", false},
+      // Made from an integer, the pointer is generic (no space known): left checked.
+      {"stores through a pointer made from an integer, in a loop",
+       "  for (unsigned k = 0; k < (data.size & 31); ++k) reinterpret_cast<int*>(0x7f0000000000ull)[k + (i & 1)] = k;",
+       false},
+      // Proven in shape (a 16-byte step): the check before the loop finds the
+      // base misaligned at run time and takes the checked copy.
+      {"float4 loads at a byte offset of 4 (misaligned every time)",
+       "  float4 s = make_float4(0, 0, 0, 0);\n  const char* p = reinterpret_cast<const char*>(data.data) + 4;\n"
+       "  for (unsigned k = 0; k < (data.size / 8); ++k) {\n    const float4 v = reinterpret_cast<const float4*>(p)[k];\n"
+       "    s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w;\n  }\n"
+       "  if (s.x + s.y + s.z + s.w == 1.5f) count[0] = 1;", true},
+      {"float loads stepping one byte (never provably aligned)",
+       "  float s = 0;\n  const char* p = reinterpret_cast<const char*>(data.data);\n"
+       "  for (unsigned k = 0; k + 4 <= data.size; ++k) s += *reinterpret_cast<const float*>(p + k);\n"
+       "  if (s == 1.5f) count[0] = 1;", false},
+      {"a generic pointer chosen at run time (global or shared)",
+       "  __shared__ int tile[64];\n  tile[threadIdx.x & 63] = 1;\n  __syncthreads();\n"
+       "  const int* p = (i & 1) ? data.data : tile;\n  int s = 0;\n"
+       "  for (unsigned k = 0; k < 32; ++k) s += p[k];\n  if (s == 5) count[0] = 1;", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const Both b = build(count3(c.body));
+    ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
+    const guard::GuardedPtx& g = b.guarded.guarded;
+    EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+    EXPECT_EQ(guard::count_marked_sites(g.ptx), g.memory_instructions);
+    EXPECT_EQ(loop_proven_sites(g) > 0, c.proven) << g.ptx;
+    EXPECT_FALSE(b.guarded.cubin.empty());
+  }
+}
+
+// A loop with a barrier (a block tree) is versioned: threads of one block
+// may take different copies, so both copies' barriers are the non-aligned
+// `barrier.sync`, which counts arrivals per barrier whichever instruction
+// they come from. The tree's `h /= 2` bounds its addresses (0 to the entry
+// value): its reads and writes are proven. A warp shuffle may be met from
+// two copies too; __activemask may not (its answer is which threads sit at
+// the very same instruction): that loop is not versioned.
+TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  const Both b = build(count3(
+      "  __shared__ unsigned s[256];\n  const unsigned t = threadIdx.x & 255;\n  s[t] = 1;\n  __syncthreads();\n"
+      "  for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {\n    if (t < h) s[t] += s[t + h];\n    __syncthreads();\n  }\n"
+      "  unsigned v = s[0];\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n"
+      "  if (t == 0) count[0] = v;"));
+  ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error();
+  const guard::GuardedPtx& g = b.guarded.guarded;
+  EXPECT_GE(g.loops_proven, 1u) << g.ptx;
+  EXPECT_GE(loop_proven_sites(g), 2u) << "s[t] and s[t + h] in the tree: " << g.ptx;
+  EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+  // The raw kernel's bar.sync in the tree; in the guarded one, both copies' are barrier.sync.
+  EXPECT_NE(b.raw.ptx.find("bar.sync"), std::string::npos);
+  const size_t fast = g.ptx.find("_fast:"), after = g.ptx.find("_after:", fast);
+  ASSERT_NE(fast, std::string::npos);
+  const std::string copies = g.ptx.substr(fast, after - fast);
+  EXPECT_NE(copies.find("barrier.sync"), std::string::npos) << copies;
+  EXPECT_EQ(copies.find("bar.sync"), std::string::npos) << copies;
+  EXPECT_FALSE(b.guarded.cubin.empty()) << "nvJitLink builds it";
+
+  const Both m = build(count3(
+      "  __shared__ unsigned s[64];\n  s[threadIdx.x & 63] = 1;\n  __syncthreads();\n  unsigned v = 0;\n"
+      "  for (unsigned k = threadIdx.x & 7; k < 60; k += 4) v += s[k] * __popc(__activemask());\n"
+      "  if (v == 3) count[0] = v;"));
+  ASSERT_TRUE(m.guarded.ok) << m.guarded.first_error();
+  bool refused = false;
+  const std::vector<guard::Piece> pieces = guard::split_ptx(m.raw.ptx);
+  for (const guard::Loop& l : guard::find_loops(pieces, 0, pieces.size()))
+    refused = refused || l.why_not.find("activemask") != std::string::npos;
+  EXPECT_TRUE(refused) << m.raw.ptx;
+  EXPECT_EQ(m.guarded.guarded.checked_instructions, m.guarded.guarded.memory_instructions);
+}
+
+}  // namespace
+}  // namespace cv::usercode
