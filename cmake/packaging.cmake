@@ -89,6 +89,12 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1, libcivetweb1 (>= 1.15), libqrencode4")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+# The CPU emulator's fast path dlopens libclang by the soname the build found
+# (cmake/libclang.cmake): libclang-14.so.13 is Debian 12's libclang1-14, Ubuntu
+# 24.04's is libclang1-18. Recommended, not required: without it kernels run as fibers.
+if(CUDAVIZ_LIBCLANG_SONAME MATCHES "^libclang-([0-9]+)\\.so")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libclang1-${CMAKE_MATCH_1}")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SET_DESTDIR OFF)
 include(CPack)

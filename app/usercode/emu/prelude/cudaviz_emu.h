@@ -174,9 +174,13 @@ inline unsigned __activemask(int line = __builtin_LINE()) {
 }
 
 // ---- Atomics: real ones (blocks run in parallel), recorded in explain builds -----
+#if defined(CV_EMU_EXPLAIN) || defined(CV_EMU_VERDICT)
 #if defined(CV_EMU_EXPLAIN)
 #define CV_EMU_NOTE_ATOMIC(p, line) \
   cv_emu_ctx_tls.hooks->access(p, sizeof(*p), cv_emu::kAtomic, nullptr, line)
+#else  // verdict builds: an atomic never loses an update; no turn ends there
+#define CV_EMU_NOTE_ATOMIC(p, line) (void)(line)
+#endif
 #if defined(__clang__)  // clang instruments atomics even in no_sanitize functions
 #define CV_EMU_NO_TSAN __attribute__((no_sanitize_thread, disable_sanitizer_instrumentation))
 #else
@@ -273,6 +277,10 @@ CV_EMU_NO_TSAN inline unsigned atomicDec(unsigned* p, unsigned limit, int line =
   return cv_emu_atomic_update(p, [limit](unsigned o) { return (o == 0 || o > limit) ? limit : o - 1; });
 }
 #define atomicAdd_block atomicAdd
+// A finished block, counted where the caller watches (Ctx::blocks_done).
+CV_EMU_NO_TSAN inline void cv_emu_count_block(unsigned long long* done) {
+  if (done) __atomic_fetch_add(done, 1ull, __ATOMIC_RELAXED);
+}
 #define atomicAdd_system atomicAdd
 
 // ---- printf: the first lines go back with the launch ---------------------------

@@ -1,0 +1,551 @@
+// emit_kernel(): a kernel's body rewritten as loops over a block's threads (fission_emit.h).
+#include "usercode/emu/fission_emit.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "usercode/emu/source_scan.h"
+
+namespace cv::emu::fission {
+namespace {
+
+constexpr unsigned kMaxThreads = 1024;
+constexpr size_t kMaxReplicatedBytes = 512 * 1024;  // per-thread copies live on the worker's stack
+
+const Node& strip(const Node& e) {
+  const Node* p = &e;
+  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
+    p = &p->kids.back();
+  return *p;
+}
+
+void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas = true) {
+  f(n);
+  if (n.kind == K::Lambda && !into_lambdas) return;
+  for (const Node& k : n.kids) each(k, f, into_lambdas);
+}
+
+struct Edit {
+  unsigned begin, end;
+  std::string text;
+};
+
+// A piece of a region: a whole statement, the part of a warp statement before
+// its warp call (its operands) or after it (the rest, the call replaced by its result).
+struct Part {
+  enum Mode { Whole, Pre, Post, Declarator } mode = Whole;
+  const Node* s = nullptr;
+  const Node* var = nullptr;  // Declarator: the one variable of s
+};
+
+class Emitter {
+ public:
+  Emitter(const Analysis& a, std::string file, size_t student_start)
+      : a_(a), file_(std::move(file)), student_start_(student_start), text_(a.tree->text) {}
+
+  bool run(const std::string& name, Emitted& out);
+
+ private:
+  // Both passes walk the same way; the first (dry_) only learns where every local is used.
+  void sequence(const Node& block);
+  void statement(const Node& s);
+  void nest(const Node& s);
+  void declaration_statement(const Node& s);
+  void warp_statement(const Node& s);
+  void flush();
+  void region_code(int id, const std::vector<Part>& parts);
+  std::string part_code(const Part& p, int region);
+  void note_uses(const Part& p, int region);
+  std::string head(unsigned begin, unsigned end);
+
+  std::vector<Edit> edits(unsigned begin, unsigned end, int region, const Node* skip_call) const;
+  std::string rewrite(unsigned begin, unsigned end, int region, const Node* skip_call = nullptr) const;
+  std::string line_directive(unsigned offset) const;
+  std::string declarator(const Node& v, int region, const Node* warp) const;
+  std::string init_text(const Node& v, int region, const Node* warp) const;
+  bool choose_replicated(std::string& why, int& line);
+  std::string prologue(const std::string& name);
+  std::string ref_text(const std::string& usr) const;
+  bool shared_rooted(const Node& e) const;
+  std::string warp_post_code(const Node& call) const;
+
+  const Analysis& a_;
+  std::string file_;
+  size_t student_start_;
+  const std::string& text_;
+  bool dry_ = true;
+  std::string out_;
+  std::vector<Part> pending_;
+  int regions_ = 0;
+  std::map<std::string, std::set<int>> uses_;  // local USR -> regions (-1: outside any)
+  std::set<std::string> in_lambda_;
+  std::set<std::string> unwritable_;           // a reference spelt inside a macro's body
+  std::map<std::string, int> replicated_;      // local USR -> its copies' index
+  std::vector<const Node*> statics_;           // __shared__ / static declarations, hoisted
+  bool tracking_ = false;                      // threads can leave early: cv_done
+  std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
+  void find_deferred();
+  std::string flushes() const;
+};
+
+std::string Emitter::line_directive(unsigned offset) const {
+  if (offset < student_start_) return "\n";
+  const long line = 1 + std::count(text_.begin() + static_cast<long>(student_start_),
+                                   text_.begin() + static_cast<long>(offset), '\n');
+  return "\n#line " + std::to_string(line) + " \"" + file_ + "\"\n";
+}
+
+std::string Emitter::ref_text(const std::string& usr) const {
+  const std::string r = "cv_r_" + std::to_string(replicated_.at(usr)) + "[cv_t]";
+  return a_.locals.at(usr)->is_const ? "std::as_const(" + r + ")" : r;
+}
+
+// &s, &s[i], &s.f, s (an array) where s is __shared__ (or static): memory no other worker touches.
+bool Emitter::shared_rooted(const Node& e) const {
+  const Node* p = &strip(e);
+  if (p->kind == K::Unary && p->op == "&" && !p->kids.empty()) p = &strip(p->kids[0]);
+  while ((p->kind == K::Subscript || (p->kind == K::MemberRef && !p->arrow)) && !p->kids.empty())
+    p = &strip(p->kids[0]);
+  if (p->kind != K::DeclRef || p->ref_kind != K::Var) return false;
+  auto it = a_.locals.find(p->ref);
+  return it != a_.locals.end() && it->second->is_static;
+}
+
+std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const Node* skip_call) const {
+  std::vector<Edit> out;
+  auto inside = [&](unsigned b, unsigned e) { return b >= begin && e <= end && b < e; };
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (&n == skip_call && n.main && inside(n.begin, n.end)) {
+      out.push_back({n.begin, n.end, warp_post_code(n)});
+      return;
+    }
+    if (n.kind == K::DeclStmt && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
+        std::all_of(n.kids.begin(), n.kids.end(), [](const Node& v) { return v.kind == K::Var && v.is_static; })) {
+      out.push_back({n.begin, n.end, ";"});  // hoisted to the function's top
+      return;
+    }
+    if (n.kind == K::DeclRef && n.ref_offset && replicated_.count(n.ref) && inside(n.ref_offset, n.ref_offset + 1))
+      out.push_back({n.ref_offset, n.ref_offset + static_cast<unsigned>(n.name.size()), ref_text(n.ref)});
+    if (n.kind == K::Return && region < 0 && !deferred_.empty() && n.main && inside(n.begin, n.end)) {
+      out.push_back({n.begin, n.end, "do { " + flushes() + "return; } while (0)"});  // the block is over
+      return;
+    }
+    if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
+      const Node& callee = strip(n.kids[0]);
+      out.push_back({callee.ref_offset, n.kids[1].begin, "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", "});
+      for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
+      return;
+    }
+    if (n.kind == K::Return && region >= 0 && n.main && inside(n.begin, n.end)) {  // (uniform code: a real return)
+      const std::string go = "goto cv_next_" + std::to_string(region);
+      out.push_back({n.begin, n.end, tracking_ ? "do { cv_done[cv_t] = 1; " + go + "; } while (0)" : go});
+      return;
+    }
+    if (n.kind == K::Call && n.ref_file == "cudaviz_emu.h" && n.name.rfind("atomic", 0) == 0 && n.kids.size() > 1 &&
+        shared_rooted(n.kids[1])) {
+      const Node& callee = strip(n.kids[0]);
+      if (callee.ref_offset && inside(callee.ref_offset, callee.ref_offset + 1))
+        out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()),
+                       "cv_fis_" + callee.name});
+    }
+    if (n.kind == K::Lambda) return;
+    for (const Node& k : n.kids) walk(k);
+  };
+  walk(*a_.body);
+  // threadIdx (a macro of the prelude) becomes the loop's own thread index.
+  const std::string code = code_only(std::string_view(text_).substr(begin, end - begin));
+  for (size_t at = code.find("threadIdx"); at != std::string::npos; at = code.find("threadIdx", at + 9)) {
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    if ((at > 0 && ident(code[at - 1])) || (at + 9 < code.size() && ident(code[at + 9]))) continue;
+    out.push_back({begin + static_cast<unsigned>(at), begin + static_cast<unsigned>(at) + 9, "cv_tid"});
+  }
+  std::sort(out.begin(), out.end(), [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
+  return out;
+}
+
+// The text of [begin, end) with the region's edits; a replaced range keeps its
+// line breaks, so #line stays true for what follows.
+std::string Emitter::rewrite(unsigned begin, unsigned end, int region, const Node* skip_call) const {
+  std::string s;
+  unsigned at = begin;
+  for (const Edit& e : edits(begin, end, region, skip_call)) {
+    if (e.begin < at) continue;  // inside an edit already made
+    s.append(text_, at, e.begin - at);
+    s += e.text;
+    s.append(static_cast<size_t>(std::count(text_.begin() + e.begin, text_.begin() + e.end, '\n')), '\n');
+    at = e.end;
+  }
+  s.append(text_, at, end - at);
+  return s;
+}
+
+std::string Emitter::head(unsigned begin, unsigned end) { return line_directive(begin) + rewrite(begin, end, -1); }
+
+// Where a statement's text ends: its own range, and the ';' after it when it has one.
+unsigned statement_end(const std::string& text, const Node& s) {
+  if (s.kind == K::Compound) return s.end;
+  if ((s.kind == K::If || s.kind == K::For || s.kind == K::While || s.kind == K::Switch || s.kind == K::Label) &&
+      !s.kids.empty())
+    return std::max(s.end, statement_end(text, s.kids.back()));  // its last statement's ';'
+  size_t i = s.end;
+  for (;;) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (text.compare(i, 2, "//") == 0) i = text.find('\n', i);
+    else if (text.compare(i, 2, "/*") == 0) i = text.find("*/", i) + 2;
+    else break;
+    if (i == std::string::npos || i > text.size()) return s.end;
+  }
+  return i < text.size() && text[i] == ';' ? static_cast<unsigned>(i + 1) : s.end;
+}
+
+void Emitter::sequence(const Node& block) {
+  if (block.kind != K::Compound) return statement(block);
+  for (const Node& k : block.kids) statement(k);
+}
+
+void Emitter::statement(const Node& s) {
+  switch (a_.role(s)) {
+    case Role::Thread:
+      if (s.kind == K::DeclStmt) return declaration_statement(s);
+      pending_.push_back({Part::Whole, &s, nullptr});
+      return;
+    case Role::Uniform: {
+      if (s.kind == K::DeclStmt && std::all_of(s.kids.begin(), s.kids.end(), [](const Node& v) { return v.is_static; }))
+        return;  // __shared__: declared at the function's top
+      // A declaration of uniform values goes before the pending region unless
+      // that region names something by the same name (it would see this one).
+      bool clash = s.kind != K::DeclStmt;
+      for (const Part& p : pending_)
+        each(*p.s, [&](const Node& n) {
+          if (n.kind == K::DeclRef)
+            for (const Node& v : s.kids) clash = clash || v.name == n.name;
+        });
+      if (clash) flush();
+      if (dry_) note_uses({Part::Whole, &s, nullptr}, -1);
+      else out_ += head(s.begin, statement_end(text_, s));
+      return;
+    }
+    case Role::Barrier:
+      flush();
+      if (!dry_ && tracking_)
+        out_ += "\nif (cv_emu_ctx_tls.hooks->fission_barrier(cv_done, " + std::to_string(s.line) + ")) return;\n";
+      return;
+    case Role::Warp:
+      return warp_statement(s);
+    case Role::Nest:
+      flush();
+      return nest(s);
+  }
+}
+
+void Emitter::nest(const Node& s) {
+  auto body = [&](const Node& b) {
+    if (!dry_) out_ += "{";
+    sequence(b);
+    flush();
+    if (!dry_) out_ += "\n}";
+  };
+  auto text = [&](unsigned b, unsigned e) {
+    if (dry_) return;
+    out_ += head(b, e);
+  };
+  switch (s.kind) {
+    case K::Compound:
+      return body(s);
+    case K::If:
+      text(s.begin, s.kids[1].begin);
+      body(s.kids[1]);
+      if (s.kids.size() > 2) {
+        text(statement_end(text_, s.kids[1]), s.kids[2].begin);
+        body(s.kids[2]);
+      }
+      return;
+    case K::For: case K::While:
+      text(s.begin, s.kids.back().begin);
+      return body(s.kids.back());
+    case K::Do:
+      if (!dry_) out_ += "\ndo ";
+      body(s.kids[0]);
+      text(statement_end(text_, s.kids[0]), statement_end(text_, s));
+      return;
+    default:
+      return;
+  }
+}
+
+void Emitter::declaration_statement(const Node& s) {
+  bool mixed = false;
+  for (const Node& v : s.kids) mixed = mixed || (v.kind == K::Var && !v.is_static && a_.uniform.count(v.usr));
+  if (!mixed) {
+    pending_.push_back({Part::Whole, &s, nullptr});
+    return;
+  }
+  for (const Node& v : s.kids) {
+    if (v.kind != K::Var || v.is_static) continue;
+    if (!a_.uniform.count(v.usr)) {
+      pending_.push_back({Part::Declarator, &s, &v});
+      continue;
+    }
+    flush();
+    if (dry_) note_uses({Part::Declarator, &s, &v}, -1);
+    else out_ += declarator(v, -1, nullptr);
+  }
+}
+
+void Emitter::warp_statement(const Node& s) {
+  const Node* c = a_.warp_call(s);
+  pending_.push_back({Part::Pre, &s, nullptr});
+  flush();
+  if (!dry_)
+    out_ += "\ncv_emu_ctx_tls.hooks->fission_warp(cv_slots, " + std::string(tracking_ ? "cv_done" : "nullptr") +
+            ", " + std::to_string(c->line) + ");\n";
+  pending_.push_back({Part::Post, &s, nullptr});
+}
+
+void Emitter::flush() {
+  if (pending_.empty()) return;
+  const int id = regions_++;
+  if (dry_)
+    for (const Part& p : pending_) note_uses(p, id);
+  else
+    region_code(id, pending_);
+  pending_.clear();
+}
+
+void Emitter::region_code(int id, const std::vector<Part>& parts) {
+  out_ +=
+      "\nfor (unsigned cv_z = 0; cv_z < cv_bd.z; ++cv_z)\n"
+      "for (unsigned cv_y = 0; cv_y < cv_bd.y; ++cv_y)\n"
+      "for (unsigned cv_x = 0; cv_x < cv_bd.x; ++cv_x) {\n"
+      "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
+  if (tracking_) out_ += "if (cv_done[cv_t]) continue;\n";
+  out_ +=
+      "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n"
+      "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  for (const Part& p : parts) out_ += part_code(p, id);
+  out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + flushes() + "\n";
+}
+
+std::string Emitter::flushes() const {
+  std::string f;
+  for (const auto& [call, k] : deferred_) f += "cv_fis_flush(cv_d_" + std::to_string(k) + "); ";
+  return f;
+}
+
+// atomicAdd on integers whose result nobody uses, into a buffer the kernel
+// touches only that way: a block's threads' adds are summed and made as one
+// atomic after each loop over the threads. Exact (integer sums), and no
+// thread can tell: nothing reads that buffer while the kernel runs.
+void Emitter::find_deferred() {
+  std::map<std::string, int> uses, atomic_uses;  // parameter USR -> references, of them as such a target
+  std::vector<std::pair<const Node*, std::string>> sites;
+  auto root = [](const Node& arg) -> const Node* {
+    const Node* p = &strip(arg);
+    if (p->kind == K::Unary && p->op == "&" && !p->kids.empty()) p = &strip(p->kids[0]);
+    if ((p->kind == K::Call && p->name == "operator[]") || p->kind == K::Subscript) p = &strip(p->kids[0]);
+    return p->kind == K::DeclRef && p->ref_kind == K::Param ? p : nullptr;
+  };
+  std::function<void(const Node&, bool)> walk = [&](const Node& n, bool discarded) {
+    if (n.kind == K::DeclRef && n.ref_kind == K::Param) ++uses[n.ref];
+    const bool integer = n.type == "int" || n.type == "unsigned int" || n.type == "long long" ||
+                         n.type == "unsigned long long";
+    if (discarded && n.kind == K::Call && n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer &&
+        n.kids.size() == 3 && !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
+      if (const Node* r = root(n.kids[1])) {
+        ++atomic_uses[r->ref];
+        sites.push_back({&n, r->ref});
+      }
+    for (const Node& k : n.kids) walk(k, n.kind == K::ExprStmt && &strip(k) == &k);
+  };
+  walk(*a_.body, false);
+  for (const auto& [call, param] : sites)
+    if (uses[param] == atomic_uses[param]) deferred_[call] = static_cast<int>(deferred_.size());
+}
+
+// The code a warp call's operands become before the exchange: posted in the thread's slot.
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& args);
+
+std::string Emitter::part_code(const Part& p, int region) {
+  const Node& s = *p.s;
+  const Node* warp = p.mode == Part::Post ? a_.warp_call(s) : nullptr;
+  if (p.mode == Part::Declarator) return declarator(*p.var, region, nullptr);
+  if (p.mode == Part::Pre) {
+    const Node& c = *a_.warp_call(s);
+    std::vector<std::string> args;
+    for (size_t i = 1; i < c.kids.size(); ++i)
+      if (c.kids[i].main && c.kids[i].begin >= c.kids[0].end)
+        args.push_back("(" + rewrite(c.kids[i].begin, c.kids[i].end, region) + ")");
+    return line_directive(c.begin) + warp_pre_code(c, args);
+  }
+  bool split = false;
+  if (s.kind == K::DeclStmt)
+    for (const Node& v : s.kids) split = split || replicated_.count(v.usr);
+  if (!split) return line_directive(s.begin) + rewrite(s.begin, statement_end(text_, s), region, warp);
+  std::string out;
+  for (const Node& v : s.kids)
+    if (v.kind == K::Var && !v.is_static) out += declarator(v, region, warp);
+  return out;
+}
+
+// One variable of a declaration, alone: a per-thread copy's store, or its own declaration.
+std::string Emitter::declarator(const Node& v, int region, const Node* warp) const {
+  const std::string init = init_text(v, region, warp);
+  if (!replicated_.count(v.usr))
+    return line_directive(v.name_begin) + "cv_emu::Id<" + v.type + "> " + v.name + init + ";";
+  if (init.empty()) return "";
+  std::string nc = v.type;
+  if (v.is_const && nc.rfind("const ", 0) == 0) nc = nc.substr(6);
+  else if (v.is_const && nc.size() > 6 && nc.compare(nc.size() - 6, 6, " const") == 0) nc.resize(nc.size() - 6);
+  return line_directive(v.name_begin) + "{ cv_emu::Id<" + nc + "> cv_init" + init + "; cv_fis_put(cv_r_" +
+         std::to_string(replicated_.at(v.usr)) + "[cv_t], cv_init); }";
+}
+
+// What follows a variable's name in its declaration (array bounds skipped): " = x", "(a, b)", "{...}".
+std::string Emitter::init_text(const Node& v, int region, const Node* warp) const {
+  unsigned at = v.name_begin + static_cast<unsigned>(v.name.size());
+  while (at < v.end) {
+    while (at < v.end && std::isspace(static_cast<unsigned char>(text_[at]))) ++at;
+    if (at >= v.end || text_[at] != '[') break;
+    int depth = 0;
+    do {
+      depth += text_[at] == '[' ? 1 : text_[at] == ']' ? -1 : 0;
+      ++at;
+    } while (at < v.end && depth > 0);
+  }
+  return at >= v.end ? "" : " " + rewrite(at, v.end, region, warp);
+}
+
+void Emitter::note_uses(const Part& p, int region) {
+  const Node* warp = a_.warp_call(*p.s);
+  auto note = [&](const Node& n, bool lambda) {
+    if (n.kind == K::Var && a_.locals.count(n.usr)) uses_[n.usr].insert(region);
+    if (n.kind != K::DeclRef || !a_.locals.count(n.ref)) return;
+    uses_[n.ref].insert(region);
+    if (lambda) in_lambda_.insert(n.ref);
+    if (!n.ref_offset) unwritable_.insert(n.ref);
+  };
+  std::function<void(const Node&, bool, bool)> walk = [&](const Node& n, bool lambda, bool in_call) {
+    const bool call = in_call || (warp && &n == warp);
+    const bool take = p.mode == Part::Whole || p.mode == Part::Declarator ||
+                      (p.mode == Part::Pre ? call : !call);
+    if (take) note(n, lambda);
+    for (const Node& k : n.kids) walk(k, lambda || n.kind == K::Lambda, call);
+  };
+  walk(p.mode == Part::Declarator ? *p.var : *p.s, false, false);
+}
+
+bool Emitter::choose_replicated(std::string& why, int& line) {
+  size_t bytes = 0;
+  for (const auto& [usr, regions] : uses_) {
+    const Node& v = *a_.locals.at(usr);
+    if (regions.size() < 2 || v.is_static || a_.uniform.count(usr)) continue;
+    std::string bad;
+    if (v.is_reference) bad = "is a reference";
+    else if (!v.is_pod || v.size <= 0) bad = "has a type with constructors (not plain data)";
+    else if (v.type_in_body) bad = "has a type declared inside the kernel";
+    else if (in_lambda_.count(usr)) bad = "is used inside a lambda";
+    else if (unwritable_.count(usr) || !v.name_begin) bad = "is used inside a macro";
+    if (!bad.empty()) {
+      why = "the variable '" + v.name + "' (line " + std::to_string(v.line) + ") lives across a barrier and " + bad;
+      line = v.line;
+      return false;
+    }
+    bytes += static_cast<size_t>(v.size) * kMaxThreads;
+    replicated_[usr] = static_cast<int>(replicated_.size());
+  }
+  if (bytes > kMaxReplicatedBytes) {
+    why = "the variables that live across barriers need " + std::to_string(bytes >> 10) +
+          " KiB for 1024 threads (the fast path keeps at most " + std::to_string(kMaxReplicatedBytes >> 10) + ")";
+    return false;
+  }
+  return true;
+}
+
+std::string Emitter::prologue(const std::string& name) {
+  std::string p = "\nstatic void cv_fis_" + name + "(";
+  for (size_t i = 0; i < a_.params.size(); ++i)
+    p += (i ? ", " : "") + text_.substr(a_.params[i]->begin, a_.params[i]->end - a_.params[i]->begin);
+  p += ") {\nconst cv_emu::Dim cv_bd = cv_emu_ctx_tls.block_dim;\n";
+  for (const Node* s : statics_) p += line_directive(s->begin) + text_.substr(s->begin, statement_end(text_, *s) - s->begin);
+  p += "\n";
+  for (const auto& [usr, k] : replicated_) {
+    const Node& v = *a_.locals.at(usr);
+    std::string nc = v.type;
+    if (v.is_const && nc.rfind("const ", 0) == 0) nc = nc.substr(6);
+    p += "cv_emu::Id<" + nc + "> cv_r_" + std::to_string(k) + "[" + std::to_string(kMaxThreads) + "];\n";
+  }
+  if (tracking_)
+    p += "unsigned char cv_done[" + std::to_string(kMaxThreads) +
+         "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\n";
+  if (a_.has_warp) p += "cv_emu::LaneSlot cv_slots[" + std::to_string(kMaxThreads) + "];\n";
+  for (const auto& [call, k] : deferred_) p += "cv_fis_defer<" + call->type + "> cv_d_" + std::to_string(k) + ";\n";
+  return p;
+}
+
+bool Emitter::run(const std::string& name, Emitted& out) {
+  tracking_ = a_.thread_exits && a_.has_sync;
+  std::set<std::string> names;
+  std::function<void(const Node&)> statics = [&](const Node& n) {
+    if (n.kind == K::DeclStmt && !n.kids.empty() &&
+        std::all_of(n.kids.begin(), n.kids.end(), [](const Node& v) { return v.kind == K::Var && v.is_static; })) {
+      statics_.push_back(&n);
+      for (const Node& v : n.kids) {
+        if (!names.insert(v.name).second) out.why = "two __shared__ or static variables are named '" + v.name + "'";
+      }
+      return;
+    }
+    for (const Node& k : n.kids) statics(k);
+  };
+  statics(*a_.body);
+  for (const auto& [usr, v] : a_.locals)
+    if (v->is_static && std::none_of(statics_.begin(), statics_.end(), [&](const Node* s) {
+          return std::any_of(s->kids.begin(), s->kids.end(), [&](const Node& x) { return x.usr == usr; });
+        }))
+      out.why = "the static variable '" + v->name + "' is declared beside other variables";
+  if (!out.why.empty()) return false;
+  find_deferred();
+  dry_ = true;
+  sequence(*a_.body);
+  flush();
+  if (!choose_replicated(out.why, out.line)) return false;
+  dry_ = false;
+  regions_ = 0;
+  sequence(*a_.body);
+  flush();
+  out.code = prologue(name) + out_ + "\n}\n";
+  out.ok = true;
+  return true;
+}
+
+std::string Emitter::warp_post_code(const Node& call) const {
+  return call.type == "void" ? "(void)0" : "cv_fis_take<" + call.type + ">(cv_slots[cv_t])";
+}
+
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& a) {
+  auto arg = [&](size_t i, const char* fallback) { return i < a.size() ? a[i] : std::string(fallback); };
+  const std::string line = std::to_string(c.line), slot = "cv_slots[cv_t]";
+  const std::string& n = c.name;
+  if (n == "__syncwarp") return "cv_fis_post(" + slot + ", cv_emu::kSyncWarp, " + arg(0, "0xffffffffu") + ", 0ull, 0, 32, " + line + ");";
+  if (n == "__activemask") return "cv_fis_post(" + slot + ", cv_emu::kActiveMask, 0xffffffffu, 0ull, 0, 32, " + line + ");";
+  if (n == "__ballot_sync" || n == "__any_sync" || n == "__all_sync") {
+    const std::string op = n == "__ballot_sync" ? "kBallot" : n == "__any_sync" ? "kAny" : "kAll";
+    return "cv_fis_post(" + slot + ", cv_emu::" + op + ", " + arg(0, "0") + ", (" + arg(1, "0") +
+           ") ? 1ull : 0ull, 0, 32, " + line + ");";
+  }
+  const std::string op = n == "__shfl_sync" ? "kShfl" : n == "__shfl_up_sync" ? "kShflUp"
+                         : n == "__shfl_down_sync" ? "kShflDown" : "kShflXor";
+  return "cv_fis_post(" + slot + ", cv_emu::" + op + ", " + arg(0, "0") + ", cv_fis_bits(" + arg(1, "0") +
+         "), static_cast<int>(" + arg(2, "0") + "), " + arg(3, "32") + ", " + line + ");";
+}
+
+}  // namespace
+
+Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name, size_t student_start) {
+  Emitted out;
+  Emitter e(a, file_name, student_start);
+  e.run(name, out);
+  return out;
+}
+
+}  // namespace cv::emu::fission
