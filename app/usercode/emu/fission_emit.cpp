@@ -85,6 +85,11 @@ class Emitter {
   std::vector<const Node*> statics_;           // __shared__ / static declarations, hoisted
   bool tracking_ = false;                      // threads can leave early: cv_done
   std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
+  std::set<std::string> remat_;                // const locals computed again in each region that reads them
+  std::map<std::string, int> decl_region_;     // local USR -> the region that declares it
+  bool remat_expr(const Node& e) const;
+  bool rematerialisable(const Node& v) const;
+  std::string remat_prefix(int region) const;
   void find_deferred();
   std::string flushes() const;
 };
@@ -153,13 +158,18 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
     for (const Node& k : n.kids) walk(k);
   };
   walk(*a_.body);
-  // threadIdx (a macro of the prelude) becomes the loop's own thread index.
+  // threadIdx (a macro of the prelude) becomes the loop's own thread index;
+  // blockIdx, blockDim and gridDim the function's locals (read once a block).
   const std::string code = code_only(std::string_view(text_).substr(begin, end - begin));
-  for (size_t at = code.find("threadIdx"); at != std::string::npos; at = code.find("threadIdx", at + 9)) {
-    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    if ((at > 0 && ident(code[at - 1])) || (at + 9 < code.size() && ident(code[at + 9]))) continue;
-    out.push_back({begin + static_cast<unsigned>(at), begin + static_cast<unsigned>(at) + 9, "cv_tid"});
-  }
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
+                                    {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
+    for (size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + word.size())) {
+      if ((at > 0 && ident(code[at - 1])) || (at + word.size() < code.size() && ident(code[at + word.size()])))
+        continue;
+      const unsigned b = begin + static_cast<unsigned>(at);
+      out.push_back({b, b + static_cast<unsigned>(word.size()), local});
+    }
   std::sort(out.begin(), out.end(), [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
   return out;
 }
@@ -323,6 +333,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
   out_ +=
       "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n"
       "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  out_ += remat_prefix(id);
   for (const Part& p : parts) out_ += part_code(p, id);
   out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + flushes() + "\n";
 }
@@ -419,7 +430,7 @@ std::string Emitter::init_text(const Node& v, int region, const Node* warp) cons
 void Emitter::note_uses(const Part& p, int region) {
   const Node* warp = a_.warp_call(*p.s);
   auto note = [&](const Node& n, bool lambda) {
-    if (n.kind == K::Var && a_.locals.count(n.usr)) uses_[n.usr].insert(region);
+    if (n.kind == K::Var && a_.locals.count(n.usr)) uses_[n.usr].insert(region), decl_region_[n.usr] = region;
     if (n.kind != K::DeclRef || !a_.locals.count(n.ref)) return;
     uses_[n.ref].insert(region);
     if (lambda) in_lambda_.insert(n.ref);
@@ -437,9 +448,17 @@ void Emitter::note_uses(const Part& p, int region) {
 
 bool Emitter::choose_replicated(std::string& why, int& line) {
   size_t bytes = 0;
-  for (const auto& [usr, regions] : uses_) {
-    const Node& v = *a_.locals.at(usr);
-    if (regions.size() < 2 || v.is_static || a_.uniform.count(usr)) continue;
+  std::vector<const Node*> order;  // in declaration order: a value computed again may use earlier ones
+  for (const auto& [usr, regions] : uses_) order.push_back(a_.locals.at(usr));
+  std::sort(order.begin(), order.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  for (const Node* vp : order) {
+    const Node& v = *vp;
+    const std::string& usr = v.usr;
+    if (uses_[usr].size() < 2 || v.is_static || a_.uniform.count(usr)) continue;
+    if (rematerialisable(v)) {
+      remat_.insert(usr);
+      continue;
+    }
     std::string bad;
     if (v.is_reference) bad = "is a reference";
     else if (!v.is_pod || v.size <= 0) bad = "has a type with constructors (not plain data)";
@@ -462,11 +481,78 @@ bool Emitter::choose_replicated(std::string& why, int& line) {
   return true;
 }
 
+// A const local whose value follows from the thread's index, the block's and
+// the parameters alone (`t = threadIdx.x + ...`): each region that reads it
+// computes it again instead of keeping a copy per thread (the loops then
+// stay plain arithmetic the compiler can vectorise).
+bool Emitter::rematerialisable(const Node& v) const {
+  if (!v.is_const || v.is_array || v.is_reference || !v.is_pod || v.type_in_body || !v.name_begin) return false;
+  const Node* init = nullptr;
+  for (const Node& k : v.kids)
+    if (k.kind >= K::DeclRef) init = &k;
+  return init && remat_expr(*init);
+}
+
+bool Emitter::remat_expr(const Node& e) const {
+  switch (e.kind) {
+    case K::Literal: case K::SizeOf:
+      return true;
+    case K::DeclRef:
+      if (e.ref_kind == K::Param || e.ref_kind == K::Function || e.ref_kind == K::Other) return true;
+      if (e.ref_kind != K::Var) return false;
+      if (!a_.locals.count(e.ref)) return e.is_const;
+      return remat_.count(e.ref) || (a_.uniform.count(e.ref) && a_.locals.at(e.ref)->is_const);
+    case K::MemberRef:
+      if (e.arrow || e.kids.empty()) return false;
+      if (strip(e.kids[0]).kind == K::DeclRef && strip(e.kids[0]).name == "cv_emu_ctx_tls")
+        return e.name == "thread_idx" || e.name == "block_idx" || e.name == "block_dim" || e.name == "grid_dim";
+      break;
+    case K::Unary:
+      if (e.op == "*" || e.op == "&" || e.op == "++" || e.op == "--") return false;
+      break;
+    case K::Binary:
+      if (e.op == "=") return false;
+      break;
+    case K::Call:
+      if (!a_.pure_call(e, true)) return false;
+      break;
+    case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional: case K::InitList:
+      break;
+    default:
+      return false;
+  }
+  for (const Node& k : e.kids)
+    if (!remat_expr(k)) return false;
+  return true;
+}
+
+// The values computed again that a region reads but does not declare, and
+// those they are computed from, in declaration order.
+std::string Emitter::remat_prefix(int region) const {
+  std::set<std::string> need;
+  std::function<void(const std::string&)> add = [&](const std::string& usr) {
+    if (decl_region_.count(usr) && decl_region_.at(usr) == region) return;
+    if (!need.insert(usr).second) return;
+    each(*a_.locals.at(usr), [&](const Node& n) {
+      if (n.kind == K::DeclRef && remat_.count(n.ref)) add(n.ref);
+    });
+  };
+  for (const std::string& usr : remat_)
+    if (uses_.at(usr).count(region)) add(usr);
+  std::vector<const Node*> vs;
+  for (const std::string& usr : need) vs.push_back(a_.locals.at(usr));
+  std::sort(vs.begin(), vs.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  std::string p;
+  for (const Node* v : vs)
+    p += line_directive(v->name_begin) + "cv_emu::Id<" + v->type + "> " + v->name + init_text(*v, region, nullptr) + ";";
+  return p;
+}
+
 std::string Emitter::prologue(const std::string& name) {
   std::string p = "\nstatic void cv_fis_" + name + "(";
   for (size_t i = 0; i < a_.params.size(); ++i)
     p += (i ? ", " : "") + text_.substr(a_.params[i]->begin, a_.params[i]->end - a_.params[i]->begin);
-  p += ") {\nconst cv_emu::Dim cv_bd = cv_emu_ctx_tls.block_dim;\n";
+  p += ") {\nconst uint3 cv_bd = cv_emu_ctx_tls.block_dim, cv_bi = cv_emu_ctx_tls.block_idx, cv_gd = cv_emu_ctx_tls.grid_dim;\n";
   for (const Node* s : statics_) p += line_directive(s->begin) + text_.substr(s->begin, statement_end(text_, *s) - s->begin);
   p += "\n";
   for (const auto& [usr, k] : replicated_) {

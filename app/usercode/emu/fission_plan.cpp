@@ -79,9 +79,10 @@ namespace {
 
 // A function that only computes from its arguments (no memory, no thread
 // index, nothing but locals changed): its call is uniform when its arguments are.
-bool pure_function(const Analysis& a, const std::string& usr);
+bool pure_function(const Analysis& a, const std::string& usr, bool thread);
 
-bool pure_node(const Analysis& a, const Node& n, const std::set<std::string>& own) {
+// `thread`: the thread's own index may be read (a value per thread, not per block).
+bool pure_node(const Analysis& a, const Node& n, const std::set<std::string>& own, bool thread) {
   switch (n.kind) {
     case K::Subscript: case K::Asm: case K::Throw: case K::New: case K::Delete: case K::Lambda:
     case K::Goto: case K::Try: case K::Other:  // (Other: what the analysis cannot see into)
@@ -92,7 +93,8 @@ bool pure_node(const Analysis& a, const Node& n, const std::set<std::string>& ow
     case K::MemberRef:
       if (n.arrow) return false;
       if (!n.kids.empty() && is_ctx_ref(n.kids[0]))
-        return n.name == "block_idx" || n.name == "block_dim" || n.name == "grid_dim";
+        return n.name == "block_idx" || n.name == "block_dim" || n.name == "grid_dim" ||
+               (thread && n.name == "thread_idx");
       break;
     case K::DeclRef:
       if (n.ref_kind == K::Var && !own.count(n.ref) && !n.is_const) return false;  // a global that may change
@@ -108,13 +110,13 @@ bool pure_node(const Analysis& a, const Node& n, const std::set<std::string>& ow
       break;
     case K::Call:
       if (n.ref_file == kPrelude && (is_barrier_name(n.name) || is_warp_name(n.name))) return false;
-      if (!n.ref_file.empty() && !pure_function(a, n.ref)) return false;  // (no file: a compiler builtin)
+      if (!n.ref_file.empty() && !pure_function(a, n.ref, thread)) return false;  // (no file: a compiler builtin)
       break;
     default:
       break;
   }
   for (const Node& k : n.kids)
-    if (!pure_node(a, k, own)) return false;
+    if (!pure_node(a, k, own, thread)) return false;
   return true;
 }
 
@@ -123,8 +125,9 @@ void collect_own(const Node& n, std::set<std::string>& own) {
   for (const Node& k : n.kids) collect_own(k, own);
 }
 
-bool pure_function(const Analysis& a, const std::string& usr) {
-  auto m = a.pure_memo.find(usr);
+bool pure_function(const Analysis& a, const std::string& usr, bool thread) {
+  const std::string key = (thread ? "t:" : "b:") + usr;
+  auto m = a.pure_memo.find(key);
   if (m != a.pure_memo.end()) return m->second == 1;
   auto f = a.tree->functions.find(usr);
   if (f == a.tree->functions.end()) return false;  // no definition seen: anything may happen in it
@@ -132,15 +135,19 @@ bool pure_function(const Analysis& a, const std::string& usr) {
   if (fn.system) return pure_library_function(fn.def.name.empty() ? "" : fn.def.name) ||
                         pure_library_function(usr.substr(usr.rfind('@') + 1));
   if (!fn.has_body) return false;
-  a.pure_memo[usr] = 2;
+  a.pure_memo[key] = 2;
   std::set<std::string> own;
   collect_own(fn.def, own);
-  const bool r = pure_node(a, fn.def, own);
-  a.pure_memo[usr] = r ? 1 : 0;
+  const bool r = pure_node(a, fn.def, own, thread);
+  a.pure_memo[key] = r ? 1 : 0;
   return r;
 }
 
 }  // namespace
+
+bool Analysis::pure_call(const Node& call, bool thread_index) const {
+  return call.ref_file.empty() || pure_function(*this, call.ref, thread_index);
+}
 
 bool Analysis::uniform_expr(const Node& e) const {
   switch (e.kind) {
@@ -165,7 +172,7 @@ bool Analysis::uniform_expr(const Node& e) const {
       return false;
     case K::Call:
       if (is_warp_call(e) || (e.ref_file == kPrelude && is_barrier_name(e.name))) return false;
-      if (!e.ref_file.empty() && !pure_function(*this, e.ref)) return false;  // (no file: a compiler builtin)
+      if (!pure_call(e, false)) return false;
       break;
     default:
       break;

@@ -42,6 +42,9 @@ struct Analysis {
   bool contains_sync(const Node& n) const;
   bool is_warp_call(const Node& call) const;
   bool uniform_expr(const Node& e) const;
+  // A call that only computes from its arguments (and, with thread_index, the
+  // calling thread's index): no memory, nothing but its own locals changed.
+  bool pure_call(const Node& call, bool thread_index) const;
   // The one warp call a Warp statement holds.
   const Node* warp_call(const Node& statement) const;
 

@@ -227,6 +227,26 @@ void Builder::find_operator(Node& n) {
 // If / For / While / Do / Switch: fixed slots (absent parts as Null), so the
 // analysis knows which child is the condition. An if or while whose
 // condition declares a variable, or an if with an init-statement, becomes Other.
+// An overloaded assignment or increment (a struct's `a = b`, `v += w`) as the
+// analysis sees the built-in ones: Binary "=", CompoundAssign, Unary "++".
+void as_operator(Node& n) {
+  static const char* const kAssign[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+  if (n.name.rfind("operator", 0) != 0) return;
+  const std::string op = n.name.substr(8);
+  const bool inc = op == "++" || op == "--";
+  bool assign = false;
+  for (const char* a : kAssign) assign = assign || op == a;
+  if (!inc && !assign) return;
+  std::vector<Node> operands;
+  for (Node& k : n.kids)
+    if (k.name != n.name) operands.push_back(std::move(k));  // not the operator's own name
+  if (operands.empty() || (assign && operands.size() != 2)) return;
+  n.kids = std::move(operands);
+  n.op = op;
+  n.kind = inc ? K::Unary : op == "=" ? K::Binary : K::CompoundAssign;
+  if (inc) n.kids.resize(1);
+}
+
 Node as_statement(Node e) {
   if (!is_expr(e.kind)) return e;
   Node s;
@@ -326,6 +346,7 @@ Node Builder::node(CXCursor c, bool as_statement_here) {
   }
   if (n.kind == K::Unary || n.kind == K::Binary || n.kind == K::CompoundAssign || n.kind == K::MemberRef)
     find_operator(n);
+  if (n.kind == K::Call) as_operator(n);
   if (n.kind == K::If || n.kind == K::For || n.kind == K::While || n.kind == K::Do || n.kind == K::Switch)
     order_statement_kids(n);
   // An expression used as a statement (in a block; branches and loop bodies: order_statement_kids).

@@ -49,6 +49,15 @@ inline std::vector<Case> whole_kernels() {
   return out;
 }
 
+// A kernel that races on purpose (count3_racy; a corpus file whose `// expect:` line says race).
+inline bool racy(const Case& c) {
+  if (c.name == "count3_racy") return true;
+  const size_t at = c.source.find("// expect:");
+  if (at == std::string::npos) return false;
+  const std::string line = c.source.substr(at, c.source.find('\n', at) - at);
+  return line.find("race") != std::string::npos || line.find("racy") != std::string::npos;
+}
+
 inline usercode::CompileResult compile_cpu(const Case& c) {
   usercode::CompileRequest req;
   req.source = c.source;

@@ -13,6 +13,7 @@ TEST(EmuFastPath, EveryWholeKernelGivesTheFibersBuffersByteForByte) {
   int compared = 0;
   for (const Case& c : whole_kernels()) {
     SCOPED_TRACE(c.name);
+    if (racy(c)) continue;  // its blocks race on two workers: any two runs may differ
     const usercode::CompileResult built = compile_cpu(c);
     ASSERT_TRUE(built.ok) << built.first_error() << built.error;
     ASSERT_TRUE(client.load(built, 30).ok);
