@@ -132,7 +132,10 @@ bool Checker::sync_statement(const Node& s, bool in_sync_loop) {
         }
       });
       if (barriers) return fail("__syncthreads()" + at + " is part of a larger expression", s.line);
-      if (warps != 1) return fail("two warp operations in one statement" + at, s.line);
+      if (static_cast<size_t>(warps) != a_.warp_calls(s).size())
+        return fail("a warp operation" + at + " sits inside another's operands", s.line);
+      if (s.kind == K::DeclStmt && s.kids.size() > 1)
+        return fail("a warp operation" + at + " initialises one of several variables declared together", s.line);
       if (!a_.warp_unconditional(s)) return fail("a warp operation" + at + " is evaluated for some threads only (&&, || or ?:)", s.line);
       a_.has_warp = true;
       return true;

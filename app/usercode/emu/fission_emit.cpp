@@ -59,16 +59,18 @@ class Emitter {
   void note_uses(const Part& p, int region);
   std::string head(unsigned begin, unsigned end);
 
-  std::vector<Edit> edits(unsigned begin, unsigned end, int region, const Node* skip_call) const;
-  std::string rewrite(unsigned begin, unsigned end, int region, const Node* skip_call = nullptr) const;
+  using Calls = std::vector<const Node*>;  // a statement's warp calls, replaced by their results
+  std::vector<Edit> edits(unsigned begin, unsigned end, int region, const Calls* warps) const;
+  std::string rewrite(unsigned begin, unsigned end, int region, const Calls* warps = nullptr) const;
   std::string line_directive(unsigned offset) const;
-  std::string declarator(const Node& v, int region, const Node* warp) const;
-  std::string init_text(const Node& v, int region, const Node* warp) const;
+  std::string declarator(const Node& v, int region, const Calls* warps) const;
+  std::string init_text(const Node& v, int region, const Calls* warps) const;
   bool choose_replicated(std::string& why, int& line);
   std::string prologue(const std::string& name);
   std::string ref_text(const std::string& usr) const;
   bool shared_rooted(const Node& e) const;
-  std::string warp_post_code(const Node& call) const;
+  std::string warp_post_code(const Node& call, size_t index) const;
+  size_t most_warp_calls_ = 0;  // in one statement: that many slot arrays
 
   const Analysis& a_;
   std::string file_;
@@ -117,14 +119,15 @@ bool Emitter::shared_rooted(const Node& e) const {
   return it != a_.locals.end() && it->second->is_static;
 }
 
-std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const Node* skip_call) const {
+std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const Calls* warps) const {
   std::vector<Edit> out;
   auto inside = [&](unsigned b, unsigned e) { return b >= begin && e <= end && b < e; };
   std::function<void(const Node&)> walk = [&](const Node& n) {
-    if (&n == skip_call && n.main && inside(n.begin, n.end)) {
-      out.push_back({n.begin, n.end, warp_post_code(n)});
-      return;
-    }
+    for (size_t i = 0; warps && i < warps->size(); ++i)
+      if ((*warps)[i] == &n && n.main && inside(n.begin, n.end)) {
+        out.push_back({n.begin, n.end, warp_post_code(n, i)});
+        return;
+      }
     if (n.kind == K::DeclStmt && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
         std::all_of(n.kids.begin(), n.kids.end(), [](const Node& v) { return v.kind == K::Var && v.is_static; })) {
       out.push_back({n.begin, n.end, ";"});  // hoisted to the function's top
@@ -176,10 +179,10 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
 
 // The text of [begin, end) with the region's edits; a replaced range keeps its
 // line breaks, so #line stays true for what follows.
-std::string Emitter::rewrite(unsigned begin, unsigned end, int region, const Node* skip_call) const {
+std::string Emitter::rewrite(unsigned begin, unsigned end, int region, const Calls* warps) const {
   std::string s;
   unsigned at = begin;
-  for (const Edit& e : edits(begin, end, region, skip_call)) {
+  for (const Edit& e : edits(begin, end, region, warps)) {
     if (e.begin < at) continue;  // inside an edit already made
     s.append(text_, at, e.begin - at);
     s += e.text;
@@ -304,12 +307,13 @@ void Emitter::declaration_statement(const Node& s) {
 }
 
 void Emitter::warp_statement(const Node& s) {
-  const Node* c = a_.warp_call(s);
+  const Calls calls = a_.warp_calls(s);
+  most_warp_calls_ = std::max(most_warp_calls_, calls.size());
   pending_.push_back({Part::Pre, &s, nullptr});
   flush();
-  if (!dry_)
-    out_ += "\ncv_emu_ctx_tls.hooks->fission_warp(cv_slots, " + std::string(tracking_ ? "cv_done" : "nullptr") +
-            ", " + std::to_string(c->line) + ");\n";
+  for (size_t i = 0; !dry_ && i < calls.size(); ++i)  // in order, as each would complete before the next
+    out_ += "\ncv_emu_ctx_tls.hooks->fission_warp(cv_slots_" + std::to_string(i) + ", " +
+            std::string(tracking_ ? "cv_done" : "nullptr") + ", " + std::to_string(calls[i]->line) + ");\n";
   pending_.push_back({Part::Post, &s, nullptr});
 }
 
@@ -375,19 +379,24 @@ void Emitter::find_deferred() {
 }
 
 // The code a warp call's operands become before the exchange: posted in the thread's slot.
-std::string warp_pre_code(const Node& c, const std::vector<std::string>& args);
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& args, const std::string& slot);
 
 std::string Emitter::part_code(const Part& p, int region) {
   const Node& s = *p.s;
-  const Node* warp = p.mode == Part::Post ? a_.warp_call(s) : nullptr;
+  const Calls calls = p.mode == Part::Post || p.mode == Part::Pre ? a_.warp_calls(s) : Calls{};
+  const Calls* warp = p.mode == Part::Post ? &calls : nullptr;
   if (p.mode == Part::Declarator) return declarator(*p.var, region, nullptr);
   if (p.mode == Part::Pre) {
-    const Node& c = *a_.warp_call(s);
-    std::vector<std::string> args;
-    for (size_t i = 1; i < c.kids.size(); ++i)
-      if (c.kids[i].main && c.kids[i].begin >= c.kids[0].end)
-        args.push_back("(" + rewrite(c.kids[i].begin, c.kids[i].end, region) + ")");
-    return line_directive(c.begin) + warp_pre_code(c, args);
+    std::string code;
+    for (size_t k = 0; k < calls.size(); ++k) {
+      const Node& c = *calls[k];
+      std::vector<std::string> args;
+      for (size_t i = 1; i < c.kids.size(); ++i)
+        if (c.kids[i].main && c.kids[i].begin >= c.kids[0].end)
+          args.push_back("(" + rewrite(c.kids[i].begin, c.kids[i].end, region) + ")");
+      code += line_directive(c.begin) + warp_pre_code(c, args, "cv_slots_" + std::to_string(k) + "[cv_t]");
+    }
+    return code;
   }
   bool split = false;
   if (s.kind == K::DeclStmt)
@@ -400,7 +409,7 @@ std::string Emitter::part_code(const Part& p, int region) {
 }
 
 // One variable of a declaration, alone: a per-thread copy's store, or its own declaration.
-std::string Emitter::declarator(const Node& v, int region, const Node* warp) const {
+std::string Emitter::declarator(const Node& v, int region, const Calls* warp) const {
   const std::string init = init_text(v, region, warp);
   if (!replicated_.count(v.usr))
     return line_directive(v.name_begin) + "cv_emu::Id<" + v.type + "> " + v.name + init + ";";
@@ -413,7 +422,7 @@ std::string Emitter::declarator(const Node& v, int region, const Node* warp) con
 }
 
 // What follows a variable's name in its declaration (array bounds skipped): " = x", "(a, b)", "{...}".
-std::string Emitter::init_text(const Node& v, int region, const Node* warp) const {
+std::string Emitter::init_text(const Node& v, int region, const Calls* warp) const {
   unsigned at = v.name_begin + static_cast<unsigned>(v.name.size());
   while (at < v.end) {
     while (at < v.end && std::isspace(static_cast<unsigned char>(text_[at]))) ++at;
@@ -428,7 +437,7 @@ std::string Emitter::init_text(const Node& v, int region, const Node* warp) cons
 }
 
 void Emitter::note_uses(const Part& p, int region) {
-  const Node* warp = a_.warp_call(*p.s);
+  const Calls calls = a_.warp_calls(*p.s);
   auto note = [&](const Node& n, bool lambda) {
     if (n.kind == K::Var && a_.locals.count(n.usr)) uses_[n.usr].insert(region), decl_region_[n.usr] = region;
     if (n.kind != K::DeclRef || !a_.locals.count(n.ref)) return;
@@ -437,7 +446,7 @@ void Emitter::note_uses(const Part& p, int region) {
     if (!n.ref_offset) unwritable_.insert(n.ref);
   };
   std::function<void(const Node&, bool, bool)> walk = [&](const Node& n, bool lambda, bool in_call) {
-    const bool call = in_call || (warp && &n == warp);
+    const bool call = in_call || std::find(calls.begin(), calls.end(), &n) != calls.end();
     const bool take = p.mode == Part::Whole || p.mode == Part::Declarator ||
                       (p.mode == Part::Pre ? call : !call);
     if (take) note(n, lambda);
@@ -564,7 +573,8 @@ std::string Emitter::prologue(const std::string& name) {
   if (tracking_)
     p += "unsigned char cv_done[" + std::to_string(kMaxThreads) +
          "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\n";
-  if (a_.has_warp) p += "cv_emu::LaneSlot cv_slots[" + std::to_string(kMaxThreads) + "];\n";
+  for (size_t i = 0; i < most_warp_calls_; ++i)
+    p += "cv_emu::LaneSlot cv_slots_" + std::to_string(i) + "[" + std::to_string(kMaxThreads) + "];\n";
   for (const auto& [call, k] : deferred_) p += "cv_fis_defer<" + call->type + "> cv_d_" + std::to_string(k) + ";\n";
   return p;
 }
@@ -604,13 +614,14 @@ bool Emitter::run(const std::string& name, Emitted& out) {
   return true;
 }
 
-std::string Emitter::warp_post_code(const Node& call) const {
-  return call.type == "void" ? "(void)0" : "cv_fis_take<" + call.type + ">(cv_slots[cv_t])";
+std::string Emitter::warp_post_code(const Node& call, size_t index) const {
+  return call.type == "void" ? "(void)0"
+                             : "cv_fis_take<" + call.type + ">(cv_slots_" + std::to_string(index) + "[cv_t])";
 }
 
-std::string warp_pre_code(const Node& c, const std::vector<std::string>& a) {
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& a, const std::string& slot) {
   auto arg = [&](size_t i, const char* fallback) { return i < a.size() ? a[i] : std::string(fallback); };
-  const std::string line = std::to_string(c.line), slot = "cv_slots[cv_t]";
+  const std::string line = std::to_string(c.line);
   const std::string& n = c.name;
   if (n == "__syncwarp") return "cv_fis_post(" + slot + ", cv_emu::kSyncWarp, " + arg(0, "0xffffffffu") + ", 0ull, 0, 32, " + line + ");";
   if (n == "__activemask") return "cv_fis_post(" + slot + ", cv_emu::kActiveMask, 0xffffffffu, 0ull, 0, 32, " + line + ");";

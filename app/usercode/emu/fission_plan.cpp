@@ -68,11 +68,12 @@ bool Analysis::contains_sync(const Node& n) const {
   return r;
 }
 
-const Node* Analysis::warp_call(const Node& s) const {
-  if (is_warp_call(s)) return &s;
+std::vector<const Node*> Analysis::warp_calls(const Node& s) const {
+  if (is_warp_call(s)) return {&s};
+  std::vector<const Node*> out;
   for (const Node& k : s.kids)
-    if (const Node* w = warp_call(k)) return w;
-  return nullptr;
+    for (const Node* w : warp_calls(k)) out.push_back(w);
+  return out;
 }
 
 namespace {

@@ -45,8 +45,8 @@ struct Analysis {
   // A call that only computes from its arguments (and, with thread_index, the
   // calling thread's index): no memory, nothing but its own locals changed.
   bool pure_call(const Node& call, bool thread_index) const;
-  // The one warp call a Warp statement holds.
-  const Node* warp_call(const Node& statement) const;
+  // The warp calls a Warp statement holds, in source order (none inside another's operands).
+  std::vector<const Node*> warp_calls(const Node& statement) const;
 
   const Tree* tree = nullptr;
   mutable std::map<const Node*, bool> sync_memo;
