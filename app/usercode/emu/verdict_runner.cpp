@@ -49,7 +49,8 @@ std::optional<BlockFailure> VerdictRunner::run(const cv_emu::Entry& e, void** pa
                                                unsigned long long first, unsigned long long last,
                                                const std::vector<MemoryRange>& shared, uint64_t seed,
                                                const std::function<void(BlockRunner*)>& turn,
-                                               const std::function<bool(unsigned long long)>& go_on) {
+                                               const std::function<bool(unsigned long long)>& go_on,
+                                               std::atomic<unsigned long long>* blocks_done) {
   std::optional<BlockFailure> failed;
   uint64_t s = seed | 1;
   std::vector<Image> images(kBlocksAtOnce);
@@ -82,6 +83,8 @@ std::optional<BlockFailure> VerdictRunner::run(const cv_emu::Entry& e, void** pa
         if (st == BlockRunner::Step::Going) still.push_back(i);
         else if (st == BlockRunner::Step::Failed && (!failed || b0 + i < failed->block))
           failed = BlockFailure{b0 + i, *err};
+        else if (st == BlockRunner::Step::Done && blocks_done)
+          blocks_done->fetch_add(1, std::memory_order_relaxed);
       }
       live.swap(still);
     }

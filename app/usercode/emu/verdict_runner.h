@@ -6,6 +6,7 @@
 // BlockRunner::park), in an order shuffled afresh each round. So two threads
 // that both read a total before either writes it back lose an update, in one
 // block or across blocks, as on a GPU; a race-free kernel gives its answer.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,7 +40,8 @@ class VerdictRunner {
                                   unsigned long long first, unsigned long long last,
                                   const std::vector<MemoryRange>& shared, uint64_t seed,
                                   const std::function<void(BlockRunner*)>& turn,
-                                  const std::function<bool(unsigned long long)>& go_on);
+                                  const std::function<bool(unsigned long long)>& go_on,
+                                  std::atomic<unsigned long long>* blocks_done = nullptr);
   size_t stack_bytes() const { return stack_bytes_; }
 
  private:
