@@ -134,8 +134,9 @@ void add_sync_costs(Run& r) {
       emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
       r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
   if (!o.ran || !o.reply.value("ok", false)) return;
-  r.line["barrier_ns_per_thread"] = o.reply["barrier_ns_per_thread"];
-  r.line["shuffle_ns_per_thread"] = o.reply["shuffle_ns_per_thread"];
+  for (const char* k : {"barrier_ns_per_thread", "shuffle_ns_per_thread", "fiber_barrier_ns_per_thread",
+                        "fiber_shuffle_ns_per_thread"})  // the fast path's, then the fibers'
+    if (o.reply.contains(k)) r.line[k] = o.reply[k];
 }
 
 // ---- the workload: the first launch (edit-to-running) and the measurements ----
@@ -256,6 +257,8 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   for (const auto& [variant, ms] : builtin_medians(r, n, b)) {
     vs[variant] = ms / m.stats.median_ms;
     if (variant == r.spec->builtin_variant) builtin_ms = ms;
+    // The fair ratio on the CPU: the built-in CPU variant of the same algorithm (TemplateSpec::cpu_twin).
+    if (r.backend == Backend::Cpu && variant == r.spec->cpu_twin) m.fields["vs_cpu_twin"] = ms / m.stats.median_ms;
   }
   if (r.spec->rate && !r.spec->rate_name.empty())
     m.fields[r.spec->rate_name] = r.spec->rate(n) / (m.stats.median_ms * 1e-3);
@@ -387,6 +390,9 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
       fail_fault(r, *first.fault);
     }
     edit_ms.push_back(ms_since(t0));
+    // The emulator: how it ran the kernel (fission / fibers / loop) and, off the fast path, why.
+    for (const char* k : {"path", "fast_path_off"})
+      if (first.reply.contains(k)) r.line[std::string(k) == "path" ? "emulator_path" : k] = first.reply[k];
   }
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);

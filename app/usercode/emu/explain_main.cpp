@@ -39,6 +39,8 @@ int sync_costs(std::map<std::string, std::string>& a) {
   out["ok"] = true;
   out["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
   out["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
+  out["fiber_barrier_ns_per_thread"] = c.fiber_barrier_ns_per_thread;
+  out["fiber_shuffle_ns_per_thread"] = c.fiber_shuffle_ns_per_thread;
   std::cout << out.dump() << std::endl;
   return 0;
 }

@@ -32,7 +32,7 @@ Split split_kernels(const std::string& assembled, const std::string& dir, const 
       if (!a.ok) {
         k.why = a.why, k.line = a.line;
       } else {
-        const Emitted e = emit_kernel(a, entries[i], file_name, student_start);
+        const Emitted e = emit_kernel(a, entries[i], file_name, student_start, dir);
         k.ok = e.ok, k.why = e.why, k.line = e.line;
         out.code += e.code;
       }

@@ -2,7 +2,9 @@
 #include "usercode/emu/fission_emit.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <set>
 
 #include "usercode/emu/source_scan.h"
@@ -41,8 +43,8 @@ struct Part {
 
 class Emitter {
  public:
-  Emitter(const Analysis& a, std::string file, size_t student_start)
-      : a_(a), file_(std::move(file)), student_start_(student_start), text_(a.tree->text) {}
+  Emitter(const Analysis& a, std::string file, size_t student_start, std::string dir)
+      : a_(a), file_(std::move(file)), student_start_(student_start), text_(a.tree->text), dir_(std::move(dir)) {}
 
   bool run(const std::string& name, Emitted& out);
 
@@ -92,6 +94,11 @@ class Emitter {
   bool remat_expr(const Node& e) const;
   bool rematerialisable(const Node& v) const;
   std::string remat_prefix(int region) const;
+  std::string dir_;
+  std::map<std::string, std::string> clones_;  // helper USR -> its copy taking the thread's coordinates
+  std::string clone_code_;
+  void find_clones();
+  bool needs_context(const std::vector<Part>& parts) const;
   void find_deferred();
   std::string flushes() const;
 };
@@ -137,6 +144,16 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
       out.push_back({n.ref_offset, n.ref_offset + static_cast<unsigned>(n.name.size()), ref_text(n.ref)});
     if (n.kind == K::Return && region < 0 && !deferred_.empty() && n.main && inside(n.begin, n.end)) {
       out.push_back({n.begin, n.end, "do { " + flushes() + "return; } while (0)"});  // the block is over
+      return;
+    }
+    if (n.kind == K::Call && clones_.count(n.ref) && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
+        strip(n.kids[0]).ref_offset) {
+      const Node& callee = strip(n.kids[0]);
+      bool args = false;
+      for (size_t i = 1; i < n.kids.size(); ++i) args = args || (n.kids[i].main && n.kids[i].begin >= callee.end);
+      out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()), clones_.at(n.ref)});
+      out.push_back({n.end - 1, n.end - 1, std::string(args ? ", " : "") + "cv_tid, cv_bi, cv_bd, cv_gd"});
+      for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
       return;
     }
     if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
@@ -334,12 +351,75 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
       "for (unsigned cv_x = 0; cv_x < cv_bd.x; ++cv_x) {\n"
       "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
   if (tracking_) out_ += "if (cv_done[cv_t]) continue;\n";
-  out_ +=
-      "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n"
-      "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  if (needs_context(parts)) out_ += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  out_ += "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
   out_ += remat_prefix(id);
   for (const Part& p : parts) out_ += part_code(p, id);
   out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + flushes() + "\n";
+}
+
+// Whether a region calls something that reads the running thread's
+// coordinates from the emulator's context (then each loop step puts them there).
+bool Emitter::needs_context(const std::vector<Part>& parts) const {
+  bool need = false;
+  for (const Part& p : parts)
+    each(p.mode == Part::Declarator ? *p.var : *p.s, [&](const Node& n) {
+      if (n.kind == K::Call && !clones_.count(n.ref) && a_.touches_thread_index(n)) need = true;
+    });
+  return need;
+}
+
+// Helpers the kernel calls that only compute from their arguments and the
+// thread's coordinates (cv::global_index, a student's `gid()`): copied with
+// those as parameters, so the loops read them from registers, not from the
+// emulator's context. Leaves only: a copy calls nothing that would need one.
+void Emitter::find_clones() {
+  std::map<std::string, std::string> texts;  // header file -> its text
+  each(*a_.body, [&](const Node& n) {
+    if (n.kind != K::Call || clones_.count(n.ref) || !a_.pure_call(n, true)) return;
+    auto f = a_.tree->functions.find(n.ref);
+    if (f == a_.tree->functions.end() || !f->second.has_body || f->second.system || !f->second.free_function) return;
+    const Function& fn = f->second;
+    bool leaf = true, coordinates = false;  // calls nothing that would need a copy; reads the coordinates
+    each(fn.def, [&](const Node& k) {
+      leaf = leaf && (k.kind != K::Call || a_.pure_call(k, false));
+      coordinates = coordinates || (k.kind == K::DeclRef && k.name == "cv_emu_ctx_tls");
+    });
+    if (!leaf || !coordinates) return;
+    if (!texts.count(fn.file)) {
+      std::ifstream in(dir_ + "/" + fn.file, std::ios::binary);
+      std::ostringstream s;
+      s << in.rdbuf();
+      texts[fn.file] = s.str();
+    }
+    const std::string& t = texts[fn.file];
+    if (fn.at_end > t.size() || fn.at_body <= fn.at_name || fn.at_name < fn.at_begin) return;
+    std::string head = t.substr(fn.at_begin, fn.at_body - fn.at_begin);
+    if (head.find("template") != std::string::npos || head.find("extern") != std::string::npos) return;
+    const std::string name = "cv_fisfn_" + std::to_string(clones_.size());
+    const size_t at = fn.at_name - fn.at_begin, open = head.find('(', at), close = head.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return;
+    const bool params = head.find_first_not_of(" \t\n", open + 1) != close;
+    head.insert(close, std::string(params ? ", " : "") +
+                           "const uint3& cv_tid, const uint3& cv_bi, const uint3& cv_bd, const uint3& cv_gd");
+    head.replace(at, fn.def.name.size(), name);
+    std::string body = t.substr(fn.at_body, fn.at_end - fn.at_body);
+    const std::string code = code_only(body);
+    std::vector<std::pair<size_t, std::pair<size_t, std::string>>> swaps;  // at -> (length, with)
+    auto ident = [&](size_t p) { return p < code.size() && (std::isalnum(static_cast<unsigned char>(code[p])) || code[p] == '_'); };
+    for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
+                                      {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
+      for (size_t p = code.find(word); p != std::string::npos; p = code.find(word, p + word.size()))
+        if (!(p > 0 && ident(p - 1)) && !ident(p + word.size())) swaps.push_back({p, {word.size(), local}});
+    std::sort(swaps.rbegin(), swaps.rend());  // from the end: earlier offsets stay true
+    for (const auto& [p, w] : swaps) body.replace(p, w.first, w.second);
+    std::string open_ns, close_ns;
+    for (const std::string& ns : fn.namespaces) open_ns += "namespace " + ns + " { ", close_ns += "} ";
+    const long line = 1 + std::count(t.begin(), t.begin() + fn.at_begin, '\n');
+    clone_code_ += "\n#line " + std::to_string(line) + " \"" + fn.file + "\"\n" + open_ns + "static " + head + body +
+                   " " + close_ns + "\n";
+    clones_[n.ref] = name;
+  });
 }
 
 std::string Emitter::flushes() const {
@@ -365,8 +445,10 @@ void Emitter::find_deferred() {
     if (n.kind == K::DeclRef && n.ref_kind == K::Param) ++uses[n.ref];
     const bool integer = n.type == "int" || n.type == "unsigned int" || n.type == "long long" ||
                          n.type == "unsigned long long";
+    // (kids: the callee, the address, the value, and the default `line` argument, unspelt)
+    const bool two_args = n.kids.size() >= 3 && n.kids[2].main && (n.kids.size() == 3 || !n.kids[3].main);
     if (discarded && n.kind == K::Call && n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer &&
-        n.kids.size() == 3 && !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
+        two_args && !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
       if (const Node* r = root(n.kids[1])) {
         ++atomic_uses[r->ref];
         sites.push_back({&n, r->ref});
@@ -601,6 +683,7 @@ bool Emitter::run(const std::string& name, Emitted& out) {
       out.why = "the static variable '" + v->name + "' is declared beside other variables";
   if (!out.why.empty()) return false;
   find_deferred();
+  find_clones();
   dry_ = true;
   sequence(*a_.body);
   flush();
@@ -609,7 +692,7 @@ bool Emitter::run(const std::string& name, Emitted& out) {
   regions_ = 0;
   sequence(*a_.body);
   flush();
-  out.code = prologue(name) + out_ + "\n}\n";
+  out.code = clone_code_ + prologue(name) + out_ + "\n}\n";
   out.ok = true;
   return true;
 }
@@ -638,9 +721,10 @@ std::string warp_pre_code(const Node& c, const std::vector<std::string>& a, cons
 
 }  // namespace
 
-Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name, size_t student_start) {
+Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name, size_t student_start,
+                    const std::string& dir) {
   Emitted out;
-  Emitter e(a, file_name, student_start);
+  Emitter e(a, file_name, student_start, dir);
   e.run(name, out);
   return out;
 }

@@ -16,8 +16,9 @@ struct Emitted {
 };
 
 // `file_name`: the student's file as #line names it; `student_start`: the
-// offset of its first line in the assembled text.
+// offset of its first line in the assembled text; `dir`: where the headers
+// are (helpers the kernel calls are copied from them).
 Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name,
-                    size_t student_start);
+                    size_t student_start, const std::string& dir);
 
 }  // namespace cv::emu::fission

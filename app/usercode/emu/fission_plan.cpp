@@ -150,6 +150,27 @@ bool Analysis::pure_call(const Node& call, bool thread_index) const {
   return call.ref_file.empty() || pure_function(*this, call.ref, thread_index);
 }
 
+bool Analysis::touches_thread_index(const Node& call) const {
+  if (call.ref_file.empty()) return false;  // a compiler builtin
+  auto m = touch_memo.find(call.ref);
+  if (m != touch_memo.end()) return m->second != 0;
+  auto f = tree->functions.find(call.ref);
+  if (f == tree->functions.end() || (!f->second.system && !f->second.has_body)) return true;  // unseen
+  if (f->second.system) return false;  // the library's: it knows nothing of the emulator
+  touch_memo[call.ref] = 0;            // (recursion: not through itself)
+  bool r = false;
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (r) return;
+    if (n.kind == K::MemberRef && !n.kids.empty() && is_ctx_ref(n.kids[0]))
+      r = !(n.name == "block_idx" || n.name == "block_dim" || n.name == "grid_dim");
+    if (n.kind == K::Call && touches_thread_index(n)) r = true;
+    for (const Node& k : n.kids) walk(k);
+  };
+  walk(f->second.def);
+  touch_memo[call.ref] = r ? 1 : 0;
+  return r;
+}
+
 bool Analysis::uniform_expr(const Node& e) const {
   switch (e.kind) {
     case K::Literal: case K::SizeOf:

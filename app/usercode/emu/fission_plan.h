@@ -45,12 +45,16 @@ struct Analysis {
   // A call that only computes from its arguments (and, with thread_index, the
   // calling thread's index): no memory, nothing but its own locals changed.
   bool pure_call(const Node& call, bool thread_index) const;
+  // The call may read the running thread's coordinates from the emulator's
+  // context (threadIdx in a helper, __trap's words), so the loop keeps them there.
+  bool touches_thread_index(const Node& call) const;
   // The warp calls a Warp statement holds, in source order (none inside another's operands).
   std::vector<const Node*> warp_calls(const Node& statement) const;
 
   const Tree* tree = nullptr;
   mutable std::map<const Node*, bool> sync_memo;
   mutable std::map<std::string, int> pure_memo;  // function USR -> 0 no, 1 yes, 2 in progress
+  mutable std::map<std::string, int> touch_memo;
 };
 
 Analysis analyse(const Tree& tree, const std::string& kernel_usr);

@@ -101,6 +101,7 @@ class Builder {
   std::vector<Tok> tokens(unsigned begin, unsigned end);
   void find_operator(Node& n);
   void order_statement_kids(Node& n);
+  void place_in_file(CXCursor def, Function& f);
 
   CXTranslationUnit tu_;
   CXFile main_;
@@ -373,7 +374,49 @@ void Builder::add_function(CXCursor def) {
   f.def = node(def, false);
   fn_begin_ = saved_b, fn_end_ = saved_e;
   for (const Node& k : f.def.kids) f.has_body = f.has_body || k.kind == K::Compound;
+  place_in_file(def, f);
   t_.functions[usr] = std::move(f);
+}
+
+// Offsets in the function's own file and its enclosing namespaces (fission_emit's clones).
+void Builder::place_in_file(CXCursor def, Function& f) {
+  const CXSourceRange r = C().clang_getCursorExtent(def);
+  C().clang_getFileLocation(C().clang_getRangeStart(r), nullptr, nullptr, nullptr, &f.at_begin);
+  C().clang_getFileLocation(C().clang_getRangeEnd(r), nullptr, nullptr, nullptr, &f.at_end);
+  C().clang_getFileLocation(C().clang_getCursorLocation(def), nullptr, nullptr, nullptr, &f.at_name);
+  f.free_function = C().clang_getCursorKind(def) == CXCursor_FunctionDecl;
+  struct Body {
+    unsigned at = 0;
+    bool defaults = false;
+  } b;
+  C().clang_visitChildren(
+      def,
+      [](CXCursor k, CXCursor, CXClientData d) {
+        Body& b = *static_cast<Body*>(d);
+        if (C().clang_getCursorKind(k) == CXCursor_CompoundStmt)
+          C().clang_getFileLocation(C().clang_getRangeStart(C().clang_getCursorExtent(k)), nullptr, nullptr,
+                                    nullptr, &b.at);
+        if (C().clang_getCursorKind(k) == CXCursor_ParmDecl)  // a default argument: an expression inside
+          C().clang_visitChildren(
+              k,
+              [](CXCursor e, CXCursor, CXClientData d2) {
+                const CXCursorKind ek = C().clang_getCursorKind(e);
+                if (ek >= CXCursor_FirstExpr && ek <= CXCursor_LastExpr) static_cast<Body*>(d2)->defaults = true;
+                return CXChildVisit_Continue;
+              },
+              &b);
+        return CXChildVisit_Continue;
+      },
+      &b);
+  f.at_body = b.at;
+  f.free_function = f.free_function && !b.defaults;
+  for (CXCursor p = C().clang_getCursorSemanticParent(def); !C().clang_Cursor_isNull(p);
+       p = C().clang_getCursorSemanticParent(p)) {
+    const CXCursorKind k = C().clang_getCursorKind(p);
+    if (k == CXCursor_TranslationUnit) break;
+    if (k == CXCursor_Namespace) f.namespaces.insert(f.namespaces.begin(), str(C().clang_getCursorSpelling(p)));
+    else if (k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl) f.free_function = false;
+  }
 }
 
 }  // namespace

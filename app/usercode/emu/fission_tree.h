@@ -58,6 +58,11 @@ struct Function {
   std::string file;    // base name of its file
   bool system = false; // declared in a system header
   bool has_body = false;
+  // Where it is in its own file (any file): the definition, the name, the
+  // body's '{' (byte offsets), and what it is declared in.
+  unsigned at_begin = 0, at_name = 0, at_body = 0, at_end = 0;
+  std::vector<std::string> namespaces;  // outermost first; empty at global scope
+  bool free_function = true;  // not a member, not a template, no default argument
 };
 
 struct Tree {

@@ -114,6 +114,7 @@ void fill(TemplateSpec& t) {
   t.reference_text = "the built-in lean kernel from the same start and frames (within 1e-3, relative)";
   particle_scene_rules(t, &builtin_positions);
   t.builtin_variant = "lean";
+  t.cpu_twin = "lean";
 }
 
 }  // namespace cv::usercode::fountain_template

@@ -122,6 +122,7 @@ void fill(TemplateSpec& t) {
       "and random keys: every particle within 1e-3 (relative) after 120 steps";
   particle_scene_rules(t, &builtin_positions);
   t.builtin_variant = "swarm";
+  t.cpu_twin = "swarm";
   t.vs_variants = {"swarm", "sparkler"};
 }
 
