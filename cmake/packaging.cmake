@@ -52,7 +52,7 @@ install(FILES ${_cv_manpage} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 # NVRTC (the kernel editor) is a shared library only (this toolkit has no libnvrtc_static.a)
 # and a driver-only machine has none, so the package carries the toolkit's libnvrtc.so and
 # libnvrtc-builtins.so (distributable unmodified: the CUDA EULA's Attachment A) in a private
-# folder. The app dlopens NVRTC (usercode/nvrtc_api.cpp) by soname, which searches the
+# folder. The app dlopens NVRTC (usercode/compile/nvrtc_api.cpp) by soname, which searches the
 # executable's RUNPATH first: $ORIGIN/../lib/cudaviz.
 option(CUDAVIZ_PACKAGE_NVRTC "Ship libnvrtc*.so in lib/cudaviz for the kernel editor" ON)
 if(CUDAVIZ_PACKAGE_NVRTC)

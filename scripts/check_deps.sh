@@ -11,6 +11,8 @@ cd "$root"
 
 # Layers of app/, lowest first. Root files count as the folder named like them
 # (cli.h/cli.cpp -> cli, main.cpp -> main). A new folder must be placed here.
+# Nested parts (usercode/<part>) sit at their parent's layer, ordered among
+# themselves by `part` below; a part is a peer of every other folder of that layer.
 declare -A layer=(
   [config]=0 [io]=0 [worker]=0 [widgets]=0 [registry]=0
   [gl]=1
@@ -25,12 +27,41 @@ declare -A layer=(
   [core]=10
   [main]=11
 )
+# The parts of the student's kernel (app/usercode/<part>/README.md), lowest
+# first: each may include its own part and lower parts, never a peer or a
+# higher one. Its processes: the app, cudaviz-runner, cudaviz-explain.
+declare -A part=(
+  [usercode/prelude]=0 [usercode/wire]=0 [usercode/guard]=0
+  [usercode/emu]=1 [usercode/args]=1 [usercode/templates]=1
+  [usercode/runner]=2 [usercode/explain]=2 [usercode/compile]=2
+  [usercode/client]=3
+)
 
-folder_of() {  # app-relative path -> its folder (or root file's stem)
+folder_of() {  # app-relative path -> its folder, nested part (usercode/wire) or root file's stem
   case $1 in
+    usercode/*/*) local rest=${1#usercode/}; echo "usercode/${rest%%/*}" ;;
     */*) echo "${1%%/*}" ;;
     *) local b=${1%.*}; echo "${b%%.*}" ;;
   esac
+}
+
+# A folder split into parts holds no files of its own: each file is in a part.
+known() { [[ -n ${part[$1]+x} || ( $1 != */* && -n ${layer[$1]+x} && $1 != usercode ) ]]; }
+# Sets `relation` to "" when `from` ($1) may include `to` ($2), else to what `to` is
+# ("a peer", "a higher layer", ...). No subshells: this runs once an include.
+ordering() {
+  local lf=${layer[${1%%/*}]} lt=${layer[${2%%/*}]}
+  if ((lt < lf)); then relation=""
+  elif ((lt > lf)); then relation="a higher layer"
+  elif [[ -n ${part[$1]+x} && -n ${part[$2]+x} && ${1%%/*} == "${2%%/*}" ]]; then
+    if ((part[$2] < part[$1])); then relation=""
+    elif ((part[$2] > part[$1])); then relation="a higher part"
+    else relation="a peer part"; fi
+  else relation="a peer"; fi
+}
+where() {  # "layer 3" or "layer 3, part 2"
+  if [[ -n ${part[$1]+x} ]]; then echo "layer ${layer[${1%%/*}]}, part ${part[$1]}"
+  else echo "layer ${layer[$1]}"; fi
 }
 
 bad=0
@@ -38,7 +69,11 @@ checked=0
 while IFS= read -r file; do
   rel=${file#app/}
   from=$(folder_of "$rel")
-  if [[ -z ${layer[$from]+x} ]]; then
+  if [[ $from == usercode ]]; then
+    echo "$file: usercode/ is split into parts: put the file in one (usercode/README.md)"
+    bad=1
+    continue
+  elif ! known "$from"; then
     echo "$file: folder '$from' has no layer: add it to scripts/check_deps.sh and docs/architecture.md"
     bad=1
     continue
@@ -48,12 +83,11 @@ while IFS= read -r file; do
     [[ -f app/$inc ]] || continue  # kernels/ (common/, fountain/, labs/pi/, ...) or generated
     to=$(folder_of "$inc")
     [[ $to == "$from" ]] && continue
-    if [[ -z ${layer[$to]+x} ]]; then
+    if ! known "$to"; then
       echo "$file:$line: includes $inc from folder '$to', which has no layer"
       bad=1
-    elif ((layer[$to] >= layer[$from])); then
-      rel_word=$([[ ${layer[$to]} == "${layer[$from]}" ]] && echo "a peer" || echo "a higher layer")
-      echo "$file:$line: $from (layer ${layer[$from]}) includes $inc: $to is $rel_word (layer ${layer[$to]})"
+    elif ordering "$from" "$to"; [[ -n $relation ]]; then
+      echo "$file:$line: $from ($(where "$from")) includes $inc: $to is $relation ($(where "$to"))"
       bad=1
     fi
   done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" |
@@ -77,4 +111,5 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(config io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main)"
+     "(config io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
+     "usercode: prelude wire guard < emu args templates < runner explain compile < client)"

@@ -3,7 +3,7 @@
 // CPU path), run in the runner process on the template's workload, checked
 // against its reference and timed beside the built-in variants of its scene
 // or lab measured in the same run. Nothing here knows a template by name: the
-// registration (usercode/template_spec.h) holds the rules. One JSON line; a
+// registration (usercode/templates/template_spec.h) holds the rules. One JSON line; a
 // compile error prints FILE:LINE: error: lines on stderr and exits 2, a fault
 // exits 1, both still print the line.
 // The labs window's "run your kernel" (bench/kernel_action.h) runs this same
@@ -17,12 +17,12 @@
 #include <thread>
 
 #include "bench/bench.h"
-#include "usercode/compile.h"
-#include "usercode/explain_launch.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/temp_dir.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/compile/temp_dir.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH
 #define CUDAVIZ_EXPLAIN_PATH ""
@@ -98,7 +98,7 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
 }
 
 // --explain (any backend): the kernel once through the emulator at explain's
-// size (usercode/explain_launch.h: the same launch rules, at most 65,536
+// size (usercode/client/explain_launch.h: the same launch rules, at most 65,536
 // threads), in cudaviz-explain's process; races, sectors and divergence join the line.
 void add_explain(Run& r, const std::string& src, long long n, const BlockShape& block) {
   const auto t0 = Clock::now();

@@ -23,7 +23,7 @@ struct BenchOptions : BenchArgs {
   std::optional<std::string> source_text;
   bool checked = false;
   PathConfig paths;  // the configuration's (config/config.h)
-  // The app's runner process (usercode/runner_client.h), so "run your kernel"
+  // The app's runner process (usercode/client/runner_client.h), so "run your kernel"
   // shares it with the scenes; unset: bench kernel starts its own.
   std::shared_ptr<usercode::RunnerClient> runner;
 };

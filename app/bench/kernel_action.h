@@ -1,6 +1,6 @@
 #pragma once
 // "run your kernel": the labs window's action for a lab that templates feed
-// (usercode/template_registry.h: count3, pi, reduce, ...). It runs the lab's own
+// (usercode/templates/template_registry.h: count3, pi, reduce, ...). It runs the lab's own
 // variants, then `bench kernel` (bench_kernel.cpp, the same code as the
 // command line) on the kernel tab's text with the lab's n and block, so the
 // row "yours" (result, correct against the CPU reference, time, `vs` the
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "bench/bench.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::bench {
 

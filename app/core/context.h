@@ -15,7 +15,7 @@
 #include "presets/preset_panel.h"
 #include "record/recorder.h"
 #include "scenes/scene_set.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/user_kernel.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"

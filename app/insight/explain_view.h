@@ -7,7 +7,7 @@
 
 #include "insight/explain_touches.h"
 #include "insight/view_common.h"
-#include "usercode/emu/explain_job.h"
+#include "usercode/client/explain_job.h"
 
 namespace cv {
 class KernelPanel;

@@ -10,8 +10,8 @@
 #include "timing/frame_pacing.h"
 #include "io/atomic_file.h"
 #include "ui/lab_panel.h"
-#include "usercode/compile.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::presets {
 

@@ -6,7 +6,7 @@
 
 #include "insight/launch_model.h"
 #include "ui/lab_panel.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/user_kernel.h"
 #include "presets/knobs.h"
 #include "scenes/scene_memory.h"
 #include "scenes/scene_set.h"

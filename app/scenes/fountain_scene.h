@@ -6,8 +6,8 @@
 #include "scenes/fountain_sim.h"
 #include "scenes/particle_scene.h"
 #include "scenes/scene_user_kernel.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_spec.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv {
 

@@ -11,8 +11,8 @@
 #include "gl/interop_buffer.h"
 #include "scenes/fountain_scene.h"
 #include "scenes/scene_user_kernel.h"
-#include "usercode/runner_client.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 

@@ -14,9 +14,9 @@
 #include "scenes/nbody_scene.h"
 #include "scenes/nbody_sim.h"
 #include "scenes/scene_user_kernel.h"
-#include "usercode/runner_client.h"
+#include "usercode/client/runner_client.h"
 #include "usercode/templates/nbody_parts.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 namespace {

@@ -156,7 +156,7 @@ class ParticleScene {
   // the same index functions (SM ids need a GPU: the colours stay normal).
   insight::ColourBy colour_by() const { return colour_by_; }
   void set_colour_by(insight::ColourBy c) { colour_by_ = c; }
-  // The student's kernel (usercode/user_kernel.h), run instead of the built-in
+  // The student's kernel (usercode/client/user_kernel.h), run instead of the built-in
   // where it fits the scene (the fountain); others ignore it.
   virtual void set_user_kernel(usercode::UserKernel* uk) { (void)uk; }
   // Why the current choice cannot be drawn here ("" when it can).

@@ -10,7 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "scenes/particle_scene.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/user_kernel.h"
 #include "widgets/widgets.h"
 
 namespace cv {

@@ -8,8 +8,8 @@
 #include "gl/external_memory.h"
 #include "gl/interop_buffer.h"
 #include "timing/frame_timers.h"
-#include "usercode/runner_client.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv::scene_user {
 

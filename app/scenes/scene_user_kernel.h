@@ -12,8 +12,8 @@
 
 #include "common/block_shape.h"
 #include "scenes/particle_scene.h"
-#include "usercode/launch_request.h"
-#include "usercode/template_spec.h"
+#include "usercode/wire/launch_request.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv {
 

@@ -10,8 +10,8 @@
 #include "gl/interop_buffer.h"
 #include "scenes/scene_user_kernel.h"
 #include "scenes/swarm_scene.h"
-#include "usercode/runner_client.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 

@@ -8,9 +8,9 @@
 
 #include "io/atomic_file.h"
 #include "scenes/particle_scene.h"
-#include "usercode/compile.h"
-#include "usercode/explain_launch.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/templates/template_registry.h"
 #include "widgets/widgets.h"
 
 #ifndef CUDAVIZ_EXPLAIN_PATH

@@ -12,8 +12,8 @@
 #include "timing/frame_timers.h"
 #include "ui/kernel_source.h"
 #include "ui/tuning_layout.h"
-#include "usercode/emu/explain_job.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/explain_job.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
-#include "usercode/compile.h"
+#include "usercode/compile/compile.h"
 #include "widgets/widgets.h"
 
 namespace cv {

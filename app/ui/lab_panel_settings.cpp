@@ -5,7 +5,7 @@
 #include "bench/bench.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 

@@ -11,8 +11,8 @@
 #include "ui/lab_panel.h"
 #include "tuning/kernel_catalog.h"
 #include "scenes/particle_scene.h"
-#include "usercode/runner_client.h"
-#include "usercode/user_kernel.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "nbody/nbody.h"
 #include "test_config.h"
-#include "usercode/template_registry.h"
-#include "usercode/user_kernel.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/user_kernel.h"
 
 namespace cv::test {
 

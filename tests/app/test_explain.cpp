@@ -1,4 +1,4 @@
-// explain through the registry (usercode/explain_launch.h) and the real
+// explain through the registry (usercode/client/explain_launch.h) and the real
 // cudaviz-explain process: the size each template is explained at, every
 // shipped kernel explained, races found and not found, a crash or an endless
 // loop ending only the process, the kernel tab's job.
@@ -10,11 +10,11 @@
 #include <set>
 #include <thread>
 
-#include "usercode/compile.h"
-#include "usercode/emu/explain_job.h"
-#include "usercode/emu/explain_process.h"
-#include "usercode/explain_launch.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_job.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace {

@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "cli.h"
-#include "usercode/compile.h"
-#include "usercode/guard/jitlink.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "usercode/guard/guard_abi.h"
-#include "usercode/guard/jitlink.h"
+#include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
 #include "usercode/guard/ptx_text.h"
 

@@ -3,8 +3,8 @@
 // and local windows; misalignment; the table the runner writes.
 #include <gtest/gtest.h>
 
-#include "usercode/guard/guard_runtime.h"
-#include "usercode/guard/guard_words.h"
+#include "usercode/runner/guard_runtime.h"
+#include "usercode/runner/guard_words.h"
 
 namespace cv::usercode::guard {
 namespace {

@@ -12,9 +12,9 @@
 #include "labs/lab_runner.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
-#include "usercode/runner_client.h"
-#include "usercode/user_kernel.h"
-#include "usercode/template_registry.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/client/user_kernel.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace {

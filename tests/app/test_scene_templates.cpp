@@ -13,9 +13,9 @@
 
 #include "nbody/nbody.h"
 #include "swarm/swarm.h"
-#include "usercode/compile.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/nbody_parts.h"
 #include "test_config.h"
 

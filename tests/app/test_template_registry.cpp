@@ -1,4 +1,4 @@
-// The template registry (usercode/template_registry.h) and the generic launch:
+// The template registry (usercode/templates/template_registry.h) and the generic launch:
 // every registered template is complete and its file names it, the registry
 // refuses duplicates and incomplete specs, a template's rules give the launch
 // the runner expects, and the launch survives the wire unchanged.
@@ -10,9 +10,9 @@
 
 #include "bench/bench.h"
 #include "bench/kernel_action.h"
-#include "usercode/data_generators.h"
-#include "usercode/launch_request.h"
-#include "usercode/template_registry.h"
+#include "usercode/wire/data_generators.h"
+#include "usercode/wire/launch_request.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

@@ -13,8 +13,8 @@
 #include "bench/bench.h"
 #include "cli.h"
 #include "emu/reversal_model.h"
-#include "usercode/compile.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace {

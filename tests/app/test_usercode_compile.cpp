@@ -8,9 +8,9 @@
 #include <string>
 #include <thread>
 
-#include "usercode/compile.h"
-#include "usercode/compile_log.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/compile/compile_log.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

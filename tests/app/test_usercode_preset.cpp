@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "presets/preset.h"
-#include "usercode/compile.h"
+#include "usercode/compile/compile.h"
 
 namespace cv::presets {
 namespace {

@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "fountain/fountain.h"
-#include "usercode/compile.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
-#include "usercode/user_kernel.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
+#include "usercode/client/user_kernel.h"
 #include "test_config.h"
 
 namespace cv::usercode {

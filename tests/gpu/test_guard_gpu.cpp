@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "gpu/gpu_test_util.h"
-#include "usercode/compile.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

@@ -13,7 +13,7 @@
 #include "gpu/gpu_test_util.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace {

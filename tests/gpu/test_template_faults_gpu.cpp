@@ -11,10 +11,10 @@
 #include <chrono>
 
 #include "gpu/gpu_test_util.h"
-#include "usercode/compile.h"
-#include "usercode/fault_words.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/fault_words.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

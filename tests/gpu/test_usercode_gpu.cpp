@@ -16,10 +16,10 @@
 #include "gl/external_memory.h"
 #include "gpu/gpu_test_util.h"
 #include "labs/reduce/reduce.h"
-#include "usercode/compile.h"
-#include "usercode/pi_reference.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/templates/pi_reference.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
 namespace cv::usercode {

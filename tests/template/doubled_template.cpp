@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "labs/reduce/reduce.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::usercode {
 namespace {

@@ -76,7 +76,7 @@ class BuildDirHandle {
   std::shared_ptr<BuildDir> dir_;
 };
 
-// The pieces, for callers that run the compiler themselves (usercode/compile_host.cpp).
+// The pieces, for callers that run the compiler themselves (usercode/compile/compile_host.cpp).
 std::vector<TextFile> emu_headers();  // the CPU prelude files
 // `split`: the fast path's functions to include (null: none).
 std::string assemble(const BuildRequest& req, const SourceScan& scan, const fission::Split* split = nullptr);

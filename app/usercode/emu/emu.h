@@ -17,7 +17,7 @@
 #include "usercode/emu/explain_types.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
-#include "usercode/launch_abi.h"
+#include "usercode/wire/launch_abi.h"
 
 namespace cv::emu {
 
@@ -76,7 +76,7 @@ struct Options {
   uint64_t verdict_seed = 0;            // its shuffles (0: a fresh seed each launch)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
   // Where to count finished blocks as they finish (another process may watch:
-  // usercode/progress_page.h); null: nowhere.
+  // usercode/wire/progress_page.h); null: nowhere.
   std::atomic<unsigned long long>* blocks_done = nullptr;
 };
 

@@ -16,7 +16,7 @@
 
 #include "usercode/emu/explain_record.h"
 #include "usercode/emu/explain_types.h"
-#include "usercode/launch_abi.h"
+#include "usercode/wire/launch_abi.h"
 
 namespace cv::emu {
 

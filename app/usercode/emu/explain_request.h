@@ -2,7 +2,7 @@
 // What cudaviz-explain runs: the student's file with the build inputs the
 // app's CPU compile uses for its template, and the launch the runner would get
 // (usercode::wire's JSON and bytes). The app builds it from its template
-// registry (usercode/explain_launch.h); this library only carries it, so the
+// registry (usercode/client/explain_launch.h); this library only carries it, so the
 // emulator knows no template. On the way to the process it is two files in a
 // private directory: request.json and launch.bin (the launch's raw bytes:
 // scalars, a kept span's first bytes).

@@ -3,7 +3,7 @@
 // colour-by buffer (shared, n ids while a colour-by view is on, else empty),
 // then the view's mode, so record_launch_id() in the student's kernel feeds
 // the launch map and the colour-by views.
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode {
 

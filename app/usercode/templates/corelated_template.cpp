@@ -1,7 +1,7 @@
 // Co-related ids (document 002): pairs of rows sharing more than `threshold` ids.
 #include "labs/corelated/corelated.h"
-#include "usercode/data_generators.h"
-#include "usercode/template_registry.h"
+#include "usercode/wire/data_generators.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

@@ -1,6 +1,6 @@
 // Count the multiples of 3 in the lab's data (document 001).
 #include "labs/reduce/reduce.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

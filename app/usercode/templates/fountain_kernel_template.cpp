@@ -1,5 +1,5 @@
 // The fountain's step as a whole __global__ kernel.
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/fountain_parts.h"
 
 namespace cv::usercode {

@@ -2,7 +2,7 @@
 // What the fountain's two templates (the whole kernel, the per-particle
 // function) share: the kernel's arguments, its launch shape and sizes, and
 // the check against the built-in lean kernel.
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::fountain_template {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::lab_template {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "nbody/nbody.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/nbody_parts.h"
 
 namespace cv::usercode {

@@ -7,7 +7,7 @@
 
 #include <vector_types.h>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::nbody_template {
 

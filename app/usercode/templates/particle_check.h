@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode {
 

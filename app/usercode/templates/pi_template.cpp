@@ -1,6 +1,6 @@
 // Monte-Carlo pi (documents 000 and 003): hits inside the quarter circle, exact.
-#include "usercode/pi_reference.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/pi_reference.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

@@ -1,6 +1,6 @@
 // The 64-bit sum of the lab's data (document 001's reduction).
 #include "labs/reduce/reduce.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "labs/reduce/reduce.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

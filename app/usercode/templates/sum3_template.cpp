@@ -1,6 +1,6 @@
 // 3SUM (document 000): count the triples i < j < k with v[i] + v[j] + v[k] == 0.
 #include "labs/sum3/sum3.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/lab_parts.h"
 
 namespace cv::usercode {

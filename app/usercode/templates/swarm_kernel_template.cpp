@@ -1,5 +1,5 @@
 // The swarm's step as a whole __global__ kernel.
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/swarm_parts.h"
 
 namespace cv::usercode {

@@ -1,6 +1,6 @@
 // One swarm particle's step (CV_HD): the GPU wraps it in a kernel, the CPU in a loop.
 #include "swarm/swarm.h"
-#include "usercode/template_registry.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/swarm_parts.h"
 #include "usercode_prelude.h"
 

@@ -5,7 +5,7 @@
 // swarm kernel (its CPU twin on the CPU backend).
 #include <string>
 
-#include "usercode/template_spec.h"
+#include "usercode/templates/template_spec.h"
 
 namespace cv::usercode::swarm_template {
 

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "test_config.h"
-#include "usercode/compile.h"
-#include "usercode/explain_launch.h"
-#include "usercode/runner_client.h"
-#include "usercode/template_registry.h"
+#include "usercode/compile/compile.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::emu::app_test {
 

@@ -1,8 +1,8 @@
 // A slow kernel is called slow, with its progress; a stuck one is an endless
 // loop (the CPU runner counts finished blocks in a page the app watches:
-// usercode/progress_page.h). And the words themselves.
+// usercode/wire/progress_page.h). And the words themselves.
 #include "emu_app_util.h"
-#include "usercode/fault_words.h"
+#include "usercode/client/fault_words.h"
 
 namespace cv::emu::app_test {
 namespace {

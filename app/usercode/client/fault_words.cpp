@@ -1,0 +1,93 @@
+#include "usercode/client/fault_words.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace cv::usercode {
+namespace {
+
+bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+std::string grouped(unsigned long long v) {  // 65536 -> "65,536"
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
+}  // namespace
+
+std::string seconds_text(double s) {
+  char t[32];
+  if (s < 1) std::snprintf(t, sizeof t, "%.0f ms", s * 1e3);
+  else std::snprintf(t, sizeof t, "%.1f s", s);
+  return t;
+}
+
+std::string slow_words(unsigned long long done, unsigned long long total, double seconds) {
+  return "slow: " + grouped(done) + " of " + grouped(total) + " blocks in " + seconds_text(seconds) +
+         ". Your kernel was still finishing blocks when the time limit stopped it: it is slow here, not "
+         "stuck in an endless loop (on the CPU backend every GPU thread takes a CPU core's time). A smaller "
+         "n runs faster; a GPU runs it as written.";
+}
+
+std::string explain_error(const std::string& e, double limit_s) {
+  if (e == "time-out") {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.2g s", limit_s);
+    return std::string("your kernel ran longer than the time limit (") + t +
+           ") and was stopped: an endless loop? Look for a loop whose condition never becomes "
+           "false, or a __syncthreads() that some threads of a block never reach.";
+  }
+  if (e == "out of range")
+    return "checked mode caught an index outside its buffer (below: which index, thread, block "
+           "and line). Without checked mode this read or write would touch memory that is not "
+           "the buffer's.";
+  if (has(e, "IllegalAddress") || has(e, "ILLEGAL_ADDRESS"))
+    return "your kernel read or wrote memory outside every buffer: an index past the end (a "
+           "missing bounds test, x and y swapped, a wrong width) or a bad pointer. Turn on "
+           "checked mode to see the index, the thread and the line.";
+  if (has(e, "Misaligned") || has(e, "MISALIGNED"))
+    return "your kernel accessed memory at an address that is not a multiple of the type's size "
+           "(e.g. a float4 from an address not divisible by 16): check pointer casts and offsets.";
+  if (has(e, "Assert") || has(e, "ASSERT"))
+    return "an assert() in your kernel failed.";
+  if (has(e, "IllegalInstruction") || has(e, "ILLEGAL_INSTRUCTION") || has(e, "LaunchFailure") ||
+      has(e, "LAUNCH_FAILED") || has(e, "HardwareStackError") || has(e, "HARDWARE_STACK"))
+    return "your kernel stopped the GPU: a __trap(), an illegal instruction, or a stack overflow "
+           "(deep recursion, a huge local array).";
+  if (has(e, "LaunchTimeout") || has(e, "LAUNCH_TIMEOUT"))
+    return "the display driver's watchdog stopped your kernel for running too long: an endless "
+           "loop, or far too much work in one launch.";
+  if (has(e, "OutOfResources") || has(e, "OUT_OF_RESOURCES"))
+    return "this block needs more registers than the SM has: use a smaller block, or fewer "
+           "registers (simpler code, __launch_bounds__).";
+  if (has(e, "InvalidValue") || has(e, "INVALID_VALUE") || has(e, "InvalidConfiguration"))
+    return "the launch was refused: the block or grid shape is not allowed for this kernel "
+           "(too many threads a block, or a dimension too large).";
+  if (e == "SIGSEGV" || e == "SIGBUS")
+    return "your function read or wrote memory it does not own (a segmentation fault): an "
+           "index past the end or a bad pointer. Turn on checked mode to see which index.";
+  if (e == "SIGABRT") return "your function called abort() (or an assert failed).";
+  if (e == "SIGFPE") return "your function divided an integer by zero.";
+  if (e == "SIGILL" || e == "SIGTRAP") return "your function ran an illegal instruction (a trap).";
+  if (has(e, "SIG")) return "your function ended the process that runs it (" + e + ").";
+  return "the kernel failed with " + e + ".";
+}
+
+std::string KernelFault::describe() const {
+  std::ostringstream s;
+  s << error_name << " in " << (kernel.empty() ? "your kernel" : kernel) << " <<<(" << grid[0]
+    << "," << grid[1] << "," << grid[2] << "), (" << block.x << "," << block.y << "," << block.z
+    << ")>>>: " << explanation;
+  if (out_of_range) {
+    const OutOfRange& o = *out_of_range;
+    s << "\nindex " << o.index << " of a buffer of " << o.size << " elements";
+    if (o.line) s << " at line " << o.line;
+    else s << " (a [] access: use .at(i) to get the line)";
+    s << ", thread (" << o.thread[0] << "," << o.thread[1] << "," << o.thread[2] << ") of block ("
+      << o.block[0] << "," << o.block[1] << "," << o.block[2] << ")";
+  }
+  return s.str();
+}
+
+}  // namespace cv::usercode

@@ -1,0 +1,21 @@
+#pragma once
+// A fault in the student's kernel, explained: what the error name means in a
+// student's words and what to look for (pure, tested).
+#include <string>
+
+#include "usercode/client/user_kernel.h"
+
+namespace cv::usercode {
+
+// The explanation for an error name from the runner: a CUDA error
+// ("cudaErrorIllegalAddress", "CUDA_ERROR_ILLEGAL_ADDRESS"), a signal that
+// ended a CPU build ("SIGSEGV"), "time-out" (with the limit) or "out of range".
+std::string explain_error(const std::string& error_name, double time_limit_s);
+
+// "2.0 s", "350 ms"
+std::string seconds_text(double s);
+// A CPU launch stopped at its ceiling while it was still finishing blocks:
+// "slow: 1,200 of 65,536 blocks in 2.0 s" and what to do (not an endless loop).
+std::string slow_words(unsigned long long done, unsigned long long total, double seconds);
+
+}  // namespace cv::usercode

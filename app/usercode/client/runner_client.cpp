@@ -1,0 +1,549 @@
+#include "usercode/client/runner_client.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "common/device_select.h"
+#include "usercode/emu/child_env.h"
+#include "usercode/client/fault_words.h"
+#include "usercode/compile/guard_compile.h"
+#include "usercode/wire/protocol.h"
+#include "usercode/templates/template_spec.h"
+
+#ifndef CUDAVIZ_RUNNER_PATH
+#define CUDAVIZ_RUNNER_PATH ""
+#endif
+
+namespace cv::usercode {
+namespace {
+
+constexpr double kSetupAllowanceS = 0.25;  // requests do a little work besides the kernel
+constexpr double kStartLimitS = 10;        // spawning + CUDA context creation
+
+std::string signal_text(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGKILL: return "SIGKILL";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string ended_text(int status) {
+  if (WIFSIGNALED(status)) return signal_text(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+}  // namespace
+
+std::string find_runner(const std::string& override_path, std::string* why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::string> tried;
+  if (!override_path.empty()) {
+    if (access(override_path.c_str(), X_OK) == 0) return override_path;
+    tried.push_back(override_path);
+  }
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / "cudaviz-runner";
+    if (access(beside.c_str(), X_OK) == 0) return beside.string();
+    tried.push_back(beside.string());
+    // Installed: an internal helper lives in lib/cudaviz (Debian policy), not bin/.
+    const fs::path installed = self.parent_path().parent_path() / "lib" / "cudaviz" / "cudaviz-runner";
+    if (access(installed.c_str(), X_OK) == 0) return installed.string();
+    tried.push_back(installed.string());
+  }
+  if (*CUDAVIZ_RUNNER_PATH) {
+    if (access(CUDAVIZ_RUNNER_PATH, X_OK) == 0) return CUDAVIZ_RUNNER_PATH;
+    tried.push_back(CUDAVIZ_RUNNER_PATH);
+  }
+  if (why) {
+    std::string list;
+    for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
+    *why = "cudaviz-runner (the process student kernels run in) was not found (looked at " + list +
+           "; $CUDAVIZ_RUNNER names it)";
+  }
+  return "";
+}
+
+// ---- RunnerProcess -----------------------------------------------------------
+
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+  constexpr int kChildFd = 3;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], kChildFd);  // dup2 clears close-on-exec
+  posix_spawn_file_actions_addclosefrom_np(&fa, kChildFd + 1);
+  const std::string fd_text = std::to_string(kChildFd);
+  const std::string backend_text = backend == Backend::Cuda ? "cuda" : "cpu";
+  const std::string device_text = std::to_string(selected_device());
+  std::vector<char*> argv = {const_cast<char*>(path.c_str()), const_cast<char*>("--socket"),
+                             const_cast<char*>(fd_text.c_str()), const_cast<char*>("--backend"),
+                             const_cast<char*>(backend_text.c_str()), const_cast<char*>("--device"),
+                             const_cast<char*>(device_text.c_str()), nullptr};
+  emu::ChildEnvironment env;  // a student's crash reaches us as its signal, also in a sanitizer build
+  const int e = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), env.get());
+  posix_spawn_file_actions_destroy(&fa);
+  close(sv[1]);
+  if (e != 0) {
+    close(sv[0]);
+    pid_ = -1;
+    throw std::runtime_error("posix_spawn(" + path + "): " + std::strerror(e));
+  }
+  sock_ = sv[0];
+}
+
+RunnerProcess::~RunnerProcess() {
+  kill_and_reap();
+  if (sock_ >= 0) close(sock_);
+}
+
+std::string RunnerProcess::kill_and_reap() {
+  if (pid_ > 0) {
+    // How it ended, if it already had (a crash), else we end it.
+    int status = 0;
+    pid_t w = waitpid(pid_, &status, WNOHANG);
+    if (w == 0) {
+      ::kill(pid_, SIGKILL);
+      // A process stuck in a GPU kernel can take the driver a while to tear
+      // down: wait briefly here, then let a detached thread reap it, so the
+      // window never waits on the driver.
+      for (int i = 0; i < 25 && (w = waitpid(pid_, &status, WNOHANG)) == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      if (w == 0) {
+        std::thread([pid = pid_] {
+          int st = 0;
+          while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+          }
+        }).detach();
+      }
+      ended_ = "killed";
+    } else if (w == pid_) {
+      ended_ = ended_text(status);
+    }
+    pid_ = -1;
+  }
+  return ended_;
+}
+
+std::string RunnerProcess::exited() {
+  if (pid_ <= 0) return ended_;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) {
+    ended_ = ended_text(status);
+    pid_ = -1;
+  }
+  return ended_;
+}
+
+// ---- RunnerClient --------------------------------------------------------------
+
+RunnerClient::RunnerClient(std::string runner_path, Backend backend)
+    : path_(std::move(runner_path)), backend_(backend) {}
+
+RunnerClient::~RunnerClient() = default;
+
+bool RunnerClient::running() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return proc_ != nullptr;
+}
+
+nlohmann::json RunnerClient::hello() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return hello_;
+}
+
+void RunnerClient::start() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ensure_started();
+}
+
+bool RunnerClient::has_shared(uint64_t id) const {
+  // Not the request lock: the scene asks every frame, also while a lab run holds the runner.
+  std::lock_guard<std::mutex> lock(ids_mutex_);
+  return std::find(shared_ids_.begin(), shared_ids_.end(), id) != shared_ids_.end();
+}
+
+void RunnerClient::stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_locked();
+}
+
+void RunnerClient::stop_locked() {
+  proc_.reset();
+  {
+    std::lock_guard<std::mutex> ids(ids_mutex_);
+    shared_ids_.clear();
+  }
+  loaded_here_.clear();
+  hello_ = nlohmann::json();
+}
+
+void RunnerClient::ensure_started() {
+  if (proc_) return;
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  {
+    std::lock_guard<std::mutex> ids(ids_mutex_);
+    shared_ids_.clear();
+  }
+  loaded_here_.clear();
+  nlohmann::json reply;
+  std::vector<char> blob;
+  if (auto f = call({{"op", "hello"}}, {}, {}, kStartLimitS, reply, blob)) {
+    stop_locked();
+    throw std::runtime_error("the runner did not start: " + f->error_name + ": " + f->explanation);
+  }
+  hello_ = reply;
+  if (backend_ != Backend::Cpu) return;
+  // The progress page (usercode/wire/progress_page.h): without it a slow launch is judged by the limit alone.
+  try {
+    if (!progress_) progress_ = std::make_unique<ProgressPage>();
+    if (call({{"op", "share"}, {"kind", "progress"}, {"id", 0}, {"bytes", 4096}}, {}, {progress_->fd()},
+             kStartLimitS, reply, blob))
+      progress_.reset();
+  } catch (const std::exception&) {
+    progress_.reset();
+  }
+}
+
+std::optional<KernelFault> RunnerClient::wait_moving(double limit_s, double ceiling_s) {
+  ProgressCounters& c = progress_->counters();
+  unsigned long long last = c.done.load();
+  const double ceiling = std::max(ceiling_s, limit_s);
+  double waited = 0;
+  for (;;) {
+    const double slice = std::max(0.001, std::min(limit_s, ceiling - waited));
+    pollfd p{proc_->socket(), POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(slice * 1000));
+    if (r != 0) return std::nullopt;  // the reply (or the runner's end) is there: receive it
+    waited += slice;
+    const unsigned long long done = c.done.load(), total = c.total.load();
+    KernelFault f;
+    if (done == last) {
+      f.error_name = "time-out";
+      f.explanation = "(" + std::to_string(done) + " of " + std::to_string(total) +
+                      " blocks had finished; none did in the last " + seconds_text(slice) + ")";
+    } else if (waited >= ceiling) {
+      f.error_name = "slow";
+      f.explanation = slow_words(done, total, waited);
+    } else {
+      last = done;
+      continue;  // still finishing blocks: it may go on
+    }
+    proc_->kill_and_reap();
+    stop_locked();
+    return f;
+  }
+}
+
+std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
+                                              const std::vector<char>& blob,
+                                              const std::vector<int>& fds, double limit_s,
+                                              nlohmann::json& reply,
+                                              std::vector<char>& reply_blob, wire::Expect expect,
+                                              double ceiling_s) {
+  auto died = [&](const std::string& how, const std::string& detail) {
+    KernelFault f;
+    f.error_name = how;
+    f.explanation = detail;
+    stop_locked();
+    return f;
+  };
+  if (!proc_) return died("runner", "the runner is not running");
+  if (std::string e = wire::send(proc_->socket(), request, blob, fds); !e.empty()) {
+    const std::string how = proc_->kill_and_reap();
+    return died(how.empty() ? "runner" : how, explain_error(how, limit_s) + " (" + e + ")");
+  }
+  if (ceiling_s >= 0 && progress_)
+    if (std::optional<KernelFault> f = wait_moving(limit_s, ceiling_s)) return f;
+  wire::Frame frame;
+  std::string error;
+  const wire::Status s = wire::receive(proc_->socket(), frame, limit_s, error, expect);
+  if (s == wire::Status::Timeout) {
+    proc_->kill_and_reap();
+    return died("time-out", "");
+  }
+  if (s != wire::Status::Ok) {
+    // EOF: the runner ended (a crash in the student's code); how, from waitpid.
+    std::string how;
+    for (int i = 0; i < 100 && how.empty(); ++i) {
+      how = proc_->exited();
+      if (how.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (how.empty()) how = proc_->kill_and_reap();
+    return died(how, explain_error(how, limit_s) + (error.empty() ? "" : " (" + error + ")"));
+  }
+  for (int fd : frame.fds) close(fd);
+  reply = std::move(frame.json);
+  reply_blob = std::move(frame.blob);
+  if (reply.value("ok", false)) return std::nullopt;
+  KernelFault f;
+  f.error_name = reply.value("error_name", "runner");
+  f.explanation = reply.value("error", "");
+  f.kernel = reply.value("kernel", "");
+  f.line = reply.value("error_line", 0);
+  if (reply.contains("grid"))
+    for (int i = 0; i < 3; ++i) f.grid[i] = reply["grid"][i].get<unsigned>();
+  if (reply.contains("block"))
+    f.block = {reply["block"][0].get<int>(), reply["block"][1].get<int>(), reply["block"][2].get<int>()};
+  if (reply.contains("out_of_range")) {
+    const nlohmann::json& o = reply["out_of_range"];
+    OutOfRange r;
+    r.index = o.value("index", 0ll);
+    r.size = o.value("size", 0ll);
+    r.line = o.value("line", 0);
+    for (int i = 0; i < 3; ++i) r.thread[i] = o["thread"][i], r.block[i] = o["block"][i];
+    f.out_of_range = r;
+  }
+  if (reply.value("fatal", false)) {
+    proc_->kill_and_reap();  // it ends itself after a fatal reply; make sure, and reap
+    stop_locked();
+  }
+  return f;
+}
+
+LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s, const std::string& module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return load_locked(c, limit_s, module);
+}
+
+LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, const std::string& module) {
+  LoadOutcome out;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    ensure_started();
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    return out;
+  }
+  const bool items = c.target == Target::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
+  nlohmann::json req = {{"op", "load"}, {"module", module}, {"checked", c.checked},
+                        {"form", items ? "items" : "kernel"},
+                        {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
+  std::vector<char> blob;
+  if (c.target == Target::Cpu) {
+    req["shared_object"] = c.shared_object;
+  } else {
+    blob = guard::load_image(c);
+    if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
+      req["guard"] = true;
+      req["guard_globals"] = c.guarded.module_globals;
+      nlohmann::json sites = nlohmann::json::array();
+      for (const guard::GuardSite& s : c.guarded.sites)
+        sites.push_back({s.line, s.access, s.width, s.space});
+      req["guard_sites"] = std::move(sites);
+    }
+  }
+  nlohmann::json reply;
+  std::vector<char> reply_blob;
+  if (auto f = call(req, blob, {}, limit_s + kStartLimitS, reply, reply_blob)) {
+    out.error = f->error_name + ": " + f->explanation;
+    return out;
+  }
+  out.ok = true;
+  out.resources = c.resources;
+  if (reply.contains("resources") && reply["resources"].contains("registers")) {
+    const nlohmann::json& r = reply["resources"];
+    out.resources.known = true;
+    out.resources.registers = r.value("registers", 0);
+    out.resources.shared_bytes = r.value("shared_bytes", 0);
+    out.resources.local_bytes = r.value("local_bytes", 0);
+    out.resources.max_threads = r.value("max_threads", 0);
+  }
+  modules_.insert_or_assign(module, c);
+  loaded_here_.insert(module);
+  if (module.find('#') == std::string::npos) {  // a new kernel: its verdict build is made again when needed
+    modules_.erase(module + "#verdict");
+    loaded_here_.erase(module + "#verdict");
+  }
+  out.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+LaunchOutcome RunnerClient::launch(const LaunchRequest& r, double limit_s, double ceiling_s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return launch_locked(r, limit_s, ceiling_s);
+}
+
+LaunchOutcome RunnerClient::try_launch(const LaunchRequest& r, double limit_s) {
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    LaunchOutcome out;
+    out.busy = true;
+    return out;
+  }
+  return launch_locked(r, limit_s);
+}
+
+// A verdict launch of a whole kernel on the CPU runs the verdict build
+// (docs/emulator.md), made from the kernel's own request the first time and
+// loaded beside it as "<module>#verdict".
+std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double limit_s) {
+  auto known = modules_.find(r.module);
+  if (backend_ != Backend::Cpu || known == modules_.end() || !known->second.request || !known->second.spec ||
+      known->second.spec->cpu_form != CpuForm::Emulated)
+    return std::nullopt;  // elsewhere the flag means nothing
+  const std::string name = r.module + "#verdict";
+  if (!modules_.count(name)) {
+    CompileRequest v = *known->second.request;
+    v.verdict = true;
+    const CompileResult c = compile(v);
+    const LoadOutcome lo = c.ok ? load_locked(c, limit_s, name) : LoadOutcome{};
+    if (!lo.ok) {
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "the verdict build of your kernel failed: " + (c.ok ? lo.error : c.first_error() + c.error);
+      return f;
+    }
+  }
+  r.module = name;
+  return std::nullopt;
+}
+
+LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double limit_s, double ceiling_s) {
+  LaunchOutcome out;
+  LaunchRequest r = request;
+  if (r.schedule == Schedule::Verdict)
+    if (std::optional<KernelFault> f = verdict_module(r, limit_s)) {
+      out.fault = std::move(f);
+      return out;
+    }
+  auto failed = [&](KernelFault f) {
+    out.fault = std::move(f);
+    return out;
+  };
+  auto known = modules_.find(r.module);
+  if (known == modules_.end()) {
+    KernelFault f;
+    f.error_name = "runner";
+    f.explanation = "no kernel is loaded as '" + r.module + "' (submit it first)";
+    return failed(f);
+  }
+  // A restarted runner gets the module again (its first launch pays the load).
+  if (!proc_ || !loaded_here_.count(r.module)) {
+    const CompileResult c = known->second;
+    const LoadOutcome lo = load_locked(c, limit_s, r.module);
+    if (!lo.ok) {
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "your kernel could not be loaded again: " + lo.error;
+      return failed(f);
+    }
+  }
+  // Buffers this runner has not mapped yet travel first, one share frame each.
+  for (const LaunchArg& a : r.args) {
+    if (!a.is_span || a.span.from != SpanArg::From::Shared || !a.span.shared) continue;
+    const SharedBuffer& s = *a.span.shared;
+    if (has_shared(s.id)) continue;
+    if (s.fd < 0) {  // the caller thought it was shared (a restarted runner): ask again next step
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "the runner was restarted: shared buffers are sent again next step";
+      return failed(f);
+    }
+    nlohmann::json reply;
+    std::vector<char> blob;
+    const nlohmann::json req = {{"op", "share"}, {"id", s.id}, {"bytes", s.bytes},
+                                {"kind", s.kind == SharedBuffer::Kind::CudaVmm ? "cuda_vmm" : "memfd"}};
+    if (auto f = call(req, {}, {s.fd}, kStartLimitS, reply, blob)) return failed(std::move(*f));
+    std::lock_guard<std::mutex> ids(ids_mutex_);
+    shared_ids_.push_back(s.id);
+  }
+  std::vector<char> blob, reply_blob;
+  const nlohmann::json req = wire::encode_launch(r, blob);
+  // Generating or uploading data is the runner's work before the kernel.
+  double elements = 0;
+  for (const LaunchArg& a : r.args)
+    if (a.is_span && a.span.from != SpanArg::From::Shared) elements += static_cast<double>(a.span.count);
+  const double deadline = limit_s * std::max(1, r.reps) + kSetupAllowanceS + 5e-8 * elements;
+  // On a GPU the reply comes when the kernel ends: sleep through most of its
+  // last time, then watch for the reply until a millisecond past it (a
+  // frame's round trip is a fraction of one). The sleep ends half a
+  // millisecond early: a virtual machine's wake-up plus the timer's slack can
+  // take that long. The CPU backend's cores run the emulator: nothing
+  // watches there.
+  wire::Expect expect;
+  if (auto last = last_ms_.find(r.module); backend_ == Backend::Cuda && last != last_ms_.end()) {
+    constexpr double kEarlyS = 5e-4, kPastS = 1e-3;
+    const double kernels_s = last->second * 1e-3 * std::max(1, r.reps);
+    expect.sleep_s = std::max(0.0, kernels_s - kEarlyS);
+    expect.spin_s = kernels_s - expect.sleep_s + kPastS;
+  }
+  const double watch = backend_ == Backend::Cpu ? ceiling_s : -1;  // a GPU's launch is not watched
+  if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob, expect, watch)) {
+    if (f->error_name == "time-out")  // with the blocks it finished, when the emulator said
+      f->explanation = explain_error(f->error_name, limit_s) + (f->explanation.empty() ? "" : " " + f->explanation);
+    else if (f->explanation.empty() || f->error_name == "out of range" ||
+             f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
+      f->explanation = explain_error(f->error_name, limit_s) +
+                       (f->explanation.empty() ? "" : " (" + f->explanation + ")");
+    if (f->block.threads() == 1)
+      f->block = {static_cast<int>(r.shape.block[0]), static_cast<int>(r.shape.block[1]),
+                  static_cast<int>(r.shape.block[2])};
+    if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
+      for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
+    const CompileResult& c = known->second;
+    if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
+    if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
+    return failed(std::move(*f));
+  }
+  out.ok = true;
+  for (const auto& t : out.reply.value("kernel_ms", nlohmann::json::array())) out.kernel_ms.push_back(t.get<double>());
+  if (!out.kernel_ms.empty()) last_ms_[r.module] = out.kernel_ms.back();
+  for (const auto& rb : out.reply.value("read_back", nlohmann::json::array())) {
+    const size_t at = rb["at"][0].get<size_t>(), n = rb["at"][1].get<size_t>();
+    if (at > reply_blob.size() || n > reply_blob.size() - at) continue;
+    out.read_back[rb["name"].get<std::string>()] =
+        std::vector<char>(reply_blob.begin() + static_cast<long>(at), reply_blob.begin() + static_cast<long>(at + n));
+  }
+  return out;
+}
+
+OccupancyReply RunnerClient::occupancy(const BlockShape& block, double limit_s, const std::string& module) {
+  OccupancyReply out;
+  // The UI thread asks: never wait behind a lab run.
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    out.busy = true;
+    out.error = "the runner is busy (a lab run); asked again when it is free";
+    return out;
+  }
+  if (!proc_ || !loaded_here_.count(module)) {
+    out.error = "no kernel is loaded";
+    return out;
+  }
+  nlohmann::json reply;
+  std::vector<char> blob;
+  const nlohmann::json req = {{"op", "occupancy"}, {"module", module}, {"block", {block.x, block.y, block.z}}};
+  if (auto f = call(req, {}, {}, limit_s, reply, blob)) {
+    out.error = f->error_name + ": " + f->explanation;
+    return out;
+  }
+  out.ok = true;
+  out.blocks_per_sm = reply.value("blocks_per_sm", 0);
+  return out;
+}
+
+}  // namespace cv::usercode

@@ -1,0 +1,198 @@
+#include "usercode/compile/compile.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+
+#include "usercode/compile/compile_log.h"
+#include "usercode/compile/compile_parts.h"
+#include "usercode/compile/nvrtc_api.h"
+#include "usercode/compile/temp_dir.h"
+#include "usercode_prelude.h"
+
+namespace cv::usercode {
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
+  }
+  return "?";
+}
+
+namespace detail {
+
+std::vector<Header> prelude_headers(const TemplateSpec& t) {
+  std::vector<Header> h = {{"cudaviz.h", prelude::cudaviz_h},
+                           {"cudaviz_" + t.name + ".h", "// cudaviz: what a " + t.name +
+                                                            " file must define.\n" + declaration_text(t)}};
+  if (!t.gpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Gpu), t.gpu_epilogue});
+  if (!t.cpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Cpu), t.cpu_epilogue});
+  return h;
+}
+
+std::string epilogue_name(const TemplateSpec& t, Target target) {
+  const std::string& text = target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
+  if (text.empty()) return "";
+  return "cudaviz_" + t.name + (target == Target::Gpu ? "_gpu.h" : "_cpu.h");
+}
+
+std::string assemble(const std::string& source, const std::string& file, const TemplateSpec& t,
+                     Target target) {
+  std::string s = "#include \"cudaviz.h\"\n#include \"cudaviz_" + t.name + ".h\"\n";
+  s += "#line 1 \"" + file + "\"\n";
+  s += source;
+  const std::string epi = epilogue_name(t, target);
+  if (!epi.empty()) s += "\n#include \"" + epi + "\"\n";
+  return s;
+}
+
+std::vector<std::string> entry_points(const TemplateSpec& t, Target target) {
+  return {target == Target::Cpu && t.cpu_form == CpuForm::Items ? t.cpu_entry : t.entry};
+}
+
+}  // namespace detail
+
+std::string prelude_text(const TemplateSpec& t) {
+  std::string s;
+  for (const detail::Header& h : detail::prelude_headers(t)) {
+    if (h.name.size() > 6 && h.name.compare(h.name.size() - 6, 6, "_cpu.h") == 0)
+      continue;  // the GPU wrapper shows the idea
+    s += "// ---- " + h.name + " ----\n" + h.text + "\n";
+  }
+  return s;
+}
+
+std::string epilogue_text(const TemplateSpec& t, Target target) {
+  return target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
+}
+
+std::string CompileResult::first_error() const {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::Error)
+      return (d.line ? std::to_string(d.line) : std::string("0")) + ": error: " + d.message;
+  if (!ok && !error.empty()) return "0: error: " + error;
+  return "";
+}
+
+int CompileResult::first_error_line() const {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::Error) return d.line;
+  return 0;
+}
+
+namespace {
+
+// Only a plain file name goes into #line and the messages.
+std::string clean_file_name(const std::string& name) {
+  std::string base = std::filesystem::path(name).filename().string();
+  std::string out;
+  for (char c : base)
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-') out += c;
+  return out.empty() ? "kernel.cu" : out;
+}
+
+}  // namespace
+
+CompileResult compile(const CompileRequest& in) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CompileRequest req = in;
+  req.file_name = clean_file_name(req.file_name);
+  CompileResult r;
+  r.target = req.target;
+  r.checked = req.checked;
+  r.source_lines = static_cast<size_t>(std::count(req.source.begin(), req.source.end(), '\n')) + 1;
+  auto finish = [&]() -> CompileResult {
+    r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.ok = r.error.empty() && std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                           [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    return r;
+  };
+  r.diagnostics = check_source(req.source);
+  if (!r.diagnostics.empty()) return finish();
+
+  std::string name = req.template_name;
+  if (name.empty()) name = template_from_source(req.source).value_or("");
+  if (name.empty()) {
+    r.error = "no template named: start the file with `// template: NAME` (one of " +
+              template_names() + ") or choose one";
+    return finish();
+  }
+  const TemplateSpec* t = find_template(name);
+  if (!t) {
+    r.error = "unknown template '" + name + "' (known: " + template_names() + ")";
+    return finish();
+  }
+  r.template_name = t->name;
+  r.spec = t;
+  if (req.target == Target::Cpu && !runs_on_cpu(*t)) {
+    r.error = "a " + t->name +
+              " kernel is a whole __global__ kernel: it runs only on a CUDA GPU (this one still "
+              "compiles for the GPU to show its errors and PTX)";
+    return finish();
+  }
+  r.entry_points = detail::entry_points(*t, req.target);
+  if (req.target == Target::Cpu) r.request = std::make_shared<const CompileRequest>(req);
+  if (req.target == Target::Gpu)
+    detail::compile_gpu(req, r);
+  else
+    detail::compile_host(req, r);
+  return finish();
+}
+
+// ---- CompileJob ------------------------------------------------------------
+
+CompileJob::~CompileJob() { worker_.join(); }
+
+void CompileJob::start(CompileRequest req) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_ = std::move(req);
+  if (!running_) launch_locked();
+}
+
+bool CompileJob::busy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_ || pending_.has_value();
+}
+
+void CompileJob::launch_locked() {
+  CompileRequest req = std::move(*pending_);
+  pending_.reset();
+  running_ = true;
+  worker_.join();  // the last run's thread has finished its job already
+  const std::optional<std::string> why = worker_.start({[this, req = std::move(req)](RunControl&) {
+    CompileResult result = compile(req);
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = std::move(result);
+    running_ = false;
+  }});
+  if (why) {
+    CompileResult failed;
+    failed.error = "the compile could not start: " + *why;
+    done_ = std::move(failed);
+    running_ = false;
+  }
+}
+
+std::optional<CompileResult> CompileJob::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<CompileResult> out = std::move(done_);
+  done_.reset();
+  if (!running_ && pending_) launch_locked();
+  return out;
+}
+
+std::string nvrtc_status() {
+  const NvrtcApi& api = NvrtcApi::get();
+  if (!api.error.empty()) return api.error;
+  int major = 0, minor = 0;
+  api.version(&major, &minor);
+  return "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
+}
+
+}  // namespace cv::usercode
