@@ -100,6 +100,10 @@ bool Checker::callee_sync(const Node& s) {
 }
 
 bool Checker::statement(const Node& s, bool in_sync_loop) {
+  if (!a_.contains_sync(s) && a_.role(s) == Role::Nest) {  // a loop the same for the block, turned inside out
+    a_.nested_loops = true;
+    return sync_statement(s, in_sync_loop);
+  }
   if (!a_.contains_sync(s)) {
     const Role r = a_.role(s);
     if (r == Role::Thread) {
@@ -199,7 +203,40 @@ Role Analysis::role(const Node& s) const {
     if (s.kind == K::ExprStmt || s.kind == K::DeclStmt) return Role::Warp;
     return Role::Nest;
   }
-  return uniform_statement(s) ? Role::Uniform : Role::Thread;
+  if (uniform_statement(s)) return Role::Uniform;
+  return turned(s) ? Role::Nest : Role::Thread;
+}
+
+// A loop whose head is the same for the whole block (`for (unsigned j = 0; j <
+// n; ++j)`) and whose body every thread runs to the end, turned inside out:
+// the loop once, its body a loop over the threads. Each thread still runs its
+// iterations in order; between threads there is no order without a barrier,
+// so nothing a race-free kernel computes changes, and the compiler gets a loop
+// over threads it can vectorise (n-body's inner loop).
+bool Analysis::turned(const Node& s) const {
+  if (s.kind != K::For && s.kind != K::While) return false;
+  const Node& body = s.kids.back();
+  if (s.kind == K::While && !uniform_expr(s.kids[0])) return false;
+  if (s.kind == K::For &&
+      !((s.kids[0].kind == K::Null ||
+         (s.kids[0].kind == K::DeclStmt ? uniform_statement(s.kids[0]) : uniform_effect(s.kids[0]))) &&
+        (s.kids[1].kind == K::Null || uniform_expr(s.kids[1])) &&
+        (s.kids[2].kind == K::Null || uniform_effect(s.kids[2]))))
+    return false;
+  bool plain = !escapes(body);  // no break / continue of its own, no return, no static
+  std::set<std::string> inside;
+  each(body, [&](const Node& n) {
+    plain = plain && n.kind != K::Return && n.kind != K::Goto && !(n.kind == K::Var && n.is_static) &&
+            n.kind != K::Lambda;
+    if (n.kind == K::Var) inside.insert(n.usr);
+  });
+  // What it reads of the thread's own locals must be keepable per thread (else fibers would be the price).
+  each(body, [&](const Node& n) {
+    if (!plain || n.kind != K::DeclRef || !locals.count(n.ref) || inside.count(n.ref) || uniform.count(n.ref)) return;
+    const Node& v = *locals.at(n.ref);
+    plain = v.is_static || (v.is_pod && v.size > 0 && !v.is_reference && !v.type_in_body && n.ref_offset);
+  });
+  return plain;
 }
 
 bool Analysis::uniform_effect(const Node& e) const {

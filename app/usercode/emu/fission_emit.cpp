@@ -662,7 +662,7 @@ std::string Emitter::prologue(const std::string& name) {
 }
 
 bool Emitter::run(const std::string& name, Emitted& out) {
-  tracking_ = a_.thread_exits && a_.has_sync;
+  tracking_ = a_.thread_exits && (a_.has_sync || a_.nested_loops);
   std::set<std::string> names;
   std::function<void(const Node&)> statics = [&](const Node& n) {
     if (n.kind == K::DeclStmt && !n.kids.empty() &&

@@ -33,12 +33,14 @@ struct Analysis {
   bool thread_exits = false;  // a thread region holds a return (threads may leave early)
   bool has_sync = false;      // any barrier or warp operation
   bool has_warp = false;
+  bool nested_loops = false;  // a loop without barriers turned inside out (Analysis::turned)
 
   Role role(const Node& sync_level_statement) const;
   bool uniform_statement(const Node& s) const;  // runs once for the block: the same everywhere, no memory effects
   bool uniform_effect(const Node& e) const;     // an expression statement that only sets uniform locals
   bool warp_unconditional(const Node& s) const; // its warp call is evaluated by every thread that runs s
   bool params_unchanged();                      // false (why set) when the kernel changes a parameter
+  bool turned(const Node& loop) const;          // a block-uniform loop run as a loop over thread loops
   bool contains_sync(const Node& n) const;
   bool is_warp_call(const Node& call) const;
   bool uniform_expr(const Node& e) const;
