@@ -14,7 +14,7 @@ cd "$root"
 # Nested parts (usercode/<part>) sit at their parent's layer, ordered among
 # themselves by `part` below; a part is a peer of every other folder of that layer.
 declare -A layer=(
-  [config]=0 [io]=0 [worker]=0 [widgets]=0 [registry]=0
+  [config]=0 [io]=0 [process]=0 [worker]=0 [widgets]=0 [registry]=0
   [gl]=1
   [timing]=2 [record]=2
   [cli]=3 [render]=3 [usercode]=3
@@ -23,7 +23,7 @@ declare -A layer=(
   [tuning]=6
   [ui]=7
   [presets]=8 [soak]=8 [insight]=8 [class]=8
-  [lessons]=9
+  [lessons]=9 [challenge]=9
   [core]=10
   [main]=11
 )
@@ -31,17 +31,24 @@ declare -A layer=(
 # first: each may include its own part and lower parts, never a peer or a
 # higher one. Its processes: the app, cudaviz-runner, cudaviz-explain.
 declare -A part=(
-  [usercode/prelude]=0 [usercode/wire]=0 [usercode/guard]=0
+  [usercode/prelude]=0 [usercode/wire]=0 [usercode/guard]=0 [usercode/sandbox]=0
   [usercode/emu]=1 [usercode/args]=1 [usercode/templates]=1
   [usercode/runner]=2 [usercode/explain]=2 [usercode/compile]=2
   [usercode/client]=3
 )
+# Parts that are programs of their own (cudaviz-runner, cudaviz-explain): no
+# other part or folder includes them, whatever its layer (they run in another
+# process; what both sides share is in wire/ and args/).
+declare -A program=([usercode/runner]=1 [usercode/explain]=1)
+# Parts that know nothing of the app: they include their own files and kernels/ only.
+declare -A standalone=([usercode/prelude]=1 [usercode/wire]=1 [usercode/guard]=1)
 
-folder_of() {  # app-relative path -> its folder, nested part (usercode/wire) or root file's stem
+folder_of() {  # app-relative path -> `folder`: its folder, nested part (usercode/wire) or root file's stem
+  local rest b  # no subshell: this runs once a file and once an include
   case $1 in
-    usercode/*/*) local rest=${1#usercode/}; echo "usercode/${rest%%/*}" ;;
-    */*) echo "${1%%/*}" ;;
-    *) local b=${1%.*}; echo "${b%%.*}" ;;
+    usercode/*/*) rest=${1#usercode/}; folder="usercode/${rest%%/*}" ;;
+    */*) folder="${1%%/*}" ;;
+    *) b=${1%.*}; folder="${b%%.*}" ;;
   esac
 }
 
@@ -68,7 +75,7 @@ bad=0
 checked=0
 while IFS= read -r file; do
   rel=${file#app/}
-  from=$(folder_of "$rel")
+  folder_of "$rel"; from=$folder
   if [[ $from == usercode ]]; then
     echo "$file: usercode/ is split into parts: put the file in one (usercode/README.md)"
     bad=1
@@ -81,10 +88,16 @@ while IFS= read -r file; do
   while IFS=: read -r line inc; do
     checked=$((checked + 1))
     [[ -f app/$inc ]] || continue  # kernels/ (common/, fountain/, labs/pi/, ...) or generated
-    to=$(folder_of "$inc")
+    folder_of "$inc"; to=$folder
     [[ $to == "$from" ]] && continue
     if ! known "$to"; then
       echo "$file:$line: includes $inc from folder '$to', which has no layer"
+      bad=1
+    elif [[ -n ${standalone[$from]+x} ]]; then
+      echo "$file:$line: $from includes $inc: $from knows nothing of the app (its own files and kernels/ only)"
+      bad=1
+    elif [[ -n ${program[$to]+x} ]]; then
+      echo "$file:$line: $from includes $inc: $to is another process's program (only wire/ and args/ are shared)"
       bad=1
     elif ordering "$from" "$to"; [[ -n $relation ]]; then
       echo "$file:$line: $from ($(where "$from")) includes $inc: $to is $relation ($(where "$to"))"
@@ -111,5 +124,5 @@ if ((bad)); then
   exit 1
 fi
 echo "check_deps: $checked includes follow the layer order" \
-     "(config io worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
-     "usercode: prelude wire guard < emu args templates < runner explain compile < client)"
+     "(config io process worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
+     "usercode: prelude wire guard sandbox < emu args templates < runner explain compile < client)"

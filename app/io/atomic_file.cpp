@@ -89,4 +89,20 @@ std::string read_file(const std::string& path, size_t max_bytes) {
   return s.str();
 }
 
+std::string read_file_or_empty(const std::string& path) {
+  try {
+    return read_file(path);
+  } catch (const std::runtime_error&) {
+    return "";
+  }
+}
+
+void write_file(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) fail("write", path, errno ? errno : EACCES);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) fail("write", path, errno ? errno : EIO);
+}
+
 }  // namespace cv

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "io/child_process.h"
+#include "process/find_program.h"
 
 namespace cv::record {
 

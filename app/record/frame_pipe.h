@@ -1,6 +1,6 @@
 #pragma once
 // Frames to an encoder process: a bounded queue and one writer thread that
-// feeds the child's stdin (io/child_process.h), so a slow encoder costs the
+// feeds the child's stdin (process/child_process.h), so a slow encoder costs the
 // render thread a wait only when the queue is full, never an unbounded pile
 // of frames. A full queue waits (every frame reaches the clip: frame-exact
 // beats real time) up to kStallSeconds, then the encoder counts as stuck.
@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/child_process.h"
+#include "process/child_process.h"
 
 namespace cv::record {
 

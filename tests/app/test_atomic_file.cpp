@@ -133,3 +133,23 @@ TEST(AtomicFile, ReadFileRefusesFilesOverItsLimitBeforeReading) {
     EXPECT_NE(m.find("67108864 bytes is over the limit of 16777216"), std::string::npos) << m;
   }
 }
+
+// The plain helpers for private build folders (the student's source, the compiler's log).
+TEST(AtomicFile, PlainWriteReplacesAndReadOrEmptyNeverThrows) {
+  TempDir d;
+  const std::string p = (d.path / "kernel.cpp").string();
+  cv::write_file(p, "first, longer text");
+  cv::write_file(p, "second");
+  EXPECT_EQ(read_file(p), "second");  // truncated, not overwritten in part
+  EXPECT_EQ(cv::read_file_or_empty(p), "second");
+  EXPECT_EQ(cv::read_file_or_empty((d.path / "no-log").string()), "");
+  EXPECT_EQ(cv::read_file_or_empty(d.path.string()), "");  // a directory
+  try {
+    cv::write_file((d.path / "missing" / "x").string(), "x");
+    ADD_FAILURE() << "a write into a missing directory succeeded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write '" + (d.path / "missing" / "x").string() + "'"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -166,17 +168,18 @@ TEST(ExplainProcess, CompileErrorComesBackAtTheStudentsLine) {
   EXPECT_EQ(o.reply.value("error_line", 0), 3) << o.reply.dump();
 }
 
-// The request's two files give back what was written: a scene template's
-// first bytes (the fountain's particles) and scalars travel in launch.bin,
-// and its shared spans arrive as kept state with those bytes.
-TEST(ExplainProcess, RequestFilesCarryTheLaunch) {
+// The request's frame gives back what was encoded: a scene template's first
+// bytes (the fountain's particles) and scalars travel in the blob after the
+// request's JSON, and its shared spans arrive as kept state with those bytes.
+TEST(ExplainProcess, RequestFrameCarriesTheLaunch) {
   if (!have_compiler()) GTEST_SKIP() << "no host C++ compiler";
   ExplainOptions o;
   o.paths = test_config().paths;
   const cv::emu::ExplainRequest q = make_explain_request(spec("fountain_particle"), "// mine\n", o);
-  const std::string dir = ::testing::TempDir();
-  cv::emu::write_explain_request(q, dir + "req.json", dir + "req.bin");
-  const cv::emu::ExplainRequest back = cv::emu::read_explain_request(dir + "req.json", dir + "req.bin");
+  std::vector<char> blob;
+  const nlohmann::json header = cv::emu::encode_explain_request(q, blob);
+  EXPECT_EQ(header.value("op", ""), "explain");
+  const cv::emu::ExplainRequest back = cv::emu::decode_explain_request(header, blob);
   EXPECT_EQ(back.source, "// mine\n");
   EXPECT_EQ(back.entry, "fountain_step");  // the GPU wrapper around particle_step
   EXPECT_NE(back.after.find("cudaviz_fountain_particle_gpu.h"), std::string::npos);
@@ -187,7 +190,17 @@ TEST(ExplainProcess, RequestFilesCarryTheLaunch) {
   EXPECT_EQ(l.args[0].span.from, SpanArg::From::State);
   EXPECT_EQ(l.args[0].span.init, SpanArg::Init::Bytes);
   EXPECT_EQ(l.args[0].span.init_bytes.size(), static_cast<size_t>(q.n) * 16);
-  EXPECT_THROW(cv::emu::read_explain_request(dir + "missing.json", dir + "req.bin"), std::runtime_error);
+  // A header that points outside the blob is refused, never read past it.
+  nlohmann::json bad = header;
+  bad["launch"][1] = blob.size() + 1;
+  EXPECT_THROW(cv::emu::decode_explain_request(bad, blob), std::runtime_error);
+  blob.resize(header["request"][1].get<size_t>() / 2);
+  EXPECT_THROW(cv::emu::decode_explain_request(header, blob), std::runtime_error);
+  // The reply: its JSON text in the blob, whatever its size.
+  std::vector<char> reply_blob;
+  const nlohmann::json reply = {{"ok", true}, {"printf", std::vector<std::string>(3, std::string(1 << 19, 'x'))}};
+  const nlohmann::json reply_header = cv::emu::encode_explain_reply(reply.dump(), reply_blob);
+  EXPECT_EQ(cv::emu::decode_explain_reply(reply_header, reply_blob), reply);
 }
 
 cv::emu::ExplainResult wait_for(const cv::emu::ExplainJob& job, uint64_t version) {
@@ -223,3 +236,42 @@ TEST(ExplainProcess, JobRunsOffTheCallersThread) {
 }
 
 }  // namespace
+
+// bench kernel's barrier and shuffle costs come from the same helper, over the same socket.
+TEST(ExplainProcess, SyncCostsComeFromTheHelper) {
+  if (!have_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  const cv::PathConfig paths = test_config().paths;
+  const cv::emu::ExplainOutcome o = cv::emu::run_sync_costs_process(
+      CUDAVIZ_EXPLAIN_BIN, paths.cxx.empty() ? "c++" : paths.cxx, paths.tmpdir.empty() ? "/tmp" : paths.tmpdir, 60);
+  ASSERT_TRUE(o.ran) << o.error;
+  EXPECT_TRUE(o.reply.value("ok", false)) << o.reply.dump();
+  EXPECT_GT(o.reply.value("barrier_ns_per_thread", 0.0), 0.0) << o.reply.dump();
+  EXPECT_GE(o.reply.value("shuffle_ns_per_thread", -1.0), 0.0) << o.reply.dump();
+  // A helper that is not there is a sentence, not a crash.
+  const cv::emu::ExplainOutcome none = cv::emu::run_sync_costs_process("", "c++", "/tmp", 5);
+  EXPECT_FALSE(none.ran);
+  EXPECT_NE(none.error.find("was not found"), std::string::npos) << none.error;
+}
+
+// The request travels on the socket and the helper's build folder goes with
+// it: an explain leaves nothing in TMPDIR, also after a crash.
+TEST(ExplainProcess, LeavesNothingInTmpdir) {
+  if (!have_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  std::string dir = std::string(::testing::TempDir()) + "cudaviz-explain-tmp-XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  ExplainOptions opt;
+  opt.paths = test_config().paths;
+  opt.paths.tmpdir = dir;
+  for (const char* body : {"  count[0] += data[0];\n", "  *(volatile int*)(16) = 1;\n"}) {
+    cv::emu::ExplainRequest q = make_explain_request(
+        spec("count3"),
+        std::string("extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n") +
+            body + "}\n",
+        opt);
+    q.time_limit_s = 120;
+    const cv::emu::ExplainOutcome o = cv::emu::run_explain_process(CUDAVIZ_EXPLAIN_BIN, q);
+    EXPECT_TRUE(o.ran || o.error.find("crashed") != std::string::npos) << o.error;
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << body;
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "cli.h"
-#include "io/child_process.h"
+#include "process/child_process.h"
+#include "process/find_program.h"
 #include "record/clip_format.h"
 #include "record/frame_pipe.h"
 

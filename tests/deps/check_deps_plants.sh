@@ -52,6 +52,14 @@ expect_fail "guard -> compile" app/usercode/guard/ptx_text.cpp; undo
 # A peer part: one helper process including the other's code.
 plant app/usercode/explain/explain_main.cpp usercode/runner/runner_executor.h
 expect_fail "explain -> runner" app/usercode/explain/explain_main.cpp; undo
+# The guard (text to text) reaching any of the app, even a lower layer.
+plant app/usercode/guard/ptx_guard.cpp config/config.h
+expect_fail "guard -> config" app/usercode/guard/ptx_guard.cpp; undo
+# The app's side reaching into a helper's program (a lower part, but another process).
+plant app/usercode/client/runner_client.cpp usercode/runner/runner_executor.h
+expect_fail "client -> runner" app/usercode/client/runner_client.cpp; undo
+plant app/bench/bench_kernel.cpp usercode/runner/guard_words.h
+expect_fail "bench -> runner" app/bench/bench_kernel.cpp; undo
 # The emulator reaching the app's side.
 plant app/usercode/emu/build.cpp usercode/client/user_kernel.h
 expect_fail "emu -> client" app/usercode/emu/build.cpp; undo

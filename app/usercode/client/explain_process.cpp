@@ -1,49 +1,42 @@
 #include "usercode/client/explain_process.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
-#include <filesystem>
+#include <memory>
+#include <stdexcept>
 #include <vector>
 
-#include "usercode/emu/build.h"
-#include "usercode/emu/child_env.h"
+#include "process/exit_words.h"
+#include "process/find_program.h"
+#include "process/helper_process.h"
+#include "usercode/wire/protocol.h"
 
 namespace cv::emu {
 
 std::string find_explain_helper(const std::string& build_path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (const fs::path& p : {self.parent_path() / "cudaviz-explain",
-                              self.parent_path().parent_path() / "lib" / "cudaviz" / "cudaviz-explain"})
-      if (access(p.c_str(), X_OK) == 0) return p.string();
-  }
-  if (!build_path.empty() && access(build_path.c_str(), X_OK) == 0) return build_path;
-  return "";
+  return find_helper("cudaviz-explain", "", build_path);
 }
 
 namespace {
-ExplainOutcome run_helper(const std::string& helper, const std::vector<std::string>& args, double limit_s);
+ExplainOutcome run_helper(const std::string& helper, const nlohmann::json& request, const std::vector<char>& blob,
+                          double limit_s);
 }
 
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& q) {
-  if (helper.empty()) return run_helper(helper, {}, q.time_limit_s);  // says it was not found
   ExplainOutcome o;
   try {
-    // The process maps nothing of ours: the launch travels as files, in a
-    // directory of this call's own (two explains never share one).
+    // The process builds in a private folder of this call's (two explains
+    // never share one), removed here after it ended: also after a crash,
+    // which leaves it no time to remove its own. It maps nothing of ours:
+    // the launch travels in the request's frame.
     BuildDirHandle dir(q.tmpdir);
-    const std::string json = dir.path() + "/request.json", blob = dir.path() + "/launch.bin";
-    write_explain_request(q, json, blob);
-    return run_helper(helper, {helper, "--request", json, "--blob", blob}, q.time_limit_s);
+    ExplainRequest in_dir = q;
+    in_dir.tmpdir = dir.path();
+    std::vector<char> blob;
+    const nlohmann::json request = encode_explain_request(in_dir, blob);
+    return run_helper(helper, request, blob, q.time_limit_s);
   } catch (const std::exception& e) {
     o.error = e.what();
   }
@@ -52,76 +45,70 @@ ExplainOutcome run_explain_process(const std::string& helper, const ExplainReque
 
 ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx, const std::string& tmpdir,
                                       double limit_s) {
-  return run_helper(helper, {helper, "--sync-costs", "1", "--cxx", cxx, "--tmpdir", tmpdir}, limit_s);
+  return run_helper(helper, {{"op", "sync_costs"}, {"cxx", cxx}, {"tmpdir", tmpdir}}, {}, limit_s);
 }
 
 namespace {
 
-ExplainOutcome run_helper(const std::string& helper, const std::vector<std::string>& args, double limit_s) {
+using Clock = std::chrono::steady_clock;
+
+// No reply: how the process ended says why (it crashed, it ran too long, it gave up).
+ExplainOutcome no_reply(HelperProcess& p, Clock::time_point t0, double limit_s) {
+  ExplainOutcome o;
+  const double left = limit_s - std::chrono::duration<double>(Clock::now() - t0).count();
+  const std::optional<int> status = p.wait_for(left > 0 ? left : 0);
+  if (!status) {
+    p.kill_and_reap();
+    o.error = "the kernel ran longer than " + std::to_string(static_cast<int>(limit_s)) +
+              " s in the emulator and was stopped (an endless loop?)";
+  } else if (WIFSIGNALED(*status)) {
+    o.error = "the kernel crashed the emulator's process (" + signal_description(WTERMSIG(*status)) +
+              "): an access outside its memory, or a stack overflow";
+  } else {
+    o.error = "cudaviz-explain gave no answer (exit " + std::to_string(WEXITSTATUS(*status)) + ")";
+  }
+  return o;
+}
+
+ExplainOutcome run_helper(const std::string& helper, const nlohmann::json& request, const std::vector<char>& blob,
+                          double limit_s) {
   ExplainOutcome o;
   if (helper.empty()) {
     o.error = "cudaviz-explain (the process explain runs kernels in) was not found";
     return o;
   }
-
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
-    o.error = std::string("pipe: ") + std::strerror(errno);
+  std::unique_ptr<HelperProcess> p;
+  try {
+    // Its stdout is not ours: a student's kernel writing there must not reach a bench line.
+    p = std::make_unique<HelperProcess>(helper, std::vector<std::string>{}, HelperProcess::Stdout::Null);
+  } catch (const std::exception& e) {
+    o.error = "cannot start " + helper + ": " + e.what();
     return o;
   }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> argv;
-  for (const std::string& s : args) argv.push_back(const_cast<char*>(s.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  ChildEnvironment env;  // a crash in the student's code reaches us as its signal
-  const int e = posix_spawn(&pid, helper.c_str(), &fa, nullptr, argv.data(), env.get());
-  posix_spawn_file_actions_destroy(&fa);
-  close(fds[1]);
-  if (e != 0) {
-    close(fds[0]);
-    o.error = "cannot start " + helper + ": " + std::strerror(e);
-    return o;
-  }
-  std::string text;
-  const auto t0 = std::chrono::steady_clock::now();
-  bool timed_out = false;
-  for (;;) {
-    const double left = limit_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (left <= 0) {
-      timed_out = true;
-      kill(pid, SIGKILL);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
-    char buf[65536];
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n > 0) text.append(buf, static_cast<size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
-  }
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (timed_out) {
+  const auto t0 = Clock::now();
+  // A send that fails means the process ended already: how it ended says why.
+  if (!usercode::wire::send(p->socket(), request, blob).empty()) return no_reply(*p, t0, limit_s);
+  usercode::wire::Frame frame;
+  std::string error;
+  const usercode::wire::Status s = usercode::wire::receive(p->socket(), frame, limit_s, error);
+  if (s == usercode::wire::Status::Timeout) {
+    p->kill_and_reap();
     o.error = "the kernel ran longer than " + std::to_string(static_cast<int>(limit_s)) +
               " s in the emulator and was stopped (an endless loop?)";
     return o;
   }
-  if (WIFSIGNALED(status)) {
-    o.error = std::string("the kernel crashed the emulator's process (") + strsignal(WTERMSIG(status)) +
-              "): an access outside its memory, or a stack overflow";
-    return o;
-  }
+  if (s != usercode::wire::Status::Ok) return no_reply(*p, t0, limit_s);
+  for (int fd : frame.fds) close(fd);
   try {
-    o.reply = nlohmann::json::parse(text);
+    o.reply = decode_explain_reply(frame.json, frame.blob);
     o.ran = true;
-  } catch (const std::exception&) {
-    o.error = "cudaviz-explain gave no answer (exit " + std::to_string(WEXITSTATUS(status)) + ")";
+  } catch (const std::exception& e) {
+    o.error = std::string("cudaviz-explain's answer does not parse: ") + e.what();
   }
+  // It ends by itself after replying; within the limit it is not killed
+  // (nothing of it is left behind), past it it is.
+  const double left = limit_s - std::chrono::duration<double>(Clock::now() - t0).count();
+  p->wait_for(left > 0 ? left : 0);
   return o;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Starting cudaviz-explain (explain_main.cpp) and reading its one JSON object:
-// a crash, an abort or an endless loop in the student's kernel ends only
-// that process; past the time limit it is killed and the reason says so.
+// Starting cudaviz-explain (explain/explain_main.cpp) and reading its one
+// reply: a crash, an abort or an endless loop in the student's kernel ends
+// only that process; past the time limit it is killed and the reason says
+// so. The request and the reply are frames of wire/protocol.h on a
+// socketpair (process/helper_process.h), as the runner's are.
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -17,10 +19,9 @@ struct ExplainOutcome {
 
 // The helper beside the running binary, in ../lib/cudaviz, or the build's; "" when none.
 std::string find_explain_helper(const std::string& build_path);
-// Writes the request's files to a private directory under req.tmpdir (removed
-// after) and runs `helper --request DIR/request.json --blob DIR/launch.bin`.
+// Starts `helper --socket 3`, sends the request (explain_request.h) and reads the reply.
 ExplainOutcome run_explain_process(const std::string& helper, const ExplainRequest& req);
-// The helper's --sync-costs: {"barrier_ns_per_thread", "shuffle_ns_per_thread"}.
+// The helper's sync-costs request: {"barrier_ns_per_thread", "shuffle_ns_per_thread"}.
 ExplainOutcome run_sync_costs_process(const std::string& helper, const std::string& cxx,
                                       const std::string& tmpdir, double time_limit_s = 30);
 

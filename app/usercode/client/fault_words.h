@@ -1,6 +1,7 @@
 #pragma once
 // A fault in the student's kernel, explained: what the error name means in a
 // student's words and what to look for (pure, tested).
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "usercode/client/user_kernel.h"
@@ -17,5 +18,9 @@ std::string seconds_text(double s);
 // A CPU launch stopped at its ceiling while it was still finishing blocks:
 // "slow: 1,200 of 65,536 blocks in 2.0 s" and what to do (not an endless loop).
 std::string slow_words(unsigned long long done, unsigned long long total, double seconds);
+// Where a signal in the CPU runner struck, from its last reply (runner_signals.h):
+// " It happened at line 7 in thread (3,0,0) of block (1,0,0), touching index
+// 1048576 of out (1000 elements)." ("" when the reply says nothing of it).
+std::string signal_where(const nlohmann::json& reply, int line);
 
 }  // namespace cv::usercode

@@ -1,10 +1,6 @@
 #include "usercode/client/runner_client.h"
 
-#include <signal.h>
-#include <spawn.h>
 #include <poll.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,12 +8,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
 #include "common/device_select.h"
-#include "usercode/emu/child_env.h"
+#include "process/find_program.h"
+#include "usercode/emu/pc_lines.h"
 #include "usercode/client/fault_words.h"
 #include "usercode/compile/guard_compile.h"
 #include "usercode/wire/protocol.h"
@@ -30,138 +26,47 @@
 namespace cv::usercode {
 namespace {
 
+// A signal in the CPU runner (runner_signals.h): its line from the module's
+// line table (the faulting instruction's offset; +1: resolve_frames takes
+// return addresses), and where it struck, in words.
+void place_signal(KernelFault& f, const nlohmann::json& reply, const CompileResult& c) {
+  if (reply.contains("fault_code_offset")) {
+    const uint64_t at = reply.value("fault_code_offset", 0ull) + 1;
+    const auto frames = emu::resolve_frames(c.shared_object, 0, {at}, c.file_name);
+    if (auto it = frames.find(at); it != frames.end() && !it->second.empty()) f.line = it->second[0];
+  }
+  f.explanation += signal_where(reply, f.line);
+}
+
 constexpr double kSetupAllowanceS = 0.25;  // requests do a little work besides the kernel
 constexpr double kStartLimitS = 10;        // spawning + CUDA context creation
-
-std::string signal_text(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGABRT: return "SIGABRT";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGKILL: return "SIGKILL";
-    default: return "signal " + std::to_string(sig);
-  }
-}
-
-std::string ended_text(int status) {
-  if (WIFSIGNALED(status)) return signal_text(WTERMSIG(status));
-  if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
-  return "ended";
-}
 
 }  // namespace
 
 std::string find_runner(const std::string& override_path, std::string* why) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
   std::vector<std::string> tried;
-  if (!override_path.empty()) {
-    if (access(override_path.c_str(), X_OK) == 0) return override_path;
-    tried.push_back(override_path);
-  }
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = self.parent_path() / "cudaviz-runner";
-    if (access(beside.c_str(), X_OK) == 0) return beside.string();
-    tried.push_back(beside.string());
-    // Installed: an internal helper lives in lib/cudaviz (Debian policy), not bin/.
-    const fs::path installed = self.parent_path().parent_path() / "lib" / "cudaviz" / "cudaviz-runner";
-    if (access(installed.c_str(), X_OK) == 0) return installed.string();
-    tried.push_back(installed.string());
-  }
-  if (*CUDAVIZ_RUNNER_PATH) {
-    if (access(CUDAVIZ_RUNNER_PATH, X_OK) == 0) return CUDAVIZ_RUNNER_PATH;
-    tried.push_back(CUDAVIZ_RUNNER_PATH);
-  }
-  if (why) {
+  const std::string found = find_helper("cudaviz-runner", override_path, CUDAVIZ_RUNNER_PATH, &tried);
+  if (found.empty() && why) {
     std::string list;
     for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
     *why = "cudaviz-runner (the process student kernels run in) was not found (looked at " + list +
            "; $CUDAVIZ_RUNNER names it)";
   }
-  return "";
+  return found;
 }
 
 // ---- RunnerProcess -----------------------------------------------------------
 
-RunnerProcess::RunnerProcess(const std::string& path, Backend backend) {
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
-  constexpr int kChildFd = 3;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, sv[1], kChildFd);  // dup2 clears close-on-exec
-  posix_spawn_file_actions_addclosefrom_np(&fa, kChildFd + 1);
-  const std::string fd_text = std::to_string(kChildFd);
-  const std::string backend_text = backend == Backend::Cuda ? "cuda" : "cpu";
-  const std::string device_text = std::to_string(selected_device());
-  std::vector<char*> argv = {const_cast<char*>(path.c_str()), const_cast<char*>("--socket"),
-                             const_cast<char*>(fd_text.c_str()), const_cast<char*>("--backend"),
-                             const_cast<char*>(backend_text.c_str()), const_cast<char*>("--device"),
-                             const_cast<char*>(device_text.c_str()), nullptr};
-  emu::ChildEnvironment env;  // a student's crash reaches us as its signal, also in a sanitizer build
-  const int e = posix_spawn(&pid_, path.c_str(), &fa, nullptr, argv.data(), env.get());
-  posix_spawn_file_actions_destroy(&fa);
-  close(sv[1]);
-  if (e != 0) {
-    close(sv[0]);
-    pid_ = -1;
-    throw std::runtime_error("posix_spawn(" + path + "): " + std::strerror(e));
-  }
-  sock_ = sv[0];
-}
-
-RunnerProcess::~RunnerProcess() {
-  kill_and_reap();
-  if (sock_ >= 0) close(sock_);
-}
-
-std::string RunnerProcess::kill_and_reap() {
-  if (pid_ > 0) {
-    // How it ended, if it already had (a crash), else we end it.
-    int status = 0;
-    pid_t w = waitpid(pid_, &status, WNOHANG);
-    if (w == 0) {
-      ::kill(pid_, SIGKILL);
-      // A process stuck in a GPU kernel can take the driver a while to tear
-      // down: wait briefly here, then let a detached thread reap it, so the
-      // window never waits on the driver.
-      for (int i = 0; i < 25 && (w = waitpid(pid_, &status, WNOHANG)) == 0; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      if (w == 0) {
-        std::thread([pid = pid_] {
-          int st = 0;
-          while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-          }
-        }).detach();
-      }
-      ended_ = "killed";
-    } else if (w == pid_) {
-      ended_ = ended_text(status);
-    }
-    pid_ = -1;
-  }
-  return ended_;
-}
-
-std::string RunnerProcess::exited() {
-  if (pid_ <= 0) return ended_;
-  int status = 0;
-  if (waitpid(pid_, &status, WNOHANG) == pid_) {
-    ended_ = ended_text(status);
-    pid_ = -1;
-  }
-  return ended_;
-}
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend, int device, bool quiet)
+    : HelperProcess(path,
+                    {"--backend", backend == Backend::Cuda ? "cuda" : "cpu", "--device",
+                     std::to_string(device >= 0 ? device : selected_device())},
+                    quiet ? HelperProcess::Stdout::Null : HelperProcess::Stdout::Inherit) {}
 
 // ---- RunnerClient --------------------------------------------------------------
 
-RunnerClient::RunnerClient(std::string runner_path, Backend backend)
-    : path_(std::move(runner_path)), backend_(backend) {}
+RunnerClient::RunnerClient(std::string runner_path, Backend backend, int device, bool quiet)
+    : path_(std::move(runner_path)), backend_(backend), device_(device), quiet_(quiet) {}
 
 RunnerClient::~RunnerClient() = default;
 
@@ -203,7 +108,7 @@ void RunnerClient::stop_locked() {
 
 void RunnerClient::ensure_started() {
   if (proc_) return;
-  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_, device_, quiet_);
   {
     std::lock_guard<std::mutex> ids(ids_mutex_);
     shared_ids_.clear();
@@ -345,6 +250,7 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
   std::vector<char> blob;
   if (c.target == Target::Cpu) {
     req["shared_object"] = c.shared_object;
+    req["file_name"] = c.file_name;  // the student's file in the module's line table
   } else {
     blob = guard::load_image(c);
     if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
@@ -363,6 +269,8 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     return out;
   }
   out.ok = true;
+  out.sandbox = reply.value("sandbox", "");
+  out.seccomp = reply.value("sandbox_seccomp", false);
   out.resources = c.resources;
   if (reply.contains("resources") && reply["resources"].contains("registers")) {
     const nlohmann::json& r = reply["resources"];
@@ -505,6 +413,7 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double l
     if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
       for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
     const CompileResult& c = known->second;
+    if (c.target == Target::Cpu && out.reply.contains("fault_address")) place_signal(*f, out.reply, c);
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
     return failed(std::move(*f));

@@ -4,10 +4,8 @@
 // CPU build or an endless loop ends that process, never the app. The child is
 // spawned with a Unix socketpair (wire/protocol.h: length-prefixed JSON +
 // binary frames, file descriptors passed with SCM_RIGHTS), killed (SIGKILL)
-// and reaped on a time-out, a protocol error or destruction, and started
-// again lazily by the next request.
-#include <sys/types.h>
-
+// and reaped on a time-out, a protocol error or destruction (process/
+// helper_process.h), and started again lazily by the next request.
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -21,6 +19,7 @@
 
 #include "common/block_shape.h"
 #include "common/device_info.h"
+#include "process/helper_process.h"
 #include "usercode/compile/compile.h"
 #include "usercode/client/kernel_fault.h"
 #include "usercode/wire/launch_request.h"
@@ -34,24 +33,15 @@ namespace cv::usercode {
 // (CUDAVIZ_RUNNER_PATH). "" when none exists (`why` says where it looked).
 std::string find_runner(const std::string& override_path, std::string* why = nullptr);
 
-// One child process and its socket; SIGKILL + waitpid on destruction.
-class RunnerProcess {
+// The runner's process and its socket (`--backend cuda|cpu --device N`);
+// SIGKILL + waitpid on destruction. kill_and_reap() says how it ended
+// ("SIGSEGV", "exit 1", "killed"), the words fault_words.h explains.
+class RunnerProcess : public HelperProcess {
  public:
-  RunnerProcess(const std::string& path, Backend backend);  // throws std::runtime_error
-  ~RunnerProcess();
-  RunnerProcess(const RunnerProcess&) = delete;
-  RunnerProcess& operator=(const RunnerProcess&) = delete;
-  int socket() const { return sock_; }
-  pid_t pid() const { return pid_; }
-  // Kills and reaps; returns how it ended ("killed by SIGSEGV", "exit 1", ...).
-  std::string kill_and_reap();
-  // Non-blocking: how it ended if it already did, else "".
-  std::string exited();
-
- private:
-  pid_t pid_ = -1;
-  int sock_ = -1;
-  std::string ended_;
+  // `device`: the CUDA device it computes on (-1: the app's selected one);
+  // `quiet`: its stdout on /dev/null (a kernel's printf reaches no terminal).
+  RunnerProcess(const std::string& path, Backend backend, int device = -1,
+                bool quiet = false);  // throws std::runtime_error
 };
 
 struct LaunchOutcome {
@@ -77,6 +67,10 @@ struct LoadOutcome {
   std::string error;            // why not, in words
   KernelResources resources;    // cuFuncGetAttribute (GPU) / ptxas' (CPU: none)
   double load_ms = 0;
+  // CPU backend: what confines the module's process (sandbox/cell.h), in
+  // words, and whether its seccomp policy is in force. "" on the GPU.
+  std::string sandbox;
+  bool seccomp = false;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).
@@ -95,7 +89,11 @@ struct OccupancyReply {
 // a lab run's), so a lab run does not replace the kernel a scene runs.
 class RunnerClient {
  public:
-  RunnerClient(std::string runner_path, Backend backend);
+  // `device`: the CUDA device its processes compute on (-1: the app's
+  // selected one; a challenge's judge keeps one runner per GPU). `quiet`:
+  // the processes' stdout on /dev/null (the judge's: a class's kernels may
+  // printf megabytes, which must not reach the teacher's terminal).
+  RunnerClient(std::string runner_path, Backend backend, int device = -1, bool quiet = false);
   ~RunnerClient();
   RunnerClient(const RunnerClient&) = delete;
   RunnerClient& operator=(const RunnerClient&) = delete;
@@ -145,6 +143,8 @@ class RunnerClient {
 
   std::string path_;
   Backend backend_;
+  int device_ = -1;
+  bool quiet_ = false;
   mutable std::mutex mutex_;  // one request at a time; guards everything below
   std::unique_ptr<RunnerProcess> proc_;
   nlohmann::json hello_;

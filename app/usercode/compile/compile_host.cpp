@@ -9,13 +9,16 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "usercode/compile/compile_log.h"
 #include "usercode/compile/compile_parts.h"
 #include "usercode/emu/build.h"
 #include "usercode/compile/temp_dir.h"
+#include "io/atomic_file.h"
+#include "process/find_program.h"
+#include "process/run_program.h"
+#include "usercode/sandbox/load_time_code.h"
 
 namespace cv::usercode {
 namespace {
@@ -25,25 +28,18 @@ bool executable_on_path(const std::string& name, const PathConfig& paths, std::s
     if (access(name.c_str(), X_OK) == 0) return found = name, true;
     return false;
   }
-  std::istringstream dirs(paths.path.value_or("/usr/bin:/bin"));
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    const std::string full = (dir.empty() ? "." : dir) + "/" + name;
-    if (access(full.c_str(), X_OK) == 0) return found = full, true;
-  }
-  return false;
+  const std::optional<std::string> full = find_on_path(name, paths.path.value_or("/usr/bin:/bin").c_str());
+  if (full) found = *full;
+  return full.has_value();
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// cudaviz-explain's `--confine` step runs the compiler without the file system
+// (sandbox/compiler_jail.h); "" when it is missing (then the compiler runs as it is).
+std::string confine_helper() {
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
+  return find_helper("cudaviz-explain", "", CUDAVIZ_EXPLAIN_PATH);
 }
 
 }  // namespace
@@ -94,8 +90,10 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     q.cxx = cxx;
     q.tmpdir = req.paths.tmpdir.empty() ? "/tmp" : req.paths.tmpdir;
     q.dir = dir->path();
+    q.confine_helper = confine_helper();
     const emu::BuildResult b = emu::build_module(q);
     r.log = b.log;
+    r.sandbox = b.sandbox;
     for (const emu::BuildDiagnostic& d : b.diagnostics) {
       Diagnostic x;
       x.line = d.line;
@@ -118,28 +116,27 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
       if (!k.ok && !req.verdict) r.fast_path_note = k.why.empty() ? b.fission.why : k.why;
     return;
   }
-  for (const Header& h : prelude_headers(*r.spec))
-    if (!write_file(dir->path() + "/" + h.name, h.text)) {
-      r.error = "cannot write " + dir->path() + "/" + h.name;
-      return;
-    }
   const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",
                     log_path = dir->path() + "/compile.log";
-  if (!write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu))) {
-    r.error = "cannot write " + src;
+  try {
+    for (const Header& h : prelude_headers(*r.spec)) write_file(dir->path() + "/" + h.name, h.text);
+    write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu));
+  } catch (const std::runtime_error& e) {
+    r.error = e.what();  // "cannot write '<path>': <why>"
     return;
   }
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-                                   "-Wno-unused-parameter", "-fdiagnostics-color=never",
+                                   "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
                                    "-I", dir->path(), "-o", so, src};
-  if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
+  if (req.checked) argv.insert(argv.begin() + 1, {"-DCV_CHECKED=1", "-g1"});  // -g1: a checked s[i]'s line
   int status = 0;
-  if (std::string e = emu::run_tool(argv, log_path, status); !e.empty()) {
+  if (std::string e = emu::run_tool(argv, log_path, status, confine_helper(), dir->path()); !e.empty()) {
     r.error = e;
     return;
   }
-  r.log = read_all(log_path);
+  r.log = read_file_or_empty(log_path);
+  r.sandbox = emu::confinement_report(dir->path());
   r.diagnostics = parse_host_log(r.log, req.file_name);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
@@ -148,6 +145,11 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                 (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                    : "signal " + std::to_string(WTERMSIG(status))) +
                 "): " + r.log.substr(0, 400);
+    return;
+  }
+  // Its constructors run later, in the runner's cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, Severity::Error, refused});
     return;
   }
   r.shared_object = so;

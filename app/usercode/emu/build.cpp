@@ -1,10 +1,8 @@
 #include "usercode/emu/build.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -13,11 +11,12 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include "emu_prelude.h"
-
-extern char** environ;
+#include "io/atomic_file.h"
+#include "process/run_program.h"
+#include "usercode/sandbox/compiler_jail.h"
+#include "usercode/sandbox/load_time_code.h"
 
 namespace cv::emu {
 
@@ -45,19 +44,6 @@ namespace {
 
 constexpr const char* kFissionCode = "cudaviz_emu_fission_code.h";  // generated beside kernel.cpp
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string c_string(const std::string& s) {
   std::string r = "\"";
   for (char c : s) {
@@ -70,9 +56,14 @@ std::string c_string(const std::string& s) {
 std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fission::Split* split) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
   if (split && !split->code.empty()) s += "#include \"" + std::string(kFissionCode) + "\"\n";
+  // Every `extern __shared__` array is the block's one dynamic shared memory,
+  // as on the GPU: aliases of one thread-local block.
+  if (!scan.extern_shared.empty())
+    s += "extern \"C\" { alignas(16) thread_local unsigned char cv_emu_dynamic_shared[" +
+         std::to_string(kDynamicSharedCapacity) + "]; }\n";
   for (const ExternShared& e : scan.extern_shared)
-    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
-         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
+    s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
+         " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;
@@ -93,31 +84,29 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fiss
 
 }  // namespace
 
-std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int e = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (e != 0) return "cannot run " + argv[0] + ": " + std::strerror(e);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) return "";
-    if (w < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > kBuildLimitS) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return argv[0] + " ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+std::string run_tool(const std::vector<std::string>& argv_in, const std::string& log_path, int& status,
+                     const std::string& confine_helper, const std::string& build_dir) {
+  std::vector<std::string> argv = argv_in;
+  if (!confine_helper.empty() && !build_dir.empty()) {
+    argv = {confine_helper, "--confine", build_dir, "--"};
+    argv.insert(argv.end(), argv_in.begin(), argv_in.end());
   }
+  status = 0;
+  std::string why = run_to_log(argv, log_path, kBuildLimitS, status);  // its own group: a time-out kills cc1plus too
+  if (!why.empty() && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)  // no path of this machine in the words
+    return "the compiler ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
+  if (!why.empty()) return why;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+    return "the compiler's output grew past " + std::to_string(sandbox::kCompilerOutputBytes >> 20) +
+           " MiB and it was stopped";
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+    return "the compiler used more than " + std::to_string(sandbox::kCompilerCpuSeconds) +
+           " s of CPU time and was stopped";
+  return "";
+}
+
+std::string confinement_report(const std::string& build_dir) {
+  return read_file_or_empty(build_dir + "/" + kConfineReportFile);
 }
 
 std::vector<std::string> compile_flags_common(bool explain, bool verdict);
@@ -126,9 +115,9 @@ std::vector<TextFile> emu_headers() {
   return {{"cudaviz_emu.h", prelude::cudaviz_emu_h},
           {"cudaviz_emu_abi.h", prelude::cudaviz_emu_abi_h},
           {"cudaviz_emu_thunk.h", prelude::cudaviz_emu_thunk_h},
+          {"cudaviz_emu_explain.h", prelude::cudaviz_emu_explain_h},
           {"cudaviz_emu_fission.h", prelude::cudaviz_emu_fission_h},
-          {"cudaviz_emu_verdict.h", prelude::cudaviz_emu_verdict_h},
-          {"cudaviz_emu_explain.h", prelude::cudaviz_emu_explain_h}};
+          {"cudaviz_emu_verdict.h", prelude::cudaviz_emu_verdict_h}};
 }
 
 std::string assemble(const BuildRequest& req, const SourceScan& scan, const fission::Split* split) {
@@ -160,11 +149,15 @@ std::vector<std::string> compile_flags_common(bool explain, bool verdict) {
     return {"-std=c++17", "-O1", "-fPIC", "-fsanitize=thread", "-DCV_EMU_VERDICT=1", "-fno-math-errno",
             "-w", "-fdiagnostics-color=never"};
   if (explain)
-    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never"};
+    // Frame pointers: explain walks from an access to the calls around it.
+    // clang drops a load's call before a store to the same place (`x += 1`
+    // would read as a write only) unless told not to; GCC retries without it.
+    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-fno-omit-frame-pointer", "-DCV_EMU_EXPLAIN=1",
+            "-fno-math-errno", "-w", "-fdiagnostics-color=never", "-fmax-errors=50", "-mllvm",
+            "-tsan-instrument-read-before-write"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-          "-Wno-unused-parameter", "-fdiagnostics-color=never"};
+          "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50"};
 }
 
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file) {
@@ -201,8 +194,8 @@ std::string BuildResult::first_error() const {
 
 namespace {
 
-// One compiler run (and, for explain, the link without the sanitizer's
-// runtime); "" or why the compiler could not run.
+// One compiler run (and, for explain or a verdict build, the link without the
+// sanitizer's runtime); "" or why the compiler could not run.
 std::string compile_once(const BuildRequest& req, const std::string& dir, int& status) {
   const std::string src = dir + "/kernel.cpp", obj = dir + "/kernel.o", so = dir + "/kernel.so",
                     log = dir + "/compile.log";
@@ -210,31 +203,52 @@ std::string compile_once(const BuildRequest& req, const std::string& dir, int& s
   std::vector<std::string> argv = {req.cxx};
   for (const std::string& f : compile_flags(req.explain, req.verdict)) argv.push_back(f);
   const bool unlinked = req.explain || req.verdict;  // instrumented: linked without the sanitizer's runtime
-  if (req.checked) argv.push_back("-DCV_CHECKED=1");
+  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
+  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
   argv.insert(argv.end(), {"-I", dir});
   if (unlinked) argv.insert(argv.end(), {"-c", "-o", obj, src});
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
-  std::string why = run_tool(argv, log, status);
+  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
   // A compiler without TLS descriptors (clang before 19): the same without them.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_all(log).find("-mtls-dialect") != std::string::npos) {
+      read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
     std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status);
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
+  // Explain on GCC: clang's option (compile_flags_common) is not GCC's; the same without it.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
+    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
+    if (at != argv.end()) argv.erase(at, at + 2);
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
   }
   if (why.empty() && unlinked && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status);
+    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
   return why;
 }
 
 bool failed(int status) { return !WIFEXITED(status) || WEXITSTATUS(status) != 0; }
 
+std::string write_and_compile(const BuildRequest& req, const SourceScan& scan, const fission::Split* split,
+                              const std::string& dir, int& status) {
+  try {
+    write_file(dir + "/kernel.cpp", assemble(req, scan, split));
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return compile_once(req, dir, status);
+}
+
 // The fast path's functions (fission.h) beside kernel.cpp; the split says per kernel.
 fission::Split fast_path(const BuildRequest& req, const SourceScan& scan, const std::string& dir) {
   fission::Split split = fission::split_kernels(assemble(req, scan), dir, req.entries, req.file_name);
-  if (!split.code.empty() &&
-      !write_file(dir + "/" + kFissionCode, "#pragma GCC system_header\n#include \"cudaviz_emu_fission.h\"\n" + split.code)) {
-    split.why = "cannot write " + dir + "/" + kFissionCode;
+  if (split.code.empty()) return split;
+  try {
+    write_file(dir + "/" + kFissionCode, "#pragma GCC system_header\n#include \"cudaviz_emu_fission.h\"\n" + split.code);
+  } catch (const std::runtime_error& e) {
+    split.why = e.what();
     split.code.clear();
     for (fission::KernelSplit& k : split.kernels) k.ok = false, k.why = split.why;
   }
@@ -266,32 +280,32 @@ BuildResult build_module(const BuildRequest& req) {
   const std::string dir = req.dir.empty() ? r.dir->path() : req.dir;
   std::vector<TextFile> files = emu_headers();
   files.insert(files.end(), req.headers.begin(), req.headers.end());
-  for (const TextFile& h : files)
-    if (!write_file(dir + "/" + h.name, h.text)) {
-      r.error = "cannot write " + dir + "/" + h.name;
-      return finish();
-    }
+  try {
+    for (const TextFile& h : files) write_file(dir + "/" + h.name, h.text);
+  } catch (const std::runtime_error& e) {
+    r.error = e.what();  // "cannot write '<path>': <why>"
+    return finish();
+  }
   if (req.fast && !req.explain && !req.verdict) r.fission = fast_path(req, r.scan, dir);
   else r.fission.why = req.explain   ? "explain runs kernels as fibers"
                        : req.verdict ? "a verdict build runs kernels as fibers"
                                      : "the fast path was not asked for";
   const bool fast = !r.fission.code.empty();
   int status = 0;
-  std::string why = write_file(dir + "/kernel.cpp", assemble(req, r.scan, &r.fission))
-                        ? compile_once(req, dir, status) : "cannot write " + dir + "/kernel.cpp";
+  std::string why = write_and_compile(req, r.scan, &r.fission, dir, status);
   if (why.empty() && fast && failed(status)) {
     // The fast path's code did not compile (a case its rewrite gets wrong):
     // without it, so the student sees their own file's errors, if any.
-    const std::string first = parse_log(read_all(dir + "/compile.log"), req.file_name).empty()
-                                  ? read_all(dir + "/compile.log").substr(0, 300)
-                                  : parse_log(read_all(dir + "/compile.log"), req.file_name).front().message;
+    const std::string log = read_file_or_empty(dir + "/compile.log");
+    const std::vector<BuildDiagnostic> first = parse_log(log, req.file_name);
+    const std::string what = first.empty() ? log.substr(0, 300) : first.front().message;
     for (fission::KernelSplit& k : r.fission.kernels)
-      if (k.ok) k.ok = false, k.why = "the fast path's code did not compile (" + first + ")";
+      if (k.ok) k.ok = false, k.why = "the fast path's code did not compile (" + what + ")";
     r.fission.code.clear();
-    why = write_file(dir + "/kernel.cpp", assemble(req, r.scan, &r.fission)) ? compile_once(req, dir, status)
-                                                                             : "cannot write kernel.cpp";
+    why = write_and_compile(req, r.scan, &r.fission, dir, status);
   }
-  r.log = read_all(dir + "/compile.log");
+  r.log = read_file_or_empty(dir + "/compile.log");
+  r.sandbox = confinement_report(dir);
   if (!why.empty()) {
     r.error = why;
     return finish();
@@ -304,7 +318,13 @@ BuildResult build_module(const BuildRequest& req) {
     if (!any) r.error = req.cxx + " failed: " + r.log.substr(0, 400);
     return finish();
   }
-  r.shared_object = dir + "/kernel.so";
+  // Its constructors run later, in the cell, under the sandbox's policy.
+  const std::string so = dir + "/kernel.so";
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, "error", refused});
+    return finish();
+  }
+  r.shared_object = so;
   return finish();
 }
 

@@ -10,11 +10,16 @@
 // assert() end the launch with a sentence instead of hanging.
 #include <atomic>
 #include <memory>
+#include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "usercode/emu/explain_recorder.h"
 #include "usercode/emu/explain_types.h"
+#include "usercode/emu/shared_names.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
 #include "usercode/wire/launch_abi.h"
@@ -52,6 +57,7 @@ class Module {
   // the context's offset among them and the TLS segment's size.
   std::vector<TlsSymbol> tls;
   uint64_t ctx_tls_offset = 0, tls_bytes = 0;
+  TextRange text;  // its code, where explain walks an access's calls
   void* handle() const { return h_; }
   void* fault_record() const { return fault_; }  // cv_fault (checked builds)
 
@@ -78,6 +84,13 @@ struct Options {
   // Where to count finished blocks as they finish (another process may watch:
   // usercode/wire/progress_page.h); null: nowhere.
   std::atomic<unsigned long long>* blocks_done = nullptr;
+  // Explain: code addresses -> the student's lines, innermost first
+  // (pc_lines.h), and shared variables' shapes (shared_names.h). Unset: run
+  // here (addr2line, readelf); a sandboxed cell, which may not start
+  // programs, asks its parent.
+  std::function<std::map<uint64_t, std::vector<int>>(const std::vector<uint64_t>&)> resolve_frames;
+  std::function<std::map<std::string, ArrayShape>(const std::set<std::string>&)> variable_shapes;
+  std::string source;                   // explain: the student's file (names the aliased extern __shared__ arrays)
 };
 
 struct Report {
@@ -102,5 +115,9 @@ struct Report {
 // verdict schedule without a verdict build).
 Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
            const std::vector<usercode::BufferView>& buffers, const Options& opt);
+
+// The emulated thread the calling worker thread is running now (false: none).
+// Reads only the thread's own state: a signal handler may call it.
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread);
 
 }  // namespace cv::emu

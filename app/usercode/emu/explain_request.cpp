@@ -1,29 +1,32 @@
 #include "usercode/emu/explain_request.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace cv::emu {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// [offset, bytes] of `text` appended to `blob`.
+nlohmann::json append(std::vector<char>& blob, const char* p, size_t n) {
+  const size_t at = blob.size();
+  blob.insert(blob.end(), p, p + n);
+  return {at, n};
 }
 
-void write_file(const std::string& path, const char* data, size_t bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(data, static_cast<std::streamsize>(bytes));
-  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+// The bytes `where` ([offset, bytes]) names inside `blob`.
+std::string slice(const nlohmann::json& header, const char* field, const std::vector<char>& blob) {
+  const nlohmann::json& where = header.at(field);
+  if (!where.is_array() || where.size() != 2)
+    throw std::runtime_error(std::string("explain: \"") + field + "\" is not [offset, bytes]");
+  const size_t off = where[0].get<size_t>(), n = where[1].get<size_t>();
+  if (off > blob.size() || n > blob.size() - off)
+    throw std::runtime_error(std::string("explain: ") + field + "'s bytes lie outside the " +
+                             std::to_string(blob.size()) + "-byte blob");
+  return std::string(blob.data() + off, n);
 }
 
 }  // namespace
 
-void write_explain_request(const ExplainRequest& q, const std::string& json_path, const std::string& blob_path) {
+nlohmann::json encode_explain_request(const ExplainRequest& q, std::vector<char>& blob) {
   nlohmann::json headers = nlohmann::json::array();
   for (const TextFile& h : q.headers) headers.push_back({{"name", h.name}, {"text", h.text}});
   const nlohmann::json j = {{"template", q.template_name}, {"n", q.n},
@@ -34,15 +37,17 @@ void write_explain_request(const ExplainRequest& q, const std::string& json_path
                             {"warp", q.warp},              {"cxx", q.cxx},
                             {"tmpdir", q.tmpdir}};
   const std::string text = j.dump();
-  write_file(json_path, text.data(), text.size());
-  write_file(blob_path, q.launch_blob.data(), q.launch_blob.size());
+  nlohmann::json header = {{"op", "explain"}};
+  header["request"] = append(blob, text.data(), text.size());
+  header["launch"] = append(blob, q.launch_blob.data(), q.launch_blob.size());
+  return header;
 }
 
-ExplainRequest read_explain_request(const std::string& json_path, const std::string& blob_path) {
+ExplainRequest decode_explain_request(const nlohmann::json& header, const std::vector<char>& blob) {
   ExplainRequest q;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_file(json_path));
+    j = nlohmann::json::parse(slice(header, "request", blob));
     q.template_name = j.value("template", std::string());
     q.n = j.value("n", 0ll);
     q.source = j.at("source").get<std::string>();
@@ -58,11 +63,19 @@ ExplainRequest read_explain_request(const std::string& json_path, const std::str
     q.cxx = j.value("cxx", std::string("c++"));
     q.tmpdir = j.value("tmpdir", std::string("/tmp"));
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("the explain request '" + json_path + "' is not valid: " + e.what());
+    throw std::runtime_error(std::string("the explain request is not valid: ") + e.what());
   }
-  const std::string blob = read_file(blob_path);
-  q.launch_blob.assign(blob.begin(), blob.end());
+  const std::string launch = slice(header, "launch", blob);
+  q.launch_blob.assign(launch.begin(), launch.end());
   return q;
+}
+
+nlohmann::json encode_explain_reply(const std::string& json_text, std::vector<char>& blob) {
+  return {{"reply", append(blob, json_text.data(), json_text.size())}};
+}
+
+nlohmann::json decode_explain_reply(const nlohmann::json& header, const std::vector<char>& blob) {
+  return nlohmann::json::parse(slice(header, "reply", blob));
 }
 
 }  // namespace cv::emu

@@ -3,9 +3,11 @@
 // app's CPU compile uses for its template, and the launch the runner would get
 // (usercode::wire's JSON and bytes). The app builds it from its template
 // registry (usercode/client/explain_launch.h); this library only carries it, so the
-// emulator knows no template. On the way to the process it is two files in a
-// private directory: request.json and launch.bin (the launch's raw bytes:
-// scalars, a kept span's first bytes).
+// emulator knows no template. On the way to the process it is one frame of
+// wire/protocol.h: a small JSON header pointing into the blob, which holds
+// the request's JSON text and then the launch's raw bytes (scalars, a kept
+// span's first bytes). The reply comes back the same way: its JSON text in
+// the blob, so no size of explain's document meets the frame's JSON limit.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -31,9 +33,15 @@ struct ExplainRequest {
   double time_limit_s = 10;  // the caller's limit on the process (not written)
 };
 
-// The two files; throws std::runtime_error naming a path that cannot be written.
-void write_explain_request(const ExplainRequest& q, const std::string& json_path, const std::string& blob_path);
-// Back again; throws std::runtime_error naming the file or the field that is wrong.
-ExplainRequest read_explain_request(const std::string& json_path, const std::string& blob_path);
+// The request's frame header ({"op": "explain", "request": [o, b], "launch":
+// [o, b]}), its bytes appended to `blob`.
+nlohmann::json encode_explain_request(const ExplainRequest& q, std::vector<char>& blob);
+// Back again; throws std::runtime_error naming the field that is wrong (never
+// reads outside `blob`).
+ExplainRequest decode_explain_request(const nlohmann::json& header, const std::vector<char>& blob);
+
+// A reply's JSON text as a frame header ({"reply": [o, b]}) and its blob; back again (throws).
+nlohmann::json encode_explain_reply(const std::string& json_text, std::vector<char>& blob);
+nlohmann::json decode_explain_reply(const nlohmann::json& header, const std::vector<char>& blob);
 
 }  // namespace cv::emu

@@ -1,10 +1,17 @@
 #pragma once
-// The wire between the app and cudaviz-runner: a Unix stream socket carrying
-// frames of {magic, JSON length, blob length} + JSON + blob, with file
-// descriptors (shared particle memory) attached to the header by SCM_RIGHTS.
-// Reads wait with a deadline, so a runner stuck in a kernel is noticed.
+// The wire between the app and its helper processes (cudaviz-runner,
+// cudaviz-explain; each started by process/helper_process.h on a socketpair):
+// a Unix stream socket carrying frames of {magic, JSON length, blob length}
+// + JSON + blob, with file descriptors (shared particle memory) attached to
+// the header by SCM_RIGHTS. Reads wait with a deadline, so a helper stuck in
+// a kernel is noticed.
 //
-// The requests (JSON; "at": [offset, bytes] points into the frame's blob):
+// cudaviz-explain takes one request and replies once (emu/explain_request.h;
+// the JSON texts travel in the blob, so no size of theirs meets kMaxJson):
+//   {"op":"explain", "request":[o,b], "launch":[o,b]}  ->  {"reply":[o,b]}
+//   {"op":"sync_costs", "cxx":C, "tmpdir":D}            ->  {"reply":[o,b]}
+//
+// The runner's requests (JSON; "at": [offset, bytes] points into the frame's blob):
 //   {"op":"hello"}  ->  {"ok":true, "backend":"cuda"|"cpu", "device":..., "cc":"9.0"}
 //   {"op":"share", "id":U64, "bytes":N, "kind":"cuda_vmm"|"memfd"} + one fd  ->  {"ok":true}
 //   {"op":"load", "module":"editor", "entry":"count3", "form":"kernel"|"items",

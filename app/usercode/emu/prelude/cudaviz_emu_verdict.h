@@ -12,7 +12,7 @@ extern "C" const int cv_emu_verdict_build = 1;  // Module::verdict_build
 #define CV_EMU_VERDICT_FN extern "C" CV_EMU_NO_TSAN __attribute__((visibility("default")))
 #define CV_EMU_VERDICT_ACCESS(name, bytes, kind)                                    \
   CV_EMU_VERDICT_FN void name(void* p) {                                           \
-    if (kind != cv_emu::kRead) cv_emu_ctx_tls.hooks->access(p, bytes, kind, nullptr, 0); \
+    if (kind != cv_emu::kRead) cv_emu_ctx_tls.hooks->access(p, bytes, kind, nullptr, nullptr); \
   }
 #define CV_EMU_VERDICT_SIZES(prefix, kind)                                                          \
   CV_EMU_VERDICT_ACCESS(prefix##1, 1, kind) CV_EMU_VERDICT_ACCESS(prefix##2, 2, kind)               \
@@ -28,7 +28,7 @@ CV_EMU_VERDICT_SIZES(__tsan_volatile_write, cv_emu::kWrite)
 #undef CV_EMU_VERDICT_ACCESS
 CV_EMU_VERDICT_FN void __tsan_read_range(void*, unsigned long) {}
 CV_EMU_VERDICT_FN void __tsan_write_range(void* p, unsigned long n) {
-  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kWrite, nullptr, 0);
+  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kWrite, nullptr, nullptr);
 }
 CV_EMU_VERDICT_FN void __tsan_init() {}
 CV_EMU_VERDICT_FN void __tsan_func_entry(void*) {}
