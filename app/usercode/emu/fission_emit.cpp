@@ -453,7 +453,11 @@ void Emitter::find_deferred() {
         ++atomic_uses[r->ref];
         sites.push_back({&n, r->ref});
       }
-    for (const Node& k : n.kids) walk(k, n.kind == K::ExprStmt && &strip(k) == &k);
+    // A value is discarded as a statement's whole expression, and so is what a
+    // parenthesis, an implicit conversion or a cast in that place holds
+    // (`(void)atomicAdd(...)`).
+    const bool wrapper = n.kind == K::Paren || n.kind == K::Unexposed || n.kind == K::Cast;
+    for (const Node& k : n.kids) walk(k, n.kids.size() == 1 && (n.kind == K::ExprStmt || (discarded && wrapper)));
   };
   walk(*a_.body, false);
   for (const auto& [call, param] : sites)
