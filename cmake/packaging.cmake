@@ -93,6 +93,12 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
 # The challenge's editor page serves the packaged CodeMirror 5 (a plain textarea without it).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libjs-codemirror")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+# The CPU emulator's fast path dlopens libclang by the soname the build found
+# (cmake/libclang.cmake): libclang-14.so.13 is Debian 12's libclang1-14, Ubuntu
+# 24.04's is libclang1-18. Recommended, not required: without it kernels run as fibers.
+if(CUDAVIZ_LIBCLANG_SONAME MATCHES "^libclang-([0-9]+)\\.so")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libclang1-${CMAKE_MATCH_1}")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SET_DESTDIR OFF)
 include(CPack)

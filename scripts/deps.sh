@@ -8,7 +8,8 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev
       libmicrohttpd-dev libqrencode-dev   # the class server (docs/class_server.md)
-      libjs-codemirror)                   # the challenge's code editor page, served from its files
+      libjs-codemirror                    # the challenge's code editor page, served from its files
+      libclang-dev)  # the CPU emulator's fast path (docs/emulator.md; clang-c/Index.h, dlopened at run time)
 optional=()
 for flag in "$@"; do
   case "$flag" in

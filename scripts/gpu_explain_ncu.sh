@@ -19,6 +19,7 @@
 # scripts/gpu_usercode.sh: cudaviz and cudaviz-explain side by side in $B):
 #   bash scripts/gpu_explain_ncu.sh            # every assets/kernels/*.cu
 #   bash scripts/gpu_explain_ncu.sh assets/kernels/fountain_kernel.cu ...
+#   SOURCE_VIEW="reverse_shared fountain_kernel" bash scripts/gpu_explain_ncu.sh   # per line for those only
 set -uo pipefail
 OUT=${OUT:-/tmp/cudaviz-out}; mkdir -p "$OUT"
 B=$(cd "${B:-.devrun}" && pwd)
@@ -57,6 +58,8 @@ PY
      "$B/cudaviz" bench kernel --source "$name.cu" --guard off --n "$n" --block "$block" --reps 1 \
      > "$OUT/ncu_$name.csv" 2> "$OUT/ncu_$name.err")
   echo "ncu exit $?" | tee -a "$log"
+  # SOURCE_VIEW="name ...": the per-line view for those kernels only (about 30 s each).
+  if [ -n "${SOURCE_VIEW:-}" ] && [[ " $SOURCE_VIEW " != *" $name "* ]]; then continue; fi
   say "$name: ncu source view"
   (cd "$work" && timeout -k 10 600 "$NCU" --target-processes all --import-source yes --section SourceCounters \
      -k "regex:^${entry}\$" -c 1 -f -o "$OUT/rep_$name" \

@@ -38,6 +38,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kEditReps = 5;          // edit-to-running measured this many times (median)
 constexpr double kTimeLimitS = 2.0;   // the app's default per-launch limit
+constexpr double kSlowCeilingS = 60;  // CPU: a launch still finishing blocks may go on this long
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -141,14 +142,17 @@ void add_sync_costs(Run& r) {
       emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), r.opt.paths.cxx.empty() ? "c++" : r.opt.paths.cxx,
       r.opt.paths.tmpdir.empty() ? "/tmp" : r.opt.paths.tmpdir);
   if (!o.ran || !o.reply.value("ok", false)) return;
-  r.line["barrier_ns_per_thread"] = o.reply["barrier_ns_per_thread"];
-  r.line["shuffle_ns_per_thread"] = o.reply["shuffle_ns_per_thread"];
+  for (const char* k : {"barrier_ns_per_thread", "shuffle_ns_per_thread", "fiber_barrier_ns_per_thread",
+                        "fiber_shuffle_ns_per_thread"})  // the fast path's, then the fibers'
+    if (o.reply.contains(k)) r.line[k] = o.reply[k];
 }
 
 // ---- the workload: the first launch (edit-to-running) and the measurements ----
 
-LaunchOutcome launch(Run& r, const Workload& w) {
-  return r.client->launch(make_launch(*r.spec, w, r.module), kTimeLimitS);
+LaunchOutcome launch(Run& r, const Workload& w, Schedule schedule = Schedule::Fast) {
+  LaunchRequest q = make_launch(*r.spec, w, r.module);
+  q.schedule = schedule;
+  return r.client->launch(q, kTimeLimitS, kSlowCeilingS);
 }
 
 // The built-in variants of the template's scene or lab, same n, block and
@@ -284,6 +288,8 @@ Measurement measure(Run& r, long long n, const BlockShape& b, const Verdict& ver
     vs[variant] = ms / m.stats.median_ms;
     r.builtins.push_back({variant, ms});
     if (variant == r.spec->builtin_variant) builtin_ms = ms;
+    // The fair ratio on the CPU: the built-in CPU variant of the same algorithm (TemplateSpec::cpu_twin).
+    if (r.backend == Backend::Cpu && variant == r.spec->cpu_twin) m.fields["vs_cpu_twin"] = ms / m.stats.median_ms;
   }
   if (r.spec->rate && !r.spec->rate_name.empty())
     m.fields[r.spec->rate_name] = r.spec->rate(n) / (m.stats.median_ms * 1e-3);
@@ -350,6 +356,9 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
       fail_fault(r, *first.fault);
     }
     edit_ms.push_back(ms_since(t0));
+    // The emulator: how it ran the kernel (fission / fibers / loop) and, off the fast path, why.
+    for (const char* k : {"path", "fast_path_off"})
+      if (first.reply.contains(k)) r.line[std::string(k) == "path" ? "emulator_path" : k] = first.reply[k];
     judging.default_read_back = std::move(first.read_back);
   }
   if (!edit_ms.empty()) {

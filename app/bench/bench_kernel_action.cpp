@@ -1,6 +1,8 @@
 // "run your kernel" (bench/kernel_action.h): the checks and the jobs.
 #include "bench/kernel_action.h"
 
+#include <algorithm>
+
 namespace cv::bench {
 namespace {
 
@@ -44,7 +46,7 @@ LabAction your_kernel_action(const std::string& lab, long long default_n) {
       "built-in variants: its answer checked against the CPU reference, its time and how the "
       "built-in variants compare (vs). Bounds-checked, as in the window.";
   a.unavailable = [lab](const BenchOptions& f, Backend b) { return your_kernel_unavailable(lab, f, b); };
-  a.jobs = [default_n](const BenchOptions& fields, Backend) {
+  a.jobs = [default_n](const BenchOptions& fields, Backend backend) {
     BenchOptions lab_run = fields;  // the built-in variants, as "run" would
     lab_run.source_text.reset();
     lab_run.source.reset();
@@ -52,7 +54,14 @@ LabAction your_kernel_action(const std::string& lab, long long default_n) {
     BenchOptions yours = fields;  // runs in fields.runner: the app's runner process
     yours.target = "kernel";
     yours.variant = "yours";
+    // The lab's default n is the GPU's; on the CPU backend a whole kernel runs
+    // in the emulator at its own default (TemplateSpec::emulated_default_n).
     yours.n = fields.n.value_or(default_n);
+    if (!fields.n && backend == Backend::Cpu && fields.source_text)
+      if (const std::optional<std::string> name = usercode::template_from_source(*fields.source_text))
+        if (const usercode::TemplateSpec* t = usercode::find_template(*name);
+            t && t->cpu_form == usercode::CpuForm::Emulated)
+          yours.n = std::min(default_n, t->emulated_default_n);
     yours.input.reset();
     yours.template_name.reset();  // the text's first line names it
     yours.source = fields.source.value_or("kernel.cu");

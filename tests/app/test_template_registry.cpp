@@ -257,8 +257,9 @@ TEST(LaunchWire, RoundTrips) {
   std::vector<char> odd_blob;
   const nlohmann::json oj = wire::encode_launch(odd, odd_blob);
   // The source byte of the only span: after magic, module, shape, reps, cpu
-  // items, the count, its name and kind, elem_bytes, count, writable, read_back.
-  const size_t from_at = 4 + (8 + odd.module.size()) + 7 * 4 + 4 + 8 + 4 + (8 + sh.name.size()) + 1 + 4 + 8 + 1 + 1;
+  // items, the schedule, the count, its name and kind, elem_bytes, count,
+  // writable, read_back.
+  const size_t from_at = 4 + (8 + odd.module.size()) + 7 * 4 + 4 + 8 + 1 + 4 + (8 + sh.name.size()) + 1 + 4 + 8 + 1 + 1;
   ASSERT_EQ(odd_blob.at(from_at), static_cast<char>(SpanArg::From::Shared));
   odd_blob[from_at] = 9;
   EXPECT_THROW(wire::decode_launch(oj, odd_blob), std::runtime_error);

@@ -77,24 +77,29 @@ TEST(EmuModel, ShufflesGiveTheGpuSemantics) {
   Built b = build_kernel(src, "k");
   ASSERT_TRUE(b.module);
   const unsigned T = 64, G = 3;
-  std::vector<unsigned> out(G * T * 6);
-  const Report r = run1(b, shape(G, T), out);
-  ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_TRUE(r.fibers);
-  for (unsigned blk = 0; blk < G; ++blk)
-    for (unsigned t = 0; t < T; ++t) {
-      const unsigned lane = t % 32, w0 = t - lane, base = blk * T * 6 + t * 6;
-      auto v = [&](unsigned tt) { return tt * 7 + 1; };
-      unsigned warp_sum = 0, prefix = 0, multiples = 0;
-      for (unsigned l = 0; l < 32; ++l) warp_sum += v(w0 + l), multiples += v(w0 + l) % 3 == 0;
-      for (unsigned l = 0; l <= lane; ++l) prefix += v(w0 + l);
-      if (lane == 0) EXPECT_EQ(out[base + 0], warp_sum);
-      EXPECT_EQ(out[base + 1], warp_sum) << t;
-      EXPECT_EQ(out[base + 2], prefix) << t;
-      EXPECT_EQ(out[base + 3], v(w0 + (lane & 16) + 3)) << t;
-      EXPECT_EQ(out[base + 4], multiples) << t;
-      EXPECT_EQ(out[base + 5], 2u) << t;  // any: yes; all: lane 31 says no
-    }
+  for (const bool fibers : {false, true}) {  // the fast path (when libclang is there) and the fibers
+    SCOPED_TRACE(fibers ? "fibers" : "fast path");
+    std::vector<unsigned> out(G * T * 6);
+    Options o;
+    o.force_fibers = fibers;
+    const Report r = run1(b, shape(G, T), out, o);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.fibers, fibers || !b.build.fission.why.empty()) << r.fission_note;
+    for (unsigned blk = 0; blk < G; ++blk)
+      for (unsigned t = 0; t < T; ++t) {
+        const unsigned lane = t % 32, w0 = t - lane, base = blk * T * 6 + t * 6;
+        auto v = [&](unsigned tt) { return tt * 7 + 1; };
+        unsigned warp_sum = 0, prefix = 0, multiples = 0;
+        for (unsigned l = 0; l < 32; ++l) warp_sum += v(w0 + l), multiples += v(w0 + l) % 3 == 0;
+        for (unsigned l = 0; l <= lane; ++l) prefix += v(w0 + l);
+        if (lane == 0) EXPECT_EQ(out[base + 0], warp_sum);
+        EXPECT_EQ(out[base + 1], warp_sum) << t;
+        EXPECT_EQ(out[base + 2], prefix) << t;
+        EXPECT_EQ(out[base + 3], v(w0 + (lane & 16) + 3)) << t;
+        EXPECT_EQ(out[base + 4], multiples) << t;
+        EXPECT_EQ(out[base + 5], 2u) << t;  // any: yes; all: lane 31 says no
+      }
+  }
 }
 
 TEST(EmuModel, ShuffleMaskNamingAbsentLanesIsNamed) {

@@ -8,7 +8,27 @@ namespace {
 
 bool has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
+std::string grouped(unsigned long long v) {  // 65536 -> "65,536"
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
+
 }  // namespace
+
+std::string seconds_text(double s) {
+  char t[32];
+  if (s < 1) std::snprintf(t, sizeof t, "%.0f ms", s * 1e3);
+  else std::snprintf(t, sizeof t, "%.1f s", s);
+  return t;
+}
+
+std::string slow_words(unsigned long long done, unsigned long long total, double seconds) {
+  return "slow: " + grouped(done) + " of " + grouped(total) + " blocks in " + seconds_text(seconds) +
+         ". Your kernel was still finishing blocks when the time limit stopped it: it is slow here, not "
+         "stuck in an endless loop (on the CPU backend every GPU thread takes a CPU core's time). A smaller "
+         "n runs faster; a GPU runs it as written.";
+}
 
 std::string explain_error(const std::string& e, double limit_s) {
   if (e == "time-out") {

@@ -13,6 +13,11 @@ namespace cv::usercode {
 // ended a CPU build ("SIGSEGV"), "time-out" (with the limit) or "out of range".
 std::string explain_error(const std::string& error_name, double time_limit_s);
 
+// "2.0 s", "350 ms"
+std::string seconds_text(double s);
+// A CPU launch stopped at its ceiling while it was still finishing blocks:
+// "slow: 1,200 of 65,536 blocks in 2.0 s" and what to do (not an endless loop).
+std::string slow_words(unsigned long long done, unsigned long long total, double seconds);
 // Where a signal in the CPU runner struck, from its last reply (runner_signals.h):
 // " It happened at line 7 in thread (3,0,0) of block (1,0,0), touching index
 // 1048576 of out (1000 elements)." ("" when the reply says nothing of it).

@@ -1,5 +1,6 @@
 #include "usercode/client/runner_client.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -129,13 +130,54 @@ void RunnerClient::ensure_started() {
     throw std::runtime_error("the runner did not start: " + f->error_name + ": " + f->explanation);
   }
   hello_ = reply;
+  if (backend_ != Backend::Cpu) return;
+  // The progress page (usercode/wire/progress_page.h): without it a slow launch is judged by the limit alone.
+  try {
+    if (!progress_) progress_ = std::make_unique<ProgressPage>();
+    if (call({{"op", "share"}, {"kind", "progress"}, {"id", 0}, {"bytes", 4096}}, {}, {progress_->fd()},
+             kStartLimitS, reply, blob))
+      progress_.reset();
+  } catch (const std::exception&) {
+    progress_.reset();
+  }
+}
+
+std::optional<KernelFault> RunnerClient::wait_moving(double limit_s, double ceiling_s) {
+  ProgressCounters& c = progress_->counters();
+  unsigned long long last = c.done.load();
+  const double ceiling = std::max(ceiling_s, limit_s);
+  double waited = 0;
+  for (;;) {
+    const double slice = std::max(0.001, std::min(limit_s, ceiling - waited));
+    pollfd p{proc_->socket(), POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(slice * 1000));
+    if (r != 0) return std::nullopt;  // the reply (or the runner's end) is there: receive it
+    waited += slice;
+    const unsigned long long done = c.done.load(), total = c.total.load();
+    KernelFault f;
+    if (done == last) {
+      f.error_name = "time-out";
+      f.explanation = "(" + std::to_string(done) + " of " + std::to_string(total) +
+                      " blocks had finished; none did in the last " + seconds_text(slice) + ")";
+    } else if (waited >= ceiling) {
+      f.error_name = "slow";
+      f.explanation = slow_words(done, total, waited);
+    } else {
+      last = done;
+      continue;  // still finishing blocks: it may go on
+    }
+    proc_->kill_and_reap();
+    stop_locked();
+    return f;
+  }
 }
 
 std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
                                               const std::vector<char>& blob,
                                               const std::vector<int>& fds, double limit_s,
                                               nlohmann::json& reply,
-                                              std::vector<char>& reply_blob, wire::Expect expect) {
+                                              std::vector<char>& reply_blob, wire::Expect expect,
+                                              double ceiling_s) {
   auto died = [&](const std::string& how, const std::string& detail) {
     KernelFault f;
     f.error_name = how;
@@ -148,6 +190,8 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
     const std::string how = proc_->kill_and_reap();
     return died(how.empty() ? "runner" : how, explain_error(how, limit_s) + " (" + e + ")");
   }
+  if (ceiling_s >= 0 && progress_)
+    if (std::optional<KernelFault> f = wait_moving(limit_s, ceiling_s)) return f;
   wire::Frame frame;
   std::string error;
   const wire::Status s = wire::receive(proc_->socket(), frame, limit_s, error, expect);
@@ -247,13 +291,17 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
   }
   modules_.insert_or_assign(module, c);
   loaded_here_.insert(module);
+  if (module.find('#') == std::string::npos) {  // a new kernel: its verdict build is made again when needed
+    modules_.erase(module + "#verdict");
+    loaded_here_.erase(module + "#verdict");
+  }
   out.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
-LaunchOutcome RunnerClient::launch(const LaunchRequest& r, double limit_s) {
+LaunchOutcome RunnerClient::launch(const LaunchRequest& r, double limit_s, double ceiling_s) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return launch_locked(r, limit_s);
+  return launch_locked(r, limit_s, ceiling_s);
 }
 
 LaunchOutcome RunnerClient::try_launch(const LaunchRequest& r, double limit_s) {
@@ -266,8 +314,39 @@ LaunchOutcome RunnerClient::try_launch(const LaunchRequest& r, double limit_s) {
   return launch_locked(r, limit_s);
 }
 
-LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s) {
+// A verdict launch of a whole kernel on the CPU runs the verdict build
+// (docs/emulator.md), made from the kernel's own request the first time and
+// loaded beside it as "<module>#verdict".
+std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double limit_s) {
+  auto known = modules_.find(r.module);
+  if (backend_ != Backend::Cpu || known == modules_.end() || !known->second.request || !known->second.spec ||
+      known->second.spec->cpu_form != CpuForm::Emulated)
+    return std::nullopt;  // elsewhere the flag means nothing
+  const std::string name = r.module + "#verdict";
+  if (!modules_.count(name)) {
+    CompileRequest v = *known->second.request;
+    v.verdict = true;
+    const CompileResult c = compile(v);
+    const LoadOutcome lo = c.ok ? load_locked(c, limit_s, name) : LoadOutcome{};
+    if (!lo.ok) {
+      KernelFault f;
+      f.error_name = "runner";
+      f.explanation = "the verdict build of your kernel failed: " + (c.ok ? lo.error : c.first_error() + c.error);
+      return f;
+    }
+  }
+  r.module = name;
+  return std::nullopt;
+}
+
+LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double limit_s, double ceiling_s) {
   LaunchOutcome out;
+  LaunchRequest r = request;
+  if (r.schedule == Schedule::Verdict)
+    if (std::optional<KernelFault> f = verdict_module(r, limit_s)) {
+      out.fault = std::move(f);
+      return out;
+    }
   auto failed = [&](KernelFault f) {
     out.fault = std::move(f);
     return out;
@@ -329,11 +408,14 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
     expect.sleep_s = std::max(0.0, kernels_s - kEarlyS);
     expect.spin_s = kernels_s - expect.sleep_s + kPastS;
   }
-  if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob, expect)) {
-    if (f->explanation.empty() || f->error_name == "time-out" || f->error_name == "out of range" ||
-        f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
+  const double watch = backend_ == Backend::Cpu ? ceiling_s : -1;  // a GPU's launch is not watched
+  if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob, expect, watch)) {
+    if (f->error_name == "time-out")  // with the blocks it finished, when the emulator said
+      f->explanation = explain_error(f->error_name, limit_s) + (f->explanation.empty() ? "" : " " + f->explanation);
+    else if (f->explanation.empty() || f->error_name == "out of range" ||
+             f->error_name.rfind("cuda", 0) == 0 || f->error_name.rfind("CUDA", 0) == 0)
       f->explanation = explain_error(f->error_name, limit_s) +
-                       (f->explanation.empty() || f->error_name == "time-out" ? "" : " (" + f->explanation + ")");
+                       (f->explanation.empty() ? "" : " (" + f->explanation + ")");
     if (f->block.threads() == 1)
       f->block = {static_cast<int>(r.shape.block[0]), static_cast<int>(r.shape.block[1]),
                   static_cast<int>(r.shape.block[2])};

@@ -24,6 +24,7 @@
 #include "usercode/client/kernel_fault.h"
 #include "usercode/wire/launch_request.h"
 #include "usercode/wire/protocol.h"
+#include "usercode/wire/progress_page.h"
 
 namespace cv::usercode {
 
@@ -114,7 +115,10 @@ class RunnerClient {
   LoadOutcome load(const CompileResult& compiled, double time_limit_s,
                    const std::string& module = "editor");
   // Runs request.module's kernel (shared buffers not yet mapped travel first).
-  LaunchOutcome launch(const LaunchRequest& request, double time_limit_s);
+  // On the CPU backend a launch still finishing blocks when time_limit_s is
+  // up may go on, while it keeps finishing blocks, up to ceiling_s; past it
+  // the fault is "slow" (with its progress), not an endless loop's time-out.
+  LaunchOutcome launch(const LaunchRequest& request, double time_limit_s, double ceiling_s = 0);
   // The same, unless another request is running: then at once with busy set (the UI thread).
   LaunchOutcome try_launch(const LaunchRequest& request, double time_limit_s);
   // Without waiting: busy (and not ok) while another request holds the runner.
@@ -127,13 +131,17 @@ class RunnerClient {
   void ensure_started();
   void stop_locked();
   LoadOutcome load_locked(const CompileResult& c, double limit_s, const std::string& module);
-  LaunchOutcome launch_locked(const LaunchRequest& request, double limit_s);
+  LaunchOutcome launch_locked(const LaunchRequest& request, double limit_s, double ceiling_s = 0);
+  std::optional<KernelFault> verdict_module(LaunchRequest& r, double limit_s);
   // One request/reply; on a time-out, EOF or a fault the process is ended and
   // the fault described. `blob` travels after the JSON (cubin).
   std::optional<KernelFault> call(const nlohmann::json& request, const std::vector<char>& blob,
                                   const std::vector<int>& fds, double time_limit_s,
                                   nlohmann::json& reply, std::vector<char>& reply_blob,
-                                  wire::Expect expect = {});
+                                  wire::Expect expect = {}, double ceiling_s = -1);
+  // Waits for the reply while the emulator keeps finishing blocks (ceiling_s
+  // >= 0: a CPU launch); a fault when it stops moving or passes the ceiling.
+  std::optional<KernelFault> wait_moving(double limit_s, double ceiling_s);
 
   std::string path_;
   Backend backend_;
@@ -147,6 +155,7 @@ class RunnerClient {
   std::map<std::string, CompileResult> modules_;  // loaded kernels, re-sent after a restart
   std::set<std::string> loaded_here_;             // modules this process has
   std::map<std::string, double> last_ms_;         // each module's last launch (ms): when to expect the reply
+  std::unique_ptr<ProgressPage> progress_;        // CPU: where the emulator counts finished blocks
 };
 
 }  // namespace cv::usercode

@@ -150,6 +150,7 @@ CompileResult compile(const CompileRequest& in) {
     return finish();
   }
   r.entry_points = detail::entry_points(*t, req.target);
+  if (req.target == Target::Cpu) r.request = std::make_shared<const CompileRequest>(req);
   if (req.target == Target::Gpu)
     detail::compile_gpu(req, r);
   else

@@ -63,6 +63,10 @@ struct CompileRequest {
   std::string arch;
   bool checked = false;       // bounds-checked accessors record the first bad index
   bool guard = false;         // every memory access checked (usercode/guard/, docs/guard.md)
+  // CPU target, whole kernels: the emulator's verdict build (every load and
+  // store reports, for Schedule::Verdict launches: docs/emulator.md). The
+  // runner client makes it itself when a verdict launch first needs it.
+  bool verdict = false;
   std::string file_name = "kernel.cu";  // names the file in compiler-style messages
   PathConfig paths;  // the CPU target: PATH, CXX and TMPDIR (config/config.h)
   // Code from the network: NVRTC runs in a child process (nvrtc_child.h),
@@ -92,6 +96,10 @@ struct CompileResult {
   std::string file_name;                // the student's file as the compilers named it ("kernel.cu")
   std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up
+  // CPU target: the request it was built from (the runner client builds the
+  // verdict build from it when a Schedule::Verdict launch first needs one).
+  std::shared_ptr<const CompileRequest> request;
+  std::string fast_path_note;           // CPU whole kernels: why the emulator's fast path is off, "" if on
   KernelResources resources;
   std::string sandbox;                  // what confined the compiler (host, or NVRTC when isolated), in words
   double compile_ms = 0;                // wall time of the compiler call(s)

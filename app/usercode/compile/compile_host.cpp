@@ -86,6 +86,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     for (const Header& h : prelude_headers(*r.spec)) q.headers.push_back({h.name, h.text});
     q.includes = {"cudaviz.h", "cudaviz_" + r.spec->name + ".h"};
     q.checked = req.checked;
+    q.verdict = req.verdict;
     q.cxx = cxx;
     q.tmpdir = req.paths.tmpdir.empty() ? "/tmp" : req.paths.tmpdir;
     q.dir = dir->path();
@@ -111,6 +112,8 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     }
     r.shared_object = b.shared_object;
     r.files = dir;
+    for (const emu::fission::KernelSplit& k : b.fission.kernels)
+      if (!k.ok && !req.verdict) r.fast_path_note = k.why.empty() ? b.fission.why : k.why;
     return;
   }
   const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",

@@ -46,6 +46,10 @@ std::string hex(unsigned m) {
   return b;
 }
 
+// Lane l of warp w waits with slot s: what is wrong with its mask, if anything.
+std::optional<BlockError> mask_error(const cv_emu::LaneSlot& s, unsigned l, unsigned w, unsigned present,
+                                     unsigned exited, unsigned n, const cv_emu::Dim& bi);
+
 }  // namespace
 
 std::string dim_text(const cv_emu::Dim& d) {
@@ -53,7 +57,8 @@ std::string dim_text(const cv_emu::Dim& d) {
 }
 
 BlockRunner::BlockRunner(size_t stack_bytes)
-    : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024) {
+    : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024), order_(1024), pos_(1024) {
+  for (unsigned i = 0; i < 1024; ++i) order_[i] = pos_[i] = i;
   for (Lane& l : lanes_) l.owner = this;
   set_thread_stack(sched_);  // a BlockRunner lives on one thread (thread_local)
 }
@@ -105,13 +110,14 @@ void BlockRunner::enter(Lane& l) {
   }
 }
 
-// A round runs the runnable lanes in index order, each passing control
-// straight to the next (one switch per thread), the last back to the scheduler.
+// A round runs the runnable lanes in the round's order (index order, or
+// shuffled in a verdict schedule), each passing control straight to the next
+// (one switch per thread), the last back to the scheduler.
 void BlockRunner::block_and_pass(Lane& l) {
-  for (unsigned i = l.linear + 1; i < threads_; ++i)
-    if (lanes_[i].state == Lane::Runnable) {
-      enter(lanes_[i]);
-      switch_fiber(l.ctx, lanes_[i].ctx);
+  for (unsigned k = pos_[l.linear] + 1; k < threads_; ++k)
+    if (Lane& next = lanes_[order_[k]]; next.state == Lane::Runnable) {
+      enter(next);
+      switch_fiber(l.ctx, next.ctx);
       return;
     }
   current_ = nullptr;
@@ -142,6 +148,14 @@ void BlockRunner::abort_block(BlockError e) {
 }
 
 std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx) {
+  start(e, params, ctx, 0);
+  std::optional<BlockError> err;
+  while (step(err) == Step::Going) {
+  }
+  return err;
+}
+
+void BlockRunner::start(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx, uint64_t shuffle_seed) {
   const cv_emu::Dim bd = ctx->block_dim;
   const unsigned n = bd.x * bd.y * bd.z;
   ensure(n);
@@ -149,6 +163,7 @@ std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params
   params_ = params;
   ctx_ = ctx;
   threads_ = n;
+  seed_ = shuffle_seed;
   abort_.reset();
   for (unsigned i = 0; i < n; ++i) {
     Lane& l = lanes_[i];
@@ -156,43 +171,71 @@ std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params
     l.tid = {i % bd.x, (i / bd.x) % bd.y, i / (bd.x * bd.y)};
     l.state = Lane::Runnable;
     l.bepoch = l.wepoch = 0;
+    order_[i] = pos_[i] = i;
   }
   for (unsigned& c : count_) c = 0;
   count_[Lane::Runnable] = n;
   for (unsigned w = 0; w < 32; ++w) warp_waiting_[w] = warp_done_[w] = 0;
-  std::optional<BlockError> err;
-  for (;;) {
-    for (unsigned i = 0; i < n; ++i)
-      if (lanes_[i].state == Lane::Runnable) {
-        enter(lanes_[i]);
-        switch_fiber(sched_, lanes_[i].ctx);  // back when the round is over
-        break;
-      }
-    if (abort_) {
-      err = abort_;
-      break;
-    }
-    if (count_[Lane::Runnable]) continue;  // an abort's leftovers cannot happen; be safe
-    if (count_[Lane::Done] == n) break;
-    if (count_[Lane::AtBarrier] == n) {  // every thread at a barrier: it opens
-      for (unsigned i = 0; i < n; ++i) {
-        lanes_[i].state = Lane::Runnable;
-        ++lanes_[i].bepoch, ++lanes_[i].wepoch;
-      }
-      count_[Lane::AtBarrier] = 0;
-      count_[Lane::Runnable] = n;
-      continue;
-    }
-    if (count_[Lane::AtWarp] && complete_warps(n, err)) continue;
-    if (err) break;
-    err = stuck(n);
-    break;
+  shuffle();
+}
+
+// A new order for the next round (verdict schedules; else index order stays).
+void BlockRunner::shuffle() {
+  if (!seed_) return;
+  for (unsigned i = threads_; i > 1; --i) {
+    seed_ ^= seed_ << 13, seed_ ^= seed_ >> 7, seed_ ^= seed_ << 17;  // xorshift64
+    std::swap(order_[i - 1], order_[seed_ % i]);
   }
+  for (unsigned i = 0; i < threads_; ++i) pos_[order_[i]] = i;
+}
+
+BlockRunner::Step BlockRunner::finish(std::optional<BlockError> err, std::optional<BlockError>& out) {
   current_ = nullptr;
   if (err)  // threads left inside the kernel start afresh next time
-    for (unsigned i = 0; i < n; ++i)
+    for (unsigned i = 0; i < threads_; ++i)
       if (lanes_[i].state != Lane::Done) lanes_[i].fresh = true;
-  return err;
+  out = std::move(err);
+  return out ? Step::Failed : Step::Done;
+}
+
+// One round (every runnable thread until it blocks, parks or ends), then
+// what the block's state allows: a barrier opens, warp operations complete.
+BlockRunner::Step BlockRunner::step(std::optional<BlockError>& out) {
+  const unsigned n = threads_;
+  for (unsigned k = 0; k < n; ++k)
+    if (Lane& l = lanes_[order_[k]]; l.state == Lane::Runnable) {
+      enter(l);
+      switch_fiber(sched_, l.ctx);  // back when the round is over
+      break;
+    }
+  if (abort_) return finish(abort_, out);
+  if (count_[Lane::Parked]) {  // parked at a memory access: they go on next round
+    for (unsigned i = 0; i < n; ++i)
+      if (lanes_[i].state == Lane::Parked) set_state(lanes_[i], Lane::Runnable);
+    shuffle();
+    return Step::Going;
+  }
+  if (count_[Lane::Runnable]) return Step::Going;  // an abort's leftovers cannot happen; be safe
+  if (count_[Lane::Done] == n) return finish(std::nullopt, out);
+  if (count_[Lane::AtBarrier] == n) {  // every thread at a barrier: it opens
+    for (unsigned i = 0; i < n; ++i) {
+      lanes_[i].state = Lane::Runnable;
+      ++lanes_[i].bepoch, ++lanes_[i].wepoch;
+    }
+    count_[Lane::AtBarrier] = 0;
+    count_[Lane::Runnable] = n;
+    shuffle();
+    return Step::Going;
+  }
+  std::optional<BlockError> err;
+  if (count_[Lane::AtWarp] && complete_warps(n, err)) return Step::Going;
+  return finish(err ? err : stuck(n), out);
+}
+
+void BlockRunner::park() {
+  Lane& l = *current_;
+  set_state(l, Lane::Parked);
+  block_and_pass(l);
 }
 
 // Completes every warp operation whose lanes have all arrived; false when none could.
@@ -215,24 +258,8 @@ bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
           if ((waiting >> j & 1u) && slots[j].op == cv_emu::kActiveMask && slots[j].line == s.line)
             group |= 1u << j;
       } else {
-        auto where = [&] {  // only built for an error
-          return std::string(op_name(s.op)) + " at line " + std::to_string(s.line) + " in warp " +
-                 std::to_string(w) + " of block " + dim_text(bi);
-        };
-        if (s.mask & ~present) {
-          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
-                                       lane_list(s.mask & ~present) + ", which are not there (the block has " +
-                                       std::to_string(n) + " threads)", s.line};
-          return false;
-        }
-        if (!(s.mask >> l & 1u)) {
-          err = BlockError{"warp", where() + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
-                                       ", which does not name the lane itself", s.line};
-          return false;
-        }
-        if (s.mask & exited) {
-          err = BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " +
-                                       lane_list(s.mask & exited) + ", which finished without reaching it", s.line};
+        if (std::optional<BlockError> e = mask_error(s, l, w, present, exited, n, bi)) {
+          err = std::move(e);
           return false;
         }
         bool ready = (s.mask & waiting) == s.mask;
@@ -266,13 +293,8 @@ std::optional<BlockError> BlockRunner::stuck(unsigned n) {
     if (l.state == Lane::Done) ++done;
     if (l.state == Lane::AtWarp && !at_warp++) warp_line = l.line, warp_op = slots_[i].op, warp_lane = i;
   }
-  if (at_barrier && !at_warp) {
-    std::string m = "__syncthreads() at line " + std::to_string(barrier_line) + " reached by " +
-                    std::to_string(at_barrier) + " of " + std::to_string(n) + " threads of block " +
-                    dim_text(bi) + "; the other " + std::to_string(done) +
-                    " finished without reaching it (every thread of a block must reach each barrier)";
-    return BlockError{"barrier", m, barrier_line};
-  }
+  if (at_barrier && !at_warp)
+    return BlockError{"barrier", barrier_not_reached(barrier_line, at_barrier, n, done, bi), barrier_line};
   if (at_warp) {
     const unsigned w = warp_lane / 32, first = w * 32, count = std::min(32u, n - first);
     const unsigned mask = slots_[warp_lane].mask;
@@ -291,6 +313,65 @@ std::optional<BlockError> BlockRunner::stuck(unsigned n) {
     return BlockError{"warp", m, warp_line};
   }
   return BlockError{"barrier", "the block " + dim_text(bi) + " cannot go on", 0};
+}
+
+}  // namespace cv::emu
+
+namespace cv::emu {
+namespace {
+
+std::optional<BlockError> mask_error(const cv_emu::LaneSlot& s, unsigned l, unsigned w, unsigned present,
+                                     unsigned exited, unsigned n, const cv_emu::Dim& bi) {
+  auto where = [&] {
+    return std::string(op_name(s.op)) + " at line " + std::to_string(s.line) + " in warp " + std::to_string(w) +
+           " of block " + dim_text(bi);
+  };
+  if (s.op == cv_emu::kActiveMask) return std::nullopt;
+  if (s.mask & ~present)
+    return BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " + lane_list(s.mask & ~present) +
+                                  ", which are not there (the block has " + std::to_string(n) + " threads)", s.line};
+  if (!(s.mask >> l & 1u))
+    return BlockError{"warp", where() + ": lane " + std::to_string(l) + " calls it with mask " + hex(s.mask) +
+                                  ", which does not name the lane itself", s.line};
+  if (s.mask & exited)
+    return BlockError{"warp", where() + ": its mask " + hex(s.mask) + " names lanes " + lane_list(s.mask & exited) +
+                                  ", which finished without reaching it", s.line};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string barrier_not_reached(int line, unsigned reached, unsigned n, unsigned done, const cv_emu::Dim& bi) {
+  return "__syncthreads() at line " + std::to_string(line) + " reached by " + std::to_string(reached) + " of " +
+         std::to_string(n) + " threads of block " + dim_text(bi) + "; the other " + std::to_string(done) +
+         " finished without reaching it (every thread of a block must reach each barrier)";
+}
+
+std::optional<BlockError> fission_warps(cv_emu::LaneSlot* all, const unsigned char* done, unsigned n,
+                                        const cv_emu::Dim& bi) {
+  for (unsigned w = 0; w * 32 < n; ++w) {
+    const unsigned first = w * 32, count = std::min(32u, n - first);
+    const unsigned present = count == 32 ? ~0u : (1u << count) - 1;
+    cv_emu::LaneSlot* slots = all + first;
+    unsigned exited = 0;
+    for (unsigned j = 0; done && j < count; ++j) exited |= (done[first + j] ? 1u : 0u) << j;
+    unsigned waiting = present & ~exited;
+    for (unsigned l = 0; waiting >> l; ++l) {
+      if (!(waiting >> l & 1u)) continue;
+      const cv_emu::LaneSlot& s = slots[l];
+      if (std::optional<BlockError> e = mask_error(s, l, w, present, exited, n, bi)) return e;
+      const unsigned group = s.op == cv_emu::kActiveMask ? waiting : s.mask;
+      if ((group & waiting) != group) {  // lanes it names already met another call with other masks
+        return BlockError{"warp", std::string(op_name(s.op)) + " at line " + std::to_string(s.line) + " in warp " +
+                                      std::to_string(w) + " of block " + dim_text(bi) + " waits for lanes " +
+                                      lane_list(group & ~waiting) + " named in its mask " + hex(s.mask) +
+                                      ", which never reach it", s.line};
+      }
+      complete_collective(slots, group);
+      waiting &= ~group;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace cv::emu

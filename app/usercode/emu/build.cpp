@@ -42,8 +42,20 @@ const std::string& BuildDirHandle::path() const { return dir_->path(); }
 
 namespace {
 
-std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
+constexpr const char* kFissionCode = "cudaviz_emu_fission_code.h";  // generated beside kernel.cpp
+
+std::string c_string(const std::string& s) {
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c == '\n' ? ' ' : c;
+  }
+  return r + "\"";
+}
+
+std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fission::Split* split) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  if (split && !split->code.empty()) s += "#include \"" + std::string(kFissionCode) + "\"\n";
   // Every `extern __shared__` array is the block's one dynamic shared memory,
   // as on the GPU: aliases of one thread-local block.
   if (!scan.extern_shared.empty())
@@ -55,11 +67,15 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;
-  for (const std::string& name : req.entries) {
+  for (size_t i = 0; i < req.entries.size(); ++i) {
+    const std::string& name = req.entries[i];
+    const fission::KernelSplit* k = split && i < split->kernels.size() ? &split->kernels[i] : nullptr;
+    const std::string fast = k && k->ok ? "&cv_emu::fission<&cv_fis_" + name + ">" : "nullptr";
+    const std::string note = k ? k->why : split ? split->why : "the fast path was not asked for";
     s += "static void cv_emu_call_" + name + "(void** p) { cv_emu::call(&" + name + ", p); }\n";
     s += "extern \"C\" const cv_emu::Entry cv_emu_entry_" + name + " = {cv_emu::kAbiVersion, \"" + name +
          "\", " + (scan.uses_sync ? "1" : "0") + ", &cv_emu_call_" + name + ", &cv_emu::loop<&" + name +
-         ">, 0};\n";
+         ">, 0, " + fast + ", " + c_string(note) + ", " + std::to_string(k ? k->line : 0) + "};\n";
     list += "&cv_emu_entry_" + name + ", ";
   }
   s += "extern \"C\" const cv_emu::Entry* const cv_emu_entries[] = {" + list + "nullptr};\n";
@@ -93,26 +109,29 @@ std::string confinement_report(const std::string& build_dir) {
   return read_file_or_empty(build_dir + "/" + kConfineReportFile);
 }
 
-std::vector<std::string> compile_flags_common(bool explain);
+std::vector<std::string> compile_flags_common(bool explain, bool verdict);
 
 std::vector<TextFile> emu_headers() {
   return {{"cudaviz_emu.h", prelude::cudaviz_emu_h},
           {"cudaviz_emu_abi.h", prelude::cudaviz_emu_abi_h},
           {"cudaviz_emu_thunk.h", prelude::cudaviz_emu_thunk_h},
-          {"cudaviz_emu_explain.h", prelude::cudaviz_emu_explain_h}};
+          {"cudaviz_emu_explain.h", prelude::cudaviz_emu_explain_h},
+          {"cudaviz_emu_fission.h", prelude::cudaviz_emu_fission_h},
+          {"cudaviz_emu_verdict.h", prelude::cudaviz_emu_verdict_h}};
 }
 
-std::string assemble(const BuildRequest& req, const SourceScan& scan) {
+std::string assemble(const BuildRequest& req, const SourceScan& scan, const fission::Split* split) {
   std::string s = "#include \"cudaviz_emu.h\"\n";
   for (const std::string& h : req.includes) s += "#include \"" + h + "\"\n";
   if (req.explain) s += "#include \"cudaviz_emu_explain.h\"\n";
+  else if (req.verdict) s += "#include \"cudaviz_emu_verdict.h\"\n";
   s += "#line 1 \"" + req.file_name + "\"\n";
   s += req.source;
-  s += epilogue(req, scan);
+  s += epilogue(req, scan, split);
   return s;
 }
 
-std::vector<std::string> compile_flags(bool explain) {
+std::vector<std::string> compile_flags(bool explain, bool verdict) {
 #if defined(__x86_64__)
   // TLS descriptors: reading threadIdx costs no call per emulated thread (the
   // compiler hoists the lookup out of the thunk's loop).
@@ -120,12 +139,15 @@ std::vector<std::string> compile_flags(bool explain) {
 #else
   std::vector<std::string> f;
 #endif
-  const std::vector<std::string> rest = compile_flags_common(explain);
+  const std::vector<std::string> rest = compile_flags_common(explain, verdict);
   f.insert(f.end(), rest.begin(), rest.end());
   return f;
 }
 
-std::vector<std::string> compile_flags_common(bool explain) {
+std::vector<std::string> compile_flags_common(bool explain, bool verdict) {
+  if (verdict)  // no line tables, no `if` hook: every access reports, nothing else
+    return {"-std=c++17", "-O1", "-fPIC", "-fsanitize=thread", "-DCV_EMU_VERDICT=1", "-fno-math-errno",
+            "-w", "-fdiagnostics-color=never"};
   if (explain)
     // Frame pointers: explain walks from an access to the calls around it.
     // clang drops a load's call before a store to the same place (`x += 1`
@@ -170,6 +192,71 @@ std::string BuildResult::first_error() const {
   return "";
 }
 
+namespace {
+
+// One compiler run (and, for explain or a verdict build, the link without the
+// sanitizer's runtime); "" or why the compiler could not run.
+std::string compile_once(const BuildRequest& req, const std::string& dir, int& status) {
+  const std::string src = dir + "/kernel.cpp", obj = dir + "/kernel.o", so = dir + "/kernel.so",
+                    log = dir + "/compile.log";
+  std::ofstream(log, std::ios::trunc).flush();
+  std::vector<std::string> argv = {req.cxx};
+  for (const std::string& f : compile_flags(req.explain, req.verdict)) argv.push_back(f);
+  const bool unlinked = req.explain || req.verdict;  // instrumented: linked without the sanitizer's runtime
+  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
+  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
+  argv.insert(argv.end(), {"-I", dir});
+  if (unlinked) argv.insert(argv.end(), {"-c", "-o", obj, src});
+  else argv.insert(argv.end(), {"-shared", "-o", so, src});
+  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
+  // A compiler without TLS descriptors (clang before 19): the same without them.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
+    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
+  // Explain on GCC: clang's option (compile_flags_common) is not GCC's; the same without it.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
+    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
+    if (at != argv.end()) argv.erase(at, at + 2);
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
+  if (why.empty() && unlinked && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
+  return why;
+}
+
+bool failed(int status) { return !WIFEXITED(status) || WEXITSTATUS(status) != 0; }
+
+std::string write_and_compile(const BuildRequest& req, const SourceScan& scan, const fission::Split* split,
+                              const std::string& dir, int& status) {
+  try {
+    write_file(dir + "/kernel.cpp", assemble(req, scan, split));
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return compile_once(req, dir, status);
+}
+
+// The fast path's functions (fission.h) beside kernel.cpp; the split says per kernel.
+fission::Split fast_path(const BuildRequest& req, const SourceScan& scan, const std::string& dir) {
+  fission::Split split = fission::split_kernels(assemble(req, scan), dir, req.entries, req.file_name);
+  if (split.code.empty()) return split;
+  try {
+    write_file(dir + "/" + kFissionCode, "#pragma GCC system_header\n#include \"cudaviz_emu_fission.h\"\n" + split.code);
+  } catch (const std::runtime_error& e) {
+    split.why = e.what();
+    split.code.clear();
+    for (fission::KernelSplit& k : split.kernels) k.ok = false, k.why = split.why;
+  }
+  return split;
+}
+
+}  // namespace
+
 BuildResult build_module(const BuildRequest& req) {
   const auto t0 = std::chrono::steady_clock::now();
   BuildResult r;
@@ -193,42 +280,31 @@ BuildResult build_module(const BuildRequest& req) {
   const std::string dir = req.dir.empty() ? r.dir->path() : req.dir;
   std::vector<TextFile> files = emu_headers();
   files.insert(files.end(), req.headers.begin(), req.headers.end());
-  const std::string src = dir + "/kernel.cpp", obj = dir + "/kernel.o", so = dir + "/kernel.so",
-                    log = dir + "/compile.log";
   try {
     for (const TextFile& h : files) write_file(dir + "/" + h.name, h.text);
-    write_file(src, assemble(req, r.scan));
   } catch (const std::runtime_error& e) {
     r.error = e.what();  // "cannot write '<path>': <why>"
     return finish();
   }
-  std::vector<std::string> argv = {req.cxx};
-  for (const std::string& f : compile_flags(req.explain)) argv.push_back(f);
-  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
-  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
-  argv.insert(argv.end(), {"-I", dir});
-  if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
-  else argv.insert(argv.end(), {"-shared", "-o", so, src});
+  if (req.fast && !req.explain && !req.verdict) r.fission = fast_path(req, r.scan, dir);
+  else r.fission.why = req.explain   ? "explain runs kernels as fibers"
+                       : req.verdict ? "a verdict build runs kernels as fibers"
+                                     : "the fast path was not asked for";
+  const bool fast = !r.fission.code.empty();
   int status = 0;
-  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
-  // A compiler without TLS descriptors (clang before 19): the same without them.
-  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
-    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
-    std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status, req.confine_helper, dir);
+  std::string why = write_and_compile(req, r.scan, &r.fission, dir, status);
+  if (why.empty() && fast && failed(status)) {
+    // The fast path's code did not compile (a case its rewrite gets wrong):
+    // without it, so the student sees their own file's errors, if any.
+    const std::string log = read_file_or_empty(dir + "/compile.log");
+    const std::vector<BuildDiagnostic> first = parse_log(log, req.file_name);
+    const std::string what = first.empty() ? log.substr(0, 300) : first.front().message;
+    for (fission::KernelSplit& k : r.fission.kernels)
+      if (k.ok) k.ok = false, k.why = "the fast path's code did not compile (" + what + ")";
+    r.fission.code.clear();
+    why = write_and_compile(req, r.scan, &r.fission, dir, status);
   }
-  // Explain on GCC: clang's option (below) is not GCC's; the same without it.
-  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
-    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
-    if (at != argv.end()) argv.erase(at, at + 2);
-    std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status, req.confine_helper, dir);
-  }
-  if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
-  r.log = read_file_or_empty(log);
+  r.log = read_file_or_empty(dir + "/compile.log");
   r.sandbox = confinement_report(dir);
   if (!why.empty()) {
     r.error = why;
@@ -236,13 +312,14 @@ BuildResult build_module(const BuildRequest& req) {
   }
   std::vector<BuildDiagnostic> d = parse_log(r.log, req.file_name);
   r.diagnostics.insert(r.diagnostics.end(), d.begin(), d.end());
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (failed(status)) {
     bool any = false;
     for (const BuildDiagnostic& x : r.diagnostics) any = any || x.severity == "error";
     if (!any) r.error = req.cxx + " failed: " + r.log.substr(0, 400);
     return finish();
   }
   // Its constructors run later, in the cell, under the sandbox's policy.
+  const std::string so = dir + "/kernel.so";
   if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
     r.diagnostics.push_back({0, 0, "error", refused});
     return finish();

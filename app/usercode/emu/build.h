@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "usercode/emu/fission.h"
 #include "usercode/emu/source_scan.h"
 
 namespace cv::emu {
@@ -31,6 +32,10 @@ struct BuildRequest {
   std::string after;                     // text after the student's file (e.g. a wrapper kernel)
   bool explain = false;
   bool checked = false;                  // -DCV_CHECKED=1: bounds-checked Span accesses
+  bool fast = true;                      // the fast path (loop fission, fission.h) where it can be made
+  // A verdict build: every load and store calls the emulator (-fsanitize=thread's
+  // calls, prelude/cudaviz_emu_verdict.h), for Options::verdict; no fast path.
+  bool verdict = false;
   std::string cxx = "c++";               // the compiler (a path, or a name looked up on PATH)
   std::string tmpdir = "/tmp";
   // An existing private directory to build in (the caller keeps it, e.g.
@@ -57,6 +62,7 @@ struct BuildResult {
   std::string shared_object;
   std::shared_ptr<BuildDir> dir;
   SourceScan scan;
+  fission::Split fission;  // the fast path: per kernel, made or why not
   std::string sandbox;  // what confined the compiler, in words ("" when not asked)
   double ms = 0;
   std::string first_error() const;  // "LINE: error: MESSAGE", "" when ok
@@ -76,8 +82,9 @@ class BuildDirHandle {
 
 // The pieces, for callers that run the compiler themselves (usercode/compile/compile_host.cpp).
 std::vector<TextFile> emu_headers();  // the CPU prelude files
-std::string assemble(const BuildRequest& req, const SourceScan& scan);
-std::vector<std::string> compile_flags(bool explain);
+// `split`: the fast path's functions to include (null: none).
+std::string assemble(const BuildRequest& req, const SourceScan& scan, const fission::Split* split = nullptr);
+std::vector<std::string> compile_flags(bool explain, bool verdict = false);
 // Runs a compiler or linker (argv[0]: a path, or a name looked up on PATH)
 // with its output appended to `log_path`, stopped after kBuildLimitS; "" or
 // why it could not run (then `status` is meaningless).

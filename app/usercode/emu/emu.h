@@ -8,6 +8,7 @@
 // intrinsic, else as a plain loop. A barrier some threads never reach, a
 // warp operation whose mask names absent or exited lanes, __trap() and
 // assert() end the launch with a sentence instead of hanging.
+#include <atomic>
 #include <memory>
 #include <functional>
 #include <map>
@@ -50,8 +51,9 @@ class Module {
   cv_emu::Ctx* (*ctx)() = nullptr;  // the calling thread's context in the module
   unsigned long long dynamic_shared_capacity = 0;
   bool explain_build = false;
+  bool verdict_build = false;  // its loads and stores call the emulator (BuildRequest::verdict)
   std::string path, student_file;
-  // Explain builds: the module's thread-local variables (its __shared__ ones),
+  // Explain and verdict builds: the module's thread-local variables (its __shared__ ones),
   // the context's offset among them and the TLS segment's size.
   std::vector<TlsSymbol> tls;
   uint64_t ctx_tls_offset = 0, tls_bytes = 0;
@@ -71,8 +73,17 @@ struct Options {
   unsigned long long max_recorded_threads = 65536;  // races are checked over these
   size_t max_events = 4u << 20;         // recording stops (truncated) beyond this (40 B each)
   size_t max_print_lines = 64;
-  bool force_fibers = false;            // run barrier-free kernels as fibers too (tests, bench)
+  bool force_fibers = false;            // every kernel as fibers, never the fast path (tests, bench)
+  // A correctness check's schedule (docs/emulator.md, "Races on the CPU"):
+  // fibers, switched at every store to shared or writable memory, several
+  // blocks of a worker interleaved. Needs a module built with
+  // BuildRequest::verdict (its stores call the emulator).
+  bool verdict = false;
+  uint64_t verdict_seed = 0;            // its shuffles (0: a fresh seed each launch)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
+  // Where to count finished blocks as they finish (another process may watch:
+  // usercode/wire/progress_page.h); null: nowhere.
+  std::atomic<unsigned long long>* blocks_done = nullptr;
   // Explain: code addresses -> the student's lines, innermost first
   // (pc_lines.h), and shared variables' shapes (shared_names.h). Unset: run
   // here (addr2line, readelf); a sandboxed cell, which may not start
@@ -91,13 +102,17 @@ struct Report {
   bool printf_truncated = false;
   double ms = 0;
   bool fibers = false;      // the blocks ran as fibers
+  std::string path;         // "fission" (the fast path), "fibers" or "loop"
+  std::string fission_note; // when not the fast path: why the kernel has none
+  int fission_line = 0;     // the student's line that reason is about
   unsigned long long blocks = 0, threads = 0;
   std::optional<Explain> explain;
 };
 
 // Runs the launch to the end (or the first error). Throws std::invalid_argument
 // for a launch that cannot be (zero or > 1024 threads a block, dynamic shared
-// memory beyond the module's room, explain without an explain build).
+// memory beyond the module's room, explain without an explain build, a
+// verdict schedule without a verdict build).
 Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
            const std::vector<usercode::BufferView>& buffers, const Options& opt);
 

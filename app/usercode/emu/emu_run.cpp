@@ -10,6 +10,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -22,6 +23,7 @@
 #include "usercode/emu/pc_lines.h"
 #include "usercode/emu/shared_names.h"
 #include "usercode/emu/tls_symbols.h"
+#include "usercode/emu/verdict_runner.h"
 
 namespace cv::emu {
 namespace {
@@ -44,11 +46,13 @@ struct RunState {
   std::vector<std::string> prints;
   std::string partial;
   bool print_truncated = false;
-  // explain
+  // explain and verdict
   std::vector<Range> buffers;
+  std::vector<Range> writable;  // the buffers a kernel may write (verdict: accesses that can race)
   unsigned long long record_blocks = 0;
   std::vector<std::unique_ptr<WorkerRecord>> records;
   std::atomic<size_t> events{0};
+  uint64_t seed = 0;  // verdict schedules' shuffles
 };
 
 // One parallel_for chunk on one thread.
@@ -58,6 +62,7 @@ struct Worker {
   BlockRunner* runner = nullptr;  // null: the loop mode
   WorkerRecord* rec = nullptr;
   Range shared{0, 0}, ctx_range{0, 0};
+  bool verdict = false;
   TextRange text;  // the module's code: an access's call stack is walked inside it
 };
 
@@ -110,10 +115,30 @@ void hook_trap(const char* what, int line) {
 
 uint32_t block_linear(const cv_emu::Dim& b, const cv_emu::Dim& g) { return (b.z * g.y + b.y) * g.x + b.x; }
 
+// Verdict schedules: a store to memory other threads may touch ends the
+// thread's turn before it lands. Every thread of a round has then read what it
+// read before any of them writes back, so a read-modify-write without an
+// atomic loses updates, in a block (shared memory) and across the blocks that
+// take turns (global memory), and a value read before the barrier that should
+// have ordered it is stale. (Ending turns at loads too costs a switch per
+// read, n-body's tiles millions, and finds no lost update stores do not.)
+void verdict_access(Worker& w, uintptr_t a) {
+  if (!w.runner) return;
+  const bool shared = a >= w.shared.lo && a < w.shared.hi && !(a >= w.ctx_range.lo && a < w.ctx_range.hi);
+  bool racy = shared;
+  for (size_t i = 0; !racy && i < w.run->writable.size(); ++i)
+    racy = a >= w.run->writable[i].lo && a < w.run->writable[i].hi;
+  if (racy) w.runner->park();
+}
+
 void hook_access(const void* p, unsigned bytes, int kind, const void* pc, const void* frame) {
   Worker& w = *tl;
-  if (!w.rec) return;
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (w.verdict) {  // a store ends the thread's turn; its loads need not (see verdict_access)
+    if (kind != cv_emu::kRead) verdict_access(w, a);
+    return;
+  }
+  if (!w.rec) return;
   RunState& s = *w.run;
   uint8_t space = 0;
   uint64_t offset = 0;
@@ -163,8 +188,36 @@ void hook_branch(int line, int taken) {
 void hook_enter(const void*) {}
 void hook_leave() {}
 
+unsigned block_threads(const cv_emu::Ctx& c) { return c.block_dim.x * c.block_dim.y * c.block_dim.z; }
+
+int hook_fission_barrier(const unsigned char* done, int line) {
+  const cv_emu::Ctx& c = *tl->ctx;
+  const unsigned n = block_threads(c);
+  unsigned left = 0;
+  for (unsigned i = 0; done && i < n; ++i) left += done[i] != 0;
+  if (left == 0) return 0;
+  if (left == n) return 1;
+  throw Trap{{"barrier", barrier_not_reached(line, n - left, n, left, c.block_idx), line}};
+}
+
+void hook_fission_warp(cv_emu::LaneSlot* slots, const unsigned char* done, int) {
+  const cv_emu::Ctx& c = *tl->ctx;
+  if (std::optional<BlockError> e = fission_warps(slots, done, block_threads(c), c.block_idx)) throw Trap{*e};
+}
+
 const cv_emu::Hooks kHooks = {&hook_barrier, &hook_warp,  &hook_print, &hook_trap,
-                              &hook_access,  &hook_branch, &hook_enter, &hook_leave};
+                              &hook_access,  &hook_branch, &hook_enter, &hook_leave,
+                              &hook_fission_barrier, &hook_fission_warp};
+
+// How a launch runs its blocks: the fast path where the kernel has one (and
+// neither fibers nor explain's recording were asked for), fibers where it
+// names a barrier or a warp operation, else plain loops.
+enum class Path { Fission, Fibers, Loop, Verdict };
+Path path_of(const cv_emu::Entry& e, const Options& o) {
+  if (o.verdict) return Path::Verdict;
+  if (e.fission && !o.force_fibers && !o.explain) return Path::Fission;
+  return e.uses_sync || o.force_fibers ? Path::Fibers : Path::Loop;
+}
 
 unsigned worker_index() {
   static std::atomic<unsigned> next{0};
@@ -176,6 +229,27 @@ BlockRunner& block_runner(size_t stack_bytes) {
   thread_local std::unique_ptr<BlockRunner> r;
   if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<BlockRunner>(stack_bytes);
   return *r;
+}
+
+VerdictRunner& verdict_runner(size_t stack_bytes) {
+  thread_local std::unique_ptr<VerdictRunner> r;
+  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<VerdictRunner>(stack_bytes);
+  return *r;
+}
+
+// The verdict schedule's blocks on this worker: several at once, their shared
+// variables (the worker's TLS block but for the emulator's context) swapped.
+void run_verdict(RunState& s, Worker& w, size_t first, size_t last) {
+  std::vector<MemoryRange> shared;
+  if (w.shared.lo < w.ctx_range.lo) shared.push_back({w.shared.lo, std::min(w.ctx_range.lo, w.shared.hi)});
+  if (w.ctx_range.hi < w.shared.hi) shared.push_back({std::max(w.ctx_range.hi, w.shared.lo), w.shared.hi});
+  uint64_t seed = s.opt->verdict_seed ? s.opt->verdict_seed : s.seed;
+  seed = seed * 0x9e3779b97f4a7c15ull + first;
+  const std::optional<BlockFailure> f = verdict_runner(s.opt->stack_bytes).run(
+      *s.entry, s.params, w.ctx, first, last, shared, seed, [&](BlockRunner* r) { w.runner = r; },
+      [&](unsigned long long b) { return b < s.error_block.load(std::memory_order_relaxed); },
+      s.opt->blocks_done);
+  if (f) fail(s, f->block, f->error);
 }
 
 // The module's TLS block on this thread, where its __shared__ variables are:
@@ -196,22 +270,30 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
   c.grid_dim = s.grid;
   c.hooks = &kHooks;
   c.worker = worker_index();
-  const bool fibers = s.entry->uses_sync || s.opt->force_fibers;
-  c.fibers = fibers;
+  static_assert(sizeof(std::atomic<unsigned long long>) == sizeof(unsigned long long), "one counter, two views");
+  c.blocks_done = reinterpret_cast<unsigned long long*>(s.opt->blocks_done);
+  const Path path = path_of(*s.entry, *s.opt);
+  c.fibers = path == Path::Fibers;
   if (s.opt->explain) {
-    {
-      std::lock_guard<std::mutex> l(s.m);
-      s.records.push_back(std::make_unique<WorkerRecord>());
-      w.rec = s.records.back().get();
-    }
+    std::lock_guard<std::mutex> l(s.m);
+    s.records.push_back(std::make_unique<WorkerRecord>());
+    w.rec = s.records.back().get();
+  }
+  if (s.opt->explain || path == Path::Verdict) {
     w.shared = shared_range(*k.module, w.ctx);
     w.ctx_range = {reinterpret_cast<uintptr_t>(w.ctx), reinterpret_cast<uintptr_t>(w.ctx) + sizeof(cv_emu::Ctx)};
     w.text = k.module->text;
   }
+  w.verdict = path == Path::Verdict;
+  c.fibers = c.fibers || w.verdict;
   Worker* saved = tl;
   tl = &w;
   try {
-    if (!fibers) {
+    if (path == Path::Verdict) {
+      run_verdict(s, w, first, last);
+    } else if (path == Path::Fission) {
+      s.entry->fission(s.params, w.ctx, first, last);
+    } else if (path == Path::Loop) {
       s.entry->loop(s.params, w.ctx, first, last);
     } else {
       BlockRunner& r = block_runner(s.opt->stack_bytes);
@@ -223,6 +305,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
           fail(s, b, std::move(*e));
           break;
         }
+        if (s.opt->blocks_done) s.opt->blocks_done->fetch_add(1, std::memory_order_relaxed);
       }
     }
   } catch (const Trap& t) {
@@ -289,6 +372,8 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
                                 std::to_string(k.module->dynamic_shared_capacity));
   if (opt.explain && !k.module->explain_build)
     throw std::invalid_argument("explain needs a module built for it (BuildRequest::explain)");
+  if (opt.verdict && !k.module->verdict_build)
+    throw std::invalid_argument("a verdict schedule needs a module built for it (BuildRequest::verdict)");
 
   RunState s;
   s.entry = k.entry;
@@ -299,14 +384,22 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
   for (const usercode::BufferView& b : buffers) {
     const uintptr_t lo = reinterpret_cast<uintptr_t>(b.data);
     s.buffers.push_back({lo, lo + b.bytes});
+    if (b.writable) s.writable.push_back({lo, lo + b.bytes});
   }
+  s.seed = opt.verdict_seed ? opt.verdict_seed : std::random_device{}();
   s.record_blocks = opt.explain ? std::max<unsigned long long>(1, opt.max_recorded_threads / threads) : 0;
   if (k.module->fault_record()) std::memset(k.module->fault_record(), 0, 48);
 
   Report rep;
   rep.blocks = blocks;
   rep.threads = blocks * threads;
-  rep.fibers = k.entry->uses_sync || opt.force_fibers;
+  const Path path = path_of(*k.entry, opt);
+  rep.fibers = path == Path::Fibers || path == Path::Verdict;
+  rep.path = path == Path::Fission ? "fission" : path == Path::Fibers ? "fibers" : path == Path::Verdict ? "verdict" : "loop";
+  if (path != Path::Fission && k.entry->fission_note) {
+    rep.fission_note = k.entry->fission_note;
+    rep.fission_line = k.entry->fission_line;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   parallel_for(blocks, [&](size_t b, size_t e) { run_chunk(s, k, b, e); });
   rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

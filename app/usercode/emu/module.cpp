@@ -20,7 +20,8 @@ Module::Module(const std::string& p, bool explain, const std::string& file)
   if (auto* cap = static_cast<const unsigned long long*>(dlsym(h_, "cv_emu_dynamic_shared_capacity")))
     dynamic_shared_capacity = *cap;
   fault_ = dlsym(h_, "cv_fault");
-  if (explain) {
+  verdict_build = dlsym(h_, "cv_emu_verdict_build") != nullptr;
+  if (explain || verdict_build) {
     for (TlsSymbol& t : tls_symbols(p)) {
       if (t.name == "cv_emu_ctx_tls") ctx_tls_offset = t.offset;
       else tls.push_back(std::move(t));

@@ -38,7 +38,7 @@ double thread_cpu_ms() {
   return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-double best_ms(const Kernel& k, unsigned rounds, std::vector<unsigned>& out) {
+double best_ms(const Kernel& k, unsigned rounds, std::vector<unsigned>& out, bool fibers) {
   usercode::LaunchShape s;
   s.grid[0] = kBlocks;
   s.block[0] = kBlock;
@@ -47,7 +47,9 @@ double best_ms(const Kernel& k, unsigned rounds, std::vector<unsigned>& out) {
   double best = 1e30;
   for (int rep = 0; rep < 5; ++rep) {
     const double t0 = thread_cpu_ms();
-    run(k, s, params, {}, {});
+    Options o;
+    o.force_fibers = fibers;
+    run(k, s, params, {}, o);
     best = std::min(best, thread_cpu_ms() - t0);
   }
   return best;
@@ -71,8 +73,13 @@ SyncCosts measure_sync_costs(const std::string& cxx, const std::string& tmpdir) 
   std::vector<unsigned> out(kBlock * kBlocks);
   const double per = 1e6 / (static_cast<double>(kBlock) * kBlocks * kRounds);  // ms -> ns per thread-round
   const Kernel bar = m.kernel("barrier_rounds"), shf = m.kernel("shuffle_rounds");
-  c.barrier_ns_per_thread = std::max(0.0, best_ms(bar, kRounds, out) - best_ms(bar, 0, out)) * per;
-  c.shuffle_ns_per_thread = std::max(0.0, best_ms(shf, kRounds, out) - best_ms(shf, 0, out)) * per;
+  auto cost = [&](const Kernel& k, bool fibers) {
+    return std::max(0.0, best_ms(k, kRounds, out, fibers) - best_ms(k, 0, out, fibers)) * per;
+  };
+  c.barrier_ns_per_thread = cost(bar, false);
+  c.shuffle_ns_per_thread = cost(shf, false);
+  c.fiber_barrier_ns_per_thread = cost(bar, true);
+  c.fiber_shuffle_ns_per_thread = cost(shf, true);
   c.threads = kBlock * kBlocks;
   c.rounds = kRounds;
   return c;

@@ -52,6 +52,8 @@ int sync_costs(const nlohmann::json& a, json& out) {
   out["ok"] = true;
   out["barrier_ns_per_thread"] = c.barrier_ns_per_thread;
   out["shuffle_ns_per_thread"] = c.shuffle_ns_per_thread;
+  out["fiber_barrier_ns_per_thread"] = c.fiber_barrier_ns_per_thread;
+  out["fiber_shuffle_ns_per_thread"] = c.fiber_shuffle_ns_per_thread;
   return 0;
 }
 

@@ -74,6 +74,8 @@ std::string check_reply(const json& reply, size_t blob_bytes) {
       {"error", [](const json& v) { return short_string(v, 4096); }},
       {"kernel", [](const json& v) { return short_string(v, 256); }},
       {"sandbox", [](const json& v) { return short_string(v, 1024); }},
+      {"path", [](const json& v) { return short_string(v, 16); }},             // the emulator's way: fission, fibers, ...
+      {"fast_path_off", [](const json& v) { return short_string(v, 4096); }},  // why a kernel has no fast path
       {"error_line", [](const json& v) { return v.is_number_integer(); }},
       {"kernel_ms", [](const json& v) { return numbers(v, 100000); }},
       {"read_back", [&](const json& v) { return read_back(v, blob_bytes); }},

@@ -23,6 +23,7 @@
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
 #include "usercode/runner/runner_signals.h"
+#include "usercode/wire/progress_page.h"
 
 namespace cv::usercode::runner {
 namespace {
@@ -144,6 +145,14 @@ class CpuExecutor : public Executor {
 
   nlohmann::json share(const wire::Frame& req) override {
     if (req.fds.size() != 1) return error_reply("protocol", "share needs one descriptor", false);
+    if (req.json.value("kind", "") == "progress") {  // where the emulator counts finished blocks
+      try {
+        progress_ = std::make_unique<ProgressPage>(req.fds[0]);
+      } catch (const std::exception& e) {
+        return error_reply("share", e.what(), false);
+      }
+      return {{"ok", true}};
+    }
     if (req.json.value("kind", "") != "memfd")
       return error_reply("share", "the CPU runner maps host memory (memfd) only", false);
     const uint64_t id = req.json.at("id").get<uint64_t>();
@@ -195,7 +204,17 @@ class CpuExecutor : public Executor {
     nlohmann::json times = nlohmann::json::array(), read = nlohmann::json::array(),
                    printed = nlohmann::json::array();
     emu::Options opts;
+    const Schedule schedule = binder_.request().schedule;
+    opts.force_fibers = schedule != Schedule::Fast;
+    opts.verdict = schedule == Schedule::Verdict;
+    if (progress_) {
+      const LaunchShape& sh = binder_.request().shape;
+      progress_->counters().done.store(0);
+      progress_->counters().total.store(1ull * sh.grid[0] * sh.grid[1] * sh.grid[2] * static_cast<unsigned>(reps));
+      opts.blocks_done = &progress_->counters().done;
+    }
     bool truncated = false, fibers = false;
+    std::string path, fission_note;
     for (int k = 0; k < reps; ++k) {
       const BoundArgs& args = binder_.bind_rep();
       if (m.fault) std::memset(m.fault, 0, sizeof *m.fault);
@@ -212,6 +231,8 @@ class CpuExecutor : public Executor {
       }
       times.push_back(rep.ms);
       fibers = fibers || rep.fibers;
+      path = rep.path;
+      fission_note = rep.fission_note;
       for (const std::string& l : rep.printf_lines)
         if (printed.size() < opts.max_print_lines) printed.push_back(l);
       truncated = truncated || rep.printf_truncated;
@@ -231,8 +252,11 @@ class CpuExecutor : public Executor {
       if (k + 1 == reps) read = binder_.read_back(blob);
       binder_.after_rep();
     }
-    return {{"ok", true},      {"kernel_ms", times}, {"kernel", m.entry},          {"read_back", read},
-            {"emulated", true}, {"fibers", fibers},  {"printf", printed},          {"printf_truncated", truncated}};
+    nlohmann::json reply = {{"ok", true},      {"kernel_ms", times}, {"kernel", m.entry},          {"read_back", read},
+                            {"emulated", true}, {"fibers", fibers},  {"printf", printed},          {"printf_truncated", truncated},
+                            {"path", path}};
+    if (!fission_note.empty()) reply["fast_path_off"] = fission_note;  // why this kernel has no fast path
+    return reply;
   }
 
   nlohmann::json occupancy(const wire::Frame&) override {
@@ -241,6 +265,7 @@ class CpuExecutor : public Executor {
 
  private:
   HostMemory memory_;
+  std::unique_ptr<ProgressPage> progress_;  // the app's page (usercode/progress_page.h), once sent
   std::map<uint64_t, std::unique_ptr<HostMapping>> shared_;
   ArgBinder binder_;
   std::map<std::string, Module> modules_;

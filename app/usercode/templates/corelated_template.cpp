@@ -83,6 +83,7 @@ TemplateSpec spec() {
   t.rate_name = "pairs_per_s";
   t.rate = [](long long n) { return static_cast<double>(n) * static_cast<double>(n - 1) / 2; };
   t.vs_variants = {"atomic", "shared", "launch1d", "launch2d", "fast"};
+  t.cpu_twin = "cpu";
   return t;
 }
 

@@ -39,6 +39,7 @@ TemplateSpec spec() {
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 4e-9 * static_cast<double>(n); };
   t.vs_variants = {"racy", "atomic", "multipass", "shared_tree", "warp_shuffle", "cub", "fast"};
+  t.cpu_twin = "cpu_threads";
   t.examples = {
       {"count3_racy", "Example: document 001's racy count (count[0]++ without an atomic): wrong on purpose.",
        "count3_racy.cu"},

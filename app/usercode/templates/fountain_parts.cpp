@@ -98,6 +98,7 @@ void fill(TemplateSpec& t) {
   t.cases = fountain_verdict::cases();
   t.check = t.cases.front().check;
   t.builtin_variant = "lean";
+  t.cpu_twin = "lean";
 }
 
 }  // namespace cv::usercode::fountain_template

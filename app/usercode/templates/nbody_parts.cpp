@@ -265,6 +265,7 @@ void fill(TemplateSpec& t) {
   t.rate_name = "interactions_per_s";
   t.rate = [](long long n) { return static_cast<double>(n) * static_cast<double>(n); };
   t.builtin_variant = "tiled";
+  t.cpu_twin = "cpu";
   t.vs_variants = {"original", "tiled", "fast"};
 }
 

@@ -54,6 +54,7 @@ TemplateSpec spec() {
   t.rate_name = "samples_per_s";
   t.rate = [](long long n) { return static_cast<double>(n); };
   t.vs_variants = {"many", "fast"};
+  t.cpu_twin = "cpu_threads";
   return t;
 }
 

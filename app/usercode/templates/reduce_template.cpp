@@ -45,6 +45,7 @@ TemplateSpec spec() {
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 4e-9 * static_cast<double>(n); };
   t.vs_variants = {"atomic", "multipass", "shared_tree", "warp_shuffle", "cub", "fast"};
+  t.cpu_twin = "cpu_threads";
   t.examples = {{"reduce_atomic", "Example: one atomicAdd per value, every thread on one address.",
                  "reduce_atomic.cu"}};
   return t;

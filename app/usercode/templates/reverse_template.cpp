@@ -56,6 +56,7 @@ TemplateSpec spec() {
   t.rate_name = "gb_per_s";
   t.rate = [](long long n) { return 8e-9 * static_cast<double>(n); };  // read and written
   t.vs_variants = {"naive", "shared", "copy"};
+  t.cpu_twin = "cpu_threads";
   t.examples = {
       {"reverse_naive", "Example: document 001's simple reversal, one element a thread, reads mirrored.",
        "reverse_naive.cu"},

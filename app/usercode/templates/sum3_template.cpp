@@ -57,6 +57,7 @@ TemplateSpec spec() {
     return d * (d - 1) * (d - 2) / 6;
   };
   t.vs_variants = {"naive", "hoisted", "shared", "fast", "sorted"};
+  t.cpu_twin = "cpu";
   t.examples = {
       {"sum3_naive", "Example: document 000's first kernel: a thread per pair, atomicAdd per triple.",
        "sum3_naive.cu"},

@@ -104,6 +104,7 @@ void fill(TemplateSpec& t) {
   t.cases = swarm_verdict::cases();
   t.check = t.cases.front().check;
   t.builtin_variant = "swarm";
+  t.cpu_twin = "swarm";
   t.vs_variants = {"swarm", "sparkler"};
 }
 

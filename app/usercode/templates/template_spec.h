@@ -176,6 +176,10 @@ struct TemplateSpec {
   // bench: the built-in variants of the feeds_name target measured beside it
   // (`vs`, same n and block); empty: every one that runs on the same backend.
   std::vector<std::string> vs_variants;
+  // bench kernel --backend cpu: the lab's or scene's built-in CPU variant of
+  // the same algorithm on the same cores (count3's "cpu_threads", not the
+  // serial one nor sum3's sorted one): the fair twin, its ratio `vs_cpu_twin`.
+  std::string cpu_twin;
   std::vector<Example> examples;
 
   const ArgSpec* arg(const std::string& arg_name) const {

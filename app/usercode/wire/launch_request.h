@@ -58,8 +58,18 @@ struct LaunchArg {
   std::vector<char> scalar;  // a POD parameter's raw bytes (cv::Params, unsigned long long n)
 };
 
+// How the CPU emulator runs a whole kernel's blocks (docs/emulator.md); the
+// GPU and per-item entries ignore it.
+enum class Schedule : uint8_t {
+  Fast = 0,     // the fast path (loop fission) where the kernel has one, else fibers or loops
+  Fibers = 1,   // every block as fibers (the fast path's reference, in tests)
+  Verdict = 2,  // a correctness check: fibers switched at every store to shared or
+                // writable memory, blocks interleaved, so lost updates happen as on a GPU
+};
+
 struct LaunchRequest {
   std::string module = "editor";  // which loaded kernel (runner_client.h)
+  Schedule schedule = Schedule::Fast;
   LaunchShape shape;
   std::vector<LaunchArg> args;
   int reps = 1;  // launches, each timed; zero buffers are zeroed before each

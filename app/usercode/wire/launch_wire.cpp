@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr uint32_t kLaunchMagic = 0x314c5643;  // "CVL1": this layout, version 1
+constexpr uint32_t kLaunchMagic = 0x324c5643;  // "CVL2": this layout, version 2 (the schedule byte)
 constexpr uint32_t kMaxArgs = 256, kMaxSwaps = 64;
 
 class Writer {
@@ -135,6 +135,7 @@ json encode_launch(const LaunchRequest& r, std::vector<char>& blob) {
   w.u32(r.shape.dynamic_shared_bytes);
   w.pod<int32_t>(r.reps);
   w.u64(r.cpu_items);
+  w.u8(static_cast<uint8_t>(r.schedule));
   w.u32(static_cast<uint32_t>(r.args.size()));
   for (const LaunchArg& a : r.args) {
     w.str(a.name);
@@ -164,6 +165,10 @@ LaunchRequest decode_launch(const json& j, const std::vector<char>& blob) {
   r.reps = rd.pod<int32_t>("reps");
   if (r.reps < 1) throw std::runtime_error("reps " + std::to_string(r.reps) + " is below 1");
   r.cpu_items = rd.u64("cpu items");
+  const uint8_t schedule = rd.u8("schedule");
+  if (schedule > static_cast<uint8_t>(Schedule::Verdict))
+    throw std::runtime_error("launch request: schedule " + std::to_string(schedule) + " is not 0, 1 or 2");
+  r.schedule = static_cast<Schedule>(schedule);
   const uint32_t args = rd.u32("argument count");
   if (args > kMaxArgs) throw std::runtime_error("launch request: " + std::to_string(args) + " arguments");
   for (uint32_t k = 0; k < args; ++k) {

@@ -50,6 +50,13 @@ struct Hooks {
   void (*branch)(int line, int taken);
   void (*enter)(const void* call_site);
   void (*leave)();
+  // The fast path (loop fission): a barrier after threads may have left
+  // (`done`: a flag per thread, null when none can): 1 when every thread has
+  // left (the block is over), 0 to go on; ends the launch when only some
+  // have. A warp operation: every thread's slot is posted; fills the results
+  // or ends the launch (a bad mask).
+  int (*fission_barrier)(const unsigned char* done, int line);
+  void (*fission_warp)(LaneSlot* slots, const unsigned char* done, int line);
 };
 
 // Per worker thread, in the kernel module's thread-local storage: the running
@@ -60,6 +67,7 @@ struct Ctx {
   const Hooks* hooks;
   unsigned worker;     // the worker thread's index (an "SM" for colour by SM)
   int fibers;          // 1 when barriers and warp operations can suspend
+  unsigned long long* blocks_done;  // null, or a count of finished blocks the caller watches (atomic adds)
 };
 
 // One entry point of a module: exported as `cv_emu_entry_<name>`.
@@ -73,6 +81,11 @@ struct Entry {
   // without fibers: for kernels without barriers or warp intrinsics.
   void (*loop)(void** params, Ctx* ctx, unsigned long long first, unsigned long long last);
   unsigned long long static_shared_bytes;  // 0: unknown
+  // The fast path: blocks [first, last) each as loops over its threads (null:
+  // the kernel could not be split; fission_note says why, at fission_line).
+  void (*fission)(void** params, Ctx* ctx, unsigned long long first, unsigned long long last);
+  const char* fission_note;
+  int fission_line;
 };
 
 }  // namespace cv_emu

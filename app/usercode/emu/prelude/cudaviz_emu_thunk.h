@@ -36,6 +36,7 @@ __attribute__((flatten)) inline void loop_impl(void (*)(A...), void** p, unsigne
           c.thread_idx = Dim{x, y, z};
           K(std::get<I>(args)...);
         }
+    cv_emu_count_block(c.blocks_done);
   }
 }
 template <class... A>
@@ -43,6 +44,26 @@ constexpr size_t arity(void (*)(A...)) { return sizeof...(A); }
 template <auto K>
 inline void loop(void** p, Ctx*, unsigned long long first, unsigned long long last) {
   loop_impl<K>(K, p, first, last, std::make_index_sequence<arity(K)>{});
+}
+
+// The fast path: blocks [first, last), each by F (cv_fis_<kernel>, generated),
+// which runs one block's threads as loops between its barriers.
+template <auto F, class... A, size_t... I>
+inline void fission_impl(void (*)(A...), void** p, unsigned long long first, unsigned long long last,
+                         std::index_sequence<I...>) {
+  const std::tuple<Arg<A>...> args(*static_cast<Arg<A>*>(p[I])...);
+  Ctx& c = cv_emu_ctx_tls;
+  const Dim gd = c.grid_dim;
+  for (unsigned long long b = first; b < last; ++b) {
+    c.block_idx = Dim{static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
+                      static_cast<unsigned>(b / (static_cast<unsigned long long>(gd.x) * gd.y))};
+    F(std::get<I>(args)...);
+    cv_emu_count_block(c.blocks_done);
+  }
+}
+template <auto F>
+inline void fission(void** p, Ctx*, unsigned long long first, unsigned long long last) {
+  fission_impl<F>(F, p, first, last, std::make_index_sequence<arity(F)>{});
 }
 
 }  // namespace cv_emu

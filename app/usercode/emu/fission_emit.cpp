@@ -1,0 +1,736 @@
+// emit_kernel(): a kernel's body rewritten as loops over a block's threads (fission_emit.h).
+#include "usercode/emu/fission_emit.h"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <set>
+
+#include "usercode/emu/source_scan.h"
+
+namespace cv::emu::fission {
+namespace {
+
+constexpr unsigned kMaxThreads = 1024;
+constexpr size_t kMaxReplicatedBytes = 512 * 1024;  // per-thread copies live on the worker's stack
+
+const Node& strip(const Node& e) {
+  const Node* p = &e;
+  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
+    p = &p->kids.back();
+  return *p;
+}
+
+void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas = true) {
+  f(n);
+  if (n.kind == K::Lambda && !into_lambdas) return;
+  for (const Node& k : n.kids) each(k, f, into_lambdas);
+}
+
+struct Edit {
+  unsigned begin, end;
+  std::string text;
+};
+
+// A piece of a region: a whole statement, the part of a warp statement before
+// its warp call (its operands) or after it (the rest, the call replaced by its result).
+struct Part {
+  enum Mode { Whole, Pre, Post, Declarator } mode = Whole;
+  const Node* s = nullptr;
+  const Node* var = nullptr;  // Declarator: the one variable of s
+};
+
+class Emitter {
+ public:
+  Emitter(const Analysis& a, std::string file, size_t student_start, std::string dir)
+      : a_(a), file_(std::move(file)), student_start_(student_start), text_(a.tree->text), dir_(std::move(dir)) {}
+
+  bool run(const std::string& name, Emitted& out);
+
+ private:
+  // Both passes walk the same way; the first (dry_) only learns where every local is used.
+  void sequence(const Node& block);
+  void statement(const Node& s);
+  void nest(const Node& s);
+  void declaration_statement(const Node& s);
+  void warp_statement(const Node& s);
+  void flush();
+  void region_code(int id, const std::vector<Part>& parts);
+  std::string part_code(const Part& p, int region);
+  void note_uses(const Part& p, int region);
+  std::string head(unsigned begin, unsigned end);
+
+  using Calls = std::vector<const Node*>;  // a statement's warp calls, replaced by their results
+  std::vector<Edit> edits(unsigned begin, unsigned end, int region, const Calls* warps) const;
+  std::string rewrite(unsigned begin, unsigned end, int region, const Calls* warps = nullptr) const;
+  std::string line_directive(unsigned offset) const;
+  std::string declarator(const Node& v, int region, const Calls* warps) const;
+  std::string init_text(const Node& v, int region, const Calls* warps) const;
+  bool choose_replicated(std::string& why, int& line);
+  std::string prologue(const std::string& name);
+  std::string ref_text(const std::string& usr) const;
+  bool shared_rooted(const Node& e) const;
+  std::string warp_post_code(const Node& call, size_t index) const;
+  size_t most_warp_calls_ = 0;  // in one statement: that many slot arrays
+
+  const Analysis& a_;
+  std::string file_;
+  size_t student_start_;
+  const std::string& text_;
+  bool dry_ = true;
+  std::string out_;
+  std::vector<Part> pending_;
+  int regions_ = 0;
+  std::map<std::string, std::set<int>> uses_;  // local USR -> regions (-1: outside any)
+  std::set<std::string> in_lambda_;
+  std::set<std::string> unwritable_;           // a reference spelt inside a macro's body
+  std::map<std::string, int> replicated_;      // local USR -> its copies' index
+  std::vector<const Node*> statics_;           // __shared__ / static declarations, hoisted
+  bool tracking_ = false;                      // threads can leave early: cv_done
+  std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
+  std::set<std::string> remat_;                // const locals computed again in each region that reads them
+  std::map<std::string, int> decl_region_;     // local USR -> the region that declares it
+  bool remat_expr(const Node& e) const;
+  bool rematerialisable(const Node& v) const;
+  std::string remat_prefix(int region) const;
+  std::string dir_;
+  std::map<std::string, std::string> clones_;  // helper USR -> its copy taking the thread's coordinates
+  std::string clone_code_;
+  void find_clones();
+  bool needs_context(const std::vector<Part>& parts) const;
+  void find_deferred();
+  std::string flushes() const;
+};
+
+std::string Emitter::line_directive(unsigned offset) const {
+  if (offset < student_start_) return "\n";
+  const long line = 1 + std::count(text_.begin() + static_cast<long>(student_start_),
+                                   text_.begin() + static_cast<long>(offset), '\n');
+  return "\n#line " + std::to_string(line) + " \"" + file_ + "\"\n";
+}
+
+std::string Emitter::ref_text(const std::string& usr) const {
+  const std::string r = "cv_r_" + std::to_string(replicated_.at(usr)) + "[cv_t]";
+  return a_.locals.at(usr)->is_const ? "std::as_const(" + r + ")" : r;
+}
+
+// &s, &s[i], &s.f, s (an array) where s is __shared__ (or static): memory no other worker touches.
+bool Emitter::shared_rooted(const Node& e) const {
+  const Node* p = &strip(e);
+  if (p->kind == K::Unary && p->op == "&" && !p->kids.empty()) p = &strip(p->kids[0]);
+  while ((p->kind == K::Subscript || (p->kind == K::MemberRef && !p->arrow)) && !p->kids.empty())
+    p = &strip(p->kids[0]);
+  if (p->kind != K::DeclRef || p->ref_kind != K::Var) return false;
+  auto it = a_.locals.find(p->ref);
+  return it != a_.locals.end() && it->second->is_static;
+}
+
+std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const Calls* warps) const {
+  std::vector<Edit> out;
+  auto inside = [&](unsigned b, unsigned e) { return b >= begin && e <= end && b < e; };
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    for (size_t i = 0; warps && i < warps->size(); ++i)
+      if ((*warps)[i] == &n && n.main && inside(n.begin, n.end)) {
+        out.push_back({n.begin, n.end, warp_post_code(n, i)});
+        return;
+      }
+    if (n.kind == K::DeclStmt && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
+        std::all_of(n.kids.begin(), n.kids.end(), [](const Node& v) { return v.kind == K::Var && v.is_static; })) {
+      out.push_back({n.begin, n.end, ";"});  // hoisted to the function's top
+      return;
+    }
+    if (n.kind == K::DeclRef && n.ref_offset && replicated_.count(n.ref) && inside(n.ref_offset, n.ref_offset + 1))
+      out.push_back({n.ref_offset, n.ref_offset + static_cast<unsigned>(n.name.size()), ref_text(n.ref)});
+    if (n.kind == K::Return && region < 0 && !deferred_.empty() && n.main && inside(n.begin, n.end)) {
+      out.push_back({n.begin, n.end, "do { " + flushes() + "return; } while (0)"});  // the block is over
+      return;
+    }
+    if (n.kind == K::Call && clones_.count(n.ref) && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
+        strip(n.kids[0]).ref_offset) {
+      const Node& callee = strip(n.kids[0]);
+      bool args = false;
+      for (size_t i = 1; i < n.kids.size(); ++i) args = args || (n.kids[i].main && n.kids[i].begin >= callee.end);
+      out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()), clones_.at(n.ref)});
+      out.push_back({n.end - 1, n.end - 1, std::string(args ? ", " : "") + "cv_tid, cv_bi, cv_bd, cv_gd"});
+      for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
+      return;
+    }
+    if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
+      const Node& callee = strip(n.kids[0]);
+      out.push_back({callee.ref_offset, n.kids[1].begin, "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", "});
+      for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
+      return;
+    }
+    if (n.kind == K::Return && region >= 0 && n.main && inside(n.begin, n.end)) {  // (uniform code: a real return)
+      const std::string go = "goto cv_next_" + std::to_string(region);
+      out.push_back({n.begin, n.end, tracking_ ? "do { cv_done[cv_t] = 1; " + go + "; } while (0)" : go});
+      return;
+    }
+    if (n.kind == K::Call && n.ref_file == "cudaviz_emu.h" && n.name.rfind("atomic", 0) == 0 && n.kids.size() > 1 &&
+        shared_rooted(n.kids[1])) {
+      const Node& callee = strip(n.kids[0]);
+      if (callee.ref_offset && inside(callee.ref_offset, callee.ref_offset + 1))
+        out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()),
+                       "cv_fis_" + callee.name});
+    }
+    if (n.kind == K::Lambda) return;
+    for (const Node& k : n.kids) walk(k);
+  };
+  walk(*a_.body);
+  // threadIdx (a macro of the prelude) becomes the loop's own thread index;
+  // blockIdx, blockDim and gridDim the function's locals (read once a block).
+  const std::string code = code_only(std::string_view(text_).substr(begin, end - begin));
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
+                                    {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
+    for (size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + word.size())) {
+      if ((at > 0 && ident(code[at - 1])) || (at + word.size() < code.size() && ident(code[at + word.size()])))
+        continue;
+      const unsigned b = begin + static_cast<unsigned>(at);
+      out.push_back({b, b + static_cast<unsigned>(word.size()), local});
+    }
+  std::sort(out.begin(), out.end(), [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
+  return out;
+}
+
+// The text of [begin, end) with the region's edits; a replaced range keeps its
+// line breaks, so #line stays true for what follows.
+std::string Emitter::rewrite(unsigned begin, unsigned end, int region, const Calls* warps) const {
+  std::string s;
+  unsigned at = begin;
+  for (const Edit& e : edits(begin, end, region, warps)) {
+    if (e.begin < at) continue;  // inside an edit already made
+    s.append(text_, at, e.begin - at);
+    s += e.text;
+    s.append(static_cast<size_t>(std::count(text_.begin() + e.begin, text_.begin() + e.end, '\n')), '\n');
+    at = e.end;
+  }
+  s.append(text_, at, end - at);
+  return s;
+}
+
+std::string Emitter::head(unsigned begin, unsigned end) { return line_directive(begin) + rewrite(begin, end, -1); }
+
+// Where a statement's text ends: its own range, and the ';' after it when it has one.
+unsigned statement_end(const std::string& text, const Node& s) {
+  if (s.kind == K::Compound) return s.end;
+  if ((s.kind == K::If || s.kind == K::For || s.kind == K::While || s.kind == K::Switch || s.kind == K::Label) &&
+      !s.kids.empty())
+    return std::max(s.end, statement_end(text, s.kids.back()));  // its last statement's ';'
+  size_t i = s.end;
+  for (;;) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (text.compare(i, 2, "//") == 0) i = text.find('\n', i);
+    else if (text.compare(i, 2, "/*") == 0) i = text.find("*/", i) + 2;
+    else break;
+    if (i == std::string::npos || i > text.size()) return s.end;
+  }
+  return i < text.size() && text[i] == ';' ? static_cast<unsigned>(i + 1) : s.end;
+}
+
+void Emitter::sequence(const Node& block) {
+  if (block.kind != K::Compound) return statement(block);
+  for (const Node& k : block.kids) statement(k);
+}
+
+void Emitter::statement(const Node& s) {
+  switch (a_.role(s)) {
+    case Role::Thread:
+      if (s.kind == K::DeclStmt) return declaration_statement(s);
+      pending_.push_back({Part::Whole, &s, nullptr});
+      return;
+    case Role::Uniform: {
+      if (s.kind == K::DeclStmt && std::all_of(s.kids.begin(), s.kids.end(), [](const Node& v) { return v.is_static; }))
+        return;  // __shared__: declared at the function's top
+      // A declaration of uniform values goes before the pending region unless
+      // that region names something by the same name (it would see this one).
+      bool clash = s.kind != K::DeclStmt;
+      for (const Part& p : pending_)
+        each(*p.s, [&](const Node& n) {
+          if (n.kind == K::DeclRef)
+            for (const Node& v : s.kids) clash = clash || v.name == n.name;
+        });
+      if (clash) flush();
+      if (dry_) note_uses({Part::Whole, &s, nullptr}, -1);
+      else out_ += head(s.begin, statement_end(text_, s));
+      return;
+    }
+    case Role::Barrier:
+      flush();
+      if (!dry_ && tracking_)
+        out_ += "\nif (cv_emu_ctx_tls.hooks->fission_barrier(cv_done, " + std::to_string(s.line) + ")) return;\n";
+      return;
+    case Role::Warp:
+      return warp_statement(s);
+    case Role::Nest:
+      flush();
+      return nest(s);
+  }
+}
+
+void Emitter::nest(const Node& s) {
+  auto body = [&](const Node& b) {
+    if (!dry_) out_ += "{";
+    sequence(b);
+    flush();
+    if (!dry_) out_ += "\n}";
+  };
+  auto text = [&](unsigned b, unsigned e) {
+    if (dry_) return;
+    out_ += head(b, e);
+  };
+  switch (s.kind) {
+    case K::Compound:
+      return body(s);
+    case K::If:
+      text(s.begin, s.kids[1].begin);
+      body(s.kids[1]);
+      if (s.kids.size() > 2) {
+        text(statement_end(text_, s.kids[1]), s.kids[2].begin);
+        body(s.kids[2]);
+      }
+      return;
+    case K::For: case K::While:
+      text(s.begin, s.kids.back().begin);
+      return body(s.kids.back());
+    case K::Do:
+      if (!dry_) out_ += "\ndo ";
+      body(s.kids[0]);
+      text(statement_end(text_, s.kids[0]), statement_end(text_, s));
+      return;
+    default:
+      return;
+  }
+}
+
+void Emitter::declaration_statement(const Node& s) {
+  bool mixed = false;
+  for (const Node& v : s.kids) mixed = mixed || (v.kind == K::Var && !v.is_static && a_.uniform.count(v.usr));
+  if (!mixed) {
+    pending_.push_back({Part::Whole, &s, nullptr});
+    return;
+  }
+  for (const Node& v : s.kids) {
+    if (v.kind != K::Var || v.is_static) continue;
+    if (!a_.uniform.count(v.usr)) {
+      pending_.push_back({Part::Declarator, &s, &v});
+      continue;
+    }
+    flush();
+    if (dry_) note_uses({Part::Declarator, &s, &v}, -1);
+    else out_ += declarator(v, -1, nullptr);
+  }
+}
+
+void Emitter::warp_statement(const Node& s) {
+  const Calls calls = a_.warp_calls(s);
+  most_warp_calls_ = std::max(most_warp_calls_, calls.size());
+  pending_.push_back({Part::Pre, &s, nullptr});
+  flush();
+  for (size_t i = 0; !dry_ && i < calls.size(); ++i)  // in order, as each would complete before the next
+    out_ += "\ncv_emu_ctx_tls.hooks->fission_warp(cv_slots_" + std::to_string(i) + ", " +
+            std::string(tracking_ ? "cv_done" : "nullptr") + ", " + std::to_string(calls[i]->line) + ");\n";
+  pending_.push_back({Part::Post, &s, nullptr});
+}
+
+void Emitter::flush() {
+  if (pending_.empty()) return;
+  const int id = regions_++;
+  if (dry_)
+    for (const Part& p : pending_) note_uses(p, id);
+  else
+    region_code(id, pending_);
+  pending_.clear();
+}
+
+void Emitter::region_code(int id, const std::vector<Part>& parts) {
+  out_ +=
+      "\nfor (unsigned cv_z = 0; cv_z < cv_bd.z; ++cv_z)\n"
+      "for (unsigned cv_y = 0; cv_y < cv_bd.y; ++cv_y)\n"
+      "for (unsigned cv_x = 0; cv_x < cv_bd.x; ++cv_x) {\n"
+      "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
+  if (tracking_) out_ += "if (cv_done[cv_t]) continue;\n";
+  if (needs_context(parts)) out_ += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  out_ += "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  out_ += remat_prefix(id);
+  for (const Part& p : parts) out_ += part_code(p, id);
+  out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + flushes() + "\n";
+}
+
+// Whether a region calls something that reads the running thread's
+// coordinates from the emulator's context (then each loop step puts them there).
+bool Emitter::needs_context(const std::vector<Part>& parts) const {
+  bool need = false;
+  for (const Part& p : parts)
+    each(p.mode == Part::Declarator ? *p.var : *p.s, [&](const Node& n) {
+      if (n.kind == K::Call && !clones_.count(n.ref) && a_.touches_thread_index(n)) need = true;
+    });
+  return need;
+}
+
+// Helpers the kernel calls that only compute from their arguments and the
+// thread's coordinates (cv::global_index, a student's `gid()`): copied with
+// those as parameters, so the loops read them from registers, not from the
+// emulator's context. Leaves only: a copy calls nothing that would need one.
+void Emitter::find_clones() {
+  std::map<std::string, std::string> texts;  // header file -> its text
+  each(*a_.body, [&](const Node& n) {
+    if (n.kind != K::Call || clones_.count(n.ref) || !a_.pure_call(n, true)) return;
+    auto f = a_.tree->functions.find(n.ref);
+    if (f == a_.tree->functions.end() || !f->second.has_body || f->second.system || !f->second.free_function) return;
+    const Function& fn = f->second;
+    bool leaf = true, coordinates = false;  // calls nothing that would need a copy; reads the coordinates
+    each(fn.def, [&](const Node& k) {
+      leaf = leaf && (k.kind != K::Call || a_.pure_call(k, false));
+      coordinates = coordinates || (k.kind == K::DeclRef && k.name == "cv_emu_ctx_tls");
+    });
+    if (!leaf || !coordinates) return;
+    if (!texts.count(fn.file)) {
+      std::ifstream in(dir_ + "/" + fn.file, std::ios::binary);
+      std::ostringstream s;
+      s << in.rdbuf();
+      texts[fn.file] = s.str();
+    }
+    const std::string& t = texts[fn.file];
+    if (fn.at_end > t.size() || fn.at_body <= fn.at_name || fn.at_name < fn.at_begin) return;
+    std::string head = t.substr(fn.at_begin, fn.at_body - fn.at_begin);
+    if (head.find("template") != std::string::npos || head.find("extern") != std::string::npos) return;
+    const std::string name = "cv_fisfn_" + std::to_string(clones_.size());
+    const size_t at = fn.at_name - fn.at_begin, open = head.find('(', at), close = head.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return;
+    const bool params = head.find_first_not_of(" \t\n", open + 1) != close;
+    head.insert(close, std::string(params ? ", " : "") +
+                           "const uint3& cv_tid, const uint3& cv_bi, const uint3& cv_bd, const uint3& cv_gd");
+    head.replace(at, fn.def.name.size(), name);
+    std::string body = t.substr(fn.at_body, fn.at_end - fn.at_body);
+    const std::string code = code_only(body);
+    std::vector<std::pair<size_t, std::pair<size_t, std::string>>> swaps;  // at -> (length, with)
+    auto ident = [&](size_t p) { return p < code.size() && (std::isalnum(static_cast<unsigned char>(code[p])) || code[p] == '_'); };
+    for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
+                                      {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
+      for (size_t p = code.find(word); p != std::string::npos; p = code.find(word, p + word.size()))
+        if (!(p > 0 && ident(p - 1)) && !ident(p + word.size())) swaps.push_back({p, {word.size(), local}});
+    std::sort(swaps.rbegin(), swaps.rend());  // from the end: earlier offsets stay true
+    for (const auto& [p, w] : swaps) body.replace(p, w.first, w.second);
+    std::string open_ns, close_ns;
+    for (const std::string& ns : fn.namespaces) open_ns += "namespace " + ns + " { ", close_ns += "} ";
+    const long line = 1 + std::count(t.begin(), t.begin() + fn.at_begin, '\n');
+    clone_code_ += "\n#line " + std::to_string(line) + " \"" + fn.file + "\"\n" + open_ns + "static " + head + body +
+                   " " + close_ns + "\n";
+    clones_[n.ref] = name;
+  });
+}
+
+std::string Emitter::flushes() const {
+  std::string f;
+  for (const auto& [call, k] : deferred_) f += "cv_fis_flush(cv_d_" + std::to_string(k) + "); ";
+  return f;
+}
+
+// atomicAdd on integers whose result nobody uses, into a buffer the kernel
+// touches only that way: a block's threads' adds are summed and made as one
+// atomic after each loop over the threads. Exact (integer sums), and no
+// thread can tell: nothing reads that buffer while the kernel runs.
+void Emitter::find_deferred() {
+  std::map<std::string, int> uses, atomic_uses;  // parameter USR -> references, of them as such a target
+  std::vector<std::pair<const Node*, std::string>> sites;
+  auto root = [](const Node& arg) -> const Node* {
+    const Node* p = &strip(arg);
+    if (p->kind == K::Unary && p->op == "&" && !p->kids.empty()) p = &strip(p->kids[0]);
+    if ((p->kind == K::Call && p->name == "operator[]") || p->kind == K::Subscript) p = &strip(p->kids[0]);
+    return p->kind == K::DeclRef && p->ref_kind == K::Param ? p : nullptr;
+  };
+  std::function<void(const Node&, bool)> walk = [&](const Node& n, bool discarded) {
+    if (n.kind == K::DeclRef && n.ref_kind == K::Param) ++uses[n.ref];
+    const bool integer = n.type == "int" || n.type == "unsigned int" || n.type == "long long" ||
+                         n.type == "unsigned long long";
+    // (kids: the callee, the address, the value, and the default `line` argument, unspelt)
+    const bool two_args = n.kids.size() >= 3 && n.kids[2].main && (n.kids.size() == 3 || !n.kids[3].main);
+    if (discarded && n.kind == K::Call && n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer &&
+        two_args && !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
+      if (const Node* r = root(n.kids[1])) {
+        ++atomic_uses[r->ref];
+        sites.push_back({&n, r->ref});
+      }
+    // A value is discarded as a statement's whole expression, and so is what a
+    // parenthesis, an implicit conversion or a cast in that place holds
+    // (`(void)atomicAdd(...)`).
+    const bool wrapper = n.kind == K::Paren || n.kind == K::Unexposed || n.kind == K::Cast;
+    for (const Node& k : n.kids) walk(k, n.kids.size() == 1 && (n.kind == K::ExprStmt || (discarded && wrapper)));
+  };
+  walk(*a_.body, false);
+  for (const auto& [call, param] : sites)
+    if (uses[param] == atomic_uses[param]) deferred_[call] = static_cast<int>(deferred_.size());
+}
+
+// The code a warp call's operands become before the exchange: posted in the thread's slot.
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& args, const std::string& slot);
+
+std::string Emitter::part_code(const Part& p, int region) {
+  const Node& s = *p.s;
+  const Calls calls = p.mode == Part::Post || p.mode == Part::Pre ? a_.warp_calls(s) : Calls{};
+  const Calls* warp = p.mode == Part::Post ? &calls : nullptr;
+  if (p.mode == Part::Declarator) return declarator(*p.var, region, nullptr);
+  if (p.mode == Part::Pre) {
+    std::string code;
+    for (size_t k = 0; k < calls.size(); ++k) {
+      const Node& c = *calls[k];
+      std::vector<std::string> args;
+      for (size_t i = 1; i < c.kids.size(); ++i)
+        if (c.kids[i].main && c.kids[i].begin >= c.kids[0].end)
+          args.push_back("(" + rewrite(c.kids[i].begin, c.kids[i].end, region) + ")");
+      code += line_directive(c.begin) + warp_pre_code(c, args, "cv_slots_" + std::to_string(k) + "[cv_t]");
+    }
+    return code;
+  }
+  bool split = false;
+  if (s.kind == K::DeclStmt)
+    for (const Node& v : s.kids) split = split || replicated_.count(v.usr);
+  if (!split) return line_directive(s.begin) + rewrite(s.begin, statement_end(text_, s), region, warp);
+  std::string out;
+  for (const Node& v : s.kids)
+    if (v.kind == K::Var && !v.is_static) out += declarator(v, region, warp);
+  return out;
+}
+
+// One variable of a declaration, alone: a per-thread copy's store, or its own declaration.
+std::string Emitter::declarator(const Node& v, int region, const Calls* warp) const {
+  const std::string init = init_text(v, region, warp);
+  if (!replicated_.count(v.usr))
+    return line_directive(v.name_begin) + "cv_emu::Id<" + v.type + "> " + v.name + init + ";";
+  if (init.empty()) return "";
+  std::string nc = v.type;
+  if (v.is_const && nc.rfind("const ", 0) == 0) nc = nc.substr(6);
+  else if (v.is_const && nc.size() > 6 && nc.compare(nc.size() - 6, 6, " const") == 0) nc.resize(nc.size() - 6);
+  return line_directive(v.name_begin) + "{ cv_emu::Id<" + nc + "> cv_init" + init + "; cv_fis_put(cv_r_" +
+         std::to_string(replicated_.at(v.usr)) + "[cv_t], cv_init); }";
+}
+
+// What follows a variable's name in its declaration (array bounds skipped): " = x", "(a, b)", "{...}".
+std::string Emitter::init_text(const Node& v, int region, const Calls* warp) const {
+  unsigned at = v.name_begin + static_cast<unsigned>(v.name.size());
+  while (at < v.end) {
+    while (at < v.end && std::isspace(static_cast<unsigned char>(text_[at]))) ++at;
+    if (at >= v.end || text_[at] != '[') break;
+    int depth = 0;
+    do {
+      depth += text_[at] == '[' ? 1 : text_[at] == ']' ? -1 : 0;
+      ++at;
+    } while (at < v.end && depth > 0);
+  }
+  return at >= v.end ? "" : " " + rewrite(at, v.end, region, warp);
+}
+
+void Emitter::note_uses(const Part& p, int region) {
+  const Calls calls = a_.warp_calls(*p.s);
+  auto note = [&](const Node& n, bool lambda) {
+    if (n.kind == K::Var && a_.locals.count(n.usr)) uses_[n.usr].insert(region), decl_region_[n.usr] = region;
+    if (n.kind != K::DeclRef || !a_.locals.count(n.ref)) return;
+    uses_[n.ref].insert(region);
+    if (lambda) in_lambda_.insert(n.ref);
+    if (!n.ref_offset) unwritable_.insert(n.ref);
+  };
+  std::function<void(const Node&, bool, bool)> walk = [&](const Node& n, bool lambda, bool in_call) {
+    const bool call = in_call || std::find(calls.begin(), calls.end(), &n) != calls.end();
+    const bool take = p.mode == Part::Whole || p.mode == Part::Declarator ||
+                      (p.mode == Part::Pre ? call : !call);
+    if (take) note(n, lambda);
+    for (const Node& k : n.kids) walk(k, lambda || n.kind == K::Lambda, call);
+  };
+  walk(p.mode == Part::Declarator ? *p.var : *p.s, false, false);
+}
+
+bool Emitter::choose_replicated(std::string& why, int& line) {
+  size_t bytes = 0;
+  std::vector<const Node*> order;  // in declaration order: a value computed again may use earlier ones
+  for (const auto& [usr, regions] : uses_) order.push_back(a_.locals.at(usr));
+  std::sort(order.begin(), order.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  for (const Node* vp : order) {
+    const Node& v = *vp;
+    const std::string& usr = v.usr;
+    if (uses_[usr].size() < 2 || v.is_static || a_.uniform.count(usr)) continue;
+    if (rematerialisable(v)) {
+      remat_.insert(usr);
+      continue;
+    }
+    std::string bad;
+    if (v.is_reference) bad = "is a reference";
+    else if (!v.is_pod || v.size <= 0) bad = "has a type with constructors (not plain data)";
+    else if (v.type_in_body) bad = "has a type declared inside the kernel";
+    else if (in_lambda_.count(usr)) bad = "is used inside a lambda";
+    else if (unwritable_.count(usr) || !v.name_begin) bad = "is used inside a macro";
+    if (!bad.empty()) {
+      why = "the variable '" + v.name + "' (line " + std::to_string(v.line) + ") lives across a barrier and " + bad;
+      line = v.line;
+      return false;
+    }
+    bytes += static_cast<size_t>(v.size) * kMaxThreads;
+    replicated_[usr] = static_cast<int>(replicated_.size());
+  }
+  if (bytes > kMaxReplicatedBytes) {
+    why = "the variables that live across barriers need " + std::to_string(bytes >> 10) +
+          " KiB for 1024 threads (the fast path keeps at most " + std::to_string(kMaxReplicatedBytes >> 10) + ")";
+    return false;
+  }
+  return true;
+}
+
+// A const local whose value follows from the thread's index, the block's and
+// the parameters alone (`t = threadIdx.x + ...`): each region that reads it
+// computes it again instead of keeping a copy per thread (the loops then
+// stay plain arithmetic the compiler can vectorise).
+bool Emitter::rematerialisable(const Node& v) const {
+  if (!v.is_const || v.is_array || v.is_reference || !v.is_pod || v.type_in_body || !v.name_begin) return false;
+  const Node* init = nullptr;
+  for (const Node& k : v.kids)
+    if (k.kind >= K::DeclRef) init = &k;
+  return init && remat_expr(*init);
+}
+
+bool Emitter::remat_expr(const Node& e) const {
+  switch (e.kind) {
+    case K::Literal: case K::SizeOf:
+      return true;
+    case K::DeclRef:
+      if (e.ref_kind == K::Param || e.ref_kind == K::Function || e.ref_kind == K::Other) return true;
+      if (e.ref_kind != K::Var) return false;
+      if (!a_.locals.count(e.ref)) return e.is_const;
+      return remat_.count(e.ref) || (a_.uniform.count(e.ref) && a_.locals.at(e.ref)->is_const);
+    case K::MemberRef:
+      if (e.arrow || e.kids.empty()) return false;
+      if (strip(e.kids[0]).kind == K::DeclRef && strip(e.kids[0]).name == "cv_emu_ctx_tls")
+        return e.name == "thread_idx" || e.name == "block_idx" || e.name == "block_dim" || e.name == "grid_dim";
+      break;
+    case K::Unary:
+      if (e.op == "*" || e.op == "&" || e.op == "++" || e.op == "--") return false;
+      break;
+    case K::Binary:
+      if (e.op == "=") return false;
+      break;
+    case K::Call:
+      if (!a_.pure_call(e, true)) return false;
+      break;
+    case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional: case K::InitList:
+      break;
+    default:
+      return false;
+  }
+  for (const Node& k : e.kids)
+    if (!remat_expr(k)) return false;
+  return true;
+}
+
+// The values computed again that a region reads but does not declare, and
+// those they are computed from, in declaration order.
+std::string Emitter::remat_prefix(int region) const {
+  std::set<std::string> need;
+  std::function<void(const std::string&)> add = [&](const std::string& usr) {
+    if (decl_region_.count(usr) && decl_region_.at(usr) == region) return;
+    if (!need.insert(usr).second) return;
+    each(*a_.locals.at(usr), [&](const Node& n) {
+      if (n.kind == K::DeclRef && remat_.count(n.ref)) add(n.ref);
+    });
+  };
+  for (const std::string& usr : remat_)
+    if (uses_.at(usr).count(region)) add(usr);
+  std::vector<const Node*> vs;
+  for (const std::string& usr : need) vs.push_back(a_.locals.at(usr));
+  std::sort(vs.begin(), vs.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  std::string p;
+  for (const Node* v : vs)
+    p += line_directive(v->name_begin) + "cv_emu::Id<" + v->type + "> " + v->name + init_text(*v, region, nullptr) + ";";
+  return p;
+}
+
+std::string Emitter::prologue(const std::string& name) {
+  std::string p = "\nstatic void cv_fis_" + name + "(";
+  for (size_t i = 0; i < a_.params.size(); ++i)
+    p += (i ? ", " : "") + text_.substr(a_.params[i]->begin, a_.params[i]->end - a_.params[i]->begin);
+  p += ") {\nconst uint3 cv_bd = cv_emu_ctx_tls.block_dim, cv_bi = cv_emu_ctx_tls.block_idx, cv_gd = cv_emu_ctx_tls.grid_dim;\n";
+  for (const Node* s : statics_) p += line_directive(s->begin) + text_.substr(s->begin, statement_end(text_, *s) - s->begin);
+  p += "\n";
+  for (const auto& [usr, k] : replicated_) {
+    const Node& v = *a_.locals.at(usr);
+    std::string nc = v.type;
+    if (v.is_const && nc.rfind("const ", 0) == 0) nc = nc.substr(6);
+    p += "cv_emu::Id<" + nc + "> cv_r_" + std::to_string(k) + "[" + std::to_string(kMaxThreads) + "];\n";
+  }
+  if (tracking_)
+    p += "unsigned char cv_done[" + std::to_string(kMaxThreads) +
+         "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\n";
+  for (size_t i = 0; i < most_warp_calls_; ++i)
+    p += "cv_emu::LaneSlot cv_slots_" + std::to_string(i) + "[" + std::to_string(kMaxThreads) + "];\n";
+  for (const auto& [call, k] : deferred_) p += "cv_fis_defer<" + call->type + "> cv_d_" + std::to_string(k) + ";\n";
+  return p;
+}
+
+bool Emitter::run(const std::string& name, Emitted& out) {
+  tracking_ = a_.thread_exits && (a_.has_sync || a_.nested_loops);
+  std::set<std::string> names;
+  std::function<void(const Node&)> statics = [&](const Node& n) {
+    if (n.kind == K::DeclStmt && !n.kids.empty() &&
+        std::all_of(n.kids.begin(), n.kids.end(), [](const Node& v) { return v.kind == K::Var && v.is_static; })) {
+      statics_.push_back(&n);
+      for (const Node& v : n.kids) {
+        if (!names.insert(v.name).second) out.why = "two __shared__ or static variables are named '" + v.name + "'";
+      }
+      return;
+    }
+    for (const Node& k : n.kids) statics(k);
+  };
+  statics(*a_.body);
+  for (const auto& [usr, v] : a_.locals)
+    if (v->is_static && std::none_of(statics_.begin(), statics_.end(), [&](const Node* s) {
+          return std::any_of(s->kids.begin(), s->kids.end(), [&](const Node& x) { return x.usr == usr; });
+        }))
+      out.why = "the static variable '" + v->name + "' is declared beside other variables";
+  if (!out.why.empty()) return false;
+  find_deferred();
+  find_clones();
+  dry_ = true;
+  sequence(*a_.body);
+  flush();
+  if (!choose_replicated(out.why, out.line)) return false;
+  dry_ = false;
+  regions_ = 0;
+  sequence(*a_.body);
+  flush();
+  out.code = clone_code_ + prologue(name) + out_ + "\n}\n";
+  out.ok = true;
+  return true;
+}
+
+std::string Emitter::warp_post_code(const Node& call, size_t index) const {
+  return call.type == "void" ? "(void)0"
+                             : "cv_fis_take<" + call.type + ">(cv_slots_" + std::to_string(index) + "[cv_t])";
+}
+
+std::string warp_pre_code(const Node& c, const std::vector<std::string>& a, const std::string& slot) {
+  auto arg = [&](size_t i, const char* fallback) { return i < a.size() ? a[i] : std::string(fallback); };
+  const std::string line = std::to_string(c.line);
+  const std::string& n = c.name;
+  if (n == "__syncwarp") return "cv_fis_post(" + slot + ", cv_emu::kSyncWarp, " + arg(0, "0xffffffffu") + ", 0ull, 0, 32, " + line + ");";
+  if (n == "__activemask") return "cv_fis_post(" + slot + ", cv_emu::kActiveMask, 0xffffffffu, 0ull, 0, 32, " + line + ");";
+  if (n == "__ballot_sync" || n == "__any_sync" || n == "__all_sync") {
+    const std::string op = n == "__ballot_sync" ? "kBallot" : n == "__any_sync" ? "kAny" : "kAll";
+    return "cv_fis_post(" + slot + ", cv_emu::" + op + ", " + arg(0, "0") + ", (" + arg(1, "0") +
+           ") ? 1ull : 0ull, 0, 32, " + line + ");";
+  }
+  const std::string op = n == "__shfl_sync" ? "kShfl" : n == "__shfl_up_sync" ? "kShflUp"
+                         : n == "__shfl_down_sync" ? "kShflDown" : "kShflXor";
+  return "cv_fis_post(" + slot + ", cv_emu::" + op + ", " + arg(0, "0") + ", cv_fis_bits(" + arg(1, "0") +
+         "), static_cast<int>(" + arg(2, "0") + "), " + arg(3, "32") + ", " + line + ");";
+}
+
+}  // namespace
+
+Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name, size_t student_start,
+                    const std::string& dir) {
+  Emitted out;
+  Emitter e(a, file_name, student_start, dir);
+  e.run(name, out);
+  return out;
+}
+
+}  // namespace cv::emu::fission

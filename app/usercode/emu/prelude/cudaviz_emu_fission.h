@@ -1,0 +1,88 @@
+// cudaviz emulator, the fast path's helpers (docs/emulator.md, "Loop
+// fission"): what the rewritten kernels (cv_fis_<name>, generated) use to keep
+// a value per thread, to post a warp operation's operands and take its result,
+// and the plain read-modify-writes that atomics on __shared__ memory become
+// (a block's threads run one after another on one worker: nothing else
+// touches its shared memory while they run).
+#pragma once
+
+namespace cv_emu {
+template <class T>
+using Id = T;  // a declarator for any type: Id<float[4]> a;
+}
+
+template <class T>
+inline void cv_fis_put(T& dst, const T& src) {
+  std::memcpy(static_cast<void*>(&dst), static_cast<const void*>(&src), sizeof(T));
+}
+
+template <class T>
+inline unsigned long long cv_fis_bits(T v) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                "warp shuffles move one value of at most 8 bytes (int, float, double, ...)");
+  unsigned long long b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+
+inline void cv_fis_post(cv_emu::LaneSlot& s, int op, unsigned mask, unsigned long long value, int arg, int width,
+                        int line) {
+  s.value = value, s.result = 0, s.op = op, s.mask = mask, s.arg = arg, s.width = width, s.line = line;
+}
+
+template <class T>
+inline T cv_fis_take(const cv_emu::LaneSlot& s) {
+  T r;
+  std::memcpy(&r, &s.result, sizeof r);
+  return r;
+}
+
+template <class T>
+struct cv_fis_same {
+  using type = T;
+};
+#define CV_FIS_RMW(name, expr)                                                             \
+  template <class T>                                                                       \
+  inline T cv_fis_##name(T* p, typename cv_fis_same<T>::type v, int = 0) {                 \
+    const T o = *p;                                                                        \
+    *p = (expr);                                                                           \
+    return o;                                                                              \
+  }
+CV_FIS_RMW(atomicAdd, o + v)
+CV_FIS_RMW(atomicSub, o - v)
+CV_FIS_RMW(atomicExch, v)
+CV_FIS_RMW(atomicMin, v < o ? v : o)
+CV_FIS_RMW(atomicMax, o < v ? v : o)
+CV_FIS_RMW(atomicAnd, o & v)
+CV_FIS_RMW(atomicOr, o | v)
+CV_FIS_RMW(atomicXor, o ^ v)
+CV_FIS_RMW(atomicInc, o >= v ? 0 : o + 1)
+CV_FIS_RMW(atomicDec, (o == 0 || o > v) ? v : o - 1)
+#undef CV_FIS_RMW
+template <class T>
+inline T cv_fis_atomicCAS(T* p, typename cv_fis_same<T>::type compare, typename cv_fis_same<T>::type v, int = 0) {
+  const T o = *p;
+  if (o == compare) *p = v;
+  return o;
+}
+
+// An atomicAdd whose result is unused, into memory the kernel only adds to:
+// summed per block and made as one atomic (fission_emit.cpp, find_deferred).
+template <class T>
+struct cv_fis_defer {
+  T* p = nullptr;
+  T v = 0;
+};
+template <class T>
+inline void cv_fis_flush(cv_fis_defer<T>& d) {
+  if (d.p && d.v) atomicAdd(d.p, d.v);
+  d.p = nullptr, d.v = 0;
+}
+template <class T>
+inline void cv_fis_defer_add(cv_fis_defer<T>& d, T* p, typename cv_fis_same<T>::type v, int = 0) {
+  if (p != d.p) {
+    cv_fis_flush(d);
+    d.p = p;
+  }
+  d.v += v;
+}

@@ -1,0 +1,202 @@
+// The emulator's fast path (loop fission, docs/emulator.md) against its
+// fibers on kernels made to reach its corners: variables that live across
+// barriers, uniform loops with barriers, threads that leave early, warp
+// operations, shared-memory atomics, printf and traps. Same buffers, same
+// words; what it cannot split keeps running as fibers and says why.
+#include <algorithm>
+#include <functional>
+
+#include "emu_test_util.h"
+
+namespace cv::emu::test {
+namespace {
+
+struct Outcome {
+  Report report;
+  std::vector<unsigned> out;
+};
+
+// Runs `k` on a fresh zeroed `out` of `words` unsigneds with (out, n) as its arguments.
+Outcome launch(const Built& b, unsigned grid, unsigned block, unsigned n, size_t words, bool fibers) {
+  Outcome o;
+  o.out.assign(words, 0);
+  SpanArg<unsigned> s{o.out.data(), o.out.size()};
+  void* params[] = {&s, &n};
+  Options opt;
+  opt.force_fibers = fibers;
+  o.report = run(b.kernel, shape(grid, block), params, {view(o.out, "out")}, opt);
+  return o;
+}
+
+// Both paths: the fast one taken, the same buffer, the same words and lines.
+void same_both_ways(const std::string& src, unsigned grid, unsigned block, unsigned n, size_t words) {
+  const Built b = build_kernel(src, "k");
+  ASSERT_TRUE(b.module);
+  const Outcome fast = launch(b, grid, block, n, words, false), fibers = launch(b, grid, block, n, words, true);
+  EXPECT_EQ(fast.report.path, "fission") << fast.report.fission_note;
+  EXPECT_EQ(fibers.report.path, "fibers");
+  EXPECT_EQ(fast.report.ok, fibers.report.ok);
+  EXPECT_EQ(fast.report.error, fibers.report.error);
+  EXPECT_EQ(fast.report.error_line, fibers.report.error_line);
+  if (!fast.report.ok) return;  // which other blocks ran before the error's stopped the rest: any
+  EXPECT_EQ(fast.out, fibers.out);
+  // Blocks on different workers print in either order; a block's own lines keep theirs.
+  auto by_block = [](std::vector<std::string> lines) {
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const std::string& x, const std::string& y) { return x.substr(0, 8) < y.substr(0, 8); });
+    return lines;
+  };
+  EXPECT_EQ(by_block(fast.report.printf_lines), by_block(fibers.report.printf_lines));
+}
+
+TEST(EmuFission, VariablesAcrossBarriersAreKeptPerThread) {
+  const char* src = R"(
+struct Pair { int a; float b; };
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  __shared__ unsigned tile[256];
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  auto twice = 2 * t;
+  unsigned acc[3] = {t, t + 1, t + 2}, scratch;
+  Pair p{static_cast<int>(t), 0.5f * t};
+  unsigned sum = 0, k = 0;
+  for (unsigned round = 0; round < 3; ++round) {
+    tile[t] = acc[round] + twice;
+    __syncthreads();
+    sum += tile[(t + round + 1) % nt];
+    if (round == 1) { scratch = sum; ++k; }
+    __syncthreads();
+  }
+  out[blockIdx.x * nt + t] = sum + scratch + k + static_cast<unsigned>(p.a) + static_cast<unsigned>(p.b);
+}
+)";
+  same_both_ways(src, 3, 256, 0, 3 * 256);
+  same_both_ways(src, 2, 96, 0, 2 * 96);
+}
+
+TEST(EmuFission, UniformLoopsIfsAndEarlyBlockReturns) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  __shared__ unsigned s[128];
+  if (blockIdx.x == 1) return;  // a whole block leaves: uniform
+  const unsigned t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  unsigned half = 1;
+  while (half * 2 < blockDim.x) half *= 2;
+  for (unsigned h = half; h > 0; h /= 2) {
+    if (t < h && t + h < blockDim.x) s[t] += s[t + h];
+    __syncthreads();
+    if (h == n) break;  // a uniform break out of a loop with barriers
+  }
+  if (gridDim.x > 2) {
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = s[0] + h_unused_free(t);
+  } else {
+    out[blockIdx.x * blockDim.x + t] = s[t];
+  }
+}
+)";
+  // (a helper before the kernel, a device function without barriers)
+  const std::string helper = "__device__ unsigned h_unused_free(unsigned v) { return v * 3; }\n";
+  same_both_ways(helper + src, 3, 100, 4, 300);
+  same_both_ways(helper + src, 2, 128, 0, 256);
+}
+
+TEST(EmuFission, ThreadsThatLeaveBeforeABarrierAreNamedTheSameWay) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = i;
+  __syncthreads();
+  out[i] += 1;
+}
+)";
+  same_both_ways(src, 2, 64, 128, 128);  // everyone stays: fine
+  same_both_ways(src, 2, 64, 100, 128);  // block 1: 36 of 64 reach the barrier at line 6
+  const Built b = build_kernel(src, "k");
+  const Outcome o = launch(b, 2, 64, 100, 128, false);
+  EXPECT_FALSE(o.report.ok);
+  EXPECT_EQ(o.report.error_line, 6);
+  EXPECT_NE(o.report.error.find("reached by 36 of 64 threads of block (1,0,0)"), std::string::npos) << o.report.error;
+}
+
+TEST(EmuFission, WarpOperationsGiveTheFibersResults) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned t = threadIdx.x, lane = t % 32;
+  unsigned v = t * 7 + 1;
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  const float f = __shfl_xor_sync(0xffffffffu, 0.5f * t, 3);
+  unsigned up = __shfl_up_sync(0xffffffffu, t, 2, 8);
+  const unsigned from = __shfl_sync(0xffffffffu, t * 3, (lane + 5) % 32);
+  const unsigned votes = __ballot_sync(0xffffffffu, t % 3 == 0);
+  const int any = __any_sync(0xffffffffu, t == n);
+  const int all = __all_sync(0xffffffffu, t < 1000);
+  __syncwarp();
+  const unsigned active = __activemask();
+  out[blockIdx.x * blockDim.x + t] = v + static_cast<unsigned>(f * 2) + up + from + votes + any + 2 * all + (active & 7);
+}
+)";
+  same_both_ways(src, 2, 64, 33, 128);
+  same_both_ways(src, 1, 48, 5, 48);  // a full mask on a 48-thread block: the same words, both ways
+  const Built b = build_kernel(src, "k");
+  const Outcome o = launch(b, 1, 48, 5, 48, false);
+  EXPECT_FALSE(o.report.ok);
+  EXPECT_NE(o.report.error.find("names lanes 16-31, which are not there"), std::string::npos) << o.report.error;
+}
+
+TEST(EmuFission, SharedAtomicsPrintfAndTraps) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  __shared__ unsigned hist[8];
+  const unsigned t = threadIdx.x;
+  if (t < 8) hist[t] = 0;
+  __syncthreads();
+  atomicAdd(&hist[t % 8], t);
+  atomicMax(&hist[(t + 1) % 8], t);
+  if (t < 2) printf("block %u thread %u\n", blockIdx.x, t);
+  __syncthreads();
+  if (t < 8) atomicAdd(&out[t], hist[t]);
+  if (n && blockIdx.x == 1 && t == n) __trap();
+}
+)";
+  same_both_ways(src, 3, 64, 0, 8);
+  same_both_ways(src, 3, 64, 5, 8);  // __trap() in thread 5 of block 1: the same words
+}
+
+TEST(EmuFission, WhatItCannotSplitRunsAsFibersAndSaysWhy) {
+  struct Case {
+    const char* src;
+    const char* why;
+  } cases[] = {
+      {R"(extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  if (threadIdx.x < n) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+})", "under the if at line 2"},
+      {R"(__device__ void sync_twice() { __syncthreads(); __syncthreads(); }
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  sync_twice();
+  out[threadIdx.x] = n;
+})", "the function 'sync_twice'"},
+      {R"(extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  n += threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = n;
+})", "parameter 'n'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.src);
+    const Built b = build_kernel(c.src, "k");
+    ASSERT_TRUE(b.module);
+    const Outcome o = launch(b, 1, 32, 32, 32, false);
+    EXPECT_EQ(o.report.path, "fibers");
+    EXPECT_NE(o.report.fission_note.find(c.why), std::string::npos) << o.report.fission_note;
+    EXPECT_GT(o.report.fission_line, 0);
+  }
+}
+
+}  // namespace
+}  // namespace cv::emu::test
