@@ -87,12 +87,10 @@ class ParticleScene {
   // The step kernel of the current variant and block (the occupancy panel);
   // nullopt for a scene without one of ours.
   virtual std::optional<SceneKernel> kernel() const { return std::nullopt; }
-  // The kernel's memory accesses for the memory view (insight/memory_view.h);
-  // nullopt where the scene's kernel is not modelled.
-  virtual std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const {
-    (void)b;
-    return std::nullopt;
-  }
+  // The kernel's memory accesses for the memory view (insight/memory_view.h),
+  // from its registry entry's model (SceneDescriptor::access_model); nullopt
+  // where the scene's kernel is not modelled.
+  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const;
   // The student's kernel (usercode): whether this scene runs a loaded one
   // (its descriptor's runs_user_kernels: the fountain), the one that made the
   // last step (else null), why it is not running here ("" when it is or none

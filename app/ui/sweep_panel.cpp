@@ -12,17 +12,16 @@
 namespace cv {
 namespace {
 
+// The targets in the order each carries (bench::Target::sweep_rank), then by name.
 std::vector<std::string> target_names() {
-  std::vector<std::string> names;
+  std::vector<const bench::Target*> listed;
   for (const bench::Target& t : bench::targets())
-    if (t.in_sweep) names.push_back(t.name);
-  // Scenes first (the documents' tables are fps per block shape of the fountain), then labs.
-  auto rank = [](const std::string& n) {
-    return n == "fountain" ? 0 : n == "swarm" ? 1 : n == "nbody" ? 2 : 3;
-  };
-  std::sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
-    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+    if (t.in_sweep) listed.push_back(&t);
+  std::sort(listed.begin(), listed.end(), [](const bench::Target* a, const bench::Target* b) {
+    return a->sweep_rank != b->sweep_rank ? a->sweep_rank < b->sweep_rank : a->name < b->name;
   });
+  std::vector<std::string> names;
+  for (const bench::Target* t : listed) names.push_back(t->name);
   return names;
 }
 

@@ -19,6 +19,7 @@
 #include "usercode/compile/compile.h"
 #include "usercode/templates/pi_reference.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -64,8 +65,8 @@ LaunchRequest fountain_step(unsigned n, const BlockShape& b, bool reset, uint64_
   w.reset = reset;
   w.seed = seed;
   w.read_back = read_back;
-  w.scalars["f"] = bytes_of(f);
-  w.scalars["p"] = bytes_of(p);
+  put(w, fountain_args::frame, f);
+  put(w, fountain_args::params, p);
   return by_rules("fountain_kernel", w);
 }
 

@@ -6,6 +6,7 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "usercode/templates/colour_ids.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/particle_check.h"
 #include "fountain/fountain.h"
 
@@ -16,12 +17,7 @@ constexpr uint64_t kFrameSeed = 7;  // the frames a check replays
 
 unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
 
-fountain::Params params_of(const Workload& w) {
-  fountain::Params p;
-  auto it = w.scalars.find("p");
-  if (it != w.scalars.end() && it->second.size() == sizeof p) std::memcpy(&p, it->second.data(), sizeof p);
-  return p;
-}
+fountain::Params params_of(const Workload& w) { return read_or(w, fountain_args::params, {}); }
 
 // The frame of step `w.step` since a reset, as the check's built-in run sees it.
 fountain::Frame frame_of(const Workload& w) {
@@ -98,8 +94,8 @@ void fill(TemplateSpec& t) {
       span_arg("out", particles(Access::Write, true)),
       span_arg("vy", vy),
       scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); }}),
-      scalar_arg("f", {"cv::Frame", [](const Workload& w) { return bytes_of(frame_of(w)); }}),
-      scalar_arg("p", {"cv::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
+      scalar_arg(fountain_args::frame, {frame_of}),
+      scalar_arg(fountain_args::params, {params_of}),
       span_arg("ids", colour_ids_span()),
   };
   t.shape = [](const Workload& w) {
