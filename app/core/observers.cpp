@@ -26,7 +26,7 @@ bool first_launch_pending(Context& ctx) {
   const ParticleScene& scene = *ctx.scenes.current().scene;
   const bool feeds_this_scene = st.spec && st.spec->feeds == usercode::Feeds::Scene &&
                                 st.spec->feeds_name == scene.name();
-  return feeds_this_scene && scene.runs_user_kernels() && scene.user_note().empty();
+  return feeds_this_scene && scene.runs_user_kernels() && user_note(scene).empty();
 }
 }  // namespace
 
@@ -122,7 +122,7 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
   }
   if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
   // Why yours runs slower than it could (its results through the runner's reply).
-  if (const std::string note = ctx.scenes.current().scene->user_note(); !note.empty()) j["user_note"] = note;
+  if (const std::string note = user_note(*ctx.scenes.current().scene); !note.empty()) j["user_note"] = note;
 }
 
 // How the --lab run and the --sweep asked for ended.

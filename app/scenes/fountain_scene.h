@@ -11,7 +11,7 @@
 
 namespace cv {
 
-class FountainScene : public ParticleScene {
+class FountainScene : public ParticleScene, public StudentKernelHost, public SceneDecor {
  public:
   static constexpr unsigned kDefaultCount = 256 * 256;
   static constexpr unsigned kMaxCount = 1u << 26;  // 64M; the UI offers up to 16M+

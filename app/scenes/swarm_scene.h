@@ -12,7 +12,10 @@
 
 namespace cv {
 
-class SwarmScene : public ParticleScene {
+class SwarmScene : public ParticleScene,
+                   public StudentKernelHost,
+                   public SceneDecor,
+                   public PointerFollower {
  public:
   static constexpr unsigned kDefaultCount = 256 * 256;
   static constexpr unsigned kMaxCount = 1u << 26;

@@ -191,7 +191,7 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
   // Yours against the built-in, each timed while it stepped the scene its template feeds.
   scene_note_ = where_it_runs(st, scene);
   if (const History* yours = scene.user_kernel_times()) {
-    if (scene_note_.empty()) scene_note_ = scene.user_note();
+    if (scene_note_.empty()) scene_note_ = user_note(scene);
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
       if (yours->latest() > 0) yours_ms_.push(yours->latest());
     } else if (!scene.kernel_is_yours() && scene.kernel_ms.latest() > 0) {
