@@ -1,5 +1,5 @@
 #pragma once
-// The class server (issue 28, docs/class_server.md): civetweb (Debian's
+// The class server (docs/class_server.md): civetweb (Debian's
 // libcivetweb-dev) on one address the teacher chose, serving the students'
 // page (the files of assets/web/, read once at start, by exact name) and a
 // small JSON API over the VoteStore. It runs on civetweb's own threads; the

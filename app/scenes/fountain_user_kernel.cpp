@@ -1,4 +1,4 @@
-// The fountain's hook for the student's kernel (issue 19, docs/kernels.md):
+// The fountain's hook for the student's kernel (docs/kernels.md):
 // each step goes to the runner process instead of the built-in kernel. On the
 // external interop path the runner writes the scene's own vertex buffers
 // (exported VMM memory, passed once as fds); elsewhere it steps its own

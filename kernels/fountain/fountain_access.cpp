@@ -27,7 +27,7 @@ std::optional<AccessKernel> fountain_access_kernel(const std::string& variant, u
                   {"store vbo[i] (float4)", true, 16, 0, 0},
                   {"store vy[i] (float)", true, 4, kSecondArray, 0}};
   } else {
-    k.name = "fountain step_seed";
+    k.name = "fountain step_original";
     k.accesses = {{"load state[i] (float4 age, vx, vy, vz)", false, 16, kSecondArray, 0},
                   {"load vbo[i] (float4 position)", false, 16, 0, 0},
                   {"store state[i] (float4)", true, 16, kSecondArray, 0},

@@ -193,7 +193,7 @@ TEST(UsercodeGpu, FountainKernelMatchesOnSquareAndRaggedGrids) {
 
 TEST(UsercodeGpu, FountainTemplatesMatchTheBuiltInKernel) {
   CV_REQUIRE_GPU();
-  for (const char* name : {"fountain_kernel", "fountain_particle", "seed_fountain"})
+  for (const char* name : {"fountain_kernel", "fountain_particle", "fountain_kernel_original"})
     for (BlockShape b : {BlockShape{16, 16, 1}, BlockShape{32, 4, 1}, BlockShape{7, 3, 1}})
       expect_fountain_matches(name, b);
 }
