@@ -48,6 +48,7 @@ std::string scene_variant_lines() {
 
 }  // namespace
 
+// long: the --help text is one raw string, printed as written
 std::string usage_text() {
   return R"(usage:
   cudaviz [--scene )" + scene_bar() + R"(] [--backend auto|cuda|cpu] [--preset FILE]
@@ -58,7 +59,7 @@ std::string usage_text() {
           [--device N]
           [--colour-by normal|block|warp|thread|sm] [--record out.mp4|out.gif [--record-ui]]
           [--lesson FILE [--step K]] [--kernel FILE.cu] [--guard on|off]
-          [--class-server [[ADDRESS:]PORT]]
+          [--class-server [[ADDRESS:]PORT]] [--challenge TEMPLATE]
 )" + scene_variant_lines() + R"( Space pause, S step, R reset, C camera,
       P screenshot. --lab opens the labs window and runs that lab (pi, sum3, ...).
       --panel occupancy,device,sweep,frames opens those tuning windows; --sweep
@@ -94,6 +95,10 @@ std::string usage_text() {
       the server listens on one address (default: the first network interface that is
       not loopback; 127.0.0.1 for this machine only) and port (default 8787; 0: any
       free one) and prints "class server: http://ADDRESS:PORT/ code CODE".
+      --challenge TEMPLATE opens challenge mode on a kernel template (count3, fountain,
+      nbody, ...): students write the kernel in their browser at ADDRESS:PORT/challenge.html,
+      each submission is judged and timed on this machine and ranked (the challenge
+      tab). It starts the class server (as --class-server, unless that is given too).
       --device N computes on CUDA device N (also for bench and sweep; default: the
       device that drives the display, else 0).
       --record out.mp4|out.gif records a frame-exact clip (one 1/60 s step per frame,
@@ -435,7 +440,7 @@ Command parse_run(const std::vector<std::string>& in) {
                {"--scene", "--backend", "--preset", "--frames", "--screenshot", "--n", "--block",
                 "--variant", "--size", "--lab", "--renderer", "--soak", "--ui-scale", "--panel",
                 "--sweep", "--vsync", "--fps-cap", "--device", "--colour-by", "--record", "--lesson",
-                "--step", "--kernel", "--guard", "--class-server"},
+                "--step", "--kernel", "--guard", "--class-server", "--challenge"},
                {"--present", "--record-ui"});
   Command cmd;
   parse_run_workload(f, cmd.run);
@@ -448,6 +453,11 @@ Command parse_run(const std::vector<std::string>& in) {
     cmd.run.lesson_step = static_cast<int>(parse_integer(*k, "--step", 1, 10000));
   }
   if (auto c = f.get("--class-server")) parse_class_server(*c, cmd.run);
+  if (auto c = f.get("--challenge")) {
+    if (c->empty()) throw UsageError("--challenge: give a template name (count3, fountain, ...)");
+    cmd.run.challenge = *c;
+    cmd.run.class_server = true;  // the students reach it through the class server
+  }
   return cmd;
 }
 

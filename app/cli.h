@@ -66,6 +66,9 @@ struct RunOptions {
   std::string class_address;
   int class_port = -1;
   bool guard = true;  // --guard on|off: every memory access of your kernel checked (docs/guard.md)
+  // --challenge TEMPLATE: challenge mode opens on that template (it starts the
+  // class server too: docs/class_server.md). Checked against the registry at start.
+  std::optional<std::string> challenge;
 };
 
 

@@ -4,6 +4,7 @@
 #   bin/cudaviz                                   the app (static CUDA runtime: needs the driver only)
 #   lib/cudaviz/cudaviz-runner                    the process student kernels run in (docs/kernels.md)
 #   lib/cudaviz/cudaviz-explain                   the process explain runs a kernel in (docs/emulator.md)
+#   lib/cudaviz/cudaviz-nvrtc                     a submission's confined NVRTC compile (docs/kernels.md)
 #   share/cudaviz/{presets,lessons,kernels}/      found from bin/ as ../share/cudaviz (io/data_dir.h)
 #   share/applications/org.cudaviz.cudaviz.desktop, share/icons/hicolor/scalable/apps/cudaviz.svg,
 #   share/metainfo/org.cudaviz.cudaviz.metainfo.xml, share/doc/cudaviz/{copyright,changelog.Debian.gz}
@@ -18,6 +19,7 @@ install(TARGETS cudaviz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS cudaviz-runner RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
 # The process explain runs a kernel in (docs/emulator.md), found the same way.
 install(TARGETS cudaviz-explain RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
+install(TARGETS cudaviz-nvrtc RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/cudaviz)
 # Strip our binary only (not CPACK_STRIP_FILES, which strips every file: NVIDIA's
 # libraries below may be shipped unmodified only).
 if(CMAKE_STRIP)
@@ -87,7 +89,9 @@ string(CONCAT CPACK_PACKAGE_DESCRIPTION
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1, libcivetweb1 (>= 1.15), libqrencode4")
+    "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libstdc++6 (>= 12), libglfw3 (>= 3.3) | libglfw3-wayland (>= 3.3), libgl1, libmicrohttpd12 (>= 0.9.75) | libmicrohttpd12t64, libqrencode4")
+# The challenge's editor page serves the packaged CodeMirror 5 (a plain textarea without it).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libjs-codemirror")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SET_DESTDIR OFF)

@@ -23,7 +23,7 @@ declare -A layer=(
   [tuning]=6
   [ui]=7
   [presets]=8 [soak]=8 [insight]=8 [class]=8
-  [lessons]=9
+  [lessons]=9 [challenge]=9
   [core]=10
   [main]=11
 )
@@ -31,7 +31,7 @@ declare -A layer=(
 # first: each may include its own part and lower parts, never a peer or a
 # higher one. Its processes: the app, cudaviz-runner, cudaviz-explain.
 declare -A part=(
-  [usercode/prelude]=0 [usercode/wire]=0 [usercode/guard]=0
+  [usercode/prelude]=0 [usercode/wire]=0 [usercode/guard]=0 [usercode/sandbox]=0
   [usercode/emu]=1 [usercode/args]=1 [usercode/templates]=1
   [usercode/runner]=2 [usercode/explain]=2 [usercode/compile]=2
   [usercode/client]=3
@@ -125,4 +125,4 @@ if ((bad)); then
 fi
 echo "check_deps: $checked includes follow the layer order" \
      "(config io process worker widgets registry < gl < timing record < cli render usercode < bench system < scenes labs < tuning < ui < presets soak < lessons < core < main;" \
-     "usercode: prelude wire guard < emu args templates < runner explain compile < client)"
+     "usercode: prelude wire guard sandbox < emu args templates < runner explain compile < client)"

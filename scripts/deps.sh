@@ -7,7 +7,8 @@
 # same two names give clang 18 and libclang-rt-18-dev. Flags combine.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libglfw3-dev libglm-dev libimgui-dev libstb-dev nlohmann-json3-dev
-      libcivetweb-dev libqrencode-dev)  # the class server (docs/class_server.md)
+      libmicrohttpd-dev libqrencode-dev   # the class server (docs/class_server.md)
+      libjs-codemirror)                   # the challenge's code editor page, served from its files
 optional=()
 for flag in "$@"; do
   case "$flag" in

@@ -27,6 +27,7 @@ Stats summarize(std::vector<double> ms) {
   const size_t n = ms.size();
   s.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
   s.min_ms = ms.front();
+  s.max_ms = ms.back();
   return s;
 }
 

@@ -23,7 +23,7 @@
 namespace cv::bench {
 
 struct Stats {
-  double median_ms = 0, min_ms = 0;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
   int reps = 0;
 };
 Stats summarize(std::vector<double> ms);

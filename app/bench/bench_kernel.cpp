@@ -72,7 +72,7 @@ struct Run {
 
 [[noreturn]] void fail_fault(Run& r, const KernelFault& f) {
   r.line["error_name"] = f.error_name;
-  fail(r, f.describe(), f.out_of_range ? f.out_of_range->line : f.line, 1);
+  fail(r, f.describe(), f.error_line(), 1);
 }
 
 std::string compiler_style(const std::string& path, const CompileResult& c) {
@@ -122,7 +122,7 @@ void add_explain(Run& r, const std::string& src, long long n, const BlockShape& 
   if (!o.reply.contains("explain")) return;
   const nlohmann::json& x = o.reply["explain"];
   r.line["explain_n"] = o.reply.value("n", 0ll);
-  for (const char* k : {"races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
+  for (const char* k : {"race_groups", "races", "racy_elements", "sectors_per_request", "divergent_branches", "scope"})
     if (x.contains(k)) r.line[std::string(k == std::string("scope") ? "explain_scope" : k)] = x[k];
 }
 
@@ -243,6 +243,14 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
   timed.reset = false;
   m.stats = kernel_times(r, timed, reps);
   timed.reps = 1;
+  auto add_check = [&] {
+    for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
+    m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+  };
+  if (r.opt.judge_only) {  // a challenge's judge: the verdict and the kernel's time
+    add_check();
+    return m;
+  }
   const Trips back_to_back = round_trips(r, timed, std::min(reps, 100), 0);
   const Trips paced = round_trips(r, timed, std::min(reps, 30), kFrameGapS);
   check_cancel(r.opt, 0.6f);
@@ -263,8 +271,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b) {
     m.fields["overhead_ms"] = back_to_back.trip_ms - builtin_ms;  // yours, per frame, beyond the built-in
     m.fields["paced_overhead_ms"] = paced.trip_ms - builtin_ms;
   }
-  for (auto it = check.fields.begin(); it != check.fields.end(); ++it) m.fields[it.key()] = it.value();
-  m.fields["correct"] = r.spec->check ? nlohmann::ordered_json(check.correct) : nlohmann::ordered_json();
+  add_check();
   m.fields["vs"] = vs;
   return m;
 }
@@ -322,12 +329,13 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   req.file_name = r.path;
   req.paths = opt.paths;
   req.checked = opt.checked;
-  req.guard = opt.guard && req.target == usercode::Target::Gpu;
+  req.guard = opt.guard;  // on the CPU backend: bounds-checked spans (compile())
   const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
   r.line["backend"] = to_string(backend);
   r.line["template"] = r.spec->name;
+  r.line["entry"] = r.spec->entry;  // the kernel's name, as a profiler filters it
   r.line["source"] = r.path;
   if (opt.checked) r.line["checked"] = true;
   r.line["guard"] = req.guard;
@@ -360,10 +368,11 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   // Edit to running: compile + load + first launch, kEditReps times.
   std::vector<double> compile_ms, edit_ms, load_ms;
   CompileResult c;
-  for (int k = 0; k < kEditReps; ++k) {
-    check_cancel(opt, 0.3f * k / kEditReps);  // the labs window's cancel
+  const int edit_reps = opt.judge_only ? 1 : kEditReps;
+  for (int k = 0; k < edit_reps; ++k) {
+    check_cancel(opt, 0.3f * k / edit_reps);  // the labs window's cancel
     const auto t0 = Clock::now();
-    c = compile(req);
+    c = opt.compiled ? *opt.compiled : compile(req);
     compile_ms.push_back(c.compile_ms);
     if (!c.ok) {
       add_compile_fields(r, c, compile_ms);
@@ -375,6 +384,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
     const LoadOutcome lo = r.client->load(c, kTimeLimitS, r.module);
     if (!lo.ok) fail(r, lo.error, 0, 1);
     load_ms.push_back(lo.load_ms);
+    if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
     c.resources = lo.resources;
     const LaunchOutcome first = launch(r, first_launch(*r.spec, n, block));
     if (!first.ok) {
@@ -385,7 +395,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   }
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
-  if (backend == Backend::Cpu && (r.spec->cpu_form == CpuForm::Emulated || opt.explain)) add_sync_costs(r);
+  if (backend == Backend::Cpu && !opt.judge_only && (r.spec->cpu_form == CpuForm::Emulated || opt.explain))
+    add_sync_costs(r);
   if (!can_run)
     fail(r, "a " + r.spec->name + " kernel needs a CUDA GPU to run; it compiled for " + c.arch + " (" +
                 std::to_string(c.ptx.size()) + " bytes of PTX) to show its errors",
@@ -398,7 +409,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   Measurement m = measure(r, n, block);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.
-  if (req.guard && can_run && !opt.source_text) {
+  if (req.guard && req.target == usercode::Target::Gpu && can_run && !opt.source_text) {
     check_cancel(opt, 0.9f);
     add_unguarded(r, req, n, block, m);
   }

@@ -14,6 +14,7 @@
 namespace cv {
 namespace usercode {
 class RunnerClient;
+struct CompileResult;
 }
 
 struct BenchOptions : BenchArgs {
@@ -26,6 +27,11 @@ struct BenchOptions : BenchArgs {
   // The app's runner process (usercode/client/runner_client.h), so "run your kernel"
   // shares it with the scenes; unset: bench kernel starts its own.
   std::shared_ptr<usercode::RunnerClient> runner;
+  // A challenge's judge (app/challenge): the kernel already compiled from the
+  // same request (on another thread), and only the verdict and the kernel's
+  // own time wanted: one load and first launch, no round trips, no built-ins.
+  std::shared_ptr<const usercode::CompileResult> compiled;
+  bool judge_only = false;
 };
 
 }  // namespace cv

@@ -99,6 +99,7 @@ void ClassRoom::draw_controls() {
         "reveals the answer.");
     ui::same_line_if_fits("stop the class server");
     if (ImGui::Button("stop the class server")) stop_request_ = true;
+    draw_devices();
     return;
   }
   if (interfaces_.empty()) interfaces_ = list_interfaces();  // once; "refresh" reads them again

@@ -14,8 +14,10 @@ std::string web_dir(const std::string& assets) {
   return d.path.empty() ? "" : (std::filesystem::path(d.path) / "web").string();
 }
 
-ClassRoom::ClassRoom(std::string web_dir)
-    : web_dir_(std::move(web_dir)), tally_(std::make_shared<Tally>()) {}
+ClassRoom::ClassRoom(std::string web_dir, std::string codemirror_dir)
+    : web_dir_(std::move(web_dir)),
+      codemirror_dir_(std::move(codemirror_dir)),
+      tally_(std::make_shared<Tally>()) {}
 
 ClassRoom::~ClassRoom() {
   stop();
@@ -31,11 +33,14 @@ std::optional<std::string> ClassRoom::start(const std::string& address, int port
                "' is not one interface's IPv4 address (the menu lists this machine's)";
     return message_;
   }
-  store_ = std::make_shared<VoteStore>(make_join_code());
+  store_ = std::make_shared<VoteStore>(make_join_code(), class_cap_);
   limits.address = address;
   limits.port = port;
   limits.web_dir = web_dir_;
+  limits.codemirror_dir = codemirror_dir_;
+  limits.joins_per_minute = joins_per_minute_;
   server_ = std::make_unique<ClassServer>(*store_, limits);
+  if (route_hook_) route_hook_(*server_, store_);
   if (auto err = server_->start()) {
     server_.reset();
     store_.reset();

@@ -5,6 +5,7 @@
 // ClassServer on the chosen address, and the QR code of its address. The
 // frame reads the store's snapshot once (poll); the lesson player publishes
 // its steps and reveals through store().
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -29,16 +30,22 @@ std::string web_dir(const std::string& assets);
 
 class ClassRoom {
  public:
-  // `web_dir`: assets/web (the students' page).
-  explicit ClassRoom(std::string web_dir);
+  // `web_dir`: assets/web (the students' page); `codemirror_dir`: the
+  // packaged editor the challenge page uses ("" : none).
+  explicit ClassRoom(std::string web_dir, std::string codemirror_dir = "");
   ~ClassRoom();
+
+  // Called on every start, before the server listens: more routes (the
+  // challenge's API) on the new server over the new store.
+  using RouteHook = std::function<void(ClassServer&, const std::shared_ptr<VoteStore>&)>;
+  void set_route_hook(RouteHook hook) { route_hook_ = std::move(hook); }
 
   // A new join code, the server on address:port (0: any free port). Prints
   // "class server: http://ADDRESS:PORT/ code CODE" on stdout. The reason it
   // could not start otherwise (also kept for the panel); the app runs on.
   std::optional<std::string> start(const std::string& address, int port,
                                    ServerOptions limits = {});
-  // Stops the server without waiting: civetweb's threads end on a thread of
+  // Stops the server without waiting: the server's threads end on a thread of
   // their own (up to 2 s), never in the frame.
   void stop();
   bool running() const { return server_ && server_->running(); }
@@ -66,9 +73,17 @@ class ClassRoom {
   // The start/stop controls with the menu of interfaces (in the lesson tab).
   // A click asks; poll() starts or stops, between frames' drawing.
   void draw_controls();
+  // The teacher's limits (class size, joins per address per minute) and the
+  // devices that joined, each removable (class/class_devices.cpp).
+  void draw_devices();
+  ClassServer* server() { return server_.get(); }
 
  private:
-  std::string web_dir_;
+  std::string web_dir_, codemirror_dir_;
+  RouteHook route_hook_;
+  int class_cap_ = 2000;
+  int joins_per_minute_ = 20;
+  bool block_removed_ = true;
   std::shared_ptr<VoteStore> store_;  // shared with a server that is stopping
   std::unique_ptr<ClassServer> server_;
   std::thread stopping_;  // joined before the next start and at the end

@@ -29,6 +29,12 @@ bool RateLimiter::has_room(const std::string& key, Clock::time_point now) {
   return it->second.tokens + std::max(0.0, dt) * rate_ >= 1;
 }
 
+void RateLimiter::set_limits(double burst, double per_second) {
+  std::lock_guard<std::mutex> lock(mu_);
+  burst_ = burst;
+  rate_ = per_second;
+}
+
 void RateLimiter::forget_full(Clock::time_point now) {
   for (auto it = buckets_.begin(); it != buckets_.end();) {
     const double dt = std::chrono::duration<double>(now - it->second.at).count();

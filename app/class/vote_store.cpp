@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <random>
 
+#include "class/display_name.h"
+
 namespace cv::classvote {
 
 using nlohmann::json;
@@ -77,15 +79,60 @@ int http_status(VoteResult r) {
   return 400;
 }
 
-Histogram make_histogram(const std::vector<double>& xs, std::optional<double> also, int bins) {
-  Histogram h;
+namespace {
+
+double median_sorted(const std::vector<double>& v) {
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Median and median absolute deviation of `v` (sorted in place).
+std::pair<double, double> median_mad(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double m = median_sorted(v);
+  for (double& x : v) x = std::fabs(x - m);
+  std::sort(v.begin(), v.end());
+  return {m, median_sorted(v)};
+}
+
+}  // namespace
+
+std::optional<Range> robust_range(const std::vector<double>& xs) {
   std::vector<double> all;
   for (double x : xs)
     if (std::isfinite(x)) all.push_back(x);
-  if (also && std::isfinite(*also)) all.push_back(*also);
-  if (all.empty() || bins < 1) return h;
+  if (all.empty()) return std::nullopt;
   const auto [lo_it, hi_it] = std::minmax_element(all.begin(), all.end());
-  double lo = *lo_it, hi = *hi_it;
+  const bool positive = *lo_it > 0;
+  Range r;
+  if (positive) {  // on a log scale: a factor, not a difference, is "far"
+    std::vector<double> lg;
+    for (double x : all) lg.push_back(std::log10(x));
+    const auto [m, mad] = median_mad(lg);
+    const double half = std::max(1.0, 5 * 1.4826 * mad);  // at least a factor of 10 each way
+    r = {std::pow(10.0, m - half), std::pow(10.0, m + half)};
+  } else {
+    const auto [m, mad] = median_mad(all);
+    const double half = std::max({5 * 1.4826 * mad, std::fabs(m), 1e-12});
+    r = {m - half, m + half};
+  }
+  // Never wider than the votes themselves.
+  r.lo = std::max(r.lo, *lo_it);
+  r.hi = std::min(r.hi, *hi_it);
+  return r;
+}
+
+Histogram make_histogram(const std::vector<double>& xs, std::optional<double> also, int bins,
+                         std::optional<Range> plausible) {
+  Histogram h;
+  std::optional<Range> range = plausible ? plausible : robust_range(xs);
+  if (also && std::isfinite(*also)) {
+    if (!range) range = Range{*also, *also};
+    range->lo = std::min(range->lo, *also);
+    range->hi = std::max(range->hi, *also);
+  }
+  if (!range || bins < 1 || !std::isfinite(range->lo) || !std::isfinite(range->hi)) return h;
+  double lo = range->lo, hi = range->hi;
   h.log = lo > 0 && hi / lo > 10;
   if (h.log) {
     lo = std::log10(lo);
@@ -102,8 +149,11 @@ Histogram make_histogram(const std::vector<double>& xs, std::optional<double> al
   }
   for (double x : xs) {
     if (!std::isfinite(x)) continue;
-    const double t = ((h.log ? std::log10(x) : x) - lo) / (hi - lo);
-    h.counts[std::clamp(static_cast<int>(t * bins), 0, bins - 1)]++;
+    if (x < h.edges.front()) ++h.below;
+    if (x > h.edges.back()) ++h.above;
+    const double v = h.log ? std::log10(std::max(x, 1e-300)) : x;
+    const double t = (v - lo) / (hi - lo);
+    h.counts[static_cast<size_t>(std::clamp(t * bins, 0.0, bins - 1.0))]++;
   }
   return h;
 }
@@ -114,24 +164,106 @@ VoteStore::VoteStore(std::string code, int max_devices)
   publish_snapshot();
 }
 
-std::optional<std::string> VoteStore::join(const std::string& code, bool* full) {
-  if (full) *full = false;
-  if (!same_code(upper(code), code_)) return std::nullopt;
+double VoteStore::now_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::optional<std::string> VoteStore::join(const std::string& code, const std::string& address,
+                                           JoinRefusal* why) {
+  if (why) *why = JoinRefusal::None;
+  if (!same_code(upper(code), code_)) {
+    if (why) *why = JoinRefusal::WrongCode;
+    return std::nullopt;
+  }
   std::lock_guard<std::mutex> lock(mu_);
+  if (!address.empty() && std::find(blocked_.begin(), blocked_.end(), address) != blocked_.end()) {
+    if (why) *why = JoinRefusal::Removed;
+    return std::nullopt;
+  }
   if (static_cast<int>(tokens_.size()) >= max_devices_) {
-    if (full) *full = true;
+    if (why) *why = JoinRefusal::Full;
     return std::nullopt;
   }
   std::string token = make_token();
   while (tokens_.count(token)) token = make_token();
-  tokens_.emplace(token, static_cast<int>(tokens_.size()));
+  Device d;
+  d.number = next_device_++;
+  d.address = address;
+  d.joined_s = d.seen_s = now_s();
+  tokens_.emplace(token, d);
   publish_snapshot();
   return token;
 }
 
+std::optional<std::string> VoteStore::join(const std::string& code, bool* full) {
+  JoinRefusal why = JoinRefusal::None;
+  auto t = join(code, "", &why);
+  if (full) *full = why == JoinRefusal::Full;
+  return t;
+}
+
 bool VoteStore::known(const std::string& token) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return tokens_.count(token) > 0;
+  const auto it = tokens_.find(token);
+  if (it == tokens_.end()) return false;
+  it->second.seen_s = now_s();
+  return true;
+}
+
+void VoteStore::set_max_devices(int n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  max_devices_ = std::max(1, n);
+}
+
+int VoteStore::max_devices() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return max_devices_;
+}
+
+std::vector<Device> VoteStore::devices() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Device> out;
+  for (const auto& [token, d] : tokens_) out.push_back(d);
+  std::sort(out.begin(), out.end(), [](const Device& a, const Device& b) { return a.number < b.number; });
+  return out;
+}
+
+bool VoteStore::remove_device(int number, bool block) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = tokens_.begin(); it != tokens_.end(); ++it) {
+    if (it->second.number != number) continue;
+    if (block && !it->second.address.empty() && blocked_.size() < 4096)
+      blocked_.push_back(it->second.address);
+    votes_.erase(it->first);
+    tokens_.erase(it);
+    publish_snapshot();
+    return true;
+  }
+  return false;
+}
+
+std::string VoteStore::set_name(const std::string& token, const std::string& name) {
+  if (auto why = name_problem(name)) return *why;
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = tokens_.find(token);
+  if (it == tokens_.end()) return "join with the code first";
+  for (const auto& [t, d] : tokens_)
+    if (t != token && same_name(d.name, name)) return "another student has this name: choose another";
+  it->second.name = name;
+  return "";
+}
+
+void VoteStore::hide_name(int number, bool hidden) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [t, d] : tokens_)
+    if (d.number == number) d.name_hidden = hidden;
+}
+
+std::optional<Device> VoteStore::device(const std::string& token) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = tokens_.find(token);
+  if (it == tokens_.end()) return std::nullopt;
+  return it->second;
 }
 
 VoteResult VoteStore::vote_choice(const std::string& token, uint64_t round, int choice,
@@ -181,6 +313,21 @@ uint64_t VoteStore::publish(const Question& q) {
   return round_;
 }
 
+bool VoteStore::revisit(uint64_t round) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = archive_.find(round);
+  if (it == archive_.end()) return false;
+  question_ = it->second.question;
+  round_ = round;
+  votes_.clear();
+  for (const auto& [token, v] : it->second.votes)
+    if (tokens_.count(token)) votes_[token] = v;  // a device removed since stays out
+  reveal_ = it->second.reveal;
+  closed_ = true;
+  publish_snapshot();
+  return true;
+}
+
 std::shared_ptr<const Tally> VoteStore::close() {
   std::lock_guard<std::mutex> lock(mu_);
   closed_ = true;
@@ -192,6 +339,7 @@ void VoteStore::reveal(const Reveal& r) {
   std::lock_guard<std::mutex> lock(mu_);
   closed_ = true;
   reveal_ = r;
+  if (archive_.size() < 1024) archive_[round_] = Archived{question_, votes_, r};
   if (question_.kind != Question::Kind::None) {
     last_result_ = json::object();
     last_result_["step"] = question_.step;
@@ -243,8 +391,9 @@ json VoteStore::result_json() const {
   } else if (question_.kind == Question::Kind::Number) {
     std::vector<double> xs;
     for (const auto& [token, v] : votes_) xs.push_back(v.value);
-    const Histogram h = make_histogram(xs, reveal_ ? reveal_->value : std::nullopt);
-    r["histogram"] = {{"edges", h.edges}, {"counts", h.counts}, {"log", h.log}};
+    const Histogram h = make_histogram(xs, reveal_ ? reveal_->value : std::nullopt, 8, question_.range);
+    r["histogram"] = {{"edges", h.edges}, {"counts", h.counts}, {"log", h.log},
+                      {"below", h.below}, {"above", h.above}};
     if (!xs.empty()) {
       std::sort(xs.begin(), xs.end());
       r["median"] = xs[xs.size() / 2];

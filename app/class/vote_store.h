@@ -18,6 +18,11 @@
 
 namespace cv::classvote {
 
+// A range of plausible numeric answers.
+struct Range {
+  double lo = 0, hi = 0;
+};
+
 // What the phones see of the teacher's current step.
 struct Question {
   enum class Kind { None, Choice, Number } kind = Kind::None;
@@ -25,6 +30,7 @@ struct Question {
   int steps = 0;  // how many the lesson has
   std::string lesson, title, question, unit;
   std::vector<std::string> choices;
+  std::optional<Range> range;  // Number: the plausible answers (the lesson's `range`)
 };
 
 // What the measurement said, shown on the phones beside the class's votes.
@@ -36,14 +42,22 @@ struct Reveal {
   std::vector<std::pair<std::string, std::string>> shown;  // the step's values: label, "12.3 ms"
 };
 
-// Numeric predictions in bins (log-spaced where they span a factor over 10),
-// wide enough to hold the measured value too.
+// Numeric predictions in bins (log-spaced where they span a factor over 10)
+// over a plausible range: the one given (a lesson's), else a robust one from
+// the votes (their median +- 5 median absolute deviations, at least a factor
+// of 10 or the median's size), widened to hold the measured value. A vote
+// outside it is counted in the edge bin (below / above say how many), so one
+// 1e300 cannot stretch the axis.
 struct Histogram {
   std::vector<double> edges;  // bins + 1
   std::vector<int> counts;    // bins
   bool log = false;
+  int below = 0, above = 0;   // votes counted in the first / last bin from outside the range
 };
-Histogram make_histogram(const std::vector<double>& xs, std::optional<double> also, int bins = 8);
+Histogram make_histogram(const std::vector<double>& xs, std::optional<double> also, int bins = 8,
+                         std::optional<Range> plausible = std::nullopt);
+// The robust range of make_histogram (without `also`); nullopt for no finite value.
+std::optional<Range> robust_range(const std::vector<double>& xs);
 
 // The snapshot the frame reads.
 struct Tally {
@@ -61,6 +75,17 @@ struct Tally {
 };
 
 enum class VoteResult { Ok, BadToken, NoQuestion, WrongRound, Closed, BadChoice, BadValue };
+enum class JoinRefusal { None, WrongCode, Full, Removed };
+
+// A phone (a browser tab) that joined, as the teacher's device list shows it.
+struct Device {
+  int number = 0;           // from 1, in the order they joined
+  std::string address;      // the client's address
+  std::string name;         // the display name chosen (challenges), "" until then
+  bool name_hidden = false; // the teacher hid it from the leaderboard
+  double joined_s = 0;      // seconds since the store started
+  double seen_s = 0;        // last request
+};
 const char* to_string(VoteResult r);
 int http_status(VoteResult r);  // 200, 403, 409, 400
 
@@ -71,9 +96,25 @@ class VoteStore {
 
   const std::string& code() const { return code_; }
   // A new token for the right code (compared in constant time); nullopt for a
-  // wrong one or when max_devices have joined (`full` says which).
+  // wrong one, when max_devices have joined, or from an address the teacher
+  // removed a device of (`why` says which).
+  std::optional<std::string> join(const std::string& code, const std::string& address,
+                                  JoinRefusal* why = nullptr);
   std::optional<std::string> join(const std::string& code, bool* full = nullptr);
   bool known(const std::string& token) const;
+
+  // The teacher's controls: the class size cap (at least those joined stay),
+  // the devices, removing one (its token ends; `block` refuses its address's
+  // joins from then on), a display name and hiding it.
+  void set_max_devices(int n);
+  int max_devices() const;
+  std::vector<Device> devices() const;
+  bool remove_device(int number, bool block);
+  // The phone's display name, checked (display_name.h); "" or why not.
+  std::string set_name(const std::string& token, const std::string& name);
+  void hide_name(int number, bool hidden);
+  // The device behind a token (nullopt: unknown).
+  std::optional<Device> device(const std::string& token) const;
   // One vote per token per round; a second one replaces the first until the
   // reveal. `seq_out`: the vote's number (Tally::seq once it is counted).
   VoteResult vote_choice(const std::string& token, uint64_t round, int choice,
@@ -83,6 +124,9 @@ class VoteStore {
 
   // The teacher moves to a step: a new round, no votes. Returns its id.
   uint64_t publish(const Question& q);
+  // The teacher comes back to a step already revealed: its round again, with
+  // its votes and reveal (closed). False when that round was never revealed.
+  bool revisit(uint64_t round);
   // The run is over: no more votes this round. Returns the final tally, the
   // one the verdict judges (a vote after it is refused, never lost).
   std::shared_ptr<const Tally> close();
@@ -102,14 +146,24 @@ class VoteStore {
     int choice = -1;
     double value = 0;
   };
+  struct Archived {  // a revealed round, for revisit()
+    Question question;
+    std::map<std::string, Vote> votes;
+    Reveal reveal;
+  };
+  double now_s() const;
   VoteResult vote(const std::string& token, uint64_t round, Vote v, uint64_t* seq_out);
   void publish_snapshot();  // under mu_
   nlohmann::json result_json() const;  // under mu_
 
   const std::string code_;
-  const int max_devices_;
+  int max_devices_;  // under mu_
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   mutable std::mutex mu_;
-  std::map<std::string, int> tokens_;  // token -> device number
+  mutable std::map<std::string, Device> tokens_;  // token -> device (seen_s changes on reads)
+  std::vector<std::string> blocked_;              // addresses refused
+  int next_device_ = 1;
+  std::map<uint64_t, Archived> archive_;          // revealed rounds, by round
   Question question_;
   uint64_t round_ = 0, seq_ = 0, version_ = 0;
   std::map<std::string, Vote> votes_;  // this round's, by token

@@ -18,6 +18,7 @@ void read_paths(const EnvLookup& env, PathConfig& p) {
   p.assets = text(env("CUDAVIZ_ASSETS"));
   p.kernel_dir = text(env("CUDAVIZ_KERNEL_DIR"));
   p.runner = text(env("CUDAVIZ_RUNNER"));
+  if (const char* cm = env("CUDAVIZ_CODEMIRROR_DIR")) p.codemirror_dir = cm;
   if (const char* path = env("PATH")) p.path = path;
   p.cxx = text(env("CXX"));
   if (const char* tmp = env("TMPDIR"); given(tmp)) p.tmpdir = tmp;

@@ -30,6 +30,9 @@ struct PathConfig {
   std::string assets;      // CUDAVIZ_ASSETS: the shipped data's folder, tried first (io/data_dir.h)
   std::string kernel_dir;  // CUDAVIZ_KERNEL_DIR: the kernel templates' folder
   std::string runner;      // CUDAVIZ_RUNNER: the cudaviz-runner program, tried first
+  // CUDAVIZ_CODEMIRROR_DIR: Debian's libjs-codemirror, served to the challenge's
+  // editor page (set but empty: none, the page's plain textarea).
+  std::string codemirror_dir = "/usr/share/javascript/codemirror";
   std::optional<std::string> path;  // PATH, for ffmpeg and the host compiler (unset: none)
   std::string cxx;                  // CXX: the host compiler for the CPU path of "Your kernel"
   std::string tmpdir = "/tmp";      // TMPDIR (unset or empty: /tmp)

@@ -141,6 +141,7 @@ void App::apply_requests() {
   if (auto spec = ctx_.preset_panel.take_sweep_request())
     if (auto err = ctx_.tuning.start_sweep(*spec)) ctx_.preset_panel.sweep_failed(*err);
   ctx_.class_room.poll();  // the votes' snapshot (lock-free), a start or stop asked for
+  if (auto live = ctx_.challenge.take_live_request()) run_live(*live);
   // A step's state, its run; the keys' steps to move.
   ctx_.lesson.service(state, ctx_.layout, ctx_.frame, requests_.lesson_move);
   SceneSlot& slot = ctx_.scenes.current();
@@ -228,6 +229,7 @@ void App::build_ui() {
     ctx_.kernel_panel.draw(layout, ctx_.user_kernel);
     ctx_.preset_panel.draw(ctx_.presentation, layout);
     ctx_.lesson.draw(layout);
+    ctx_.challenge.draw(layout);
     ctx_.class_room.draw(layout);
     layout.draw_strip();
   }

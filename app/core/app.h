@@ -57,6 +57,8 @@ class App {
   bool frame();
   void apply_requests();
   void toggle_recording();
+  // The challenge tab's "run in the scene" / "back to the built-in" (core/challenge_live.cpp).
+  void run_live(const challenge::LiveRequest& r);
   void simulate();
   void build_ui();
   void present();

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/app.h"
+#include "usercode/templates/template_registry.h"
 #include "core/observers.h"
 #include "gl/gl_check.h"
 #include "record/clip_format.h"
@@ -63,6 +64,9 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend, const Config& con
   const std::optional<SceneKind> kind =
       plan.preset && plan.preset->scene ? plan.preset->scene : parse_scene(opt.scene);
   if (!kind) throw LaunchError("--scene: '" + opt.scene + "' is not a scene");
+  if (opt.challenge && !usercode::find_template(*opt.challenge))
+    throw LaunchError("--challenge: unknown template '" + *opt.challenge + "' (one of " +
+                      usercode::template_names() + ")");
   plan.first_scene = *kind;
   if (opt.kernel) {
     std::ifstream in(*opt.kernel, std::ios::binary);
@@ -148,12 +152,14 @@ Context::Context(Backend b, const Config& cfg)
       kernel_panel(cfg.paths),
       system(cfg),
       preset_panel(cfg.paths),
-      class_room(classvote::web_dir(cfg.paths.assets)),
+      class_room(classvote::web_dir(cfg.paths.assets), cfg.paths.codemirror_dir),
+      challenge(b, cfg.paths),
       lesson(b, cfg),
       recorder(cfg.paths) {
   // "run your kernel" runs the tab's text, in the app's one runner process.
   labs.set_kernel_source(&kernel_panel.source(), cfg.paths, &user_kernel);
   lesson.attach_class(&class_room);
+  challenge.attach(class_room);  // before any start: the challenge's API joins the server
   insight.set_kernel_panel(&kernel_panel);  // the explain view draws the kernel tab's explain
 }
 
@@ -234,6 +240,13 @@ void App::setup_panels() {
                                     : opt_.class_address;
     const int port = opt_.class_port >= 0 ? opt_.class_port : classvote::kDefaultPort;
     if (auto err = ctx_.class_room.start(address, port)) std::fprintf(stderr, "cudaviz: %s\n", err->c_str());
+  }
+  // --challenge TEMPLATE (checked by the command line): open, the tab shown.
+  if (opt_.challenge) {
+    challenge::ChallengeSettings s;
+    s.template_name = *opt_.challenge;
+    if (auto err = ctx_.challenge.open(s)) throw LaunchError(*err);
+    ctx_.challenge.open_tab();
   }
 }
 

@@ -28,6 +28,7 @@ void ClassObserver::finish(Context& ctx, nlohmann::ordered_json& summary) {
   if (w > 0 && h > 0) summary["scene_share"] = r.w * r.h / (w * h);
   if (ctx.class_room.store() || !ctx.class_room.message().empty())
     summary["class"] = ctx.class_room.summary();
+  if (ctx.challenge.is_open() || ctx.challenge.store().total() > 0) summary["challenge"] = ctx.challenge.summary();
 }
 
 }  // namespace cv

@@ -20,6 +20,7 @@
 #include "ui/presentation.h"
 #include "ui/tuning_panel.h"
 #include "insight/insight_ui.h"
+#include "challenge/challenge.h"
 #include "class/class_room.h"
 #include "lessons/lesson_player.h"
 #include "ui/kernel_panel.h"
@@ -71,6 +72,7 @@ struct Context {
   ui::SystemSection system;
   presets::PresetPanel preset_panel;
   classvote::ClassRoom class_room;  // the class votes from phones: off until started
+  challenge::Challenge challenge;   // the class writes kernels (its API joins the class server)
   lessons::LessonPlayer lesson;  // the lesson tab
   ui::Layout layout;  // where the panels go this frame (ui/layout.h)
   record::Recorder recorder;  // --record and the record button (GL objects: before the window goes)

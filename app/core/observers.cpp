@@ -118,7 +118,7 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["error_line"] = st.compile->first_error_line();
   } else if (st.fault) {
     j["error"] = st.fault->describe();
-    j["error_line"] = st.fault->out_of_range ? st.fault->out_of_range->line : 0;
+    j["error_line"] = st.fault->error_line();
   }
   if (!st.fallback.empty()) j["kernel_fallback"] = st.fallback;
   // Why yours runs slower than it could (its results through the runner's reply).

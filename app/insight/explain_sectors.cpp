@@ -70,7 +70,8 @@ void draw_sector_table(const emu::Explain& x) {
   for (const emu::SectorLine& s : x.sectors) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::Text("%d", s.line);
+    if (s.call_line && s.call_line != s.line) ImGui::Text("%d (called at %d)", s.line, s.call_line);
+    else ImGui::Text("%d", s.line);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(s.buffer.c_str());
     ImGui::TableNextColumn();
@@ -78,6 +79,11 @@ void draw_sector_table(const emu::Explain& x) {
     ImGui::TableNextColumn();
     ImGui::Text("%llu", s.requests);
     ImGui::TableNextColumn();
+    if (!s.requests) {  // every load of it a repeat the GPU's compiler keeps in a register
+      ImGui::TextDisabled("in registers");
+      ImGui::TableNextColumn();
+      continue;
+    }
     const double ideal = std::max(1.0, 32.0 * s.bytes / insight::kSectorBytes);
     ImGui::TextColored(s.sectors_per_request > ideal * 1.5 ? ui::kWarn : ui::kGood, "%.2f", s.sectors_per_request);
     ImGui::TableNextColumn();

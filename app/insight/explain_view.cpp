@@ -15,10 +15,42 @@ namespace {
 const char* kNotice =
     "Your kernel ran once through the CPU emulator at a small size, every thread recorded. "
     "A race: two threads touched the same element, at least one wrote, and nothing ordered "
-    "them (no __syncthreads() between them in one block; other blocks are never ordered). "
-    "Sectors: a warp's load or store is served in 32-byte sectors; 32 lanes reading "
-    "neighbouring 4-byte values need 4, scattered lanes up to 32. Divergence: a branch whose "
+    "them (no __syncthreads() between them in one block; other blocks are never ordered); "
+    "open a group for its threads. Sectors: a warp's load or store is one request, served in "
+    "32-byte sectors; 32 lanes reading neighbouring 4-byte values need 4 (a float4 each: 16), "
+    "scattered lanes up to 32. Divergence: a branch whose "
     "lanes of one warp go both ways runs both sides, one after the other.";
+
+// One header per group (its sentence and what to change); its threads, the
+// first few elements' pairs, one click away.
+void races(const emu::Explain& x) {
+  if (x.race_groups.empty()) {
+    ui::wrapped(ui::kGood, "no race: every element two threads shared was ordered or atomic");
+    return;
+  }
+  for (size_t i = 0; i < x.race_groups.size(); ++i) {
+    const emu::RaceGroup& g = x.race_groups[i];
+    ImGui::PushID(static_cast<int>(i));
+    // The header short (a tree node's label does not wrap); the sentence and the fix under it.
+    std::string head = (g.elements == 1 && !g.instances.empty() ? g.instances[0].element : g.buffer + "[]") +
+                       " at line " + std::to_string(g.first.line);
+    if (g.second.line != g.first.line) head += " and line " + std::to_string(g.second.line);
+    head += ": " + std::to_string(g.elements) + (g.elements == 1 ? " element" : " elements");
+    ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
+    const bool open = ImGui::TreeNodeEx("group", ImGuiTreeNodeFlags_SpanAvailWidth, "%s", head.c_str());
+    ImGui::PopStyleColor();
+    ui::wrapped(ui::kBad, g.sentence);
+    ui::wrapped(ui::kWarn, g.fix);
+    if (open) {
+      const char* more = g.elements > g.instances.size() ? " (the first ones)" : "";
+      ImGui::TextDisabled("%llu element%s, %llu + %llu threads%s:", g.elements, g.elements == 1 ? "" : "s",
+                          g.first_threads, g.second_threads, more);
+      for (const emu::Race& r : g.instances) ui::wrapped(ui::kDim, r.sentence);
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+}
 
 void divergence(const emu::Explain& x) {
   if (x.branches.empty()) {
@@ -73,11 +105,10 @@ void ExplainView::draw(const ViewContext& ctx, const KernelPanel* panel) {
   ui::wrapped(ui::kDim, x.scope + (x.truncated ? " Recording stopped at its limit (truncated)." : ""));
 
   char title[96];
-  std::snprintf(title, sizeof title, "races (%llu element%s)", x.racy_elements,
-                x.racy_elements == 1 ? "" : "s");
+  std::snprintf(title, sizeof title, "races (%zu group%s, %llu element%s)", x.race_groups.size(),
+                x.race_groups.size() == 1 ? "" : "s", x.racy_elements, x.racy_elements == 1 ? "" : "s");
   ui::section(title);
-  if (x.races.empty()) ui::wrapped(ui::kGood, "no race: every element two threads shared was ordered or atomic");
-  for (const emu::Race& race : x.races) ui::wrapped(ui::kBad, race.sentence);
+  races(x);
 
   ui::section("memory: sectors per warp-wide request");
   draw_sector_table(x);

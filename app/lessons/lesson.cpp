@@ -69,7 +69,7 @@ const std::vector<std::string> kUiKeys{"paused", "colour_by", "vsync"};
 const std::vector<std::string> kOtherKeys{
     "preset",   "scene",     "panel",    "gpu_only", "run",    "run.variant", "run.n",
     "run.block", "run.reps", "run.shapes", "predict", "question", "choices",   "answer",
-    "unit",      "tolerance", "show",      "table"};
+    "unit",      "tolerance", "range",     "show",      "table"};
 
 std::vector<std::string> all_keys() {
   std::vector<std::string> k = kOtherKeys;
@@ -385,7 +385,7 @@ class StepReader {
     const Entry* e = get("predict");
     if (const Entry* q = get("question")) p.question = q->value;
     if (!e) {
-      for (const char* k : {"choices", "answer", "unit", "tolerance"})
+      for (const char* k : {"choices", "answer", "unit", "tolerance", "range"})
         if (get(k)) bad(k, "needs 'predict' (choice or number)");
       return;
     }
@@ -409,7 +409,7 @@ class StepReader {
       if (p.choices.size() < 2 || p.choices.size() > 8)
         bad("choices", std::to_string(p.choices.size()) + " choices; give 2 to 8, split by '|'");
       if (answer) check_choice_answer(p);
-      for (const char* k : {"unit", "tolerance"})
+      for (const char* k : {"unit", "tolerance", "range"})
         if (get(k)) bad(k, "a choice prediction takes no " + std::string(k));
     } else if (e->value == "number") {
       p.kind = Prediction::Kind::Number;
@@ -425,9 +425,28 @@ class StepReader {
       else
         p.tolerance = p.tolerance_relative ? *d / 100 : *d;
       if (get("choices")) bad("choices", "a number prediction takes no choices");
+      read_range(p);
     } else {
       bad("predict", "'" + e->value + "' is not one of choice, number");
     }
+  }
+
+  // `range: LO .. HI`: the plausible answers (the class's histogram spans
+  // them; a vote outside is counted at its edge).
+  void read_range(Prediction& p) {
+    const Entry* e = get("range");
+    if (!e) return;
+    auto number = [](const std::string& v) -> std::optional<double> {  // 2^24 and 16_777_216 too
+      if (const auto c = parse_count(v)) return static_cast<double>(*c);
+      return parse_number(v);
+    };
+    const auto dots = e->value.find("..");
+    const auto lo = dots == std::string::npos ? std::nullopt : number(trim(e->value.substr(0, dots)));
+    const auto hi = dots == std::string::npos ? std::nullopt : number(trim(e->value.substr(dots + 2)));
+    if (!lo || !hi)
+      return bad("range", "'" + e->value + "' is not two numbers 'LO .. HI' (e.g. '0 .. 4')");
+    if (!(*lo < *hi)) return bad("range", "'" + e->value + "': LO must be below HI");
+    p.range = {*lo, *hi};
   }
 
   void check_choice_answer(Prediction& p) {

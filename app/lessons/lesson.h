@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/block_shape.h"
@@ -46,6 +47,9 @@ struct Prediction {
   std::string unit;              // Number: as the teacher writes it ("ms")
   double tolerance = 0;          // Number: how close counts as right
   bool tolerance_relative = true;  // "20%" (relative) or "0.5" (absolute)
+  // Number: the plausible answers (`range: LO .. HI`), what the class's
+  // histogram spans; unset: a robust range from the votes.
+  std::optional<std::pair<double, double>> range;
 };
 
 struct ShowValue {

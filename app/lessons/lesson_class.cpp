@@ -51,7 +51,19 @@ void LessonPlayer::sync_class() {
   }
   if (!lesson_) return;
   const StepPlan& p = plan();
+  if (store != rounds_of_) {  // a new server: its rounds start afresh
+    revealed_rounds_.clear();
+    rounds_of_ = store;
+  }
   if (store != published_to_ || current_ != published_step_) {
+    // A step the class already saw revealed: its round again, votes and all.
+    if (const auto it = revealed_rounds_.find(current_);
+        it != revealed_rounds_.end() && run_done_ && store->revisit(it->second)) {
+      round_ = it->second;
+      published_to_ = store;
+      published_step_ = current_;
+      return;
+    }
     classvote::Question q;
     q.kind = kind_of(p.predict.kind);
     q.step = current_ + 1;
@@ -61,6 +73,7 @@ void LessonPlayer::sync_class() {
     q.question = p.predict.question.empty() ? q.title : p.predict.question;
     for (const auto& c : p.predict.choices) q.choices.push_back(c.label);
     q.unit = p.predict.unit;
+    if (p.predict.range) q.range = classvote::Range{p.predict.range->first, p.predict.range->second};
     round_ = store->publish(q);
     published_to_ = store;
     published_step_ = current_;
@@ -101,6 +114,7 @@ void LessonPlayer::reveal_to_class() {
     r.shown.emplace_back(s.label, x ? format_value(s.key, *x) : "not measured");
   }
   store->reveal(r);
+  revealed_rounds_[current_] = round_;
   if (p.predict.kind == Prediction::Kind::None) return;
   // The class has joined by now: the QR code folds to one line (address and
   // code stay), leaving the reveal room in the column.

@@ -1,6 +1,7 @@
 // The "lesson" tab: the step's text on the left; the prediction, the Run
 // button and the measured result beside the prediction on the right.
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -118,6 +119,18 @@ void LessonPlayer::draw_navigation() {
   ImGui::BeginDisabled(current_ + 1 >= n || script_busy());
   if (ImGui::Button("next >")) go_request_ = current_ + 1;
   ImGui::EndDisabled();
+  // The step's Run where it is never scrolled away: the top row (on a
+  // projector the QR code and the class's bars can push the Run section out
+  // of view).
+  run_button_visible_ = false;
+  if (plan().run.kind != RunSpec::Kind::None) {
+    ImGui::SameLine();
+    ImGui::BeginDisabled(script_busy() || running());
+    if (ImGui::Button(running() ? "running...###navrun" : run_done_ ? "Run again###navrun" : "Run###navrun"))
+      run_request_ = true;
+    ImGui::EndDisabled();
+    note_run_button();
+  }
   for (int i = 0; i < n; ++i) {
     char label[16];
     std::snprintf(label, sizeof label, "%d", i + 1);
@@ -143,6 +156,13 @@ void LessonPlayer::draw_navigation() {
                 "CPU backend: this step is about the GPU. The numbers below come from the CPU "
                 "twins; the GPU's need a CUDA device.");
   ImGui::Separator();
+}
+
+// Whether the Run button just drawn lies wholly inside the window's visible
+// part (the --frames summary reports it per step: the window tests check it).
+void LessonPlayer::note_run_button() {
+  const ImRect item(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  if (ImGui::GetCurrentWindow()->ClipRect.Contains(item)) run_button_visible_ = true;
 }
 
 void LessonPlayer::draw_prediction() {
@@ -202,6 +222,7 @@ void LessonPlayer::draw_run_controls() {
     ImGui::BeginDisabled(script_busy());
     if (ImGui::Button(run_done_ ? "Run again" : "Run")) run_request_ = true;
     ImGui::EndDisabled();
+    note_run_button();
   }
 }
 

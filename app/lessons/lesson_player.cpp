@@ -96,6 +96,8 @@ void LessonPlayer::load(Lesson lesson, int first) {
   std::snprintf(path_field_, sizeof path_field_, "%s", path_.c_str());
   lesson_ = std::move(lesson);
   problems_.clear();
+  outcomes_.clear();
+  revealed_rounds_.clear();
   need_base_ = true;
   current_ = 0;
   go_request_ = std::clamp(first, 0, static_cast<int>(lesson_->steps.size()) - 1);
@@ -179,6 +181,26 @@ void LessonPlayer::apply_step(presets::AppState& app, ui::Layout& layout) {
   rows_.clear();
   values_.clear();
   verdict_ = {};
+  if (!script_) restore_outcome();
+}
+
+void LessonPlayer::keep_outcome() {
+  outcomes_[current_] = Outcome{rows_, values_, verdict_, hands_, guess_, guess_given_, run_error_};
+}
+
+bool LessonPlayer::restore_outcome() {
+  const auto it = outcomes_.find(current_);
+  if (it == outcomes_.end()) return false;
+  const Outcome& o = it->second;
+  rows_ = o.rows;
+  values_ = o.values;
+  verdict_ = o.verdict;
+  hands_ = o.hands;
+  guess_ = o.guess;
+  guess_given_ = o.guess_given;
+  run_error_ = o.run_error;
+  run_done_ = true;
+  return true;
 }
 
 std::optional<std::string> LessonPlayer::start_run(presets::AppState& app) {
@@ -323,6 +345,9 @@ void LessonPlayer::finish_run(presets::AppState& app) {
   }
   verdict_ = judge(plan().predict, values_, hands_,
                    guess_given_ ? std::optional<double>(guess_) : std::nullopt);
+  if (!verdict_.measured && lesson_->steps[current_].gpu_only && backend_ == Backend::Cpu)
+    verdict_.summary = "not measured: this step needs a GPU, and the app runs on the CPU";
+  keep_outcome();
   reveal_to_class();
 }
 
@@ -433,6 +458,7 @@ void LessonPlayer::script_tick(presets::AppState& app) {
       }
       if (s.frames == 1) fill_script_prediction();
       if (s.frames >= s.show_frames) {
+        s.run_visible = run_button_visible_;  // the frame the "before" picture shows
         s.phase = Phase::Running;
         s.frames = 0;
         if (plan().run.kind != RunSpec::Kind::None) run_request_ = true;
@@ -480,6 +506,7 @@ StepReport LessonPlayer::report_step() const {
   r.run_state = p.run.kind == RunSpec::Kind::None ? "none" : run_error_.empty() ? "done" : "failed";
   r.run_error = run_error_;
   r.rows = static_cast<int>(rows_.size());
+  if (p.run.kind != RunSpec::Kind::None && script_) r.run_button_visible = script_->run_visible;
   std::vector<std::string> keys;
   for (const auto& s : p.show) keys.push_back(s.key);
   for (const auto& c : p.predict.choices)
@@ -525,6 +552,7 @@ nlohmann::ordered_json LessonPlayer::summary() const {
     s["values"] = r.values;
     if (!r.missing.empty()) s["missing"] = r.missing;
     if (!r.needs_gpu.empty()) s["needs_gpu"] = r.needs_gpu;
+    if (r.run_button_visible) s["run_button_visible"] = *r.run_button_visible;
     if (!r.verdict.empty()) s["verdict"] = r.verdict;
     if (!r.class_votes.is_null()) s["class_votes"] = r.class_votes;
     s["ok"] = r.ok();

@@ -43,6 +43,9 @@ struct StepReport {
   std::vector<std::string> missing;     // named but not measured (a failure)
   std::vector<std::string> needs_gpu;   // named GPU values on the CPU backend (gpu_only step)
   int rows = 0;                         // rows the run measured
+  // A step with a run: its Run button was wholly in view before the run (the
+  // projector's layout; null in a report without a run).
+  std::optional<bool> run_button_visible;
   std::string verdict;
   // The class's votes (class server on): question, choices, counts, the
   // measurement, the verdict (classvote::to_json's row); null when none.
@@ -101,6 +104,7 @@ class LessonPlayer {
     Phase phase = Phase::Show;
     int frames = 0;  // in this phase
     bool entered = false;
+    bool run_visible = false;  // a Run button was wholly in view before the run
   };
   enum class RunKind { None, Lab, Sweep, Scene };
 
@@ -119,6 +123,7 @@ class LessonPlayer {
   // The tab's parts (lessons/lesson_panel.cpp).
   void draw_loader();
   void draw_navigation();
+  void note_run_button();
   void draw_prediction();
   void draw_run_controls();
   void draw_reveal();
@@ -146,6 +151,7 @@ class LessonPlayer {
   int current_ = 0;
   std::optional<int> go_request_;
   bool run_request_ = false;
+  bool run_button_visible_ = false;  // this frame: a Run button wholly in view
 
   // The step as shown: its state check, the class's prediction, the run.
   std::vector<std::string> state_problems_;
@@ -174,7 +180,24 @@ class LessonPlayer {
   std::optional<Script> script_;
   std::vector<StepReport> reports_;
 
+  // A step's run, kept at its reveal: coming back to the step (PageUp) shows
+  // it again, and the phones get that step's round back with its votes.
+  struct Outcome {
+    std::vector<nlohmann::ordered_json> rows;
+    Values values;
+    Verdict verdict;
+    std::vector<int> hands;
+    double guess = 0;
+    bool guess_given = false;
+    std::string run_error;
+  };
+  std::map<int, Outcome> outcomes_;  // by step (0-based)
+  void keep_outcome();
+  bool restore_outcome();
+
   classvote::ClassRoom* class_ = nullptr;
+  std::map<int, uint64_t> revealed_rounds_;  // by step: the store's round revealed
+  const classvote::VoteStore* rounds_of_ = nullptr;  // the store those rounds are in
   const classvote::VoteStore* published_to_ = nullptr;
   int published_step_ = -1;
   uint64_t round_ = 0;               // the store's round for this step

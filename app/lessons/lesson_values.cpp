@@ -187,7 +187,8 @@ Verdict judge(const Prediction& p, const Values& v, const std::vector<int>& hand
       for (const auto& c : p.choices) {
         auto x = value(c.key);
         if (!x) {
-          out.summary = "not measured: " + c.key;
+          out.summary = "not measured: the run gave no value for this answer";
+          out.missing = c.key;
           return out;
         }
         vals.push_back(c.negate ? (*x != 0 ? 0.0 : 1.0) : *x);
@@ -227,7 +228,8 @@ Verdict judge(const Prediction& p, const Values& v, const std::vector<int>& hand
   if (p.kind == Prediction::Kind::Number) {
     auto x = value(p.answer);
     if (!x) {
-      out.summary = "not measured: " + p.answer;
+      out.summary = "not measured: the run gave no value for this answer";
+      out.missing = p.answer;
       return out;
     }
     out.measured = true;

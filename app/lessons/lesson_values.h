@@ -43,7 +43,8 @@ struct Verdict {
   int correct_choice = -1;    // Choice: the index the measurement picks
   double value = 0;           // Number: the measured value
   bool right = false;         // the class's prediction matches
-  std::string summary;        // one line for the panel and the JSON summary
+  std::string summary;        // one line for the panel, the phones and the JSON summary: words, no keys
+  std::string missing;        // the value key that was not measured ("" : none), for the JSON summary
 };
 
 // `hands`: per choice; `guess`: the class's number (Number), if given.

@@ -13,9 +13,10 @@ Child::~Child() {
   if (started()) end(0.05);
 }
 
-void Child::attach(pid_t pid) {
+void Child::attach(pid_t pid, bool group) {
   std::lock_guard<std::mutex> lock(mutex_);
   pid_ = pid;
+  group_ = group;
   reaped_ = false;
   status_ = 0;
 }
@@ -61,7 +62,9 @@ int Child::wait() {
 
 void Child::kill() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!reaped_ && pid_ > 0) ::kill(pid_, SIGKILL);
+  if (reaped_ || pid_ <= 0) return;
+  if (group_) ::kill(-pid_, SIGKILL);  // the group still exists while its leader is unreaped
+  ::kill(pid_, SIGKILL);
 }
 
 std::optional<int> Child::end(double grace_s) {

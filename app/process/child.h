@@ -18,8 +18,9 @@ class Child {
   Child(const Child&) = delete;
   Child& operator=(const Child&) = delete;
 
-  // Takes a started process (this must hold none).
-  void attach(pid_t pid);
+  // Takes a started process (this must hold none); `group`: it leads its own
+  // process group, and kill() ends the whole group (a compiler's cc1plus too).
+  void attach(pid_t pid, bool group = false);
   pid_t pid() const { return pid_; }
   bool started() const { return pid_ > 0; }
   // Its wait status (waitpid's) once it has ended, else nullopt; never blocks.
@@ -28,7 +29,7 @@ class Child {
   std::optional<int> wait_for(double seconds);
   // Waits for it to end, however long that takes (0 for a Child with no process).
   int wait();
-  // SIGKILL, unless it was reaped already.
+  // SIGKILL (to its group when it leads one), unless it was reaped already.
   void kill();
   // SIGKILL, then up to `grace_s` for it to go. A process stuck in a GPU
   // kernel can take the driver a while to tear down: after the grace a
@@ -42,6 +43,7 @@ class Child {
   pid_t pid_ = -1;
   std::mutex mutex_;     // guards what follows: kill() must not hit a reaped (reused) pid
   bool reaped_ = false;  // or handed to the detached reaper
+  bool group_ = false;
   int status_ = 0;
 };
 

@@ -41,7 +41,7 @@ std::string finish(Child& child, const std::vector<std::string>& argv, Clock::ti
 std::string run_to_log(const std::vector<std::string>& argv, const std::string& log_path, double limit_s,
                        int& status) {
   SpawnPlan plan(argv);
-  plan.search_path().open(1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600).dup(1, 2).null(0);
+  plan.search_path().own_group().open(1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0600).dup(1, 2).null(0);
   Child child;
   if (const int e = plan.start(child); e != 0) return cannot_run(argv, e);
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s));

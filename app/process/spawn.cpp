@@ -106,7 +106,7 @@ int SpawnPlan::start(Child& child) {
   pid_t pid = -1;
   const int e = search_path_ ? posix_spawnp(&pid, args[0], &s.actions, &s.attr, args.data(), envp)
                              : posix_spawn(&pid, args[0], &s.actions, &s.attr, args.data(), envp);
-  if (e == 0) child.attach(pid);
+  if (e == 0) child.attach(pid, own_group_);
   return e;
 }
 

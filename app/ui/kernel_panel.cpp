@@ -182,6 +182,9 @@ void KernelPanel::update(UserKernel& uk, const ParticleScene& scene) {
         else
           unplaced_.push_back(d);
       }
+    // A fault at a line (the guard's stop, an index out of range, the emulator's): marked there too.
+    if (st.fault && st.fault->error_line() >= 1)
+      marks.push_back({st.fault->error_line(), code::Severity::Error, code::ascii_quotes(st.fault->describe())});
     if (!same_marks(marks, source_.editor().marks())) source_.editor().set_marks(std::move(marks));
     // The guarded PTX when the guard rewrote it (what really runs), else NVRTC's.
     const std::string& ptx = !st.compile ? std::string()

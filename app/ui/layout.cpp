@@ -221,7 +221,7 @@ void Layout::begin_frame() {
   if (present_) {
     in.control_collapsed = collapsed_["control"];
     in.timing_collapsed = collapsed_["timing"];
-    in.tool_beside = open_ == tool_name(Tool::Lesson);
+    in.tool_beside = open_ == tool_name(Tool::Lesson) || open_ == tool_name(Tool::Challenge);
     in.title_h = ImGui::GetFrameHeight();
     const float col_w = kPresentColumnShare * in.width;
     const float col_rows = static_cast<float>(strip_rows(col_w).size());

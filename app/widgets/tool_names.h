@@ -25,6 +25,7 @@ enum class Tool {
   Race,
   OccupancyCurve,
   Lesson,
+  Challenge,
   Kernel,
   Explain,
 };
@@ -50,6 +51,7 @@ inline constexpr ToolName kTools[] = {
     {Tool::Race, "race", true},
     {Tool::OccupancyCurve, "occupancy-curve", true},
     {Tool::Lesson, "lesson", false},
+    {Tool::Challenge, "challenge", true},
     {Tool::Kernel, "kernel", true},
     {Tool::Explain, "explain", true},
 };

@@ -12,6 +12,7 @@
 namespace cv {
 namespace {
 
+// long: one line per device attribute read, in the order DeviceReport lists them
 DeviceReport query(int dev) {
   DeviceReport d;
   int count = 0;

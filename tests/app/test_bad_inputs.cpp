@@ -450,6 +450,11 @@ std::vector<Row> rows() {
        {"wrong_types.json", "scenes.fountain.count"}},
       // Lessons: read and checked before a window opens.
       {"lesson", "--step without --lesson", {"--step", "2"}, 2, {"--step K needs --lesson"}},
+      // Challenge mode: the template is checked against the registry before a window opens.
+      {"challenge", "--challenge an unknown template", {"--challenge", "volcano", "--frames", "1"}, 2,
+       {"--challenge: unknown template 'volcano'", "count3"}},
+      {"challenge", "--challenge without a name", {"--challenge", "", "--frames", "1"}, 2,
+       {"flag '--challenge' has an empty value"}},
       {"lesson", "--step 0", {"--lesson", "{DIR}/lesson.md", "--step", "0"}, 2, {"--step: 0"}},
       {"lesson",
        "missing",

@@ -36,6 +36,7 @@ predict: number
 question: how many ms?
 unit: ms
 tolerance: 20%
+range: 0.01 .. 2^10
 answer: atomic.ms_median
 cpu.answer: cpu.ms_median
 show: time = cpu.ms_median, speed-up = cpu.ms_median / atomic.ms_median
@@ -118,6 +119,10 @@ TEST(LessonParse, GoodFileGivesStepsPlansAndText) {
   EXPECT_EQ(s.cpu.predict.answer, "cpu.ms_median");
   EXPECT_DOUBLE_EQ(s.gpu.predict.tolerance, 0.2);
   EXPECT_TRUE(s.gpu.predict.tolerance_relative);
+  ASSERT_TRUE(s.gpu.predict.range);
+  EXPECT_DOUBLE_EQ(s.gpu.predict.range->first, 0.01);
+  EXPECT_DOUBLE_EQ(s.gpu.predict.range->second, 1024);
+  EXPECT_EQ(s.cpu.predict.range, s.gpu.predict.range);
   ASSERT_EQ(s.gpu.show.size(), 2u);
   EXPECT_EQ(s.gpu.show[1].label, "speed-up");
   EXPECT_EQ(s.gpu.show[1].key, "cpu.ms_median / atomic.ms_median");
@@ -219,6 +224,15 @@ TEST(LessonParse, EachKindOfMistakeIsNamed) {
       {"scene: fountain\nparams.gravity: 5", "field 'params.gravity'"},
       {"just words", "not 'key: value'"},
       {"table: perhaps", "field 'table'"},
+      {"run: lab count3\npredict: number\nanswer: cpu.ms_median\ntolerance: 5%\nrange: 3 to 4",
+       "field 'range': '3 to 4' is not two numbers"},
+      {"run: lab count3\npredict: number\nanswer: cpu.ms_median\ntolerance: 5%\nrange: 4 .. 3",
+       "field 'range': '4 .. 3': LO must be below HI"},
+      {"run: lab count3\npredict: number\nanswer: cpu.ms_median\ntolerance: 5%\nrange: 1 .. inf",
+       "field 'range': '1 .. inf'"},
+      {"run: lab count3\npredict: choice\nchoices: a | b\nanswer: a\nrange: 0 .. 1",
+       "field 'range': a choice prediction takes no range"},
+      {"range: 0 .. 1", "field 'range': needs 'predict'"},
   };
   for (const Case& c : cases) {
     const auto p = problems_of(one_step(c.body));

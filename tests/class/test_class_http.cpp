@@ -91,6 +91,10 @@ struct Server {
     o.address = "127.0.0.1";
     o.port = 0;  // any free port: tests run side by side
     o.web_dir = web_dir();
+    // Every simulated phone here comes from 127.0.0.1: the per-address caps
+    // (connections, joins a minute) are tested in test_class_abuse.cpp.
+    o.connections_per_address = 4096;
+    o.joins_per_minute = 1e6;
     return o;
   }()) {}
   int port() const { return server.port(); }
@@ -146,7 +150,7 @@ TEST(ClassHttp, NothingOutsideTheWebFolder) {
         "/assets/web/index.html", "/web/app.js", "//etc/passwd", "/index.html/", "/app.js%00.css",
         "/.hidden", "/lessons/001-counting.md", "/%2fetc%2fpasswd", "/web/../../CMakeLists.txt"}) {
     const Resp r = get(s.port(), path);
-    // 4xx or dropped; or one of the page's own files (civetweb decodes "%00"
+    // 4xx or dropped; or one of the page's own files (a server may decode "%00"
     // into the end of the name: "/app.js%00.css" is "/app.js").
     const bool own = r.status == 200 && (r.body == get(s.port(), "/index.html").body ||
                                          r.body == get(s.port(), "/app.js").body ||
@@ -399,7 +403,7 @@ TEST(ClassRoom, StartPrintsOneLineAndStopDoesNotWait) {
   const std::string first = room.code();
   const auto t0 = Clock::now();
   room.stop();
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 0.2);  // civetweb takes ~2 s
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 0.2);  // the server stops on a thread of its own
   EXPECT_FALSE(room.running());
   EXPECT_EQ(room.summary()["votes_accepted"], 1);  // the last tally stays readable
   testing::internal::CaptureStdout();

@@ -126,6 +126,9 @@ TEST(GuardGpu, EachFaultKindIsStoppedAndNamed) {
     EXPECT_EQ(f.error_name, "guard") << f.describe();
     for (const std::string& w : fc.words) EXPECT_NE(f.explanation.find(w), std::string::npos) << w << " in: " << f.explanation;
     EXPECT_NE(f.explanation.find("by thread ("), std::string::npos) << f.explanation;
+    // The line the message names is the line the editor marks (error_line).
+    for (const std::string& w : fc.words)
+      if (w.rfind("at line ", 0) == 0) EXPECT_EQ(f.error_line(), std::stoi(w.substr(8))) << f.describe();
     EXPECT_TRUE(client->running()) << "no CUDA error: the runner and its context live on";
     // The same runner runs the good template, guarded, with no alarm.
     const LoadOutcome lo = client->load(build(read_template_source(*find_template("fountain_kernel"), test_config().paths), true), 2.0);
@@ -163,6 +166,31 @@ TEST(GuardGpu, ShippedKernelsRunGuardedWithTheirAnswers) {
       const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
       EXPECT_TRUE(r.correct) << r.fields.dump();
     }
+  }
+}
+
+// Checked mode with the guard: an s[i] out of range is named at its line
+// (the guard fills the prelude's line marker), as s.at(i) is.
+TEST(GuardGpu, CheckedSubscriptIsNamedAtItsLine) {
+  CV_REQUIRE_GPU();
+  for (const char* access : {"out[i + 1] = make_float4(1, 2, 3, 4);", "out.at(i + 1) = make_float4(1, 2, 3, 4);"}) {
+    SCOPED_TRACE(access);
+    CompileRequest req;
+    req.source = fountain_with(std::string("  if (i < g.count) ") + access);
+    req.guard = true;
+    req.checked = true;
+    const CompileResult c = compile(req);
+    ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+    auto client = client_for(c);
+    const LaunchOutcome out = client->launch(request(), 2.0);
+    ASSERT_FALSE(out.ok);
+    const KernelFault& f = *out.fault;
+    EXPECT_EQ(f.error_name, "out of range") << f.describe();
+    ASSERT_TRUE(f.out_of_range);
+    EXPECT_EQ(f.out_of_range->line, 5) << f.describe();
+    EXPECT_EQ(f.error_line(), 5);
+    EXPECT_EQ(f.out_of_range->index, 65536);
+    EXPECT_TRUE(client->running());
   }
 }
 

@@ -13,6 +13,9 @@
 #   stall       a frame that never returns after a fault (injected): the watchdog
 #               saves the student's kernel and ends the run (exit 1) within its limit
 set -euo pipefail
+# One display for every run of this test (a server each cost about a second): the
+# script re-runs itself in it; with DISPLAY set, with_xvfb.sh runs each app there.
+[ -n "${DISPLAY:-}" ] || exec "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24" "$0" "$@"
 app=$1 mode=$2
 export CUDAVIZ_GL_DEBUG=1
 # Each run in a display of its own; the exit code is the app's (with_xvfb.sh).

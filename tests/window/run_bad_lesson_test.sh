@@ -5,6 +5,9 @@
 # the window (no --frames) keeps running and lists them in the lesson tab;
 # --step past the last step is a usage error.
 set -euo pipefail
+# One display for every run of this test (a server each cost about a second): the
+# script re-runs itself in it; with DISPLAY set, with_xvfb.sh runs each app there.
+[ -n "${DISPLAY:-}" ] || exec "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x720x24" "$0" "$@"
 app=$1
 # A display of its own (with_xvfb.sh; the current one when DISPLAY is set).
 xvfb=("$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x720x24")

@@ -6,11 +6,16 @@
 # reach past the display, or hold content wider than themselves): it must be empty.
 set -euo pipefail
 app=$1
-xvfb="$(dirname "$0")/with_xvfb.sh"  # a display of its own per run
+xvfb="$(dirname "$0")/with_xvfb.sh"
+# One display of its own for all the runs below (each run starting its own server
+# cost about a second of the test's time): the script re-runs itself inside it, and
+# with DISPLAY set with_xvfb.sh runs each command there directly. Each run is a
+# separate app process, so one run's state cannot reach the next.
+[ -n "${DISPLAY:-}" ] || exec "$xvfb" -s "-screen 0 3840x2160x24" "$0" "$@"
 fail=0
 check() {
   local summary
-  summary=$("$xvfb" -s "-screen 0 3840x2160x24" "$app" --backend cpu --frames 4 "$@")
+  summary=$("$xvfb" "$app" --backend cpu --frames 4 "$@")
   local problems
   problems=$(grep -o '"layout_problems":\[[^]]*\]' <<<"$summary" || true)
   if [[ $problems != '"layout_problems":[]' ]]; then

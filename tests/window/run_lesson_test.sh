@@ -6,6 +6,9 @@
 # names (or, on the CPU backend, named them as needing a GPU), no layout
 # problems, exit 0; and that jumping to step 3 gives the state walking there does.
 set -euo pipefail
+# One display for every run of this test (a server each cost about a second): the
+# script re-runs itself in it; with DISPLAY set, with_xvfb.sh runs each app there.
+[ -n "${DISPLAY:-}" ] || exec "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x720x24" "$0" "$@"
 app=$1 lesson=$2
 shift 2
 # A display of its own (with_xvfb.sh; the current one when DISPLAY is set).

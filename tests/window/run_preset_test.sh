@@ -6,6 +6,9 @@
 # preset file that cannot be used ends a scripted run with exit 2 and a
 # message naming the file.
 set -euo pipefail
+# One display for every run of this test (a server each cost about a second): the
+# script re-runs itself in it; with DISPLAY set, with_xvfb.sh runs each app there.
+[ -n "${DISPLAY:-}" ] || exec "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24" "$0" "$@"
 app=$1 check=$2 out=$3 preset=$4
 shift 4
 rm -f "$out"

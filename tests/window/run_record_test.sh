@@ -7,6 +7,9 @@
 # PATH is exit 2 with the install sentence, and an ffmpeg that dies mid-clip
 # ends the recording with its stderr while the run goes on (exit 1, no file left).
 set -euo pipefail
+# One display for every run of this test (a server each cost about a second): the
+# script re-runs itself in it; with DISPLAY set, with_xvfb.sh runs each app there.
+[ -n "${DISPLAY:-}" ] || exec "$(dirname "$0")/with_xvfb.sh" -s "-screen 0 1280x800x24" "$0" "$@"
 app=$1 dir=$2
 rm -rf "$dir" && mkdir -p "$dir"
 # The one line that decides how a window opens here.

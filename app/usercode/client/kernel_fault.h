@@ -22,9 +22,12 @@ struct KernelFault {
   BlockShape block;         // the launch shape
   unsigned grid[3] = {1, 1, 1};
   std::optional<OutOfRange> out_of_range;  // checked mode only
-  int line = 0;  // the emulator's (CPU backend, whole kernels): the student's line, 0 when unknown
+  int line = 0;  // the runner's error_line: the guard's site, the emulator's fault; 0 when unknown
   // All of it in a few lines for the editor / the scene panel.
   std::string describe() const;
+  // The student's line the editor marks (0: none): the out-of-range access's,
+  // else the one the runner named (the guard's site, the emulator's fault).
+  int error_line() const { return out_of_range && out_of_range->line ? out_of_range->line : line; }
 };
 
 }  // namespace cv::usercode

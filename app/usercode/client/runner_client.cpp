@@ -12,6 +12,7 @@
 
 #include "common/device_select.h"
 #include "process/find_program.h"
+#include "usercode/emu/pc_lines.h"
 #include "usercode/client/fault_words.h"
 #include "usercode/compile/guard_compile.h"
 #include "usercode/wire/protocol.h"
@@ -23,6 +24,18 @@
 
 namespace cv::usercode {
 namespace {
+
+// A signal in the CPU runner (runner_signals.h): its line from the module's
+// line table (the faulting instruction's offset; +1: resolve_frames takes
+// return addresses), and where it struck, in words.
+void place_signal(KernelFault& f, const nlohmann::json& reply, const CompileResult& c) {
+  if (reply.contains("fault_code_offset")) {
+    const uint64_t at = reply.value("fault_code_offset", 0ull) + 1;
+    const auto frames = emu::resolve_frames(c.shared_object, 0, {at}, c.file_name);
+    if (auto it = frames.find(at); it != frames.end() && !it->second.empty()) f.line = it->second[0];
+  }
+  f.explanation += signal_where(reply, f.line);
+}
 
 constexpr double kSetupAllowanceS = 0.25;  // requests do a little work besides the kernel
 constexpr double kStartLimitS = 10;        // spawning + CUDA context creation
@@ -43,14 +56,16 @@ std::string find_runner(const std::string& override_path, std::string* why) {
 
 // ---- RunnerProcess -----------------------------------------------------------
 
-RunnerProcess::RunnerProcess(const std::string& path, Backend backend)
-    : HelperProcess(path, {"--backend", backend == Backend::Cuda ? "cuda" : "cpu", "--device",
-                           std::to_string(selected_device())}) {}
+RunnerProcess::RunnerProcess(const std::string& path, Backend backend, int device, bool quiet)
+    : HelperProcess(path,
+                    {"--backend", backend == Backend::Cuda ? "cuda" : "cpu", "--device",
+                     std::to_string(device >= 0 ? device : selected_device())},
+                    quiet ? HelperProcess::Stdout::Null : HelperProcess::Stdout::Inherit) {}
 
 // ---- RunnerClient --------------------------------------------------------------
 
-RunnerClient::RunnerClient(std::string runner_path, Backend backend)
-    : path_(std::move(runner_path)), backend_(backend) {}
+RunnerClient::RunnerClient(std::string runner_path, Backend backend, int device, bool quiet)
+    : path_(std::move(runner_path)), backend_(backend), device_(device), quiet_(quiet) {}
 
 RunnerClient::~RunnerClient() = default;
 
@@ -92,7 +107,7 @@ void RunnerClient::stop_locked() {
 
 void RunnerClient::ensure_started() {
   if (proc_) return;
-  proc_ = std::make_unique<RunnerProcess>(path_, backend_);
+  proc_ = std::make_unique<RunnerProcess>(path_, backend_, device_, quiet_);
   {
     std::lock_guard<std::mutex> ids(ids_mutex_);
     shared_ids_.clear();
@@ -191,6 +206,7 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
   std::vector<char> blob;
   if (c.target == Target::Cpu) {
     req["shared_object"] = c.shared_object;
+    req["file_name"] = c.file_name;  // the student's file in the module's line table
   } else {
     blob = guard::load_image(c);
     if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
@@ -209,6 +225,8 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     return out;
   }
   out.ok = true;
+  out.sandbox = reply.value("sandbox", "");
+  out.seccomp = reply.value("sandbox_seccomp", false);
   out.resources = c.resources;
   if (reply.contains("resources") && reply["resources"].contains("registers")) {
     const nlohmann::json& r = reply["resources"];
@@ -313,6 +331,7 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& r, double limit_s
     if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
       for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
     const CompileResult& c = known->second;
+    if (c.target == Target::Cpu && out.reply.contains("fault_address")) place_signal(*f, out.reply, c);
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
     return failed(std::move(*f));

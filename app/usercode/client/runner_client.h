@@ -37,7 +37,10 @@ std::string find_runner(const std::string& override_path, std::string* why = nul
 // ("SIGSEGV", "exit 1", "killed"), the words fault_words.h explains.
 class RunnerProcess : public HelperProcess {
  public:
-  RunnerProcess(const std::string& path, Backend backend);  // throws std::runtime_error
+  // `device`: the CUDA device it computes on (-1: the app's selected one);
+  // `quiet`: its stdout on /dev/null (a kernel's printf reaches no terminal).
+  RunnerProcess(const std::string& path, Backend backend, int device = -1,
+                bool quiet = false);  // throws std::runtime_error
 };
 
 struct LaunchOutcome {
@@ -63,6 +66,10 @@ struct LoadOutcome {
   std::string error;            // why not, in words
   KernelResources resources;    // cuFuncGetAttribute (GPU) / ptxas' (CPU: none)
   double load_ms = 0;
+  // CPU backend: what confines the module's process (sandbox/cell.h), in
+  // words, and whether its seccomp policy is in force. "" on the GPU.
+  std::string sandbox;
+  bool seccomp = false;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).
@@ -81,7 +88,11 @@ struct OccupancyReply {
 // a lab run's), so a lab run does not replace the kernel a scene runs.
 class RunnerClient {
  public:
-  RunnerClient(std::string runner_path, Backend backend);
+  // `device`: the CUDA device its processes compute on (-1: the app's
+  // selected one; a challenge's judge keeps one runner per GPU). `quiet`:
+  // the processes' stdout on /dev/null (the judge's: a class's kernels may
+  // printf megabytes, which must not reach the teacher's terminal).
+  RunnerClient(std::string runner_path, Backend backend, int device = -1, bool quiet = false);
   ~RunnerClient();
   RunnerClient(const RunnerClient&) = delete;
   RunnerClient& operator=(const RunnerClient&) = delete;
@@ -124,6 +135,8 @@ class RunnerClient {
 
   std::string path_;
   Backend backend_;
+  int device_ = -1;
+  bool quiet_ = false;
   mutable std::mutex mutex_;  // one request at a time; guards everything below
   std::unique_ptr<RunnerProcess> proc_;
   nlohmann::json hello_;

@@ -9,6 +9,7 @@
 #include "usercode/compile/compile_parts.h"
 #include "usercode/compile/nvrtc_api.h"
 #include "usercode/compile/temp_dir.h"
+#include "usercode/sandbox/path_scrub.h"
 #include "usercode_prelude.h"
 
 namespace cv::usercode {
@@ -105,10 +106,22 @@ CompileResult compile(const CompileRequest& in) {
   req.file_name = clean_file_name(req.file_name);
   CompileResult r;
   r.target = req.target;
+  r.file_name = req.file_name;
+  // The CPU has no guard of its own: with the guard on, its spans are checked.
+  if (req.target == Target::Cpu && req.guard) req.checked = true;
   r.checked = req.checked;
   r.source_lines = static_cast<size_t>(std::count(req.source.begin(), req.source.end(), '\n')) + 1;
   auto finish = [&]() -> CompileResult {
     r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // Messages reach the student: no path of this machine in them, and not without end.
+    if (r.log.size() > kMaxLogBytes)
+      r.log = r.log.substr(0, kMaxLogBytes) + "\n(the compiler's log goes on for " +
+              std::to_string(r.log.size() - kMaxLogBytes) + " more bytes; the first " +
+              std::to_string(kMaxLogBytes / 1024) + " KiB are shown)\n";
+    if (r.diagnostics.size() > kMaxDiagnostics) r.diagnostics.resize(kMaxDiagnostics);
+    r.log = sandbox::scrub_paths(r.log);
+    r.error = sandbox::scrub_paths(r.error);
+    for (Diagnostic& d : r.diagnostics) d.message = sandbox::scrub_paths(d.message);
     r.ok = r.error.empty() && std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
                                            [](const Diagnostic& d) { return d.severity == Severity::Error; });
     return r;

@@ -26,6 +26,11 @@ class TempDir;
 
 // Sources larger than this are refused before any compiler sees them.
 constexpr size_t kMaxSourceBytes = 256 * 1024;
+// What a compile hands back is bounded too: the log shown (the rest is cut,
+// with a note), the diagnostics listed, the PTX and cubin NVRTC made.
+constexpr size_t kMaxLogBytes = 64 * 1024;
+constexpr size_t kMaxDiagnostics = 200;
+constexpr size_t kMaxBinaryBytes = 64u << 20;
 
 enum class Severity { Error, Warning, Note };
 const char* to_string(Severity s);  // "error" / "warning" / "note"
@@ -60,6 +65,10 @@ struct CompileRequest {
   bool guard = false;         // every memory access checked (usercode/guard/, docs/guard.md)
   std::string file_name = "kernel.cu";  // names the file in compiler-style messages
   PathConfig paths;  // the CPU target: PATH, CXX and TMPDIR (config/config.h)
+  // Code from the network: NVRTC runs in a child process (nvrtc_child.h),
+  // stopped at kIsolatedCompileLimitS and confined. The host compiler is
+  // always confined (sandbox/compiler_jail.h).
+  bool isolate = false;
 };
 constexpr const char* kDefaultArch = "sm_75";  // the oldest CUDA 13 supports
 
@@ -80,9 +89,11 @@ struct CompileResult {
                                         // (the guarded one when the request asked for the guard)
   guard::GuardedPtx guarded;            // the guard's PTX, sites and counts (guarded.ok when used)
   std::string shared_object;            // CPU target: path of the built .so (in `files`)
+  std::string file_name;                // the student's file as the compilers named it ("kernel.cu")
   std::shared_ptr<const TempDir> files; // CPU target: the build directory, kept while any copy lives
   std::vector<std::string> entry_points;  // extern "C" names the runner looks up
   KernelResources resources;
+  std::string sandbox;                  // what confined the compiler (host, or NVRTC when isolated), in words
   double compile_ms = 0;                // wall time of the compiler call(s)
   size_t source_lines = 0;
   // The first error as "FILE:LINE: error: MESSAGE" (compiler style), "" when ok.

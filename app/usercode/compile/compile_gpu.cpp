@@ -8,6 +8,8 @@
 #include "usercode/compile/compile_parts.h"
 #include "usercode/compile/guard_compile.h"
 #include "usercode/compile/nvrtc_api.h"
+#include "usercode/compile/nvrtc_child.h"
+#include "process/find_program.h"
 
 namespace cv::usercode::detail {
 namespace {
@@ -52,6 +54,79 @@ std::string check_arch(const NvrtcApi& api, const std::string& arch) {
   return "";
 }
 
+// NVRTC's answer, from this process or from a child (nvrtc_child.h).
+struct NvrtcAnswer {
+  nvrtcResult result = NVRTC_ERROR_INTERNAL_ERROR;
+  std::string result_name, log, ptx;
+  std::vector<char> cubin;
+  std::string error;  // it could not run
+};
+
+NvrtcAnswer nvrtc_here(const NvrtcApi& api, const std::string& program, const std::string& file,
+                       const std::vector<Header>& headers, const std::vector<const char*>& opts, bool want_cubin) {
+  NvrtcAnswer a;
+  std::vector<const char*> texts, names;
+  for (const Header& h : headers) texts.push_back(h.text.c_str()), names.push_back(h.name.c_str());
+  nvrtcProgram raw = nullptr;
+  if (nvrtcResult e = api.create(&raw, program.c_str(), file.c_str(), static_cast<int>(headers.size()),
+                                 texts.data(), names.data());
+      e != NVRTC_SUCCESS) {
+    a.error = std::string("nvrtcCreateProgram: ") + api.error_string(e);
+    return a;
+  }
+  Program prog(api, raw);
+  a.result = api.compile(prog.get(), static_cast<int>(opts.size()), opts.data());
+  a.result_name = api.error_string(a.result);
+  size_t size = 0;
+  api.log_size(prog.get(), &size);
+  a.log.assign(size, '\0');
+  if (size) api.log(prog.get(), a.log.data());
+  if (a.result != NVRTC_SUCCESS) return a;
+  size_t cubin = 0;
+  api.ptx_size(prog.get(), &size);
+  if (want_cubin) api.cubin_size(prog.get(), &cubin);
+  if (size > kMaxBinaryBytes || cubin > kMaxBinaryBytes) {
+    a.error = "the compiled kernel is " + std::to_string(std::max(size, cubin) >> 20) + " MiB of " +
+              (size > kMaxBinaryBytes ? "PTX" : "cubin") + "; a kernel may be at most " +
+              std::to_string(kMaxBinaryBytes >> 20) + " MiB (an unrolled loop or a huge array?)";
+    return a;
+  }
+  a.ptx.assign(size, '\0');
+  if (size) api.ptx(prog.get(), a.ptx.data());
+  a.cubin.resize(cubin);
+  if (cubin) api.cubin(prog.get(), a.cubin.data());
+  return a;
+}
+
+// The same in `cudaviz-nvrtc` (a submission from the network): bounded in time, confined.
+NvrtcAnswer nvrtc_apart(const CompileRequest& req, const std::string& program, const std::vector<Header>& headers,
+                        const std::vector<const char*>& opts, bool want_cubin, std::string& sandbox) {
+  NvrtcJob job;
+  job.program = program;
+  job.file_name = req.file_name;
+  for (const Header& h : headers) job.headers.push_back({h.name, h.text});
+  for (const char* o : opts) job.options.push_back(o);
+  job.want_cubin = want_cubin;
+  #ifndef CUDAVIZ_NVRTC_HELPER_PATH
+#define CUDAVIZ_NVRTC_HELPER_PATH ""
+#endif
+  const NvrtcOutput o = nvrtc_in_child(job, find_helper("cudaviz-nvrtc", "", CUDAVIZ_NVRTC_HELPER_PATH),
+                                       req.paths.tmpdir);
+  sandbox = o.sandbox.empty() ? "" : "NVRTC: " + o.sandbox;
+  NvrtcAnswer a;
+  a.error = o.error;
+  if (!o.ran) {
+    if (a.error.empty()) a.error = "NVRTC's process gave no answer";
+    return a;
+  }
+  a.result = static_cast<nvrtcResult>(o.result);
+  a.result_name = o.result_name;
+  a.log = o.log, a.ptx = o.ptx, a.cubin = o.cubin;
+  if (a.ptx.size() > kMaxBinaryBytes || a.cubin.size() > kMaxBinaryBytes)
+    a.error = "the compiled kernel is larger than " + std::to_string(kMaxBinaryBytes >> 20) + " MiB";
+  return a;
+}
+
 }  // namespace
 
 void compile_gpu(const CompileRequest& req, CompileResult& r) {
@@ -67,47 +142,30 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
   }
   const std::string program = assemble(req.source, req.file_name, *r.spec, Target::Gpu);
   const std::vector<Header> headers = prelude_headers(*r.spec);
-  std::vector<const char*> texts, names;
-  for (const Header& h : headers) texts.push_back(h.text.c_str()), names.push_back(h.name.c_str());
-  nvrtcProgram raw = nullptr;
-  if (nvrtcResult e = api.create(&raw, program.c_str(), req.file_name.c_str(),
-                                 static_cast<int>(headers.size()), texts.data(), names.data());
-      e != NVRTC_SUCCESS) {
-    r.error = std::string("nvrtcCreateProgram: ") + api.error_string(e);
-    return;
-  }
-  Program prog(api, raw);
   // Guarded: NVRTC stops at PTX (compute_XY); nvJitLink builds the cubin from the guarded PTX.
   const bool guard_links = req.guard && r.arch.rfind("sm_", 0) == 0;
   const std::string arch_opt = "-arch=" + (guard_links ? "compute_" + r.arch.substr(3) : r.arch);
   std::vector<const char*> opts = {arch_opt.c_str(), "-lineinfo", "-std=c++17", "-default-device"};
   if (!guard_links) opts.push_back("-Xptxas=-v");
   if (req.checked) opts.push_back("-DCV_CHECKED=1");
-  const nvrtcResult result = api.compile(prog.get(), static_cast<int>(opts.size()), opts.data());
-  size_t log_size = 0;
-  api.log_size(prog.get(), &log_size);
-  std::string log(log_size, '\0');
-  if (log_size) api.log(prog.get(), log.data());
+  const bool want_cubin = r.arch.rfind("sm_", 0) == 0;
+  NvrtcAnswer a = req.isolate ? nvrtc_apart(req, program, headers, opts, want_cubin, r.sandbox)
+                              : nvrtc_here(api, program, req.file_name, headers, opts, want_cubin);
+  std::string log = std::move(a.log);
   while (!log.empty() && log.back() == '\0') log.pop_back();
   r.log = log;
   r.diagnostics = parse_nvrtc_log(log, req.file_name);
-  if (result != NVRTC_SUCCESS) {
-    if (r.diagnostics.empty())
-      r.error = std::string("nvrtcCompileProgram: ") + api.error_string(result);
+  if (!a.error.empty()) {
+    r.error = a.error;
     return;
   }
-  size_t ptx_size = 0;
-  if (api.ptx_size(prog.get(), &ptx_size) == NVRTC_SUCCESS && ptx_size) {
-    r.ptx.assign(ptx_size, '\0');
-    api.ptx(prog.get(), r.ptx.data());
-    while (!r.ptx.empty() && r.ptx.back() == '\0') r.ptx.pop_back();
+  if (a.result != NVRTC_SUCCESS) {
+    if (r.diagnostics.empty()) r.error = "nvrtcCompileProgram: " + a.result_name;
+    return;
   }
-  size_t cubin_size = 0;
-  if (r.arch.rfind("sm_", 0) == 0 && api.cubin_size(prog.get(), &cubin_size) == NVRTC_SUCCESS &&
-      cubin_size) {
-    r.cubin.resize(cubin_size);
-    api.cubin(prog.get(), r.cubin.data());
-  }
+  r.ptx = std::move(a.ptx);
+  while (!r.ptx.empty() && r.ptx.back() == '\0') r.ptx.pop_back();
+  r.cubin = std::move(a.cubin);
   if (!r.entry_points.empty()) r.resources = parse_ptxas_resources(log, r.entry_points[0]);
   if (req.guard) guard::guard_result(req.file_name, r);
   // A kernel the file must define but does not: the PTX has no entry for it.

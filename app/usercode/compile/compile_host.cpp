@@ -18,6 +18,7 @@
 #include "io/atomic_file.h"
 #include "process/find_program.h"
 #include "process/run_program.h"
+#include "usercode/sandbox/load_time_code.h"
 
 namespace cv::usercode {
 namespace {
@@ -30,6 +31,15 @@ bool executable_on_path(const std::string& name, const PathConfig& paths, std::s
   const std::optional<std::string> full = find_on_path(name, paths.path.value_or("/usr/bin:/bin").c_str());
   if (full) found = *full;
   return full.has_value();
+}
+
+// cudaviz-explain's `--confine` step runs the compiler without the file system
+// (sandbox/compiler_jail.h); "" when it is missing (then the compiler runs as it is).
+std::string confine_helper() {
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
+  return find_helper("cudaviz-explain", "", CUDAVIZ_EXPLAIN_PATH);
 }
 
 }  // namespace
@@ -79,8 +89,10 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     q.cxx = cxx;
     q.tmpdir = req.paths.tmpdir.empty() ? "/tmp" : req.paths.tmpdir;
     q.dir = dir->path();
+    q.confine_helper = confine_helper();
     const emu::BuildResult b = emu::build_module(q);
     r.log = b.log;
+    r.sandbox = b.sandbox;
     for (const emu::BuildDiagnostic& d : b.diagnostics) {
       Diagnostic x;
       x.line = d.line;
@@ -112,15 +124,16 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
   }
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-                                   "-Wno-unused-parameter", "-fdiagnostics-color=never",
+                                   "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
                                    "-I", dir->path(), "-o", so, src};
-  if (req.checked) argv.insert(argv.begin() + 1, "-DCV_CHECKED=1");
+  if (req.checked) argv.insert(argv.begin() + 1, {"-DCV_CHECKED=1", "-g1"});  // -g1: a checked s[i]'s line
   int status = 0;
-  if (std::string e = run_to_log(argv, log_path, emu::kBuildLimitS, status); !e.empty()) {
+  if (std::string e = emu::run_tool(argv, log_path, status, confine_helper(), dir->path()); !e.empty()) {
     r.error = e;
     return;
   }
   r.log = read_file_or_empty(log_path);
+  r.sandbox = emu::confinement_report(dir->path());
   r.diagnostics = parse_host_log(r.log, req.file_name);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     if (std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
@@ -129,6 +142,11 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                 (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                    : "signal " + std::to_string(WTERMSIG(status))) +
                 "): " + r.log.substr(0, 400);
+    return;
+  }
+  // Its constructors run later, in the runner's cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, Severity::Error, refused});
     return;
   }
   r.shared_object = so;

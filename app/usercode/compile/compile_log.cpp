@@ -1,5 +1,7 @@
 #include "usercode/compile/compile_log.h"
 
+#include "usercode/compile/include_guard.h"
+
 #include <cctype>
 #include <cstdio>
 #include <regex>
@@ -99,17 +101,15 @@ std::vector<Diagnostic> check_source(std::string_view src) {
       return out;
     }
   }
-  // Preprocessor lines outside comments: #include and #line are refused.
+  // A block comment never closed (the compilers' message would point at the end).
   enum { Code, Block, LineComment, Str, Chr } state = Code;
   line = 1;
   int comment_line = 0;
-  bool line_start = true;  // only whitespace so far on this line (outside comments)
   for (size_t i = 0; i < src.size(); ++i) {
     const char c = src[i], n = i + 1 < src.size() ? src[i + 1] : '\0';
     if (c == '\n') {
       ++line;
       if (state == LineComment || state == Str || state == Chr) state = Code;
-      line_start = state == Code;
       continue;
     }
     switch (state) {
@@ -136,27 +136,12 @@ std::vector<Diagnostic> check_source(std::string_view src) {
     }
     if (c == '"') state = Str;
     if (c == '\'') state = Chr;
-    if (c == '#' && line_start) {
-      size_t j = i + 1;
-      while (j < src.size() && (src[j] == ' ' || src[j] == '\t')) ++j;
-      size_t k = j;
-      while (k < src.size() && (std::isalpha(static_cast<unsigned char>(src[k])) || src[k] == '_')) ++k;
-      const std::string word(src.substr(j, k - j));
-      if (word == "include" || word == "include_next" || word == "import" || word == "embed")
-        out.push_back({line, static_cast<int>(i - src.rfind('\n', i)), Severity::Error,
-                       "#" + word +
-                           " is not available: kernels are compiled without files or system "
-                           "headers; the prelude (shown above your code) already gives you "
-                           "the cv:: types and helpers"});
-      else if (word == "line")
-        out.push_back({line, 0, Severity::Error,
-                       "#line is not available: the app numbers your lines so messages point at them"});
-    }
-    if (c != ' ' && c != '\t') line_start = false;
   }
   if (state == Block)
     out.push_back({comment_line, 0, Severity::Error,
                    "this comment is never closed: add */ where it should end"});
+  // Files by any spelling: #include, __has_include, pragmas (include_guard.h).
+  for (Diagnostic& d : refused_file_access(src)) out.push_back(std::move(d));
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <sys/wait.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -13,6 +15,8 @@
 #include "emu_prelude.h"
 #include "io/atomic_file.h"
 #include "process/run_program.h"
+#include "usercode/sandbox/compiler_jail.h"
+#include "usercode/sandbox/load_time_code.h"
 
 namespace cv::emu {
 
@@ -40,9 +44,14 @@ namespace {
 
 std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
+  // Every `extern __shared__` array is the block's one dynamic shared memory,
+  // as on the GPU: aliases of one thread-local block.
+  if (!scan.extern_shared.empty())
+    s += "extern \"C\" { alignas(16) thread_local unsigned char cv_emu_dynamic_shared[" +
+         std::to_string(kDynamicSharedCapacity) + "]; }\n";
   for (const ExternShared& e : scan.extern_shared)
-    s += "thread_local " + e.type + " " + e.name + "[(" + std::to_string(kDynamicSharedCapacity) +
-         " + sizeof(" + e.type + ") - 1) / sizeof(" + e.type + ")] __attribute__((aligned(16)));\n";
+    s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
+         " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;
@@ -58,6 +67,31 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan) {
 }
 
 }  // namespace
+
+std::string run_tool(const std::vector<std::string>& argv_in, const std::string& log_path, int& status,
+                     const std::string& confine_helper, const std::string& build_dir) {
+  std::vector<std::string> argv = argv_in;
+  if (!confine_helper.empty() && !build_dir.empty()) {
+    argv = {confine_helper, "--confine", build_dir, "--"};
+    argv.insert(argv.end(), argv_in.begin(), argv_in.end());
+  }
+  status = 0;
+  std::string why = run_to_log(argv, log_path, kBuildLimitS, status);  // its own group: a time-out kills cc1plus too
+  if (!why.empty() && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)  // no path of this machine in the words
+    return "the compiler ran longer than " + std::to_string(static_cast<int>(kBuildLimitS)) + " s and was stopped";
+  if (!why.empty()) return why;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ)
+    return "the compiler's output grew past " + std::to_string(sandbox::kCompilerOutputBytes >> 20) +
+           " MiB and it was stopped";
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+    return "the compiler used more than " + std::to_string(sandbox::kCompilerCpuSeconds) +
+           " s of CPU time and was stopped";
+  return "";
+}
+
+std::string confinement_report(const std::string& build_dir) {
+  return read_file_or_empty(build_dir + "/" + kConfineReportFile);
+}
 
 std::vector<std::string> compile_flags_common(bool explain);
 
@@ -93,11 +127,15 @@ std::vector<std::string> compile_flags(bool explain) {
 
 std::vector<std::string> compile_flags_common(bool explain) {
   if (explain)
-    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-DCV_EMU_EXPLAIN=1", "-fno-math-errno",
-            "-w", "-fdiagnostics-color=never"};
+    // Frame pointers: explain walks from an access to the calls around it.
+    // clang drops a load's call before a store to the same place (`x += 1`
+    // would read as a write only) unless told not to; GCC retries without it.
+    return {"-std=c++17", "-O1", "-g", "-fPIC", "-fsanitize=thread", "-fno-omit-frame-pointer", "-DCV_EMU_EXPLAIN=1",
+            "-fno-math-errno", "-w", "-fdiagnostics-color=never", "-fmax-errors=50", "-mllvm",
+            "-tsan-instrument-read-before-write"};
   // No semantic interposition: the thunk's loop may inline the kernel (an exported function).
   return {"-std=c++17", "-O2", "-fPIC", "-fno-semantic-interposition", "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-          "-Wno-unused-parameter", "-fdiagnostics-color=never"};
+          "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50"};
 }
 
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file) {
@@ -166,22 +204,32 @@ BuildResult build_module(const BuildRequest& req) {
   }
   std::vector<std::string> argv = {req.cxx};
   for (const std::string& f : compile_flags(req.explain)) argv.push_back(f);
-  if (req.checked) argv.push_back("-DCV_CHECKED=1");
+  // A line table, so a checked s[i] the kernel got wrong is placed at its line.
+  if (req.checked) argv.insert(argv.end(), {"-DCV_CHECKED=1", "-g1"});
   argv.insert(argv.end(), {"-I", dir});
   if (req.explain) argv.insert(argv.end(), {"-c", "-o", obj, src});  // linked without the sanitizer's runtime
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   int status = 0;
-  std::string why = run_to_log(argv, log, kBuildLimitS, status);
+  std::string why = run_tool(argv, log, status, req.confine_helper, dir);
   // A compiler without TLS descriptors (clang before 19): the same without them.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
       read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
     argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
     std::ofstream(log, std::ios::trunc).flush();
-    why = run_to_log(argv, log, kBuildLimitS, status);
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
+  // Explain on GCC: clang's option (below) is not GCC's; the same without it.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
+    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
+    if (at != argv.end()) argv.erase(at, at + 2);
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
   }
   if (why.empty() && req.explain && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    why = run_to_log({req.cxx, "-shared", "-o", so, obj}, log, kBuildLimitS, status);
+    why = run_tool({req.cxx, "-shared", "-o", so, obj}, log, status, req.confine_helper, dir);
   r.log = read_file_or_empty(log);
+  r.sandbox = confinement_report(dir);
   if (!why.empty()) {
     r.error = why;
     return finish();
@@ -192,6 +240,11 @@ BuildResult build_module(const BuildRequest& req) {
     bool any = false;
     for (const BuildDiagnostic& x : r.diagnostics) any = any || x.severity == "error";
     if (!any) r.error = req.cxx + " failed: " + r.log.substr(0, 400);
+    return finish();
+  }
+  // Its constructors run later, in the cell, under the sandbox's policy.
+  if (std::string refused = sandbox::defer_load_time_code(so); !refused.empty()) {
+    r.diagnostics.push_back({0, 0, "error", refused});
     return finish();
   }
   r.shared_object = so;

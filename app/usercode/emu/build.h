@@ -36,6 +36,9 @@ struct BuildRequest {
   // An existing private directory to build in (the caller keeps it, e.g.
   // usercode's TempDir); "" -> a new one under tmpdir, held by BuildResult::dir.
   std::string dir;
+  // cudaviz-explain, whose `--confine DIR --` step runs the compiler without
+  // the file system (sandbox/compiler_jail.h); "" runs it as it is.
+  std::string confine_helper;
 };
 
 struct BuildDiagnostic {
@@ -54,6 +57,7 @@ struct BuildResult {
   std::string shared_object;
   std::shared_ptr<BuildDir> dir;
   SourceScan scan;
+  std::string sandbox;  // what confined the compiler, in words ("" when not asked)
   double ms = 0;
   std::string first_error() const;  // "LINE: error: MESSAGE", "" when ok
 };
@@ -74,6 +78,16 @@ class BuildDirHandle {
 std::vector<TextFile> emu_headers();  // the CPU prelude files
 std::string assemble(const BuildRequest& req, const SourceScan& scan);
 std::vector<std::string> compile_flags(bool explain);
+// Runs a compiler or linker (argv[0]: a path, or a name looked up on PATH)
+// with its output appended to `log_path`, stopped after kBuildLimitS; "" or
+// why it could not run (then `status` is meaningless).
+// With `confine_helper`, through its `--confine BUILD_DIR --` step; the
+// compiler and its children are one process group, killed together.
+std::string run_tool(const std::vector<std::string>& argv, const std::string& log_path, int& status,
+                     const std::string& confine_helper = "", const std::string& build_dir = "");
+// What the confine step said about itself for a build in `build_dir` ("" when none ran).
+std::string confinement_report(const std::string& build_dir);
+constexpr const char* kConfineReportFile = ".sandbox";
 // GCC / Clang log -> diagnostics at the student's lines.
 std::vector<BuildDiagnostic> parse_log(const std::string& log, const std::string& file_name);
 

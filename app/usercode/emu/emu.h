@@ -9,11 +9,16 @@
 // warp operation whose mask names absent or exited lanes, __trap() and
 // assert() end the launch with a sentence instead of hanging.
 #include <memory>
+#include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "usercode/emu/explain_recorder.h"
 #include "usercode/emu/explain_types.h"
+#include "usercode/emu/shared_names.h"
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
 #include "usercode/wire/launch_abi.h"
@@ -50,6 +55,7 @@ class Module {
   // the context's offset among them and the TLS segment's size.
   std::vector<TlsSymbol> tls;
   uint64_t ctx_tls_offset = 0, tls_bytes = 0;
+  TextRange text;  // its code, where explain walks an access's calls
   void* handle() const { return h_; }
   void* fault_record() const { return fault_; }  // cv_fault (checked builds)
 
@@ -67,6 +73,13 @@ struct Options {
   size_t max_print_lines = 64;
   bool force_fibers = false;            // run barrier-free kernels as fibers too (tests, bench)
   size_t stack_bytes = 128 * 1024;      // per emulated thread
+  // Explain: code addresses -> the student's lines, innermost first
+  // (pc_lines.h), and shared variables' shapes (shared_names.h). Unset: run
+  // here (addr2line, readelf); a sandboxed cell, which may not start
+  // programs, asks its parent.
+  std::function<std::map<uint64_t, std::vector<int>>(const std::vector<uint64_t>&)> resolve_frames;
+  std::function<std::map<std::string, ArrayShape>(const std::set<std::string>&)> variable_shapes;
+  std::string source;                   // explain: the student's file (names the aliased extern __shared__ arrays)
 };
 
 struct Report {
@@ -87,5 +100,9 @@ struct Report {
 // memory beyond the module's room, explain without an explain build).
 Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
            const std::vector<usercode::BufferView>& buffers, const Options& opt);
+
+// The emulated thread the calling worker thread is running now (false: none).
+// Reads only the thread's own state: a signal handler may call it.
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread);
 
 }  // namespace cv::emu

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "common/parallel_for.h"
@@ -17,7 +18,9 @@
 #include "usercode/emu/emu.h"
 #include "usercode/emu/explain_analysis.h"
 #include "usercode/emu/explain_record.h"
+#include "usercode/emu/explain_recorder.h"
 #include "usercode/emu/pc_lines.h"
+#include "usercode/emu/shared_names.h"
 #include "usercode/emu/tls_symbols.h"
 
 namespace cv::emu {
@@ -55,6 +58,7 @@ struct Worker {
   BlockRunner* runner = nullptr;  // null: the loop mode
   WorkerRecord* rec = nullptr;
   Range shared{0, 0}, ctx_range{0, 0};
+  TextRange text;  // the module's code: an access's call stack is walked inside it
 };
 
 thread_local Worker* tl = nullptr;
@@ -106,7 +110,7 @@ void hook_trap(const char* what, int line) {
 
 uint32_t block_linear(const cv_emu::Dim& b, const cv_emu::Dim& g) { return (b.z * g.y + b.y) * g.x + b.x; }
 
-void hook_access(const void* p, unsigned bytes, int kind, const void* pc, int line) {
+void hook_access(const void* p, unsigned bytes, int kind, const void* pc, const void* frame) {
   Worker& w = *tl;
   if (!w.rec) return;
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
@@ -132,7 +136,7 @@ void hook_access(const void* p, unsigned bytes, int kind, const void* pc, int li
   }
   Event e;
   e.address = offset;
-  e.where = line > 0 ? (kLineTag | static_cast<uint64_t>(line)) : reinterpret_cast<uint64_t>(pc);
+  e.where = w.rec->stacks.intern(walk_stack(pc, frame, w.text));
   e.block = block;
   e.thread = (c.thread_idx.z * c.block_dim.y + c.thread_idx.y) * c.block_dim.x + c.thread_idx.x;
   const Lane* lane = w.runner ? w.runner->current() : nullptr;
@@ -202,6 +206,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
     }
     w.shared = shared_range(*k.module, w.ctx);
     w.ctx_range = {reinterpret_cast<uintptr_t>(w.ctx), reinterpret_cast<uintptr_t>(w.ctx) + sizeof(cv_emu::Ctx)};
+    w.text = k.module->text;
   }
   Worker* saved = tl;
   tl = &w;
@@ -226,6 +231,41 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
     fail(s, block_linear(c.block_idx, s.grid), {"trap", std::string("the kernel threw: ") + e.what(), 0});
   }
   tl = saved;
+}
+
+// After the launch: the workers' records merged, their call stacks placed at
+// the student's lines, shared memory named, and the analysis.
+Explain explain_launch(RunState& s, const Kernel& k, const Options& opt,
+                       const std::vector<usercode::BufferView>& buffers, unsigned long long blocks,
+                       unsigned long long threads) {
+  MergedRecord m = merge_records(s.records);
+  std::vector<uint64_t> pcs;
+  for (const CallStack& st : m.stacks)
+    for (uint64_t pc : st)
+      if (pc) pcs.push_back(pc);
+  link_map* lm = nullptr;
+  dlinfo(k.module->handle(), RTLD_DI_LINKMAP, &lm);
+  const std::vector<Place> places = place_stacks(
+      m.stacks, opt.resolve_frames ? opt.resolve_frames(pcs)
+                                   : resolve_frames(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file));
+  std::set<std::string> names;
+  for (const TlsSymbol& t : k.module->tls) names.insert(t.name);
+  const SharedNamer namer(k.module->tls,
+                          opt.variable_shapes ? opt.variable_shapes(names) : variable_shapes(k.module->path, names),
+                          opt.source);
+  AnalysisInput in;
+  in.buffers = &buffers;
+  in.grid = s.grid;
+  in.block = s.block;
+  in.chosen_block = std::min<unsigned long long>(opt.explain_block, blocks - 1);
+  in.chosen_warp = opt.explain_warp;
+  in.place_of = [&](uint64_t where) { return where < places.size() ? places[where] : Place{}; };
+  in.shared_name = [&](uint64_t off, unsigned bytes, int line) { return namer.name(off, bytes, line); };
+  in.shared_unit = [&](uint64_t off, unsigned bytes) { return namer.element_start(off, bytes); };
+  Explain x = analyse(m.events, m.branches, in);
+  x.truncated = m.truncated;
+  x.recorded_threads = std::min<unsigned long long>(s.record_blocks, blocks) * threads;
+  return x;
 }
 
 }  // namespace
@@ -279,53 +319,15 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
     rep.error_kind = s.error->kind;
     rep.error_line = s.error->line;
   }
-  if (opt.explain) {
-    std::vector<Event> events;
-    BranchMap branches;
-    bool truncated = false;
-    size_t total = 0;
-    for (const auto& r : s.records) total += r->events.size();
-    events.reserve(total);  // one allocation: a truncated explain holds 4 M events
-    for (auto& r : s.records) {
-      events.insert(events.end(), r->events.begin(), r->events.end());
-      std::vector<Event>().swap(r->events);  // freed as it is merged, not all at the end
-      for (const auto& [key, m] : r->branches) {
-        BranchMasks& d = branches[key];
-        d.taken |= m.taken, d.not_taken |= m.not_taken;
-      }
-      truncated = truncated || r->truncated;
-    }
-    std::vector<uint64_t> pcs;
-    for (const Event& e : events)
-      if (!(e.where & kLineTag)) pcs.push_back(e.where);
-    link_map* lm = nullptr;
-    dlinfo(k.module->handle(), RTLD_DI_LINKMAP, &lm);
-    const std::map<uint64_t, int> lines =
-        resolve_lines(k.module->path, lm ? lm->l_addr : 0, pcs, k.module->student_file);
-    const std::vector<TlsSymbol>& tls = k.module->tls;
-    AnalysisInput in;
-    in.buffers = &buffers;
-    in.grid = grid;
-    in.block = block;
-    in.chosen_block = std::min<unsigned long long>(opt.explain_block, blocks - 1);
-    in.chosen_warp = opt.explain_warp;
-    in.line_of = [&](uint64_t where) {
-      if (where & kLineTag) return static_cast<int>(where & 0xffffffff);
-      auto it = lines.find(where);
-      return it == lines.end() ? 0 : it->second;
-    };
-    in.shared_name = [&](uint64_t off, unsigned bytes) {
-      for (const TlsSymbol& t : tls)
-        if (off >= t.offset && off < t.offset + std::max<uint64_t>(t.size, 1))
-          return SharedName{t.name, static_cast<long long>((off - t.offset) / std::max(1u, bytes))};
-      return SharedName{"shared", static_cast<long long>(off / std::max(1u, bytes))};
-    };
-    Explain x = analyse(events, branches, in);
-    x.truncated = truncated;
-    x.recorded_threads = std::min<unsigned long long>(s.record_blocks, blocks) * threads;
-    rep.explain = std::move(x);
-  }
+  if (opt.explain) rep.explain = explain_launch(s, k, opt, buffers, blocks, threads);
   return rep;
+}
+
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread) {
+  const Worker* w = tl;  // the calling thread's own: safe in a signal handler
+  if (!w || !w->ctx) return false;
+  block = w->ctx->block_idx, thread = w->ctx->thread_idx;
+  return true;
 }
 
 }  // namespace cv::emu

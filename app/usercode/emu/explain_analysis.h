@@ -4,9 +4,11 @@
 //    atomic, at least one writing, with no barrier between them (same block:
 //    the same count of __syncthreads() passed; within a warp also the same
 //    count of warp synchronisations) or in different blocks (global memory);
+//    grouped by array, pair of places and cause (explain_races.h);
 //  sectors: a warp's k-th execution of one access is one request; its active
 //    lanes' bytes against 32-byte sectors (buffers taken as 256-byte aligned,
-//    as cudaMalloc gives), averaged per line;
+//    as cudaMalloc gives), summed per line: Nsight Compute's
+//    l1tex__t_sectors / l1tex__t_requests for global loads and stores;
 //  divergence: per `if` line, lanes each way per warp;
 //  who touched what: every access of the chosen block.
 #include <functional>
@@ -16,28 +18,23 @@
 
 #include "usercode/emu/explain_record.h"
 #include "usercode/emu/explain_types.h"
+#include "usercode/emu/shared_names.h"
 #include "usercode/wire/launch_abi.h"
 
 namespace cv::emu {
-
-struct SharedName {
-  std::string name;
-  long long index = 0;
-};
 
 struct AnalysisInput {
   const std::vector<usercode::BufferView>* buffers = nullptr;
   cv_emu::Dim grid{1, 1, 1}, block{1, 1, 1};
   unsigned long long chosen_block = 0;
   unsigned chosen_warp = 0;
-  std::function<int(uint64_t where)> line_of;                      // Event::where -> student line (0: unknown)
-  std::function<SharedName(uint64_t offset, unsigned bytes)> shared_name;  // shared offset -> variable, element
+  std::function<Place(uint64_t where)> place_of;  // Event::where -> the student's place (line 0: unknown)
+  // A shared offset, the access's width and line -> the variable and its element.
+  std::function<SharedName(uint64_t offset, unsigned bytes, int line)> shared_name;
+  // A shared offset -> its element (a number unique to it), for the races.
+  std::function<uint64_t(uint64_t offset, unsigned bytes)> shared_unit;
 };
 
-Explain analyse(std::vector<Event>& events,
-                const BranchMap& branches, const AnalysisInput& in);
-
-// "race on out[17]: thread (3,0,0) of block (0,0,0) wrote it at line 9, thread (35,0,0) read it at line 11"
-std::string race_sentence(const Race& r);
+Explain analyse(std::vector<Event>& events, const BranchMap& branches, const AnalysisInput& in);
 
 }  // namespace cv::emu

@@ -8,10 +8,52 @@ cv_emu::Dim dim_from(const nlohmann::json& j) { return {j.at(0).get<unsigned>(),
 int kind_from(const std::string& s) { return s == "write" ? cv_emu::kWrite : s == "atomic" ? cv_emu::kAtomic : cv_emu::kRead; }
 
 nlohmann::ordered_json side(const RaceSide& s) {
-  return {{"block", dim(s.who.block)}, {"thread", dim(s.who.thread)}, {"kind", kind_name(s.kind)}, {"line", s.line}};
+  return {{"block", dim(s.who.block)}, {"thread", dim(s.who.thread)}, {"kind", kind_name(s.kind)},
+          {"line", s.line}, {"call_line", s.call_line}};
 }
 RaceSide side_from(const nlohmann::json& j) {
-  return {{dim_from(j.at("block")), dim_from(j.at("thread"))}, kind_from(j.at("kind")), j.at("line").get<int>()};
+  return {{dim_from(j.at("block")), dim_from(j.at("thread"))}, kind_from(j.at("kind")), j.at("line").get<int>(),
+          j.value("call_line", 0)};
+}
+
+const char* cause_name(RaceCause c) {
+  return c == RaceCause::OtherBlocks ? "other_blocks" : c == RaceCause::NoSyncwarp ? "no_syncwarp" : "no_barrier";
+}
+RaceCause cause_from(const std::string& s) {
+  return s == "other_blocks" ? RaceCause::OtherBlocks : s == "no_syncwarp" ? RaceCause::NoSyncwarp : RaceCause::NoBarrier;
+}
+
+nlohmann::ordered_json race_json(const Race& r) {
+  return {{"buffer", r.buffer}, {"index", r.index}, {"element", r.element}, {"shared", r.shared},
+          {"first", side(r.first)}, {"second", side(r.second)}, {"sentence", r.sentence}};
+}
+Race race_from(const nlohmann::json& r) {
+  Race o;
+  o.buffer = r.at("buffer");
+  o.index = r.at("index");
+  o.element = r.value("element", "");
+  o.shared = r.at("shared");
+  o.first = side_from(r.at("first"));
+  o.second = side_from(r.at("second"));
+  o.sentence = r.at("sentence");
+  return o;
+}
+
+RaceGroup group_from(const nlohmann::json& g) {
+  RaceGroup o;
+  o.buffer = g.at("buffer");
+  o.shared = g.at("shared");
+  o.cause = cause_from(g.at("cause"));
+  o.lost_update = g.value("lost_update", false);
+  o.first = side_from(g.at("first"));
+  o.second = side_from(g.at("second"));
+  o.elements = g.at("elements");
+  o.first_threads = g.at("first_threads");
+  o.second_threads = g.at("second_threads");
+  o.sentence = g.at("sentence");
+  o.fix = g.at("fix");
+  for (const auto& r : g.at("instances")) o.instances.push_back(race_from(r));
+  return o;
 }
 
 }  // namespace
@@ -22,17 +64,26 @@ const char* kind_name(int kind) {
 
 nlohmann::ordered_json to_json(const Explain& x) {
   nlohmann::ordered_json j;
+  nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+  for (const RaceGroup& g : x.race_groups) {
+    nlohmann::ordered_json inst = nlohmann::ordered_json::array();
+    for (const Race& r : g.instances) inst.push_back(race_json(r));
+    groups.push_back({{"buffer", g.buffer}, {"shared", g.shared}, {"cause", cause_name(g.cause)},
+                      {"lost_update", g.lost_update}, {"first", side(g.first)}, {"second", side(g.second)},
+                      {"elements", g.elements}, {"first_threads", g.first_threads},
+                      {"second_threads", g.second_threads}, {"sentence", g.sentence}, {"fix", g.fix},
+                      {"instances", std::move(inst)}});
+  }
+  j["race_groups"] = std::move(groups);
   nlohmann::ordered_json races = nlohmann::ordered_json::array();
-  for (const Race& r : x.races)
-    races.push_back({{"buffer", r.buffer}, {"index", r.index}, {"shared", r.shared}, {"first", side(r.first)},
-                     {"second", side(r.second)}, {"sentence", r.sentence}});
+  for (const Race& r : x.races) races.push_back(race_json(r));
   j["races"] = std::move(races);
   j["racy_elements"] = x.racy_elements;
   nlohmann::ordered_json sec = nlohmann::ordered_json::array();
   for (const SectorLine& s : x.sectors)
-    sec.push_back({{"line", s.line}, {"buffer", s.buffer}, {"kind", kind_name(s.kind)}, {"bytes", s.bytes},
+    sec.push_back({{"line", s.line}, {"call_line", s.call_line}, {"buffer", s.buffer}, {"kind", kind_name(s.kind)}, {"bytes", s.bytes},
                    {"requests", s.requests}, {"sectors", s.sectors}, {"sectors_per_request", s.sectors_per_request},
-                   {"efficiency", s.efficiency}});
+                   {"efficiency", s.efficiency}, {"repeats", s.repeats}});
   j["sectors_per_request"] = std::move(sec);
   // (ordered_json keeps members in a vector: fill arrays first, insert after.)
   nlohmann::ordered_json div = nlohmann::ordered_json::array(), all = nlohmann::ordered_json::array();
@@ -66,20 +117,13 @@ nlohmann::ordered_json to_json(const Explain& x) {
 
 Explain explain_from_json(const nlohmann::json& j) {
   Explain x;
-  for (const auto& r : j.at("races")) {
-    Race o;
-    o.buffer = r.at("buffer");
-    o.index = r.at("index");
-    o.shared = r.at("shared");
-    o.first = side_from(r.at("first"));
-    o.second = side_from(r.at("second"));
-    o.sentence = r.at("sentence");
-    x.races.push_back(o);
-  }
+  for (const auto& r : j.at("races")) x.races.push_back(race_from(r));
+  for (const auto& g : j.value("race_groups", nlohmann::json::array())) x.race_groups.push_back(group_from(g));
   x.racy_elements = j.value("racy_elements", 0ull);
   for (const auto& s : j.at("sectors_per_request")) {
     SectorLine o;
     o.line = s.at("line");
+    o.call_line = s.value("call_line", 0);
     o.buffer = s.at("buffer");
     o.kind = kind_from(s.at("kind"));
     o.bytes = s.at("bytes");
@@ -87,6 +131,7 @@ Explain explain_from_json(const nlohmann::json& j) {
     o.sectors = s.at("sectors");
     o.sectors_per_request = s.at("sectors_per_request");
     o.efficiency = s.at("efficiency");
+    o.repeats = s.value("repeats", 0ull);
     x.sectors.push_back(o);
   }
   for (const auto& b : j.at("branches")) {

@@ -26,7 +26,10 @@ Module::Module(const std::string& p, bool explain, const std::string& file)
       else tls.push_back(std::move(t));
     }
     link_map* lm = nullptr;
-    if (dlinfo(h_, RTLD_DI_LINKMAP, &lm) == 0 && lm) tls_bytes = tls_segment_bytes(lm->l_addr);
+    if (dlinfo(h_, RTLD_DI_LINKMAP, &lm) == 0 && lm) {
+      tls_bytes = tls_segment_bytes(lm->l_addr);
+      text = module_text(lm->l_addr);
+    }
   }
 }
 

@@ -15,18 +15,16 @@ namespace {
 constexpr double kAddr2lineLimitS = 60;  // binutils' addr2line over one module
 }  // namespace
 
-std::map<uint64_t, int> parse_addr2line(const std::string& out, const std::string& student_file) {
-  std::map<uint64_t, int> m;
+std::map<uint64_t, std::vector<int>> parse_addr2line(const std::string& out, const std::string& student_file) {
+  std::map<uint64_t, std::vector<int>> m;
   std::istringstream in(out);
-  uint64_t addr = 0;
-  bool have = false, found = false;
+  std::vector<int>* frames = nullptr;
   for (std::string l; std::getline(in, l);) {
     if (l.rfind("0x", 0) == 0) {
-      addr = std::stoull(l, nullptr, 16);
-      have = true, found = false;
+      frames = &m[std::stoull(l, nullptr, 16)];
       continue;
     }
-    if (!have || found) continue;
+    if (!frames) continue;
     if (l.rfind(" (inlined by) ", 0) == 0) l = l.substr(14);
     const size_t colon = l.rfind(':');
     if (colon == std::string::npos) continue;
@@ -34,15 +32,16 @@ std::map<uint64_t, int> parse_addr2line(const std::string& out, const std::strin
     const size_t slash = file.rfind('/');
     if (slash != std::string::npos) file = file.substr(slash + 1);
     if (file != student_file) continue;
-    const int line = std::atoi(l.c_str() + colon + 1);
-    if (line > 0) m[addr] = line, found = true;
+    const int line = std::atoi(l.c_str() + colon + 1);  // "12 (discriminator 3)" reads as 12
+    if (line > 0 && (frames->empty() || frames->back() != line)) frames->push_back(line);
   }
   return m;
 }
 
-std::map<uint64_t, int> resolve_lines(const std::string& so_path, uintptr_t load_base,
-                                      const std::vector<uint64_t>& pcs, const std::string& student_file) {
-  std::map<uint64_t, int> out;
+std::map<uint64_t, std::vector<int>> resolve_frames(const std::string& so_path, uintptr_t load_base,
+                                                    const std::vector<uint64_t>& pcs,
+                                                    const std::string& student_file) {
+  std::map<uint64_t, std::vector<int>> out;
   const std::set<uint64_t> unique(pcs.begin(), pcs.end());
   if (unique.empty()) return out;
   const std::string list = so_path + ".pcs";
@@ -54,7 +53,7 @@ std::map<uint64_t, int> resolve_lines(const std::string& so_path, uintptr_t load
   int status = 0;
   run_capture({"addr2line", "-a", "-i", "-e", so_path}, list, kAddr2lineLimitS, text, status);
   unlink(list.c_str());
-  const std::map<uint64_t, int> rel = parse_addr2line(text, student_file);
+  const std::map<uint64_t, std::vector<int>> rel = parse_addr2line(text, student_file);
   for (uint64_t pc : unique) {
     auto it = rel.find(pc - load_base - 1);
     if (it != rel.end()) out[pc] = it->second;

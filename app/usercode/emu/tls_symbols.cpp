@@ -13,6 +13,8 @@ namespace cv::emu {
 namespace {
 
 std::string short_name(const char* mangled) {
+  // Only C++ names are mangled: "s" is the variable s, not the type short.
+  if (std::strncmp(mangled, "_Z", 2) != 0) return mangled;
   int status = 0;
   char* d = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   std::string s = (status == 0 && d) ? d : mangled;

@@ -1,6 +1,7 @@
 // cudaviz-explain: runs one kernel through the emulator with explain's
 // recording, in a process of its own (a crash or an endless loop in the
-// student's code ends only this process), and answers with one JSON object.
+// student's code ends only this process; the code itself runs in a sandboxed
+// cell, explain_cell.h), and answers with one JSON object.
 // The bench (`bench kernel --explain`) and the kernel tab's "explain"
 // button start it (client/explain_process.h) with a request the app built from its
 // template registry (usercode/client/explain_launch.h): the build inputs and the
@@ -10,14 +11,20 @@
 // reads one frame of wire/protocol.h from the socket, {"op": "explain"}
 // (emu/explain_request.h) or {"op": "sync_costs", "cxx", "tmpdir"} (barrier
 // and shuffle ns per thread), and replies with one frame.
+//   cudaviz-explain --confine BUILD_DIR -- COMPILER ARGS...  (sandbox/compiler_jail.h)
+//   cudaviz-explain --confine-probe
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <iostream>
 #include <cstdlib>
 #include <cstring>
 
 #include "usercode/emu/build.h"
 #include "usercode/emu/emu.h"
+#include "usercode/explain/explain_cell.h"
 #include "usercode/emu/explain_json.h"
 #include "usercode/emu/explain_request.h"
 #include "usercode/emu/sync_cost.h"
@@ -25,6 +32,8 @@
 #include "usercode/wire/launch_request.h"
 #include "usercode/wire/protocol.h"
 #include "usercode/args/arg_binder.h"
+#include "usercode/sandbox/compiler_jail.h"
+#include "usercode/sandbox/path_scrub.h"
 
 namespace {
 
@@ -59,11 +68,14 @@ bool build(const cv::emu::ExplainRequest& q, cv::emu::BuildResult& b, json& out)
   br.explain = true;
   br.cxx = q.cxx;
   br.tmpdir = q.tmpdir;
+  std::error_code ec;
+  br.confine_helper = std::filesystem::read_symlink("/proc/self/exe", ec).string();  // this program's --confine
   b = cv::emu::build_module(br);
   out["compile_ms"] = b.ms;
   if (b.ok) return true;
   json d = json::array();
-  for (const auto& x : b.diagnostics) d.push_back({{"line", x.line}, {"severity", x.severity}, {"message", x.message}});
+  for (const auto& x : b.diagnostics)  // messages reach the student: no path of this machine
+    d.push_back({{"line", x.line}, {"severity", x.severity}, {"message", cv::sandbox::scrub_paths(x.message)}});
   out["diagnostics"] = d;
   out["error_line"] = b.diagnostics.empty() ? 0 : b.diagnostics[0].line;
   return false;
@@ -86,25 +98,25 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   if (std::string e = binder.prepare(launch, no_shared); !e.empty()) return fail(out, e, 2);
   const uc::runner::BoundArgs& args = binder.bind_rep();
   cv::emu::BuildResult b;
-  if (!build(q, b, out)) return fail(out, b.first_error(), 2);
-  cv::emu::Module m(b.shared_object, true, q.file_name);
-  cv::emu::Options o;
-  o.explain = true;
-  o.explain_block = q.explain_block;
-  o.explain_warp = q.warp;
-  const cv::emu::Report r =
-      cv::emu::run(m.kernel(q.entry), binder.request().shape, const_cast<void**>(args.params.data()), args.buffers, o);
-  out["ok"] = r.ok;
-  out["run_ms"] = r.ms;
-  out["fibers"] = r.fibers;
-  out["printf"] = r.printf_lines;
-  if (!r.ok) {
-    out["error"] = r.error;
-    out["error_kind"] = r.error_kind;
-    out["error_line"] = r.error_line;
+  if (!build(q, b, out)) return fail(out, cv::sandbox::scrub_paths(b.first_error()), 2);
+  // The student's code runs in a sandboxed child (explain_cell.h), never here.
+  cv::emu::CellRun job;
+  job.so_path = b.shared_object;
+  job.file_name = q.file_name;
+  job.entry = q.entry;
+  job.shape = binder.request().shape;
+  job.params = const_cast<void**>(args.params.data());
+  job.buffers = args.buffers;
+  job.options.explain = true;
+  job.options.explain_block = q.explain_block;
+  job.options.explain_warp = q.warp;
+  job.options.source = q.source;
+  const int code = cv::emu::explain_in_cell(job, out);
+  if (code < 0) {  // the student's code crashed: end by its signal (the app names it)
+    std::signal(-code, SIG_DFL);
+    std::raise(-code);
   }
-  if (r.explain) out["explain"] = cv::emu::to_json(*r.explain);
-  return r.ok ? 0 : 1;
+  return code;
 }
 
 // The one request on `sock`, answered; the process's exit code.
@@ -139,6 +151,16 @@ int serve(int sock) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The host compiler's confined step (sandbox/compiler_jail.h): becomes the compiler.
+  if (argc >= 5 && !std::strcmp(argv[1], "--confine") && !std::strcmp(argv[3], "--")) {
+    const std::string why = cv::sandbox::confine_and_exec(argv[2], std::vector<std::string>(argv + 4, argv + argc), nullptr);
+    std::fprintf(stderr, "cudaviz-explain --confine: %s\n", why.c_str());
+    return 127;
+  }
+  if (argc == 2 && !std::strcmp(argv[1], "--confine-probe")) {
+    std::cout << cv::sandbox::probe_confinement() << std::endl;
+    return 0;
+  }
   int sock = -1;
   for (int i = 1; i + 1 < argc; i += 2)
     if (!std::strcmp(argv[i], "--socket")) sock = std::atoi(argv[i + 1]);

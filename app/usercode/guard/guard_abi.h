@@ -11,6 +11,11 @@ namespace cv::usercode::guard {
 constexpr const char* kTableName = "cv_guard_table";    // .const
 constexpr const char* kRecordName = "cv_guard_record";  // .global
 constexpr unsigned kTableEntries = 16;  // buffers first, then the module's own .global variables
+// The prelude's checked s[i] stores this as its line (an inline-PTX
+// `mov.b32 %r, 2080374783;`, cudaviz.h record_out_of_range); the rewriter
+// replaces it with the student's line of that code. Unguarded it stays: the
+// runner reads it as "no line".
+constexpr int kLineMarker = 2080374783;
 
 struct TableEntry {
   unsigned long long begin, end;  // [begin, end) in the generic/global address space

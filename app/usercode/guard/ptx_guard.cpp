@@ -160,23 +160,50 @@ class Rewriter {
       : pieces_(pieces), vars_(module_vars), defined_(defined_functions),
         student_files_(student_files), out_(out) {}
 
+  // The prelude's line marker (checked s[i], guard_abi.h) -> the student's line here.
+  std::string with_line(const std::string& text) const {
+    const std::string marker = std::to_string(kLineMarker);
+    const size_t at = text.find(marker);
+    if (at == std::string::npos) return text;
+    return text.substr(0, at) + std::to_string(line_) + text.substr(at + marker.size());
+  }
+
   // Tracks the student's line through every .loc, inside functions or not.
+  // A .loc of inlined code names only its own call site (`inlined_at`): the
+  // call site's function is the one whose .loc was last at that place, whose
+  // own call site is known the same way, up to the student's file. So code of
+  // the prelude inlined through several helpers (s[i] -> access() ->
+  // record_out_of_range()) is placed at the student's line that called it.
   void directive(const std::string& text) {
     const std::string t = squeeze(text);
     if (t.rfind(".loc ", 0) != 0) return;
     std::istringstream in(t.substr(5));
     int file = 0, line = 0;
     in >> file >> line;
-    if (student_files_.count(file) && line > 0) {
-      line_ = line;
-      return;
-    }
-    const size_t at = t.find("inlined_at ");
-    if (at != std::string::npos) {
+    std::string fn;
+    if (const size_t f = t.find("function_name "); f != std::string::npos)
+      fn = t.substr(f + 14, t.find_first_of(", ", f + 14) - f - 14);
+    const Loc here{file, line};
+    last_fn_at_[here] = fn;
+    if (const size_t at = t.find("inlined_at "); at != std::string::npos && !fn.empty()) {
       std::istringstream in2(t.substr(at + 11));
-      int f2 = 0, l2 = 0;
-      in2 >> f2 >> l2;
-      if (student_files_.count(f2) && l2 > 0) line_ = l2;
+      Loc site{0, 0};
+      in2 >> site.first >> site.second;
+      call_site_[fn] = site;
+    }
+    // Up the chain of call sites to the student's file.
+    Loc at = here;
+    std::string in_fn = fn;
+    for (int depth = 0; depth < 32; ++depth) {
+      if (student_files_.count(at.first) && at.second > 0) {
+        line_ = at.second;
+        return;
+      }
+      auto site = call_site_.find(in_fn);
+      if (in_fn.empty() || site == call_site_.end()) return;  // not under the student's code: the line stays
+      at = site->second;
+      auto caller = last_fn_at_.find(at);
+      in_fn = caller == last_fn_at_.end() ? std::string() : caller->second;
     }
   }
 
@@ -286,8 +313,9 @@ class Rewriter {
     if (!is_memory_root(root)) {
       if (root == "call") call(ins);
       else if (!plain_opcodes().count(root)) refuse(refused_what(root, ins.opcode));
-      out += p.text;
-      if (fast) *fast += p.text;
+      const std::string text = with_line(p.text);
+      out += text;
+      if (fast) *fast += text;
       return;
     }
     std::string code, fail;
@@ -492,6 +520,9 @@ class Rewriter {
   std::string fn_, depot_;
   long long depot_bytes_ = 0;
   int line_ = 0;
+  using Loc = std::pair<int, int>;            // (file, line)
+  std::map<std::string, Loc> call_site_;      // inlined function label -> its latest call site
+  std::map<Loc, std::string> last_fn_at_;     // place -> the function whose .loc was last there ("" outside any)
   unsigned groups_ = 0;  // group ids, unique in the module
 };
 

@@ -65,15 +65,19 @@ CV_HD float launch_vz(unsigned gy, const Grid& g, const Params& p) {
 }
 
 // ---- Bounds-checked buffers --------------------------------------------------
-// A pointer and its length. In checked mode (the editor's "checked" box) every
-// s[i] and s.at(i) tests i < size; the first bad index, its thread, block and
-// line (at(): your line; []: line 0) are recorded in cv_fault and the access
-// goes to a scratch slot instead, so the kernel finishes and the app tells you.
+// A pointer and its length. In checked mode (the editor's "checked" box; on
+// the CPU backend also whenever the guard is on) every s[i] and s.at(i) tests
+// i < size; the first bad index, its thread, block and line are recorded in
+// cv_fault and the access goes to a scratch slot instead, so the kernel
+// finishes and the app tells you. at() passes your line; for [] the CPU
+// records the code address (the app finds its line) and the GPU's guard
+// fills the line in.
 struct FaultRecord {
   int hit;   // 0 until the first out-of-range access
   int line;
   long long index, size;
   unsigned thread[3], block[3];
+  unsigned long long pc;  // CPU: the access's code address (a return address); GPU: 0
 };
 
 template <class T>
@@ -100,7 +104,18 @@ cv::FaultRecord cv_fault;
 
 namespace cv {
 
-CV_HD void record_out_of_range(long long i, unsigned long long size, int line) {
+#if CV_GPU
+#define CV_OUT_OF_RANGE_FN CV_HD
+#else
+// A call of its own on the CPU: its return address is the access's code.
+#define CV_OUT_OF_RANGE_FN inline __attribute__((noinline, cold))
+#endif
+CV_OUT_OF_RANGE_FN void record_out_of_range(long long i, unsigned long long size, int line) {
+#if CV_GPU
+  // s[i] passes no line: a marker the guard replaces with the line of this
+  // code (it reads the PTX's line table; guard_abi.h kLineMarker).
+  if (line == 0) asm volatile("mov.b32 %0, 2080374783;" : "=r"(line));
+#endif
 #if CV_GPU || defined(CV_EMU)
   if (atomicCAS(&cv_fault.hit, 0, 1) != 0) return;
   cv_fault.thread[0] = threadIdx.x, cv_fault.thread[1] = threadIdx.y, cv_fault.thread[2] = threadIdx.z;
@@ -114,7 +129,11 @@ CV_HD void record_out_of_range(long long i, unsigned long long size, int line) {
   cv_fault.line = line;
   cv_fault.index = i;
   cv_fault.size = static_cast<long long>(size);
+#if !CV_GPU
+  cv_fault.pc = reinterpret_cast<unsigned long long>(__builtin_return_address(0));
+#endif
 }
+#undef CV_OUT_OF_RANGE_FN
 
 template <class T>
 CV_HD T& Span<T>::access(long long i, int line) const {

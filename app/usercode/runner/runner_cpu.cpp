@@ -6,6 +6,7 @@
 // A segfault, abort or endless loop in it ends this process; the app
 // notices (EOF or time-out) and reports it.
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -18,9 +19,11 @@
 
 #include "common/parallel_for.h"
 #include "usercode/emu/emu.h"
+#include "usercode/emu/pc_lines.h"
 #include "usercode/args/host_memory.h"
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
+#include "usercode/runner/runner_signals.h"
 
 namespace cv::usercode::runner {
 namespace {
@@ -38,6 +41,7 @@ class SharedObject {
   SharedObject(const SharedObject&) = delete;
   SharedObject& operator=(const SharedObject&) = delete;
   void* symbol(const char* name) const { return dlsym(h_, name); }
+  void* handle() const { return h_; }
 
  private:
   void* h_;
@@ -69,7 +73,30 @@ struct Module {
   FaultRecord* fault = nullptr;
   bool checked = false;
   std::string entry;
+  std::string path, file_name;  // the .so and the student's file in its line table
+  uintptr_t base = 0;           // where it is loaded
+  emu::TextRange text;          // its code
 };
+
+// The load address of a dlopened module.
+uintptr_t load_base(void* handle) {
+  link_map* lm = nullptr;
+  return handle && dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm ? lm->l_addr : 0;
+}
+
+// A checked access's record as the reply's out_of_range: an s[i] (no line in
+// the record) placed at the student's line from the code address it came from.
+nlohmann::json out_of_range_at_line(const Module& m, FaultRecord r) {
+  if (r.line == 0 && r.pc) {
+    const auto frames = emu::resolve_frames(m.path, m.base, {r.pc}, m.file_name);
+    if (auto it = frames.find(r.pc); it != frames.end() && !it->second.empty()) r.line = it->second[0];
+  }
+  nlohmann::json f = error_reply("out of range", "checked access out of range", false);
+  f["out_of_range"] = out_of_range_json(r);
+  if (r.line) f["error_line"] = r.line;
+  f["kernel"] = m.entry;
+  return f;
+}
 
 class CpuExecutor : public Executor {
  public:
@@ -87,6 +114,8 @@ class CpuExecutor : public Executor {
     m.entry = req.json.value("entry", "");
     m.checked = req.json.value("checked", false);
     const std::string path = req.json.value("shared_object", "");
+    m.path = path;
+    m.file_name = req.json.value("file_name", "kernel.cu");
     if (req.json.value("form", "kernel") == "items") {
       try {
         m.so = std::make_unique<SharedObject>(path);
@@ -94,12 +123,16 @@ class CpuExecutor : public Executor {
         return error_reply("dlopen", e.what(), false);
       }
       m.fault = static_cast<FaultRecord*>(m.so->symbol("cv_fault"));
+      m.base = load_base(m.so->handle());
+      m.text = emu::module_text(m.base);
       m.items = reinterpret_cast<ItemsFn>(m.so->symbol(m.entry.c_str()));
       if (!m.items) return error_reply("dlsym", "the built kernel has no " + m.entry, false);
     } else {
       // A whole __global__ kernel: the emulator's module (emu/emu.h).
       try {
-        m.emu_module = std::make_unique<emu::Module>(path);
+        m.emu_module = std::make_unique<emu::Module>(path, false, m.file_name);
+        m.base = load_base(m.emu_module->handle());
+        m.text = emu::module_text(m.base);
         m.kernel = m.emu_module->kernel(m.entry);
       } catch (const std::exception& e) {
         return error_reply("dlopen", e.what(), false);
@@ -138,22 +171,19 @@ class CpuExecutor : public Executor {
                                 : std::pair<void*, size_t>{s->second->get(), s->second->bytes()};
     };
     if (std::string e = binder_.prepare(std::move(r), shared); !e.empty()) return error_reply("protocol", e, false);
+    set_signal_module(m.text.lo, m.text.hi, m.base, m.entry);
     if (!m.items) return launch_emulated(m, reps, blob);
     nlohmann::json times = nlohmann::json::array(), read = nlohmann::json::array();
     for (int k = 0; k < reps; ++k) {
       const BoundArgs& args = binder_.bind_rep();
       if (m.fault) std::memset(m.fault, 0, sizeof *m.fault);
+      set_signal_buffers(args.buffers);
       const auto t0 = std::chrono::steady_clock::now();
       void** params = const_cast<void**>(args.params.data());
       const ItemsFn fn = m.items;
       parallel_for(static_cast<size_t>(items), [&](size_t b, size_t e) { fn(params, b, e); });
       times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      if (m.checked && m.fault && m.fault->hit) {
-        nlohmann::json f = error_reply("out of range", "checked access out of range", false);
-        f["out_of_range"] = out_of_range_json(*m.fault);
-        f["kernel"] = m.entry;
-        return f;
-      }
+      if (m.checked && m.fault && m.fault->hit) return out_of_range_at_line(m, *m.fault);
       if (k + 1 == reps) read = binder_.read_back(blob);
       binder_.after_rep();
     }
@@ -170,6 +200,7 @@ class CpuExecutor : public Executor {
     for (int k = 0; k < reps; ++k) {
       const BoundArgs& args = binder_.bind_rep();
       if (m.fault) std::memset(m.fault, 0, sizeof *m.fault);
+      set_signal_buffers(args.buffers);
       emu::Report rep;
       try {
         rep = emu::run(m.kernel, binder_.request().shape, const_cast<void**>(args.params.data()),
@@ -186,9 +217,7 @@ class CpuExecutor : public Executor {
         if (printed.size() < opts.max_print_lines) printed.push_back(l);
       truncated = truncated || rep.printf_truncated;
       if (m.checked && m.fault && m.fault->hit) {
-        nlohmann::json f = error_reply("out of range", "checked access out of range", false);
-        f["out_of_range"] = out_of_range_json(*m.fault);
-        f["kernel"] = m.entry;
+        nlohmann::json f = out_of_range_at_line(m, *m.fault);
         f["emulated"] = true;
         return f;
       }

@@ -27,6 +27,9 @@ class Executor {
 
 std::unique_ptr<Executor> make_gpu_executor();  // throws std::runtime_error: no device
 std::unique_ptr<Executor> make_cpu_executor();
+// The CPU backend of the runner process: each module in a sandboxed cell
+// (runner_cell.cpp) that runs make_cpu_executor()'s executor.
+std::unique_ptr<Executor> make_cell_executor();
 
 nlohmann::json error_reply(const std::string& name, const std::string& message, bool fatal);
 
@@ -35,6 +38,7 @@ struct FaultRecord {
   int hit, line;
   long long index, size;
   unsigned thread[3], block[3];
+  unsigned long long pc;  // CPU builds: the access's return address (0 on the GPU)
 };
 nlohmann::json out_of_range_json(const FaultRecord& r);
 

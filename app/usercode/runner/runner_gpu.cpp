@@ -262,11 +262,14 @@ class GpuExecutor : public Executor {
     if (const std::optional<guard::Record> g = m.guard.failure(rec.guard)) {
       nlohmann::json r = describe(error_reply("guard", guard::sentence(*g, m.guard.sites(), args.buffers), false));
       r["guard"] = guard::record_json(*g, m.guard.sites());
+      r["error_line"] = r["guard"]["line"];  // the line the editor marks
       return r;
     }
     if (m.checked && m.fault) {
       m.fault_dirty = rec.checked.hit != 0;
       if (rec.checked.hit) {
+        // s[i] unguarded: the prelude's marker, no line (the guard replaces it).
+        if (rec.checked.line == guard::kLineMarker) rec.checked.line = 0;
         nlohmann::json r = describe(error_reply("out of range", "checked access out of range", false));
         r["out_of_range"] = out_of_range_json(rec.checked);
         return r;

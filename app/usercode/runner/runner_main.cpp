@@ -16,6 +16,7 @@
 #include <string>
 
 #include "usercode/runner/runner_executor.h"
+#include "usercode/runner/runner_signals.h"
 #include "usercode/wire/protocol.h"
 
 namespace cv::usercode::runner {
@@ -89,7 +90,7 @@ int main(int argc, char** argv) {
         throw std::runtime_error(std::string("cudaSetDevice: ") + cudaGetErrorName(e));
       ex = cv::usercode::runner::make_gpu_executor();
     } else {
-      ex = cv::usercode::runner::make_cpu_executor();
+      ex = cv::usercode::runner::make_cell_executor();  // student code runs in cells only
     }
   } catch (const std::exception& e) {
     // Tell the app why, then end.

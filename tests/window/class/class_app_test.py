@@ -4,7 +4,9 @@
 The app with the class server, without a browser:
   1. presentation mode at 1920x1080 with the lesson and the class panel: the
      scene keeps at least 60% of the screen ("scene_share" in the summary),
-     no panel overlaps another, the server ran and printed its one line;
+     no panel overlaps another, the server ran and printed its one line, and
+     step 1's Run button was wholly in view with the QR code shown
+     ("run_button_visible" of its step report);
   2. a port already in use: a clear message on stderr, and the app runs its
      frames to the end without the server (exit 0).
 Loopback only; every run ends by itself (--frames)."""
@@ -34,6 +36,11 @@ def main():
         sys.exit("FAIL: panels overlap or clip")
     if not s.get("class", {}).get("running"):
         sys.exit("FAIL: the class server was not running")
+    # The step's Run button in view before the run, with the QR code shown (it
+    # folds only at the first reveal): the projector's teacher must not scroll.
+    first = (s.get("lesson", {}).get("step_reports") or [{}])[0]
+    if first.get("run_button_visible") is not True:
+        sys.exit(f"FAIL: step 1's Run button was not wholly in view with the QR code shown: {first}")
     # 2. A port in use.
     held = socket.socket()
     held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -3,7 +3,9 @@
 calls on 127.0.0.1 (docs/class_server.md)."""
 import http.client
 import json
+import os
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -41,13 +43,26 @@ class App:
         self.ready.wait(timeout)
         return self.ready.is_set()
 
+    def stop(self):
+        """Ends the app (and its display) now. SIGTERM to the wrapper alone would
+        wait for the app: bash runs its trap only once its child has exited."""
+        for pid in children(self.proc.pid):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+
     def finish(self, timeout):
         """Exit code and the JSON summary (None when there is none)."""
         try:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait()
+            self.stop()
+            try:
+                rc = self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                rc = self.proc.wait()
         time.sleep(0.2)  # the readers catch the last lines
         summary = None
         for line in reversed(self.out):
@@ -60,10 +75,35 @@ class App:
         return "".join(self.err[-n:])
 
 
-def request(port, method, path, body=None, token=None, timeout=5):
-    """(status, parsed JSON or {}); status 0 when the connection failed."""
+def children(pid):
+    """The process ids whose parent is `pid` (from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its ')'.
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            out.append(int(entry))
+    return out
+
+
+def phone_address(i):
+    """A loopback address of its own for simulated phone i (127.0.1.1 on): the
+    server caps connections and joins per address, as phones on Wi-Fi each have one."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
+def request(port, method, path, body=None, token=None, timeout=5, source=None):
+    """(status, parsed JSON or {}); status 0 when the connection failed.
+    `source`: the client's own loopback address (phone_address)."""
     try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                       source_address=(source, 0) if source else None)
         headers = {}
         data = None
         if token:

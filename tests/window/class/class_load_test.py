@@ -23,7 +23,7 @@ import threading
 import time
 import random
 
-from class_common import App, percentile, request, wait_for_question
+from class_common import phone_address, App, percentile, request, wait_for_question
 
 PHONES, THREADS = 300, 24
 
@@ -37,11 +37,11 @@ def run(xvfb, app, lesson, server):
     load = None
     if server:
         if not a.wait_server(60):
-            a.proc.kill()
+            a.stop()
             sys.exit("FAIL: no 'class server:' line\n" + a.stderr_tail())
         round_ = wait_for_question(a.port, a.code, "choice", 30)
         if round_ is None:
-            a.proc.kill()
+            a.stop()
             sys.exit("FAIL: the step's question never reached the phones")
         load = phones(a.port, a.code, round_, a.proc)
     rc, summary = a.finish(120)
@@ -62,18 +62,18 @@ def phones(port, code, round_, proc):
     def worker(w):
         rng = random.Random(w)
         for i in range(w, PHONES, THREADS):
-            s, j = request(port, "POST", "/api/join", {"code": code})
+            s, j = request(port, "POST", "/api/join", {"code": code}, source=phone_address(i))
             if s != 200:
                 failures.append(("join", s))
                 continue
             tokens[i] = j["token"]
-            if request(port, "GET", "/api/step", token=tokens[i])[0] != 200:
+            if request(port, "GET", "/api/step", token=tokens[i], source=phone_address(i))[0] != 200:
                 failures.append(("step", i))
             for _ in range(2):  # a vote, then a change of mind
                 c = rng.randrange(2)
                 t = time.time()
                 s, _j = request(port, "POST", "/api/vote",
-                                {"token": tokens[i], "round": round_, "choice": c})
+                                {"token": tokens[i], "round": round_, "choice": c}, source=phone_address(i))
                 if s != 200:
                     failures.append(("vote", s))
                     continue
@@ -86,7 +86,7 @@ def phones(port, code, round_, proc):
             start = time.time()
             for i in range(w, PHONES, THREADS):
                 if tokens[i] and proc.poll() is None:
-                    request(port, "GET", "/api/step", token=tokens[i], timeout=2)
+                    request(port, "GET", "/api/step", token=tokens[i], timeout=2, source=phone_address(i))
             time.sleep(max(0.0, 1.0 - (time.time() - start)))
 
     ws = [threading.Thread(target=worker, args=(w,)) for w in range(THREADS)]

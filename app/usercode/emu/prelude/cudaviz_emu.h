@@ -54,6 +54,60 @@ constexpr int warpSize = 32;
 inline unsigned cv_emu_smid() { return cv_emu_ctx_tls.worker; }
 
 // ---- Vector types -------------------------------------------------------------
+// Explain builds: a vector type's copy is what the GPU makes of it, one access
+// of its whole width (ld.v2 / ld.v4; a float3, align 4, three 4-byte ones),
+// whatever the host compiler makes of the copy (one 16-byte load, four 4-byte
+// stores, a memcpy). So its copy is written out and recorded here; a member
+// (`v.x`) stays an access of its own, as on the GPU. Elsewhere: plain aggregates.
+#if defined(__clang__)  // clang instruments atomics even in no_sanitize functions
+#define CV_EMU_NO_TSAN_ATTR __attribute__((no_sanitize_thread, disable_sanitizer_instrumentation))
+#else
+#define CV_EMU_NO_TSAN_ATTR __attribute__((no_sanitize_thread))
+#endif
+#if defined(CV_EMU_EXPLAIN)
+#define CV_EMU_NO_TSAN CV_EMU_NO_TSAN_ATTR
+// The caller's code address and frame: the emulator walks the frames from
+// there to the student's line and the lines of the calls around it. Only in
+// a function that is not inlined (its return address is in the caller).
+#define CV_EMU_CALLER __builtin_return_address(0), __builtin_frame_address(1)
+CV_EMU_NO_TSAN __attribute__((noinline)) inline void cv_emu_vector_copy(void* to, const void* from, unsigned bytes,
+                                                                        unsigned part) {
+  for (unsigned o = 0; o < bytes; o += part)
+    cv_emu_ctx_tls.hooks->access(static_cast<const char*>(from) + o, part, cv_emu::kRead, CV_EMU_CALLER);
+  for (unsigned o = 0; o < bytes; o += part)
+    cv_emu_ctx_tls.hooks->access(static_cast<char*>(to) + o, part, cv_emu::kWrite, CV_EMU_CALLER);
+  __builtin_memcpy(to, from, bytes);
+}
+#define CV_EMU_VEC_COPY(N, part)                                                                   \
+  N() = default;                                                                                   \
+  CV_EMU_NO_TSAN N(const N& o) { cv_emu_vector_copy(this, &o, sizeof(N), part); }                  \
+  CV_EMU_NO_TSAN N& operator=(const N& o) {                                                        \
+    cv_emu_vector_copy(this, &o, sizeof(N), part);                                                 \
+    return *this;                                                                                  \
+  }
+#define CV_EMU_VEC2(T, N)                                                                          \
+  struct alignas(2 * sizeof(T)) N##2 {                                                             \
+    T x, y;                                                                                        \
+    constexpr N##2(T x_, T y_ = T()) : x(x_), y(y_) {}                                             \
+    CV_EMU_VEC_COPY(N##2, sizeof(N##2))                                                            \
+  };                                                                                               \
+  inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
+#define CV_EMU_VEC3(T, N)                                                                          \
+  struct N##3 {                                                                                    \
+    T x, y, z;                                                                                     \
+    constexpr N##3(T x_, T y_ = T(), T z_ = T()) : x(x_), y(y_), z(z_) {}                          \
+    CV_EMU_VEC_COPY(N##3, sizeof(T))                                                               \
+  };                                                                                               \
+  inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }
+#define CV_EMU_VEC4(T, N, A)                                                                       \
+  struct alignas(A) N##4 {                                                                         \
+    T x, y, z, w;                                                                                  \
+    constexpr N##4(T x_, T y_ = T(), T z_ = T(), T w_ = T()) : x(x_), y(y_), z(z_), w(w_) {}       \
+    CV_EMU_VEC_COPY(N##4, A)                                                                       \
+  };                                                                                               \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#else
+#define CV_EMU_NO_TSAN
 #define CV_EMU_VEC2(T, N) \
   struct alignas(2 * sizeof(T)) N##2 { T x, y; }; \
   inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
@@ -63,6 +117,7 @@ inline unsigned cv_emu_smid() { return cv_emu_ctx_tls.worker; }
 #define CV_EMU_VEC4(T, N, A) \
   struct alignas(A) N##4 { T x, y, z, w; }; \
   inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#endif
 CV_EMU_VEC2(float, float) CV_EMU_VEC3(float, float) CV_EMU_VEC4(float, float, 16)
 CV_EMU_VEC2(int, int) CV_EMU_VEC3(int, int) CV_EMU_VEC4(int, int, 16)
 CV_EMU_VEC2(unsigned, uint) CV_EMU_VEC4(unsigned, uint, 16)
@@ -71,6 +126,7 @@ inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y,
 #undef CV_EMU_VEC2
 #undef CV_EMU_VEC3
 #undef CV_EMU_VEC4
+#undef CV_EMU_VEC_COPY
 
 // ---- Math the templates use -------------------------------------------------
 using std::sqrt;
@@ -130,15 +186,20 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // ---- Warp operations: the lanes named in the mask meet, then exchange -----------
 template <class T>
 inline T cv_emu_warp(int op, unsigned mask, T v, int arg, int width, int line) {
+#if defined(CV_EMU_EXPLAIN)  // the vector types copy themselves there (above)
+  static_assert(sizeof(T) <= 8 && std::is_trivially_destructible<T>::value,
+                "warp shuffles move one value of at most 8 bytes (int, float, double, ...)");
+#else
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
                 "warp shuffles move one value of at most 8 bytes (int, float, double, ...)");
+#endif
   cv_emu::LaneSlot* s = cv_emu_ctx_tls.slot;
   s->value = 0;
-  std::memcpy(&s->value, &v, sizeof v);
+  std::memcpy(static_cast<void*>(&s->value), static_cast<const void*>(&v), sizeof v);
   s->op = op, s->mask = mask, s->arg = arg, s->width = width, s->line = line;
   cv_emu_ctx_tls.hooks->warp(line);
   T r;
-  std::memcpy(&r, &cv_emu_ctx_tls.slot->result, sizeof r);
+  std::memcpy(static_cast<void*>(&r), static_cast<const void*>(&cv_emu_ctx_tls.slot->result), sizeof r);
   return r;
 }
 template <class T>
@@ -174,17 +235,15 @@ inline unsigned __activemask(int line = __builtin_LINE()) {
 }
 
 // ---- Atomics: real ones (blocks run in parallel), recorded in explain builds -----
+// Explain builds: an atomic is a call (not inlined), so its return address
+// places it at the student's line, through any helper it was called from.
 #if defined(CV_EMU_EXPLAIN)
 #define CV_EMU_NOTE_ATOMIC(p, line) \
-  cv_emu_ctx_tls.hooks->access(p, sizeof(*p), cv_emu::kAtomic, nullptr, line)
-#if defined(__clang__)  // clang instruments atomics even in no_sanitize functions
-#define CV_EMU_NO_TSAN __attribute__((no_sanitize_thread, disable_sanitizer_instrumentation))
-#else
-#define CV_EMU_NO_TSAN __attribute__((no_sanitize_thread))
-#endif
+  ((void)(line), cv_emu_ctx_tls.hooks->access(p, sizeof(*p), cv_emu::kAtomic, CV_EMU_CALLER))
+#define CV_EMU_ATOMIC_FN CV_EMU_NO_TSAN __attribute__((noinline)) inline
 #else
 #define CV_EMU_NOTE_ATOMIC(p, line) (void)(line)
-#define CV_EMU_NO_TSAN
+#define CV_EMU_ATOMIC_FN inline
 #endif
 template <class T, class F>
 CV_EMU_NO_TSAN inline T cv_emu_atomic_update(T* p, F f) {
@@ -196,39 +255,39 @@ CV_EMU_NO_TSAN inline T cv_emu_atomic_update(T* p, F f) {
   return old;
 }
 #define CV_EMU_ATOMIC_INT(T)                                                                       \
-  CV_EMU_NO_TSAN inline T atomicAdd(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicAdd(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicSub(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicSub(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicExch(T* p, T v, int line = __builtin_LINE()) {                    \
+  CV_EMU_ATOMIC_FN T atomicExch(T* p, T v, int line = __builtin_LINE()) {                    \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                                            \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicAnd(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicAnd(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicOr(T* p, T v, int line = __builtin_LINE()) {                      \
+  CV_EMU_ATOMIC_FN T atomicOr(T* p, T v, int line = __builtin_LINE()) {                      \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                                              \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicXor(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicXor(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                                             \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicMin(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicMin(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return v < o ? v : o; });                           \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicMax(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicMax(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return o < v ? v : o; });                            \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicCAS(T* p, T compare, T v, int line = __builtin_LINE()) {          \
+  CV_EMU_ATOMIC_FN T atomicCAS(T* p, T compare, T v, int line = __builtin_LINE()) {          \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
     return compare;                                                                                \
@@ -239,36 +298,36 @@ CV_EMU_ATOMIC_INT(unsigned long long)
 CV_EMU_ATOMIC_INT(long long)
 #undef CV_EMU_ATOMIC_INT
 #define CV_EMU_ATOMIC_FLOAT(T)                                                                     \
-  CV_EMU_NO_TSAN inline T atomicAdd(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicAdd(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return o + v; });                                    \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicSub(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicSub(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return o - v; });                                    \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicExch(T* p, T v, int line = __builtin_LINE()) {                    \
+  CV_EMU_ATOMIC_FN T atomicExch(T* p, T v, int line = __builtin_LINE()) {                    \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     T old;                                                                                         \
     __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                                              \
     return old;                                                                                    \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicMin(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicMin(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return v < o ? v : o; });                            \
   }                                                                                                \
-  CV_EMU_NO_TSAN inline T atomicMax(T* p, T v, int line = __builtin_LINE()) {                     \
+  CV_EMU_ATOMIC_FN T atomicMax(T* p, T v, int line = __builtin_LINE()) {                     \
     CV_EMU_NOTE_ATOMIC(p, line);                                                                   \
     return cv_emu_atomic_update(p, [v](T o) { return o < v ? v : o; });                            \
   }
 CV_EMU_ATOMIC_FLOAT(float)
 CV_EMU_ATOMIC_FLOAT(double)
 #undef CV_EMU_ATOMIC_FLOAT
-CV_EMU_NO_TSAN inline unsigned atomicInc(unsigned* p, unsigned limit, int line = __builtin_LINE()) {
+CV_EMU_ATOMIC_FN unsigned atomicInc(unsigned* p, unsigned limit, int line = __builtin_LINE()) {
   CV_EMU_NOTE_ATOMIC(p, line);
   return cv_emu_atomic_update(p, [limit](unsigned o) { return o >= limit ? 0u : o + 1; });
 }
-CV_EMU_NO_TSAN inline unsigned atomicDec(unsigned* p, unsigned limit, int line = __builtin_LINE()) {
+CV_EMU_ATOMIC_FN unsigned atomicDec(unsigned* p, unsigned limit, int line = __builtin_LINE()) {
   CV_EMU_NOTE_ATOMIC(p, line);
   return cv_emu_atomic_update(p, [limit](unsigned o) { return (o == 0 || o > limit) ? limit : o - 1; });
 }

@@ -5,7 +5,7 @@
 
 namespace cv_emu {
 
-constexpr unsigned kAbiVersion = 1;
+constexpr unsigned kAbiVersion = 2;
 
 struct Dim {
   unsigned x, y, z;
@@ -43,8 +43,10 @@ struct Hooks {
   void (*warp)(int line);                         // the lane's slot is filled
   void (*print)(const char* text, unsigned long long n);
   void (*trap)(const char* what, int line);       // __trap(), assert(): ends the launch
-  // Explain builds: an access (the pc maps to a line), a branch, calls in and out.
-  void (*access)(const void* address, unsigned bytes, int kind, const void* pc, int line);
+  // Explain builds: an access; pc is the code address that made it (a return
+  // address in the student's code) and frame that code's frame pointer, from
+  // which the emulator walks to the calls around it. A branch; calls in and out.
+  void (*access)(const void* address, unsigned bytes, int kind, const void* pc, const void* frame);
   void (*branch)(int line, int taken);
   void (*enter)(const void* call_site);
   void (*leave)();

@@ -9,7 +9,7 @@
 #define CV_EMU_TSAN extern "C" CV_EMU_NO_TSAN __attribute__((visibility("default")))
 #define CV_EMU_ACCESS(name, bytes, kind)                                                          \
   CV_EMU_TSAN void name(void* p) {                                                                 \
-    cv_emu_ctx_tls.hooks->access(p, bytes, kind, __builtin_return_address(0), 0);                  \
+    cv_emu_ctx_tls.hooks->access(p, bytes, kind, CV_EMU_CALLER);                  \
   }
 #define CV_EMU_SIZES(prefix, kind)                                                                 \
   CV_EMU_ACCESS(prefix##1, 1, kind) CV_EMU_ACCESS(prefix##2, 2, kind)                              \
@@ -24,10 +24,10 @@ CV_EMU_SIZES(__tsan_volatile_write, cv_emu::kWrite)
 #undef CV_EMU_SIZES
 #undef CV_EMU_ACCESS
 CV_EMU_TSAN void __tsan_read_range(void* p, unsigned long n) {
-  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kRead, __builtin_return_address(0), 0);
+  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kRead, CV_EMU_CALLER);
 }
 CV_EMU_TSAN void __tsan_write_range(void* p, unsigned long n) {
-  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kWrite, __builtin_return_address(0), 0);
+  cv_emu_ctx_tls.hooks->access(p, static_cast<unsigned>(n), cv_emu::kWrite, CV_EMU_CALLER);
 }
 CV_EMU_TSAN void __tsan_init() {}
 CV_EMU_TSAN void __tsan_func_entry(void*) {}

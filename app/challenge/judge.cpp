@@ -1,0 +1,207 @@
+#include "challenge/judge.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "bench/bench.h"
+#include "challenge/judge_words.h"
+#include "usercode/emu/explain_json.h"
+#include "usercode/client/explain_process.h"
+#include "usercode/client/explain_launch.h"
+#include "usercode/client/runner_client.h"
+#include "usercode/templates/template_registry.h"
+
+#ifndef CUDAVIZ_EXPLAIN_PATH
+#define CUDAVIZ_EXPLAIN_PATH ""
+#endif
+
+namespace cv::challenge {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kChallengeExplainLimitS = 60;
+
+const char* to_string(Verdict::Outcome o) {
+  switch (o) {
+    case Verdict::Outcome::CompileError:
+      return "compile error";
+    case Verdict::Outcome::Wrong:
+      return "wrong";
+    case Verdict::Outcome::Fault:
+      return "fault";
+    case Verdict::Outcome::Correct:
+      return "correct";
+    case Verdict::Outcome::Failed:
+      break;
+  }
+  return "not judged";
+}
+
+namespace {
+
+const usercode::TemplateSpec& spec_of(const JudgeRequest& r) {
+  const usercode::TemplateSpec* t = usercode::find_template(r.template_name);
+  if (!t) throw std::invalid_argument("unknown template '" + r.template_name + "'");
+  return *t;
+}
+
+// The request `bench kernel` would make for this kernel on this backend, so
+// that the compile done here is the one it runs.
+usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequest& r,
+                                         const usercode::TemplateSpec& t) {
+  usercode::CompileRequest req;
+  req.source = r.source;
+  req.template_name = t.name;
+  req.target = s.backend == Backend::Cpu && usercode::runs_on_cpu(t) ? usercode::Target::Cpu
+                                                                      : usercode::Target::Gpu;
+  req.file_name = "kernel.cu";
+  req.paths = s.paths;
+  req.guard = req.target == usercode::Target::Gpu;  // bench kernel's default: the guard on
+  // SEAM (the sandbox branch adds CompileRequest::isolate: NVRTC for code from the network in a
+  // confined child): uncomment once merged.
+  // req.isolate = true;
+  return req;
+}
+
+long long size_of(const JudgeSettings& s, const usercode::TemplateSpec& t) {
+  if (s.n) return *s.n;
+  // The emulator runs each GPU thread on a CPU core's time: a class's worth of
+  // kernels at the emulator's bench size would take minutes.
+  constexpr long long kEmulatedChallengeN = 1 << 16;
+  const bool emulated = s.backend == Backend::Cpu && t.cpu_form == usercode::CpuForm::Emulated;
+  return emulated ? std::min({t.default_n, t.emulated_default_n, kEmulatedChallengeN}) : t.default_n;
+}
+
+}  // namespace
+
+Compiled compile_stage(const JudgeSettings& s, const JudgeRequest& r) {
+  Compiled c;
+  const auto t0 = Clock::now();
+  auto result = std::make_shared<usercode::CompileResult>(usercode::compile(compile_request(s, r, spec_of(r))));
+  c.compile_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  c.result = std::move(result);
+  return c;
+}
+
+bool compile_failed(const Compiled& c, Verdict& v) {
+  v.marks.clear();
+  for (const usercode::Diagnostic& d : c.result->diagnostics)
+    v.marks.push_back({d.line, d.column, usercode::to_string(d.severity), words_for_student(d.message)});
+  if (c.result->ok) return false;
+  v.outcome = Verdict::Outcome::CompileError;
+  v.message = c.result->error.empty() ? "it does not compile: see the marked lines" : words_for_student(c.result->error);
+  v.message_line = c.result->first_error_line();
+  return true;
+}
+
+void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
+               const std::shared_ptr<usercode::RunnerClient>& runner, RunControl* control, Verdict& v) {
+  const usercode::TemplateSpec& t = spec_of(r);
+  BenchOptions o;
+  o.target = "kernel";
+  o.variant = "yours";
+  o.template_name = t.name;
+  o.source = "kernel.cu";
+  o.source_text = r.source;
+  o.n = size_of(s, t);
+  o.reps = s.reps ? s.reps : (s.backend == Backend::Cuda ? 30 : 3);
+  o.paths = s.paths;
+  o.runner = runner;
+  o.compiled = c.result;
+  o.judge_only = true;
+  o.control = control;
+  // SEAM (the verdict branch adds BenchArgs::seed, `bench kernel --seed`): uncomment once merged.
+  // o.seed = r.seed;
+  v.backend = s.backend == Backend::Cuda ? "cuda" : "cpu";
+  v.n = *o.n;
+  const bench::Target* k = bench::find_target("kernel");
+  try {
+    if (!k) throw std::runtime_error("this build has no kernel judge (bench kernel)");
+    const std::vector<bench::Measurement> ms = k->run(o, s.backend);
+    if (ms.empty()) throw std::runtime_error("the judge measured nothing");
+    const bench::Measurement& m = ms.front();
+    v.ms_min = m.stats.min_ms;
+    v.ms_median = m.stats.median_ms;
+    v.ms_max = m.stats.max_ms;
+    v.reps = m.stats.reps;
+    const auto it = m.fields.find("correct");
+    const bool checked = it != m.fields.end() && it->is_boolean();
+    const bool correct = !checked || it->get<bool>();
+    v.outcome = correct ? Verdict::Outcome::Correct : Verdict::Outcome::Wrong;
+    if (!correct) v.message = wrong_words(t, m.fields);
+    if (!checked) v.message = "timed only: this template has no reference to check against";
+  } catch (const bench::TargetFailure& f) {
+    v.outcome = f.exit_code == 2 ? Verdict::Outcome::CompileError : Verdict::Outcome::Fault;
+    v.message = words_for_student(f.what());
+    v.message_line = f.line.value("error_line", 0);
+  } catch (const Cancelled&) {
+    v.outcome = Verdict::Outcome::Failed;
+    v.message = "the challenge stopped before this kernel ran";
+  } catch (const std::exception& e) {
+    v.outcome = Verdict::Outcome::Failed;
+    v.message = e.what();
+  }
+}
+
+void explain_stage(const JudgeSettings& s, const JudgeRequest& r, Verdict& v) {
+  if (!s.explain) return;
+  try {
+    const usercode::TemplateSpec& t = spec_of(r);
+    usercode::ExplainOptions eo;
+    eo.paths = s.paths;
+    emu::ExplainRequest q = usercode::make_explain_request(t, r.source, eo);
+    // In the background of a verdict already given, on a machine busy judging
+    // a class: more time than the kernel tab's explain gets.
+    q.time_limit_s = std::max(q.time_limit_s, kChallengeExplainLimitS);
+    const emu::ExplainOutcome o = emu::run_explain_process(emu::find_explain_helper(CUDAVIZ_EXPLAIN_PATH), q);
+    if (!o.ran) {
+      v.explain_note = "not checked for races: explain did not run (" + words_for_student(o.error) + ")";
+      return;
+    }
+    if (!o.reply.value("ok", false) && !o.reply.contains("explain")) {
+      v.explain_note = "not checked for races: explain could not run this kernel (" +
+                       words_for_student(o.reply.value("error", std::string("it failed"))) + ")";
+      return;
+    }
+    if (o.reply.contains("explain")) {
+      const emu::Explain x = emu::explain_from_json(o.reply["explain"]);
+      v.findings = explain_words(x, o.reply.value("n", 0ll));
+      v.racy = x.racy_elements > 0;
+    }
+  } catch (const std::exception& e) {
+    v.explain_note = std::string("explain could not run: ") + e.what();
+  }
+}
+
+std::vector<std::pair<std::string, double>> builtin_times(const JudgeSettings& s,
+                                                          const std::string& template_name,
+                                                          RunControl* control) {
+  std::vector<std::pair<std::string, double>> out;
+  const usercode::TemplateSpec* t = usercode::find_template(template_name);
+  const bench::Target* target = t ? bench::find_target(t->feeds_name) : nullptr;
+  if (!target) return out;
+  BenchOptions o;
+  o.target = target->name;
+  o.n = size_of(s, *t);
+  o.block = t->default_block;
+  o.reps = s.reps ? s.reps : (s.backend == Backend::Cuda ? 30 : 3);
+  o.paths = s.paths;
+  o.control = control;
+  // The variants the template names, else every one that runs here.
+  std::vector<std::string> variants = t->vs_variants;
+  if (variants.empty() || s.backend == Backend::Cpu) variants = {"all"};
+  for (const std::string& name : variants) {
+    o.variant = name;
+    try {
+      for (const bench::Measurement& m : target->run(o, s.backend))
+        if (m.backend == s.backend) out.emplace_back(m.variant, m.stats.median_ms);
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const std::exception&) {
+      // a variant that does not run here or at this size has no reference line
+    }
+  }
+  return out;
+}
+
+}  // namespace cv::challenge
