@@ -29,7 +29,7 @@ say "2. CPU-path tests (also here): compile, runner faults, bench exit codes"
 timeout -k 5 300 $B/app_tests --gtest_filter='Usercode*' 2>&1 | tee "$OUT/app_tests_usercode.log" | tail -n 15 | tee -a "$log"
 
 say "3. bench kernel: every shipped kernel (edit_to_run_ms, overhead_ms, vs)"
-for f in fountain_kernel fountain_particle seed_fountain count3 count3_atomic count3_shared count3_racy pi; do
+for f in fountain_kernel fountain_particle fountain_kernel_original count3 count3_atomic count3_shared count3_racy pi; do
   echo "\$ cudaviz bench kernel --source assets/kernels/$f.cu" >> "$OUT/bench_kernel.jsonl"
   timeout -k 5 120 $B/cudaviz bench kernel --source assets/kernels/$f.cu 2>>"$OUT/bench_kernel.err" \
     | tee -a "$OUT/bench_kernel.jsonl"

@@ -116,6 +116,11 @@ struct Target {
   LabInfo lab{};  // read for a Lab only
   // Older spellings of variants and the names they stand for (`--variant seed`).
   std::vector<std::pair<std::string, std::string>> variant_aliases{};
+  // Its place in the sweep window's list: the scenes lead, by rank (the
+  // documents' tables are fps per block shape of the fountain); the rest
+  // (kSweepByName) follow by name.
+  static constexpr int kSweepByName = 1000;
+  int sweep_rank = kSweepByName;
 };
 
 // `t` as a simulation or a tool, for a registrar's one line.
@@ -124,7 +129,15 @@ inline Target with_kind(Target t, Target::Kind kind) {
   return t;
 }
 
-// Self-registration: each bench_<target>.cpp holds one Registrar.
+// `t` as a scene's simulation, `sweep_rank`-th in the sweep window.
+inline Target as_simulation(Target t, int sweep_rank) {
+  t.kind = Target::Kind::Simulation;
+  t.sweep_rank = sweep_rank;
+  return t;
+}
+
+// Self-registration: each target's file holds one Registrar (labs/<lab>_lab.cpp,
+// bench/bench_<scene or tool>.cpp).
 struct Registrar {
   explicit Registrar(Target t);
 };

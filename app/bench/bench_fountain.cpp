@@ -54,7 +54,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
 Target target() {
   Target t{"fountain", fountain::to_string(fountain::Variant::Lean), names_of(fountain::kVariants), run};
   t.variant_aliases = aliases_of(fountain::kVariants);
-  return with_kind(t, Target::Kind::Simulation);
+  return as_simulation(t, 0);
 }
 const Registrar reg(target());
 

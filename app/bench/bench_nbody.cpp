@@ -115,7 +115,7 @@ std::vector<std::string> variant_names() {
 Target target() {
   Target t{"nbody", nbody::to_string(nbody::Variant::Fast), variant_names(), run};
   t.variant_aliases = aliases_of(nbody::kVariants);
-  return with_kind(t, Target::Kind::Simulation);
+  return as_simulation(t, 2);
 }
 const Registrar reg(target());
 

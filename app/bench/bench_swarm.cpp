@@ -54,9 +54,9 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   return out;
 }
 
-const Registrar reg(with_kind({"swarm", swarm::to_string(swarm::Variant::Swarm),
-                               names_of(swarm::kVariants), run},
-                              Target::Kind::Simulation));
+const Registrar reg(as_simulation({"swarm", swarm::to_string(swarm::Variant::Swarm),
+                                   names_of(swarm::kVariants), run},
+                                  1));
 
 }  // namespace
 }  // namespace cv::bench

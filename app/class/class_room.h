@@ -1,5 +1,5 @@
 #pragma once
-// The class voting from phones (issue 28, docs/class_server.md), as the app
+// The class voting from phones (docs/class_server.md), as the app
 // holds it: off until the teacher starts it (the lesson tab's "let the class
 // vote", or --class-server), then a VoteStore with a new join code, the
 // ClassServer on the chosen address, and the QR code of its address. The

@@ -1,5 +1,5 @@
 #pragma once
-// The class's votes (issue 28): who joined (a token per phone, given for the
+// The class's votes: who joined (a token per phone, given for the
 // join code), the step the teacher shows, one vote per token per step
 // (changeable until the reveal), and the reveal. Thread-safe: the server's
 // threads call join/vote/view, the frame calls publish/reveal (rare, short)

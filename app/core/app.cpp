@@ -190,7 +190,7 @@ void App::simulate() {
   ui.stats.sim_steps = 0;
   scene.set_colour_by(ui.settings.colour_by);
   ctx_.user_kernel.poll();  // a finished compile is loaded into the runner here
-  scene.set_user_kernel(&ctx_.user_kernel);
+  if (auto* host = scene.as<StudentKernelHost>()) host->set_user_kernel(&ctx_.user_kernel);
   try {
     if (requests_.reset) scene.reset();
     for (; ui.stats.sim_steps < steps; ++ui.stats.sim_steps) scene.step();

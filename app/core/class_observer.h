@@ -1,5 +1,5 @@
 #pragma once
-// --frames N: what the frame time does while the class votes (issue 28). Every
+// --frames N: what the frame time does while the class votes. Every
 // frame's interval is kept, so the summary gives its median and 99th
 // percentile over the whole run ("frame_ms_p50", "frame_ms_p99"; the plots'
 // history keeps only the last 240), the share of the display the scene kept

@@ -36,7 +36,8 @@ void InputHandler::mouse(GLFWwindow* window, const GlfwWindow::Size& size, const
   if (view.empty()) return;
   // Window coordinates (y down) to framebuffer pixels (y up), then to the view's NDC.
   const double fx = mx * size.fb_w / size.win_w, fy = size.fb_h - my * size.fb_h / size.win_h;
-  slot.scene->on_pointer({static_cast<float>(2.0 * (fx - view.x) / view.w - 1.0),
+  if (auto* follower = slot.scene->as<PointerFollower>())
+    follower->on_pointer({static_cast<float>(2.0 * (fx - view.x) / view.w - 1.0),
                           static_cast<float>(2.0 * (fy - view.y) / view.h - 1.0), view.aspect(),
                           camera});
 }

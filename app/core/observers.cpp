@@ -26,7 +26,7 @@ bool first_launch_pending(Context& ctx) {
   const ParticleScene& scene = *ctx.scenes.current().scene;
   const bool feeds_this_scene = st.spec && st.spec->feeds == usercode::Feeds::Scene &&
                                 st.spec->feeds_name == scene.name();
-  return feeds_this_scene && scene.runs_user_kernels() && scene.user_note().empty();
+  return feeds_this_scene && scene.runs_user_kernels() && user_note(scene).empty();
 }
 }  // namespace
 
@@ -132,16 +132,16 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     st.verdict->add_fields(j);
   }
   // Why yours runs slower than it could (its results through the runner's reply).
-  if (const std::string note = ctx.scenes.current().scene->user_note(); !note.empty()) j["user_note"] = note;
+  if (const std::string note = user_note(*ctx.scenes.current().scene); !note.empty()) j["user_note"] = note;
 }
 
 // How the --lab run and the --sweep asked for ended.
 void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordered_json& j) {
   if (opt.lab || ctx.preset_lab) {  // --lab, or a preset that runs one
     j["lab"] = opt.lab ? *opt.lab : ctx.labs.settings().lab;
-    j["lab_state"] = cv::labs::to_string(ctx.labs.runner().state());
-    j["lab_rows"] = ctx.labs.runner().results().size();
-    if (!ctx.labs.runner().error().empty()) j["lab_error"] = ctx.labs.runner().error();
+    j["lab_state"] = cv::labs::to_string(ctx.labs.worker().state());
+    j["lab_rows"] = ctx.labs.worker().results().size();
+    if (!ctx.labs.worker().error().empty()) j["lab_error"] = ctx.labs.worker().error();
     // The lab's actions that could not run, and why (the disabled buttons' sentences).
     nlohmann::ordered_json refused = nlohmann::ordered_json::object();
     for (const auto& [action, why] : ctx.labs.refused_actions()) refused[action] = why;
@@ -149,7 +149,7 @@ void worker_outcomes(const RunOptions& opt, const Context& ctx, nlohmann::ordere
     // Rows another target added (an action's: "run your kernel"'s row), with their
     // answer, time, vs and error, so a script sees them.
     const std::string lab = j["lab"].get<std::string>();
-    for (const auto& r : ctx.labs.runner().results()) {
+    for (const auto& r : ctx.labs.worker().results()) {
       if (r.value("bench", lab) == lab) continue;
       nlohmann::ordered_json row;
       for (const char* k : {"variant", "result", "reference", "correct", "failed_case", "verdict", "seed",

@@ -66,7 +66,7 @@ bool SceneView::splat(ParticleScene& scene, UiState& ui, const glm::mat4& view_p
     for (float ms : splat_->poll_map_times()) ui.stats.splat_map_ms.push(ms);
     for (float ms : splat_->poll_kernel_times()) ui.stats.splat_kernel_ms.push(ms);
     // The splatter hides what the table top covers, for a table at y = 0.
-    const ParticleScene::Floor floor = scene.floor();
+    const SceneDecor::Floor floor = floor_of(scene);
     const float occluder = floor.height == 0.f ? floor.radius : 0.f;
     splat_->render(*scene.vertex_buffer(), scene.count(), scene.style(), view_proj, occluder,
                    view.w, view.h, scene.cuda_stream());
@@ -92,7 +92,7 @@ void SceneView::draw_tone_mapped(ParticleScene& scene, const ParticleStyle& styl
     if (!density_) density_ = std::make_unique<DensityTarget>();
     density_->begin(view, scene.count() >= kSplatAutoCount);
     // The table's depth only, so it hides the particles below it there too.
-    const ParticleScene::Floor floor = scene.floor();
+    const SceneDecor::Floor floor = floor_of(scene);
     glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
     if (floor.radius > 0) table_.draw(floor.radius, view_proj, floor.height);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -125,9 +125,9 @@ void SceneView::draw(ParticleScene& scene, const OrbitCamera& camera, UiState& u
   const ParticleStyle style = scene.styled();
   ui.stats.splat_active = wants_splat(ui, scene, style) && splat(scene, ui, view_proj, view);
   draw_timer_.begin();
-  const ParticleScene::Floor floor = scene.floor();
+  const SceneDecor::Floor floor = floor_of(scene);
   if (floor.radius > 0) table_.draw(floor.radius, view_proj, floor.height);
-  for (const auto& line : scene.overlay()) lines_.draw(line.points, line.colour, view_proj);
+  for (const auto& line : overlay_of(scene)) lines_.draw(line.points, line.colour, view_proj);
   if (ui.stats.splat_active) {
     splat_->draw(view.x, view.y);
   } else {

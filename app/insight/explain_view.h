@@ -1,5 +1,5 @@
 #pragma once
-// The explain view (issue 25): what the student's threads did, from the
+// The explain view: what the student's threads did, from the
 // kernel tab's "explain" (the CPU emulator, any backend): races as
 // sentences, sectors per warp-wide access (the memory view's style),
 // divergence per branch, who touched what. Opens itself when a result arrives.

@@ -3,13 +3,13 @@
 // scene's kernel for every block size from one warp to the limit in steps of a
 // warp, coloured by what limits it (insight/occupancy_curve.h over
 // common/occupancy.h), with the kernel time measured for the same sizes by a
-// block-shape sweep (tuning/sweep_runner.h) on the same chart.
+// block-shape sweep (tuning/sweep_worker.h) on the same chart.
 #include <string>
 #include <vector>
 
 #include "insight/occupancy_curve.h"
 #include "insight/view_common.h"
-#include "tuning/sweep_runner.h"
+#include "tuning/sweep_worker.h"
 
 namespace cv::insight_ui {
 
@@ -31,7 +31,7 @@ class OccupancyCurveView {
   void draw_chart(const std::vector<insight::CurvePoint>& curve);
 
   ViewWindow window_{ui::Tool::OccupancyCurve, "occupancy curve"};
-  tuning::SweepRunner sweep_;
+  tuning::SweepWorker sweep_;
   std::string sweep_error_, swept_for_;
   bool auto_sweep_ = false;
 };

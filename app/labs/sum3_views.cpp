@@ -1,5 +1,5 @@
 // The sum3 lab's pictures: the thread grid of its 2D kernels and the document's
-// table (its "document_table" action, bench/bench_sum3.cpp).
+// table (its "document_table" action, labs/sum3_lab.cpp).
 #include "labs/sum3_views.h"
 
 #include <imgui.h>

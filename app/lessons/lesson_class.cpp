@@ -1,4 +1,4 @@
-// The lesson and the class's phones (issue 28): each step is published to the
+// The lesson and the class's phones: each step is published to the
 // class server as it is shown, the votes fill the hands per choice (or the
 // class's number), the run's end closes the votes, and the measurement is
 // revealed to the phones beside how the class voted. Each step's votes are

@@ -3,8 +3,8 @@
 // run, reveal). Arriving at a step applies its whole state (the lesson's base,
 // captured at load, with the step's preset fragment over it), so jumping to
 // any step gives the same picture as walking there. Runs reuse the app's
-// machinery: labs and bench targets on a LabRunner, block-shape sweeps on a
-// SweepRunner (both on worker threads), scene runs counted in frames or
+// machinery: labs and bench targets on a LabWorker, block-shape sweeps on a
+// SweepWorker (both on worker threads), scene runs counted in frames or
 // seconds of the frame loop. State changes happen in service(), between
 // frames, never while a frame is drawn.
 #include <chrono>
@@ -17,12 +17,12 @@
 #include "class/class_results.h"
 #include "class/class_room.h"
 #include "common/device_info.h"
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 #include "lessons/lesson.h"
 #include "lessons/lesson_values.h"
 #include "lessons/markdown.h"
 #include "presets/preset_apply.h"
-#include "tuning/sweep_runner.h"
+#include "tuning/sweep_worker.h"
 #include "ui/tuning_layout.h"
 
 namespace cv::lessons {
@@ -79,7 +79,7 @@ class LessonPlayer {
   void draw(ui::Layout& layout);
   // Cancels and joins the workers (window closing).
   void shutdown();
-  // The class server whose votes fill the hands (issue 28); the lesson
+  // The class server whose votes fill the hands; the lesson
   // publishes each step to it and reveals the measurement to the phones.
   void attach_class(classvote::ClassRoom* room) { class_ = room; }
   // Every step the class voted on so far, one row each (CSV/JSON export).
@@ -168,8 +168,8 @@ class LessonPlayer {
   std::vector<nlohmann::ordered_json> rows_;  // what the run measured
   Values values_;
   Verdict verdict_;
-  labs::LabRunner labs_;
-  tuning::SweepRunner sweep_;
+  labs::LabWorker labs_;
+  tuning::SweepWorker sweep_;
 
   ui::ToolTab tab_{ui::Tool::Lesson};
   int shipped_ = 0;

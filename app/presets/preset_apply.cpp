@@ -22,7 +22,7 @@ Scene capture_scene(SceneSlot& slot, SceneKind kind) {
   s.count = scene.count();
   s.block = scene.block();
   if (const std::string v = scene.variant_name(); !v.empty()) s.variant = v;
-  s.choices = scene.choices();
+  s.choices = choices_of(scene);
   for (const Knob& k : knobs_of(scene, kind)) {
     if (auto* f = std::get_if<float*>(&k.ptr)) s.params[k.key] = **f;
     if (auto* i = std::get_if<int*>(&k.ptr)) s.params[k.key] = **i;
@@ -79,13 +79,18 @@ std::optional<std::string> rebuild_scene(ParticleScene& scene, const Scene& s, u
 // Choices that need no rebuild (n-body's fast_build; the scene checks them) against the
 // block the preset leaves (its own or the current one) before it is applied.
 void apply_choices(const SceneErrors& e, ParticleScene& scene, SceneKind kind) {
-  const std::map<std::string, std::string> now = scene.choices();
+  const std::map<std::string, std::string> now = choices_of(scene);
+  SceneChoices* settable = scene.as<SceneChoices>();
   for (const SceneChoice& c : scene_info(kind).choices) {
     const auto it = e.s.choices.find(c.key);
     if (c.rebuilds || it == e.s.choices.end()) continue;
     const auto current = now.find(c.key);
     if (current != now.end() && current->second == it->second) continue;
-    if (auto err = scene.set_choice(c.key, it->second, e.s.block ? *e.s.block : scene.block()))
+    if (!settable) {
+      e.fail(c.key, std::string("'") + c.key + "' is not a setting of the " + scene.name() + " scene");
+      continue;
+    }
+    if (auto err = settable->set_choice(c.key, it->second, e.s.block ? *e.s.block : scene.block()))
       e.fail(c.key, *err);
   }
 }

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "common/block_shape.h"
 #include "common/device_info.h"
+#include "insight/access_model.h"
 
 namespace cv {
 
@@ -67,8 +69,12 @@ struct SceneDescriptor {
   std::vector<SceneParam> params;
   std::vector<SceneChoice> choices;
   const char* notice = "";  // "what to notice" in the scene's panel
-  // Insight: the memory view models its kernel's accesses (ParticleScene::access_kernel).
-  bool access_model = false;
+  // Insight: the memory view's model of its kernel's accesses for the scene's
+  // variant (--variant's spelling), count and block (insight/access_model.h;
+  // ParticleScene::access_kernel); unset: not modelled.
+  std::function<std::optional<insight::AccessKernel>(const std::string& variant, unsigned count,
+                                                     const BlockShape& block)>
+      access_model;
   // Runs a student's kernel of a template feeding it (usercode; ParticleScene::runs_user_kernels).
   bool runs_user_kernels = false;
   // The soak's two counts (soak/soak.h): with a GPU and on the CPU backend.

@@ -57,7 +57,7 @@ nlohmann::ordered_json FountainScene::throughput() const {
 std::optional<insight::ElementLaunch> FountainScene::element_launch() const {
   const auto g = fountain::make_grid(count_);
   return insight::make_launch(insight::Layout::Grid2d, g.width, g.height, count_, block_,
-                              variant_ == Variant::Lean ? "fountain step_lean" : "fountain step_seed");
+                              variant_ == Variant::Lean ? "fountain step_lean" : "fountain step_original");
 }
 
 std::string FountainScene::grid_note() const {

@@ -11,7 +11,7 @@
 
 namespace cv {
 
-class FountainScene : public ParticleScene {
+class FountainScene : public ParticleScene, public StudentKernelHost, public SceneDecor {
  public:
   static constexpr unsigned kDefaultCount = 256 * 256;
   static constexpr unsigned kMaxCount = 1u << 26;  // 64M; the UI offers up to 16M+
@@ -27,7 +27,6 @@ class FountainScene : public ParticleScene {
   static std::vector<ParamBinding> bind_params(fountain::Params& p, float& point_size);
   std::optional<std::string> rebuild_for(const RebuildRequest& r, bool* rebuilt) override;
   std::optional<SceneKernel> kernel() const override;
-  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/fountain_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }

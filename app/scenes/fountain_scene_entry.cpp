@@ -1,6 +1,7 @@
 // The fountain's registry entry (registry/scene_registry.h) and the hooks the
 // app calls on it (ParticleScene): one place says what the fountain is.
 #include "fountain/fountain.h"
+#include "fountain/fountain_access.h"
 #include "scenes/fountain_scene.h"
 #include "scenes/scene_user_kernel.h"
 
@@ -64,7 +65,7 @@ SceneDescriptor descriptor() {
   d.bytes_per_element = bytes_per_particle;
   d.params = param_table();
   d.notice = kNotice;
-  d.access_model = true;
+  d.access_model = insight::fountain_access_kernel;
   d.runs_user_kernels = true;
   d.soak_gpu[0] = 1u << 20, d.soak_gpu[1] = 65536;
   d.soak_cpu[0] = 16384, d.soak_cpu[1] = 65536;
@@ -112,10 +113,6 @@ std::optional<SceneKernel> FountainScene::kernel() const {
   k.attributes = fountain::kernel_attributes(variant_);
   k.context = std::string("fountain, variant ") + fountain::to_string(variant_);
   return k;
-}
-
-std::optional<insight::AccessKernel> FountainScene::access_kernel(const BlockShape& b) const {
-  return insight::fountain_access_kernel(fountain::to_string(variant_), count_, b);
 }
 
 }  // namespace cv

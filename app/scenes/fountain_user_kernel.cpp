@@ -1,4 +1,4 @@
-// The fountain's hook for the student's kernel (issue 19, docs/kernels.md):
+// The fountain's hook for the student's kernel (docs/kernels.md):
 // each step goes to the runner process instead of the built-in kernel. On the
 // external interop path the runner writes the scene's own vertex buffers
 // (exported VMM memory, passed once as fds); elsewhere it steps its own
@@ -13,6 +13,7 @@
 #include "scenes/scene_user_kernel.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/user_kernel.h"
+#include "usercode/templates/fountain_args.h"
 
 namespace cv {
 
@@ -43,8 +44,8 @@ usercode::Workload FountainScene::user_workload(const fountain::Frame& f, const 
   w.block = b;
   w.reset = !user_state_.active;
   w.seed = kSeed;
-  w.scalars["p"] = usercode::bytes_of(params_);
-  w.scalars["f"] = usercode::bytes_of(f);
+  usercode::put(w, usercode::fountain_args::params, params_);
+  usercode::put(w, usercode::fountain_args::frame, f);
   return w;
 }
 

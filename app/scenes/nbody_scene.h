@@ -12,7 +12,7 @@
 
 namespace cv {
 
-class NBodyScene : public ParticleScene {
+class NBodyScene : public ParticleScene, public StudentKernelHost, public SceneChoices {
  public:
   static constexpr unsigned kMaxCountGpu = 1u << 22;  // 4M: a step is ~10 s with the original kernel
   // The CPU twin is O(N^2) on a few cores: beyond this a frame takes seconds.

@@ -106,7 +106,7 @@ std::map<std::string, std::string> NBodyScene::choices() const {
 // or the current one) before that block is applied, which checks it in turn.
 std::optional<std::string> NBodyScene::set_choice(const std::string& key, const std::string& value,
                                                   const BlockShape& next_block) {
-  if (key != "fast_build") return ParticleScene::set_choice(key, value, next_block);
+  if (key != "fast_build") return "'" + key + "' is not a setting of the nbody scene";
   const std::string name = value == "auto" ? "" : value;
   if (!name.empty() && next_block.threads() > nbody::fast_tile_max_threads(name))
     return "build " + name + " runs blocks of at most " +

@@ -15,6 +15,7 @@
 #include "scenes/nbody_sim.h"
 #include "scenes/scene_user_kernel.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/templates/nbody_args.h"
 #include "usercode/templates/nbody_parts.h"
 #include "usercode/client/user_kernel.h"
 
@@ -66,7 +67,7 @@ NBodyUserForces::Frame NBodyUserForces::run(usercode::UserKernel& uk, NBodySim& 
     usercode::Workload w;
     w.n = count;
     w.block = b;
-    w.scalars["eps2"] = usercode::bytes_of(p.softening * p.softening);
+    usercode::put(w, usercode::nbody_args::eps2, p.softening * p.softening);
     std::optional<usercode::SharedBuffer> bodies, acc;
     if (f.in_place) {
       sim.bodies_to(out, f.steps == 0, bodies_->get(), usercode::nbody_template::kPad);

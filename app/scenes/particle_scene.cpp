@@ -223,9 +223,10 @@ bool ParticleScene::runs_user_kernels() const {
   return d && d->runs_user_kernels;
 }
 
-std::optional<std::string> ParticleScene::set_choice(const std::string& key, const std::string&,
-                                                     const BlockShape&) {
-  return "'" + key + "' is not a setting of the " + name() + " scene";
+std::optional<insight::AccessKernel> ParticleScene::access_kernel(const BlockShape& b) const {
+  const SceneDescriptor* d = scene_registry().find(name());
+  if (!d || !d->access_model) return std::nullopt;
+  return d->access_model(variant_name(), count(), b);
 }
 
 std::optional<std::string> ParticleScene::rebuild_for(const RebuildRequest& r, bool* rebuilt) {

@@ -27,6 +27,7 @@
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "scenes/rebuild.h"
+#include "scenes/scene_capabilities.h"
 #include "timing/frame_timers.h"
 
 namespace cv {
@@ -68,18 +69,23 @@ class ParticleScene {
   virtual ParticleStyle style() const = 0;
   virtual unsigned count() const = 0;
 
-  // Hooks the app calls instead of asking for the scene's type (issue 18);
-  // each scene's overrides live in scenes/<scene>_scene_entry.cpp beside its
-  // registry entry. The variant as --variant spells it ("" without variants).
+  // The capability C this scene has (scenes/scene_capabilities.h: the
+  // student's kernel, the pointer, a floor and overlay, choices), else null.
+  template <class C>
+  C* as() {
+    return dynamic_cast<C*>(this);
+  }
+  template <class C>
+  const C* as() const {
+    return dynamic_cast<const C*>(this);
+  }
+
+  // Hooks the app calls instead of asking for the scene's type; each scene's
+  // overrides live in scenes/<scene>_scene_entry.cpp beside its registry
+  // entry. The variant as --variant spells it ("" without variants).
   virtual std::string variant_name() const { return ""; }
   // The descriptor's params bound to this scene's fields (presets, lessons).
   virtual std::vector<ParamBinding> param_bindings() { return {}; }
-  // The descriptor's choices as they stand, e.g. {"initial": "galaxies"}.
-  virtual std::map<std::string, std::string> choices() const { return {}; }
-  // Sets a choice that needs no rebuild (n-body's fast_build), checked against
-  // the block the scene will run; returns why not. Rebuilding ones go to rebuild_for().
-  virtual std::optional<std::string> set_choice(const std::string& key, const std::string& value,
-                                                const BlockShape& next_block);
   // Rebuilds for a new count, variant or choice through the scene's own
   // reconfigure(); *rebuilt says whether buffers were rebuilt (then the scene
   // starts from its reset). On failure returns why and keeps the current state.
@@ -87,19 +93,14 @@ class ParticleScene {
   // The step kernel of the current variant and block (the occupancy panel);
   // nullopt for a scene without one of ours.
   virtual std::optional<SceneKernel> kernel() const { return std::nullopt; }
-  // The kernel's memory accesses for the memory view (insight/memory_view.h);
-  // nullopt where the scene's kernel is not modelled.
-  virtual std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const {
-    (void)b;
-    return std::nullopt;
-  }
+  // The kernel's memory accesses for the memory view (insight/memory_view.h),
+  // from its registry entry's model (SceneDescriptor::access_model); nullopt
+  // where the scene's kernel is not modelled.
+  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const;
   // The student's kernel (usercode): whether this scene runs a loaded one
-  // (its descriptor's runs_user_kernels: the fountain), the one that made the
-  // last step (else null), why it is not running here ("" when it is or none
-  // is loaded) and its times.
+  // (its descriptor's runs_user_kernels; the scene is then a
+  // StudentKernelHost) and its times.
   bool runs_user_kernels() const;
-  virtual usercode::UserKernel* user_kernel_running() const { return nullptr; }
-  virtual std::string user_note() const { return ""; }
   // Yours: the student's kernel time per step as the runner measured it;
   // null for a scene that never runs one.
   const History* user_kernel_times() const { return runs_user_kernels() ? &user_ms_ : nullptr; }
@@ -121,11 +122,6 @@ class ParticleScene {
   // What the camera frames into the free part of the window (render/view_fit.h),
   // from the home's yaw and pitch; nullopt keeps the home's distance and target.
   virtual std::optional<ContentBounds> content_bounds() const { return std::nullopt; }
-  // The floor disc drawn under the particles; radius 0 draws none.
-  struct Floor {
-    float radius = 0.f, height = 0.f;
-  };
-  virtual Floor floor() const { return {}; }
   // The scene's own throughput for the title bar and the --frames summary,
   // e.g. {"particles_per_s": ...}; from the latest kernel time.
   virtual nlohmann::ordered_json throughput() const;
@@ -134,12 +130,6 @@ class ParticleScene {
   virtual bool needs_step() const { return true; }
   // Scene-specific fields for the --frames summary (variant, estimate, ...).
   virtual void describe(nlohmann::ordered_json& j) const { (void)j; }
-  // Lines drawn over the particles (the pi scene's quarter circle).
-  struct Polyline {
-    std::vector<glm::vec3> points;
-    glm::vec4 colour{1.f, 1.f, 1.f, 1.f};
-  };
-  virtual std::vector<Polyline> overlay() const { return {}; }
   // The launch in words for the block panel, e.g. "grid 16x16 blocks".
   virtual std::string grid_note() const { return ""; }
   // True once after the scene's extent changed (n-body reset with new bodies):
@@ -156,9 +146,6 @@ class ParticleScene {
   // the same index functions (SM ids need a GPU: the colours stay normal).
   insight::ColourBy colour_by() const { return colour_by_; }
   void set_colour_by(insight::ColourBy c) { colour_by_ = c; }
-  // The student's kernel (usercode/client/user_kernel.h), run instead of the built-in
-  // where it fits the scene (the fountain); others ignore it.
-  virtual void set_user_kernel(usercode::UserKernel* uk) { (void)uk; }
   // Why the current choice cannot be drawn here ("" when it can).
   std::string colour_by_note() const;
   // The scene kernel's launch for the launch map and the CPU ids pass;
@@ -166,14 +153,6 @@ class ParticleScene {
   virtual std::optional<insight::ElementLaunch> element_launch() const { return std::nullopt; }
   // style() plus what colour by launch adds (the ids buffer and the mode).
   ParticleStyle styled() const;
-  // Input hook: the pointer over the scene (not over a panel, no button held,
-  // since a drag orbits the camera), in normalized device coordinates, with
-  // the camera that shows it. The swarm's target follows it.
-  struct Pointer {
-    float ndc_x = 0.f, ndc_y = 0.f, aspect = 1.f;
-    const OrbitCamera& camera;
-  };
-  virtual void on_pointer(const Pointer& p) { (void)p; }
 
   // UI, polyscope style (scenes/scene_ui.cpp): build_ui draws what every scene
   // shares (name, pause/step/reset, block shape) and then the scene's own
@@ -325,5 +304,27 @@ class ParticleScene {
   std::vector<uint32_t> host_ids_;      // CPU backend
   insight::ColourBy ids_mode_ = insight::ColourBy::Normal;  // what ids_ holds now
 };
+
+// What the optional capabilities say of any scene (the defaults where it has none).
+inline usercode::UserKernel* user_kernel_running(const ParticleScene& s) {
+  const auto* h = s.as<StudentKernelHost>();
+  return h ? h->user_kernel_running() : nullptr;
+}
+inline std::string user_note(const ParticleScene& s) {
+  const auto* h = s.as<StudentKernelHost>();
+  return h ? h->user_note() : std::string();
+}
+inline SceneDecor::Floor floor_of(const ParticleScene& s) {
+  const auto* d = s.as<SceneDecor>();
+  return d ? d->floor() : SceneDecor::Floor{};
+}
+inline std::vector<SceneDecor::Polyline> overlay_of(const ParticleScene& s) {
+  const auto* d = s.as<SceneDecor>();
+  return d ? d->overlay() : std::vector<SceneDecor::Polyline>{};
+}
+inline std::map<std::string, std::string> choices_of(const ParticleScene& s) {
+  const auto* c = s.as<SceneChoices>();
+  return c ? c->choices() : std::map<std::string, std::string>{};
+}
 
 }  // namespace cv

@@ -74,7 +74,7 @@ std::string PiPointsScene::grid_note() const {
   return std::to_string((count_ + t - 1) / t) + " blocks, one point a thread";
 }
 
-std::vector<ParticleScene::Polyline> PiPointsScene::overlay() const {
+std::vector<SceneDecor::Polyline> PiPointsScene::overlay() const {
   Polyline arc, square;
   const int segments = 96;
   for (int i = 0; i <= segments; ++i) {

@@ -11,7 +11,7 @@
 
 namespace cv {
 
-class PiPointsScene : public ParticleScene {
+class PiPointsScene : public ParticleScene, public SceneDecor {
  public:
   static constexpr unsigned kDefaultCount = 20000;
   static constexpr unsigned kMaxCount = 1u << 24;

@@ -12,7 +12,10 @@
 
 namespace cv {
 
-class SwarmScene : public ParticleScene {
+class SwarmScene : public ParticleScene,
+                   public StudentKernelHost,
+                   public SceneDecor,
+                   public PointerFollower {
  public:
   static constexpr unsigned kDefaultCount = 256 * 256;
   static constexpr unsigned kMaxCount = 1u << 26;
@@ -32,7 +35,6 @@ class SwarmScene : public ParticleScene {
                                                bool& follow_pointer);
   std::optional<std::string> rebuild_for(const RebuildRequest& r, bool* rebuilt) override;
   std::optional<SceneKernel> kernel() const override;
-  std::optional<insight::AccessKernel> access_kernel(const BlockShape& b) const override;
   void build_custom_ui(SceneUi& sui) override;  // scenes/swarm_scene_ui.cpp
   ParticleStyle style() const override;
   unsigned count() const override { return count_; }

@@ -3,6 +3,7 @@
 #include "scenes/scene_user_kernel.h"
 #include "scenes/swarm_scene.h"
 #include "swarm/swarm.h"
+#include "swarm/swarm_access.h"
 
 namespace cv {
 namespace {
@@ -53,7 +54,9 @@ SceneDescriptor descriptor() {
   d.bytes_per_element = [](const std::optional<std::string>&) { return 3ll * 16; };
   d.params = param_table();
   d.notice = kNotice;
-  d.access_model = true;
+  d.access_model = [](const std::string&, unsigned count, const BlockShape& b) {
+    return std::optional(insight::swarm_access_kernel(count, b));
+  };
   d.runs_user_kernels = true;  // templates swarm_kernel and swarm_particle
   d.soak_gpu[0] = 1u << 20, d.soak_gpu[1] = 65536;
   d.soak_cpu[0] = 16384, d.soak_cpu[1] = 65536;
@@ -95,10 +98,6 @@ std::optional<std::string> SwarmScene::rebuild_for(const RebuildRequest& r, bool
 std::optional<SceneKernel> SwarmScene::kernel() const {
   if (const usercode::UserKernel* uk = user_kernel_running()) return scene_user::kernel_of(*uk, name());
   return SceneKernel{swarm::kernel_attributes(), "swarm (both variants run this kernel)"};
-}
-
-std::optional<insight::AccessKernel> SwarmScene::access_kernel(const BlockShape& b) const {
-  return insight::swarm_access_kernel(count_, b);
 }
 
 }  // namespace cv

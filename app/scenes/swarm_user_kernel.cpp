@@ -12,6 +12,7 @@
 #include "scenes/swarm_scene.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/user_kernel.h"
+#include "usercode/templates/swarm_args.h"
 
 namespace cv {
 
@@ -37,10 +38,10 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
   w.seed = kUserSeed;
   w.step = static_cast<int>(user_steps_);
   w.reset = !user_state_.active;
-  w.scalars["target"] = usercode::bytes_of(target);
-  w.scalars["key"] = usercode::bytes_of(static_cast<unsigned>(swarm::step_key(kUserSeed, user_steps_)));
-  w.scalars["v"] = usercode::bytes_of(variant_);
-  w.scalars["p"] = usercode::bytes_of(params_);
+  usercode::put(w, usercode::swarm_args::target, target);
+  usercode::put(w, usercode::swarm_args::key, static_cast<unsigned>(swarm::step_key(kUserSeed, user_steps_)));
+  usercode::put(w, usercode::swarm_args::variant, variant_);
+  usercode::put(w, usercode::swarm_args::params, params_);
   if (w.reset) {  // yours starts from the initial state around where the target is now
     const swarm::InitialState s = swarm::initial_state(count_, variant_, params_, kUserSeed, target);
     w.init["in"] = scene_user::bytes(s.vbo);

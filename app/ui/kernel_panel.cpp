@@ -186,7 +186,7 @@ void KernelPanel::time_steps(const UserKernel& uk, const ParticleScene& scene) {
   }
   scene_note_ = where_it_runs(st, scene);
   if (const History* yours = scene.user_kernel_times()) {
-    if (scene_note_.empty()) scene_note_ = scene.user_note();
+    if (scene_note_.empty()) scene_note_ = user_note(scene);
     if (runs_in_a_scene(uk) && scene_note_.empty()) {
       comparison_.yours_step(yours->latest());
     } else if (!scene.kernel_is_yours()) {

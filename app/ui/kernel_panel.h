@@ -1,5 +1,5 @@
 #pragma once
-// The "kernel" tab (issue 19): a student's CUDA source in an editor (line
+// The "kernel" tab: a student's CUDA source in an editor (line
 // numbers, compiler messages at their lines, find, undo, open/save/reload of
 // .cu files), Ctrl+Enter to compile off the UI thread and run it in place of
 // the built-in kernel, and beside it what happened: the compile time, the

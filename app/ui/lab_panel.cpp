@@ -100,8 +100,8 @@ std::vector<std::string> LabPanel::lab_names() {
 LabPanel::LabPanel(Backend backend) : backend_(backend) {}
 
 void LabPanel::shutdown() {
-  runner_.cancel();
-  runner_.join();
+  worker_.cancel();
+  worker_.join();
 }
 
 std::optional<BenchOptions> LabPanel::options_from_fields() {
@@ -140,7 +140,7 @@ std::optional<BenchOptions> LabPanel::options_from_fields() {
 }
 
 void LabPanel::start(std::vector<BenchOptions> jobs, const std::string& action) {
-  if (auto err = runner_.start(std::move(jobs), use_cpu_ ? Backend::Cpu : backend_)) {
+  if (auto err = worker_.start(std::move(jobs), use_cpu_ ? Backend::Cpu : backend_)) {
     message_ = *err;
     return;
   }
@@ -182,7 +182,7 @@ void LabPanel::draw(ui::Layout& layout) {
     return;
   }
   lab_ = std::min(lab_, static_cast<int>(names.size()) - 1);
-  const bool busy = runner_.running();
+  const bool busy = worker_.running();
   const bench::Target& t = draw_options(names, busy);
   draw_run_controls(t, busy);
   draw_results();
@@ -256,29 +256,29 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
       if (!why && a.name == bench::kYourKernelAction && user_kernel_) user_kernel_->prestart();
     }
   } else {
-    if (ImGui::Button("cancel")) runner_.cancel();
+    if (ImGui::Button("cancel")) worker_.cancel();
   }
   ImGui::SameLine();
   char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%s %.1f s", labs::to_string(runner_.state()),
-                runner_.seconds());
-  ImGui::ProgressBar(runner_.progress(), ImVec2(-1, 0), overlay);
+  std::snprintf(overlay, sizeof overlay, "%s %.1f s", labs::to_string(worker_.state()),
+                worker_.seconds());
+  ImGui::ProgressBar(worker_.progress(), ImVec2(-1, 0), overlay);
   if (!message_.empty()) ImGui::TextColored(ui::kBad, "%s", message_.c_str());
   if (!busy && !refused_.empty()) {  // why an action's button is disabled, in words
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kDim);
     ImGui::TextWrapped("%s", refused_.substr(0, refused_.size() - 1).c_str());
     ImGui::PopStyleColor();
   }
-  if (runner_.state() == labs::LabRunner::State::Failed) {
+  if (worker_.state() == labs::LabWorker::State::Failed) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
-    ImGui::TextWrapped("error: %s", runner_.error().c_str());
+    ImGui::TextWrapped("error: %s", worker_.error().c_str());
     ImGui::PopStyleColor();
   }
 }
 
 // Every variant's answer, correctness, time, throughput and ratios.
 void LabPanel::draw_results() {
-  const std::vector<nlohmann::ordered_json> rows = runner_.results();
+  const std::vector<nlohmann::ordered_json> rows = worker_.results();
   if (!rows.empty()) {
     ImGui::TextColored(ui::kDim, "%s on %s", running_lab_.c_str(),
                        rows.front().value("device", "").c_str());

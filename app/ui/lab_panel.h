@@ -11,7 +11,7 @@
 
 #include "common/device_info.h"
 #include "config/config.h"
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 #include "labs/lab_settings.h"
 #include "ui/layout.h"
 
@@ -34,8 +34,8 @@ class LabPanel {
   // Selects `lab` (one of lab_names()), expands the window and runs it with
   // the default options. Returns why not (unknown lab, already running).
   std::optional<std::string> open_and_run(const std::string& lab);
-  bool running() const { return runner_.running(); }
-  const labs::LabRunner& runner() const { return runner_; }
+  bool running() const { return worker_.running(); }
+  const labs::LabWorker& worker() const { return worker_; }
   // Cancels a running lab and waits for it (window closing).
   void shutdown();
 
@@ -83,7 +83,7 @@ class LabPanel {
 
   Backend backend_;
   bool use_cpu_ = false;  // run on the CPU backend while the app uses CUDA
-  labs::LabRunner runner_;
+  labs::LabWorker worker_;
   const KernelSource* kernel_source_ = nullptr;
   usercode::UserKernel* user_kernel_ = nullptr;
   PathConfig paths_;

@@ -33,7 +33,7 @@ LabSettings LabPanel::settings() const {
 }
 
 std::optional<std::string> LabPanel::apply_settings(const LabSettings& s) {
-  if (runner_.running()) return std::string("a lab is running; cancel it first");
+  if (worker_.running()) return std::string("a lab is running; cancel it first");
   const std::vector<std::string> names = lab_names();
   const auto it = std::find(names.begin(), names.end(), s.lab);
   if (it == names.end()) return "'" + s.lab + "' is not a lab";

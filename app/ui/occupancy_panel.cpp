@@ -239,7 +239,7 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
     cross_ = cuda_active_blocks_per_sm(pick->attributes, threads);
     bool busy = false;
     // The student's kernel lives in the runner: its occupancy call answers there.
-    if (usercode::UserKernel* uk = scene.user_kernel_running())
+    if (usercode::UserKernel* uk = user_kernel_running(scene))
       if (usercode::RunnerClient* rc = uk->runner()) {
         const usercode::OccupancyReply r = rc->occupancy(pick->block, uk->options().time_limit_s);
         cross_ = CudaAnswer{r.ok, r.blocks_per_sm, r.ok ? "" : "cuOccupancyMaxActiveBlocksPerMultiprocessor: " + r.error};

@@ -12,17 +12,16 @@
 namespace cv {
 namespace {
 
+// The targets in the order each carries (bench::Target::sweep_rank), then by name.
 std::vector<std::string> target_names() {
-  std::vector<std::string> names;
+  std::vector<const bench::Target*> listed;
   for (const bench::Target& t : bench::targets())
-    if (t.in_sweep) names.push_back(t.name);
-  // Scenes first (the documents' tables are fps per block shape of the fountain), then labs.
-  auto rank = [](const std::string& n) {
-    return n == "fountain" ? 0 : n == "swarm" ? 1 : n == "nbody" ? 2 : 3;
-  };
-  std::sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
-    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+    if (t.in_sweep) listed.push_back(&t);
+  std::sort(listed.begin(), listed.end(), [](const bench::Target* a, const bench::Target* b) {
+    return a->sweep_rank != b->sweep_rank ? a->sweep_rank < b->sweep_rank : a->name < b->name;
   });
+  std::vector<std::string> names;
+  for (const bench::Target* t : listed) names.push_back(t->name);
   return names;
 }
 
@@ -33,8 +32,8 @@ SweepPanel::SweepPanel(Backend backend) : backend_(backend) {
 }
 
 void SweepPanel::shutdown() {
-  runner_.cancel();
-  runner_.join();
+  worker_.cancel();
+  worker_.join();
 }
 
 std::optional<std::string> SweepPanel::start_from_fields() {
@@ -56,7 +55,7 @@ std::optional<std::string> SweepPanel::start_from_fields() {
   } catch (const std::exception& e) {
     return std::string(e.what());
   }
-  return runner_.start(o);
+  return worker_.start(o);
 }
 
 std::optional<std::string> SweepPanel::start(const std::string& target, const std::string& shapes) {
@@ -86,7 +85,7 @@ void SweepPanel::draw(ui::Layout& layout) {
     return;
   }
   target_ = std::clamp(target_, 0, static_cast<int>(names.size()) - 1);
-  const bool busy = runner_.running();
+  const bool busy = worker_.running();
   if (busy) ImGui::BeginDisabled();
   std::string items;
   for (const auto& n : names) items += n + '\0';
@@ -117,21 +116,21 @@ void SweepPanel::draw(ui::Layout& layout) {
   if (!busy) {
     if (ImGui::Button("run sweep")) message_ = start_from_fields().value_or("");
   } else if (ImGui::Button("cancel")) {
-    runner_.cancel();
+    worker_.cancel();
   }
   ImGui::SameLine();
   char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%s %d/%d", tuning::to_string(runner_.state()),
-                runner_.shapes_done(), runner_.shapes_total());
-  ImGui::ProgressBar(runner_.progress(), ImVec2(-1, 0), overlay);
+  std::snprintf(overlay, sizeof overlay, "%s %d/%d", tuning::to_string(worker_.state()),
+                worker_.shapes_done(), worker_.shapes_total());
+  ImGui::ProgressBar(worker_.progress(), ImVec2(-1, 0), overlay);
   if (!message_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
     ImGui::TextWrapped("%s", message_.c_str());
     ImGui::PopStyleColor();
   }
-  if (runner_.state() == tuning::SweepRunner::State::Failed) {
+  if (worker_.state() == tuning::SweepWorker::State::Failed) {
     ImGui::PushStyleColor(ImGuiCol_Text, ui::kBad);
-    ImGui::TextWrapped("error: %s", runner_.error().c_str());
+    ImGui::TextWrapped("error: %s", worker_.error().c_str());
     ImGui::PopStyleColor();
   }
   draw_results();
@@ -224,7 +223,7 @@ void rows_table(const std::vector<tuning::SweepRow>& rows, const RowExtremes& x)
 void SweepPanel::csv_export(const std::vector<tuning::SweepRow>& rows) {
   ImGui::InputText("CSV path", csv_path_, sizeof csv_path_);
   ImGui::SameLine();
-  const bool busy = runner_.running();
+  const bool busy = worker_.running();
   if (busy) ImGui::BeginDisabled();
   if (ImGui::Button("export CSV")) {
     if (auto err = tuning::write_csv(csv_path_, rows)) {
@@ -244,9 +243,9 @@ void SweepPanel::csv_export(const std::vector<tuning::SweepRow>& rows) {
 }
 
 void SweepPanel::draw_results() {
-  const std::vector<tuning::SweepRow> rows = runner_.rows();
+  const std::vector<tuning::SweepRow> rows = worker_.rows();
   if (rows.empty()) return;
-  plan_header(runner_.plan());
+  plan_header(worker_.plan());
   const RowExtremes x = ms_chart(rows);
   rows_table(rows, x);
   csv_export(rows);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/device_info.h"
-#include "tuning/sweep_runner.h"
+#include "tuning/sweep_worker.h"
 #include "ui/tuning_layout.h"
 
 namespace cv {
@@ -20,8 +20,8 @@ class SweepPanel {
   // Selects `target`, sets the shapes (empty: the defaults) and starts the
   // sweep with its default variant. Returns why not.
   std::optional<std::string> start(const std::string& target, const std::string& shapes);
-  bool running() const { return runner_.running(); }
-  const tuning::SweepRunner& runner() const { return runner_; }
+  bool running() const { return worker_.running(); }
+  const tuning::SweepWorker& worker() const { return worker_; }
   void shutdown();
 
  private:
@@ -40,7 +40,7 @@ class SweepPanel {
   std::string message_;
   std::string csv_message_;
   bool csv_ok_ = false;
-  tuning::SweepRunner runner_;
+  tuning::SweepWorker worker_;
   ui::ToolTab window_{ui::Tool::Sweep};  // its tab in the tool area (ui/layout.h)
 };
 

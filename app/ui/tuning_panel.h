@@ -27,7 +27,7 @@ class TuningUi {
   void draw(ParticleScene& scene, SceneUi& sui, const UiState& ui, ui::Layout& layout);
   void record_ui_ms(float ms) { frames_.record_ui_ms(ms); }
   bool sweep_running() const { return sweep_.running(); }
-  const tuning::SweepRunner& sweep() const { return sweep_.runner(); }
+  const tuning::SweepWorker& sweep() const { return sweep_.worker(); }
   // Cancels a running sweep and waits for it (window closing).
   void shutdown() { sweep_.shutdown(); }
 

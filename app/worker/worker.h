@@ -3,7 +3,7 @@
 // sweeps): a thread that runs a list of jobs in order, with progress over all
 // of them, cancel between jobs (and within one where the job polls its
 // RunControl), the error of a failed run, and the time it took. Destruction
-// cancels and joins. Runners (labs::LabRunner, tuning::SweepRunner) add what
+// cancels and joins. Runners (labs::LabWorker, tuning::SweepWorker) add what
 // their jobs are and where their rows go.
 #include <atomic>
 #include <functional>

@@ -28,7 +28,7 @@ __global__ void step_lean(const float4* in, float4* vbo, float* __restrict__ vy,
 
 // The document's memory layout: state float4(age, vx, vy, vz), positions then
 // colours in the VBO: 80 bytes a particle.
-__global__ void step_seed(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
+__global__ void step_original(const float4* in, float4* vbo, float4* __restrict__ state, Grid g,
                           Frame f, Params p, insight::IdsOut ids) {
   const insight::Xy xy = thread_xy(insight::dim3u(blockIdx), insight::dim3u(threadIdx),
                                     insight::dim3u(blockDim));
@@ -49,7 +49,7 @@ __global__ void step_seed(const float4* in, float4* vbo, float4* __restrict__ st
 KernelAttributes kernel_attributes(Variant v) {
   if (v == Variant::Lean)
     return query_kernel_attributes(reinterpret_cast<const void*>(&step_lean), "fountain step_lean");
-  return query_kernel_attributes(reinterpret_cast<const void*>(&step_seed), "fountain step_seed");
+  return query_kernel_attributes(reinterpret_cast<const void*>(&step_original), "fountain step_original");
 }
 
 FountainGpu::FountainGpu(unsigned count, Variant v) : grid_(make_grid(count)), variant_(v) {
@@ -87,8 +87,8 @@ void FountainGpu::step_from(const float4* source, float4* vbo, const Frame& f, c
     step_lean<<<grid, to_dim3(block), 0, s>>>(source, vbo, vy_.get(), grid_, f, p, ids);
     cuda_check_launch("fountain step_lean<<<>>>");
   } else {
-    step_seed<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, f, p, ids);
-    cuda_check_launch("fountain step_seed<<<>>>");
+    step_original<<<grid, to_dim3(block), 0, s>>>(source, vbo, state_.get(), grid_, f, p, ids);
+    cuda_check_launch("fountain step_original<<<>>>");
   }
 }
 

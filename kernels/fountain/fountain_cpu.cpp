@@ -44,7 +44,7 @@ CV_ALWAYS_INLINE void lean_range(const LeanArgs& a, size_t begin, size_t end) {
   }
 }
 
-struct SeedArgs {
+struct OriginalArgs {
   float4* vbo;  // positions, then colours
   float4* state;
   unsigned count;
@@ -52,7 +52,7 @@ struct SeedArgs {
   Params p;
 };
 
-CV_ALWAYS_INLINE void seed_range(const SeedArgs& a, size_t begin, size_t end) {
+CV_ALWAYS_INLINE void original_range(const OriginalArgs& a, size_t begin, size_t end) {
   float4* vbo = a.vbo;
   float4* colours = a.vbo + a.count;
   float4* state = a.state;
@@ -69,7 +69,7 @@ CV_ALWAYS_INLINE void seed_range(const SeedArgs& a, size_t begin, size_t end) {
 }
 
 CV_SIMD_COPIES(lean, LeanArgs, lean_range)
-CV_SIMD_COPIES(seed, SeedArgs, seed_range)
+CV_SIMD_COPIES(original, OriginalArgs, original_range)
 
 }  // namespace
 
@@ -108,8 +108,8 @@ void FountainCpu::step(const Frame& f, const Params& p) {
     parallel_for(grid_.count, [&](size_t b, size_t e) { range(a, b, e); });
     return;
   }
-  const SeedArgs a{vbo_.data(), state_.data(), grid_.count, f, p};
-  const auto range = seed_for(simd_);
+  const OriginalArgs a{vbo_.data(), state_.data(), grid_.count, f, p};
+  const auto range = original_for(simd_);
   parallel_for(grid_.count, [&](size_t b, size_t e) { range(a, b, e); });
 }
 

@@ -3,18 +3,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "fountain/fountain.h"
-#include "swarm/swarm.h"
 
 namespace cv::insight {
 namespace {
-
-// Separate allocations start at distinct, 256-byte aligned addresses.
-constexpr unsigned long long kSecondArray = 1ull << 32, kThirdArray = 2ull << 32;
-
-Dim3u dim(const BlockShape& b) {
-  return {static_cast<unsigned>(b.x), static_cast<unsigned>(b.y), static_cast<unsigned>(b.z)};
-}
 
 template <class Unit>
 unsigned count_units(const std::vector<LaneAccess>& lanes, unsigned bytes, Unit unit) {
@@ -34,6 +25,10 @@ unsigned long long distinct_bytes(const std::vector<LaneAccess>& lanes, unsigned
 }
 
 }  // namespace
+
+Dim3u dim_of(const BlockShape& b) {
+  return {static_cast<unsigned>(b.x), static_cast<unsigned>(b.y), static_cast<unsigned>(b.z)};
+}
 
 unsigned count_sectors(const std::vector<LaneAccess>& lanes, unsigned bytes) {
   return count_units(lanes, bytes, kSectorBytes);
@@ -89,60 +84,6 @@ WarpAccessPicture warp_accesses(const AccessKernel& k, unsigned long long block_
   pic.sectors_per_request = requests ? static_cast<double>(sectors) / requests : 0;
   pic.efficiency = fetched ? static_cast<double>(used) / fetched : 0;
   return pic;
-}
-
-std::optional<AccessKernel> fountain_access_kernel(const std::string& variant, unsigned count,
-                                                   const BlockShape& block) {
-  const auto v = fountain::parse_variant(variant);
-  if (!v) return std::nullopt;
-  const fountain::Grid g = fountain::make_grid(count);
-  AccessKernel k;
-  k.block_dim = dim(block);
-  k.grid = {(g.width + k.block_dim.x - 1) / k.block_dim.x,
-            (g.height + k.block_dim.y - 1) / k.block_dim.y, 1};
-  // The kernels' own index functions (fountain_math.h).
-  const Dim3u bdim = k.block_dim;
-  k.element = [g, bdim](const Dim3u& b, const Dim3u& t) -> long long {
-    const Xy xy = fountain::thread_xy(b, t, bdim);
-    const unsigned i = fountain::particle_index(xy.x, xy.y, g);
-    return fountain::particle_exists(xy.x, i, g) ? static_cast<long long>(i) : -1;
-  };
-  if (*v == fountain::Variant::Lean) {
-    k.name = "fountain step_lean";
-    k.accesses = {{"load vbo[i] (float4 x, y, z, age)", false, 16, 0, 0},
-                  {"load vy[i] (float)", false, 4, kSecondArray, 0},
-                  {"store vbo[i] (float4)", true, 16, 0, 0},
-                  {"store vy[i] (float)", true, 4, kSecondArray, 0}};
-  } else {
-    k.name = "fountain step_seed";
-    k.accesses = {{"load state[i] (float4 age, vx, vy, vz)", false, 16, kSecondArray, 0},
-                  {"load vbo[i] (float4 position)", false, 16, 0, 0},
-                  {"store state[i] (float4)", true, 16, kSecondArray, 0},
-                  {"store vbo[count + i] (float4 colour)", true, 16, 0, count},
-                  {"store vbo[i] (float4 position)", true, 16, 0, 0}};
-  }
-  return k;
-}
-
-AccessKernel swarm_access_kernel(unsigned count, const BlockShape& block) {
-  const swarm::Grid g = swarm::make_grid(count);
-  AccessKernel k;
-  k.name = "swarm step_kernel";
-  k.block_dim = dim(block);
-  const unsigned rows = k.block_dim.y * k.block_dim.z;
-  k.grid = {(g.width + k.block_dim.x - 1) / k.block_dim.x, (g.height + rows - 1) / rows, 1};
-  const Dim3u bdim = k.block_dim;
-  k.element = [g, bdim](const Dim3u& b, const Dim3u& t) -> long long {
-    const Xy xy = rows_yz_xy(b, t, bdim);  // as swarm.cu's step_kernel
-    if (xy.x >= g.width || xy.y >= g.height) return -1;
-    const unsigned long long i = static_cast<unsigned long long>(xy.y) * g.width + xy.x;
-    return i < g.count ? static_cast<long long>(i) : -1;
-  };
-  k.accesses = {{"load vbo[i] (float4)", false, 16, 0, 0},
-                {"load state[i] (float4)", false, 16, kThirdArray, 0},
-                {"store vbo[i] (float4)", true, 16, 0, 0},
-                {"store state[i] (float4)", true, 16, kThirdArray, 0}};
-  return k;
 }
 
 }  // namespace cv::insight

@@ -66,10 +66,12 @@ WarpAccessPicture warp_accesses(const AccessKernel& k, unsigned long long block_
 unsigned count_sectors(const std::vector<LaneAccess>& lanes, unsigned bytes);
 unsigned count_lines(const std::vector<LaneAccess>& lanes, unsigned bytes);
 
-// The kernels the view knows, with the element functions their kernels call.
-// fountain: variant "lean" or "original"; count particles (make_grid's layout).
-std::optional<AccessKernel> fountain_access_kernel(const std::string& variant, unsigned count,
-                                                   const BlockShape& block);
-AccessKernel swarm_access_kernel(unsigned count, const BlockShape& block);
+// A model's separate allocations: each starts at a distinct, 256-byte aligned address.
+constexpr unsigned long long kSecondArray = 1ull << 32, kThirdArray = 2ull << 32;
+Dim3u dim_of(const BlockShape& b);
+
+// Each scene's model lives beside its kernel (fountain/fountain_access.h,
+// swarm/swarm_access.h) and reaches the memory view through the scene's
+// registry entry (SceneDescriptor::access_model).
 
 }  // namespace cv::insight

@@ -35,7 +35,7 @@ __global__ void gather_kernel(const float4* __restrict__ vbo, const float4* __re
 
 // The notes' naive kernel: one body per thread, every other body read from
 // global memory (through the caches) one at a time.
-__global__ void forces_seed(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
+__global__ void forces_original(const float4* __restrict__ bodies, float4* __restrict__ acc, unsigned n,
                             float eps2) {
   const unsigned i = blockIdx.x * block_threads() + flat_thread();
   if (i >= n) return;
@@ -223,8 +223,8 @@ KernelAttributes kernel_attributes(Variant v, const BlockShape& block, const std
   const DynamicShared tile{static_cast<long long>(sizeof(float4)), 0};
   switch (v) {
     case Variant::Original:
-      return query_kernel_attributes(reinterpret_cast<const void*>(&forces_seed),
-                                     "nbody forces_seed");
+      return query_kernel_attributes(reinterpret_cast<const void*>(&forces_original),
+                                     "nbody forces_original");
     case Variant::Tiled:
       return query_kernel_attributes(reinterpret_cast<const void*>(&forces_tiled),
                                      "nbody forces_tiled", tile);
@@ -348,8 +348,8 @@ ForceSums NBodyGpu::forces(Variant v, const Params& p, const BlockShape& block, 
   sums.sliced = acc_.get();
   switch (v) {
     case Variant::Original:
-      forces_seed<<<ceil_div(count_, nt), threads, 0, s>>>(bodies_.get(), acc_.get(), count_, eps2);
-      cuda_check_launch("nbody forces_seed<<<>>>");
+      forces_original<<<ceil_div(count_, nt), threads, 0, s>>>(bodies_.get(), acc_.get(), count_, eps2);
+      cuda_check_launch("nbody forces_original<<<>>>");
       return sums;
     case Variant::Tiled:
       forces_tiled<<<ceil_div(count_, nt), threads, nt * sizeof(float4), s>>>(

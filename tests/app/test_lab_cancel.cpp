@@ -7,11 +7,11 @@
 #include <chrono>
 #include <thread>
 
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 
 using cv::Backend;
 using cv::BenchOptions;
-using cv::labs::LabRunner;
+using cv::labs::LabWorker;
 using namespace std::chrono_literals;
 
 namespace {
@@ -31,7 +31,7 @@ TEST_P(LabCancel, StopsWithinASecondOfTheRequest) {
   o.variant = run.variant;
   o.n = run.n;
   o.reps = 1000;
-  LabRunner r;
+  LabWorker r;
   ASSERT_EQ(r.start({o}, Backend::Cpu), std::nullopt);
   std::this_thread::sleep_for(400ms);  // well into the run (data generated, counting)
   ASSERT_TRUE(r.running()) << run.target << " finished before the cancel: make it longer";
@@ -42,7 +42,7 @@ TEST_P(LabCancel, StopsWithinASecondOfTheRequest) {
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
   RecordProperty("cancel_ms", static_cast<int>(ms.count()));
   EXPECT_LT(ms, 1000ms) << run.target << "/" << run.variant;
-  EXPECT_EQ(r.state(), LabRunner::State::Cancelled) << r.error();
+  EXPECT_EQ(r.state(), LabWorker::State::Cancelled) << r.error();
 }
 
 INSTANTIATE_TEST_SUITE_P(

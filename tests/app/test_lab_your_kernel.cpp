@@ -9,7 +9,7 @@
 
 #include "bench/bench.h"
 #include "bench/kernel_action.h"
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 #include "ui/kernel_source.h"
 #include "ui/lab_panel.h"
 #include "usercode/client/runner_client.h"
@@ -149,7 +149,7 @@ std::vector<nlohmann::ordered_json> run_kernel_job(const std::string& text, Back
   job.reps = 1;
   job.checked = true;
   job.paths = test_config().paths;
-  cv::labs::LabRunner runner;
+  cv::labs::LabWorker runner;
   EXPECT_FALSE(runner.start({job}, backend));
   const auto end = std::chrono::steady_clock::now() + 60s;
   while (runner.running() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(10ms);

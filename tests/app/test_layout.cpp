@@ -65,7 +65,7 @@ TEST(Layout, PanelsAreAsTallAsTheirContentWhenThereIsRoom) {
   EXPECT_EQ(p.control.w, 28 * in.font);  // the column width follows the font (UI scale)
 }
 
-// The scene's rectangle (issue 21): the room the panels leave, never under a panel.
+// The scene's rectangle: the room the panels leave, never under a panel.
 namespace {
 LayoutInput typical(float w, float h, float scale, bool tool) {
   LayoutInput in;
@@ -142,7 +142,7 @@ TEST(Layout, FreeRectTakesTheLongestShorterSide) {
   EXPECT_FLOAT_EQ(all.w * all.h, 900 * 600);
 }
 
-// Presentation mode (issue 28): at 1920x1080 and UI scale 2, with the lesson
+// Presentation mode: at 1920x1080 and UI scale 2, with the lesson
 // open and the class panel (QR code, join code, counts) shown, the scene keeps
 // at least 60% of the screen; the panels not in use are folded to their title
 // bars, and nothing sits on the scene. The old layout left it about a quarter.
@@ -179,7 +179,7 @@ TEST(Layout, PresentationKeepsTheScene) {
   EXPECT_GT(p.tool.h, 250);  // the lesson still has room to read
   EXPECT_GE(p.class_panel.h, in.class_wanted_h - 0.5f);
   // The same screen without presentation mode: the scene framed in what the
-  // 2x panels leave (what issue 28 measured on the H100).
+  // 2x panels leave (what the classroom run measured on the H100).
   LayoutInput old = in;
   old.present = false;
   EXPECT_LT(share(plan_layout(old).scene, 1920, 1080), 0.45f);

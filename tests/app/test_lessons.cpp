@@ -1,4 +1,4 @@
-// Lessons (issue 20): the file format, its checks against the app's own
+// Lessons: the file format, its checks against the app's own
 // lists, the values a run measures, verdicts, and the Markdown subset.
 #include <gtest/gtest.h>
 

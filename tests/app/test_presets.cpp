@@ -301,6 +301,26 @@ TEST(Presets, OlderSpellingsStillLoadAsTheNamesTheyStandFor) {
   EXPECT_TRUE(mentions(bad.invalid, "seeds")) << dump(bad.invalid);
 }
 
+// A file saved before "seed" meant only a random seed: every scene, lab and
+// sweep variant it names as "seed" loads as "original", nothing skipped.
+TEST(Presets, AFileWithTheOldSpellingStillLoads) {
+  const std::string path = temp_dir() + "/old_spelling.json";
+  std::ofstream(path) << R"({"version": 1, "scene": "nbody",
+    "scenes": {"fountain": {"variant": "seed", "count": 4096},
+               "nbody": {"variant": "seed"}},
+    "lab": {"name": "pi", "variant": "seed"},
+    "sweep": {"target": "fountain", "variant": "seed"}})";
+  Report r;
+  const Preset p = load_preset_file(path, r);
+  EXPECT_TRUE(r.clean()) << dump(r.skipped());
+  EXPECT_EQ(*p.scene_of(*parse_scene("fountain"))->variant, "original");
+  EXPECT_EQ(*p.scene_of(*parse_scene("nbody"))->variant, "original");
+  ASSERT_TRUE(p.lab && p.lab->variant);
+  EXPECT_EQ(*p.lab->variant, "original");
+  EXPECT_EQ(*p.sweep->variant, "original");
+  std::filesystem::remove(path);
+}
+
 TEST(Presets, LabNullsMeanTheLabsDefaults) {
   Report r;
   const Preset p = parse(R"({"lab": {"name": "pi", "n": null, "block": null, "run": "run"}})", r);

@@ -16,6 +16,7 @@
 #include "usercode/client/explain_process.h"
 #include "usercode/client/explain_launch.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -58,8 +59,8 @@ LaunchRequest small_launch(const TemplateSpec& t) {
   w.block = t.name == "fountain_particle" ? BlockShape{16, 16, 1} : BlockShape{256, 1, 1};
   w.reset = true;
   w.seed = 1;
-  w.scalars["f"] = bytes_of(fountain::Frame{});
-  w.scalars["p"] = bytes_of(fountain::Params{});
+  put(w, fountain_args::frame, fountain::Frame{});
+  put(w, fountain_args::params, fountain::Params{});
   return make_launch(t, w);
 }
 

@@ -103,3 +103,23 @@ TEST(SceneRegistry, TheAppsScenesAreRegisteredOnce) {
     EXPECT_GT(d.bytes_per_element(std::nullopt), 0) << d.name;
   }
 }
+
+// The memory view's models come with the scenes' entries: each one given
+// describes a kernel for the scene's variants (a 2D launch of 16x16 here),
+// and a scene without one is not drawn (the view says which are).
+TEST(SceneRegistry, AccessModelsComeWithTheirScenes) {
+  std::string modelled;
+  for (const SceneDescriptor& d : scene_infos()) {
+    if (!d.access_model) continue;
+    modelled += (modelled.empty() ? "" : ", ") + std::string(d.name);
+    const std::vector<std::string> variants =
+        d.variants.empty() ? std::vector<std::string>{""} : d.variants;
+    for (const std::string& v : variants) {
+      const auto k = d.access_model(v, 4096, {16, 16, 1});
+      ASSERT_TRUE(k) << d.name << " variant " << v;
+      EXPECT_FALSE(k->accesses.empty()) << d.name << " variant " << v;
+      EXPECT_EQ(k->block_dim.x, 16u) << d.name;
+    }
+  }
+  EXPECT_EQ(modelled, "fountain, swarm");
+}

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,7 +17,10 @@
 #include "usercode/compile/compile.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/templates/template_registry.h"
+#include "usercode/templates/fountain_args.h"
+#include "usercode/templates/nbody_args.h"
 #include "usercode/templates/nbody_parts.h"
+#include "usercode/templates/swarm_args.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -31,6 +35,43 @@ std::string shipped(const std::string& name) {
   const TemplateEntry* e = find_entry(name);
   if (!e) throw std::runtime_error("no template or example named " + name);
   return read_template_source(*e, test_config().paths);
+}
+
+// Each scalar a scene feeds (its ScalarKey) is an argument of every template
+// of that scene, of the key's declared type: a scene and its template agree
+// on one name and one type, written once.
+template <class T>
+void expect_declared(const char* tmpl, const ScalarKey<T>& k) {
+  const TemplateSpec* t = find_template(tmpl);
+  ASSERT_NE(t, nullptr) << tmpl;
+  const ArgSpec* found = nullptr;
+  for (const ArgSpec& a : t->args)
+    if (a.name == k.name) found = &a;
+  ASSERT_NE(found, nullptr) << tmpl << " declares no argument " << k.name;
+  EXPECT_FALSE(found->is_span) << tmpl << "'s " << k.name;
+  EXPECT_EQ(found->scalar.type, k.type) << tmpl << "'s " << k.name;
+  ASSERT_TRUE(found->scalar.value) << tmpl << "'s " << k.name << " has no default";
+  EXPECT_EQ(found->scalar.value(Workload{}).size(), sizeof(T)) << tmpl << "'s " << k.name;
+  Workload w;  // the feeder's bytes (zeros) win over the fallback (0x5a bytes)
+  w.scalars[k.name] = std::vector<char>(sizeof(T), 0);
+  T fallback;
+  std::memset(static_cast<void*>(&fallback), 0x5a, sizeof(T));
+  EXPECT_EQ(bytes_of(read_or(w, k, fallback)), std::vector<char>(sizeof(T), 0)) << k.name;
+  EXPECT_EQ(bytes_of(read_or(Workload{}, k, fallback)), bytes_of(fallback)) << k.name;
+}
+
+TEST(SceneTemplates, ScalarKeysAreTheTemplatesArguments) {
+  for (const char* t : {"fountain_kernel", "fountain_particle"}) {
+    expect_declared(t, fountain_args::params);
+    expect_declared(t, fountain_args::frame);
+  }
+  for (const char* t : {"swarm_kernel", "swarm_particle"}) {
+    expect_declared(t, swarm_args::target);
+    expect_declared(t, swarm_args::key);
+    expect_declared(t, swarm_args::variant);
+    expect_declared(t, swarm_args::params);
+  }
+  expect_declared("nbody_kernel", nbody_args::eps2);
 }
 
 CompileResult gpu_build(const std::string& src, bool checked = false) {
@@ -166,8 +207,8 @@ class SceneTemplatesCpu : public ::testing::Test {
       w.step = k;
       w.reset = k == 0;
       w.read_back = true;
-      w.scalars["v"] = bytes_of(v);
-      w.scalars["p"] = bytes_of(p);
+      put(w, swarm_args::variant, v);
+      put(w, swarm_args::params, p);
       const LaunchOutcome out = client.launch(make_launch(t, w), 2.0);
       EXPECT_TRUE(out.ok) << (out.fault ? out.fault->describe() : "");
       if (!out.ok) return -1;

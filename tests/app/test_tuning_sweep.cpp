@@ -11,7 +11,7 @@
 #include "bench/bench.h"
 #include "cli.h"
 #include "tuning/sweep.h"
-#include "tuning/sweep_runner.h"
+#include "tuning/sweep_worker.h"
 
 using namespace cv;
 using namespace cv::tuning;
@@ -151,22 +151,22 @@ TEST(SweepCsv, UnwritablePathIsReported) {
   EXPECT_TRUE(write_csv("", {r}).has_value());
 }
 
-TEST(SweepRunner, RunsToTheEndOffTheCallingThread) {
-  SweepRunner runner;
+TEST(SweepWorker, RunsToTheEndOffTheCallingThread) {
+  SweepWorker runner;
   SweepOptions o = cpu_sweep("fountain");
   o.shapes = parse_shape_list("8x8,16x16,32x8");
   o.n = 1024;
   o.reps = 1;
   ASSERT_FALSE(runner.start(o).has_value());
   runner.join();
-  EXPECT_EQ(runner.state(), SweepRunner::State::Done);
+  EXPECT_EQ(runner.state(), SweepWorker::State::Done);
   EXPECT_EQ(runner.rows().size(), 3u);
   EXPECT_FLOAT_EQ(runner.progress(), 1.f);
   EXPECT_EQ(runner.plan().variant, "lean");
 }
 
-TEST(SweepRunner, CancelStopsTheSweep) {
-  SweepRunner runner;
+TEST(SweepWorker, CancelStopsTheSweep) {
+  SweepWorker runner;
   SweepOptions o = cpu_sweep("nbody");  // O(N^2) on the CPU: each shape takes a while
   o.n = 4096;
   o.reps = 3;
@@ -177,7 +177,7 @@ TEST(SweepRunner, CancelStopsTheSweep) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   runner.cancel();
   runner.join();
-  EXPECT_EQ(runner.state(), SweepRunner::State::Cancelled);
+  EXPECT_EQ(runner.state(), SweepWorker::State::Cancelled);
   EXPECT_LT(runner.rows().size(), o.shapes.size());
   // A bad request starts nothing and says why.
   SweepOptions bad = cpu_sweep("sum3");
@@ -186,7 +186,7 @@ TEST(SweepRunner, CancelStopsTheSweep) {
   const auto why = runner.start(bad);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("needs the CUDA backend"), std::string::npos);
-  EXPECT_EQ(runner.state(), SweepRunner::State::Cancelled);
+  EXPECT_EQ(runner.state(), SweepWorker::State::Cancelled);
 }
 
 TEST(TuningFlags, PanelAndSweep) {

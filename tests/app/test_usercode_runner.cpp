@@ -12,6 +12,7 @@
 #include "fountain/fountain.h"
 #include "usercode/compile/compile.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/template_registry.h"
 #include "usercode/client/user_kernel.h"
 #include "test_config.h"
@@ -45,8 +46,8 @@ LaunchRequest step_request(unsigned count, bool reset, const BlockShape& block =
   w.reset = reset;
   w.seed = 7;
   w.read_back = read_back;
-  w.scalars["f"] = bytes_of(f);
-  w.scalars["p"] = bytes_of(fountain::Params{});
+  put(w, fountain_args::frame, f);
+  put(w, fountain_args::params, fountain::Params{});
   return make_launch(*find_template("fountain_particle"), w);
 }
 

@@ -1,4 +1,4 @@
-// The class server over real HTTP on 127.0.0.1 (issue 28): 300 phones join
+// The class server over real HTTP on 127.0.0.1: 300 phones join
 // and vote within 10 s, every vote counted once, vote-to-"frame" latency p99
 // at most 200 ms; a burst of 10,000 malformed or oversized requests is all
 // 4xx or dropped, changes nothing, and the server serves on; nothing outside

@@ -1,4 +1,4 @@
-// The class's votes (issue 28): the store counts each phone once per step,
+// The class's votes: the store counts each phone once per step,
 // a changed vote moves its count, the reveal closes voting, a new step starts
 // empty; the histogram, the export rows, the rate limits, the page's files,
 // and the command line's --class-server.

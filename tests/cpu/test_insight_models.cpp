@@ -7,6 +7,7 @@
 
 #include "common/device_report.h"
 #include "fountain/fountain.h"
+#include "fountain/fountain_access.h"
 #include "insight/access_model.h"
 #include "insight/launch_model.h"
 #include "insight/occupancy_curve.h"

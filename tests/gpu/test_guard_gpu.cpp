@@ -1,4 +1,4 @@
-// The guard on the GPU (issue 26, docs/guard.md). Each fault kind a student
+// The guard on the GPU (docs/guard.md). Each fault kind a student
 // writes, guarded: the kernel finishes, the runner and its context live on,
 // the reply names the access (what, which buffer or window, the line), no
 // CUDA error; the same runner then runs the good template. Unguarded (suite

@@ -42,8 +42,8 @@ Outcome run_yours(const std::string& lab, const std::string& text, long long n) 
   const auto end = std::chrono::steady_clock::now() + 120s;
   while (panel.running() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(10ms);
   Outcome o;
-  o.run_error = panel.runner().error();
-  for (const auto& r : panel.runner().results()) {
+  o.run_error = panel.worker().error();
+  for (const auto& r : panel.worker().results()) {
     if (r.value("variant", "") == "yours" && r.value("bench", "") == "kernel")
       o.yours = r;
     else

@@ -19,6 +19,7 @@
 #include "usercode/compile/compile.h"
 #include "usercode/templates/pi_reference.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
 
@@ -64,8 +65,8 @@ LaunchRequest fountain_step(unsigned n, const BlockShape& b, bool reset, uint64_
   w.reset = reset;
   w.seed = seed;
   w.read_back = read_back;
-  w.scalars["f"] = bytes_of(f);
-  w.scalars["p"] = bytes_of(p);
+  put(w, fountain_args::frame, f);
+  put(w, fountain_args::params, p);
   return by_rules("fountain_kernel", w);
 }
 
@@ -192,7 +193,7 @@ TEST(UsercodeGpu, FountainKernelMatchesOnSquareAndRaggedGrids) {
 
 TEST(UsercodeGpu, FountainTemplatesMatchTheBuiltInKernel) {
   CV_REQUIRE_GPU();
-  for (const char* name : {"fountain_kernel", "fountain_particle", "seed_fountain"})
+  for (const char* name : {"fountain_kernel", "fountain_particle", "fountain_kernel_original"})
     for (BlockShape b : {BlockShape{16, 16, 1}, BlockShape{32, 4, 1}, BlockShape{7, 3, 1}})
       expect_fountain_matches(name, b);
 }

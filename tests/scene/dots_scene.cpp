@@ -27,6 +27,7 @@ SceneDescriptor descriptor() {
               {"point_size", ParamType::Number, 0.5, 100, 1, 40, "%.0f", "point size"},
               {"frozen", ParamType::Boolean, 0, 0, 0, 1, "", nullptr, "Stop turning."}};
   d.notice = "A test-only scene: dots on a ring, one thread a dot.";
+  d.runs_user_kernels = true;  // the test-only template dots_turn feeds it
   d.soak_gpu[0] = d.soak_cpu[0] = 1000;
   d.soak_gpu[1] = d.soak_cpu[1] = 3000;
   d.make = [](Backend b, unsigned n, const std::string& v,
@@ -82,7 +83,7 @@ std::optional<SceneKernel> DotsScene::kernel() const {
 
 std::optional<std::string> DotsScene::check_block(const BlockShape& b) const {
   if (b.y != 1 || b.z != 1) return "the dots kernel uses 1D blocks (" + to_string(b) + ")";
-  return std::nullopt;
+  return scene_user::block_limit(user_kernel_running(), b);
 }
 
 float DotsScene::next_turn() {
@@ -92,6 +93,7 @@ float DotsScene::next_turn() {
 
 void DotsScene::simulate(VertexWrite& out, const BlockShape& b) {
   const float turn = next_turn();
+  if (run_user(out, b, turn)) return;  // the student's kernel made this step
   if (out.on_device()) {
     dots::write_dots_gpu(static_cast<float4*>(out.device()), count_, turn, spiral_,
                          static_cast<unsigned>(b.x), out.stream());

@@ -8,10 +8,11 @@
 #include <vector>
 
 #include "scenes/particle_scene.h"
+#include "scenes/scene_user_kernel.h"
 
 namespace cv {
 
-class DotsScene : public ParticleScene {
+class DotsScene : public ParticleScene, public StudentKernelHost {
  public:
   static constexpr unsigned kMaxCount = 1u << 16;
 
@@ -35,6 +36,13 @@ class DotsScene : public ParticleScene {
   void describe(nlohmann::ordered_json& j) const override { j["variant"] = variant_name(); }
   void build_custom_ui(SceneUi& sui) override;
 
+  // The student's kernel of the dots_turn template (dots_user_kernel.cpp).
+  void set_user_kernel(usercode::UserKernel* uk) override { user_ = uk; }
+  usercode::UserKernel* user_kernel_running() const override {
+    return user_state_.active ? user_ : nullptr;
+  }
+  std::string user_note() const override { return user_state_.note; }
+
   float speed = 0.02f;  // radians a step
   float point_size = 6.f;
   bool frozen = false;
@@ -47,11 +55,15 @@ class DotsScene : public ParticleScene {
  private:
   std::optional<std::string> reconfigure(unsigned count, bool spiral);
   float next_turn();
+  // One step by the loaded kernel; false: the built-in steps (none loaded, busy, a fault).
+  bool run_user(VertexWrite& out, const BlockShape& b, float turn);
 
   unsigned count_ = 0;
   bool spiral_ = false;
   float turn_ = 0.f;
   std::unique_ptr<std::vector<float4>> host_;  // the CPU loop's frame (the "simulation")
+  usercode::UserKernel* user_ = nullptr;
+  scene_user::ParticleUser user_state_;
 };
 
 }  // namespace cv

@@ -20,7 +20,7 @@
 
 #include "test_config.h"
 #include "bench/bench.h"
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 #include "labs/lab_views.h"
 #include "lessons/lesson.h"
 #include "presets/preset.h"
@@ -156,14 +156,14 @@ TEST(TestLab, PanelSettingsAndActionsTakeIt) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (panel.running() && std::chrono::steady_clock::now() < end)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  const auto rows = panel.runner().results();
+  const auto rows = panel.worker().results();
   ASSERT_EQ(rows.size(), 2u);  // n and 2n
   EXPECT_EQ(rows[0]["n"], 500);
   EXPECT_EQ(rows[1]["n"], 1000);
 }
 
 TEST(TestLab, TheRunnerRunsItAndTheWrongVariantIsWrong) {
-  labs::LabRunner r;
+  labs::LabWorker r;
   BenchOptions o;
   o.target = tl::kName;
   o.n = 100;

@@ -1,5 +1,5 @@
 #pragma once
-// "Your kernel" (issue 19): the one object the app holds for a student's
+// "Your kernel": the one object the app holds for a student's
 // kernel. It compiles off the UI thread (CompileJob), loads the result into
 // the runner process (runner_client.h) and reports, in words a student
 // understands, what happened: compile errors at their lines, what the kernel

@@ -1,5 +1,5 @@
 #pragma once
-// The guard over a student's compiled kernel (issue 26): rewrites NVRTC's PTX
+// The guard over a student's compiled kernel: rewrites NVRTC's PTX
 // so that every ld / st / atom / red on global, generic, shared and local
 // addresses is checked before it runs. Global addresses must fall inside one
 // entry of cv_guard_table (the launch's buffers, then the module's own

@@ -222,7 +222,7 @@ class GpuExecutor : public Executor {
   }
 
   // One launch, synchronised and timed; null on success, else the reply.
-  // A guarded module (issue 26): args.buffers become its table before the
+  // A guarded module: args.buffers become its table before the
   // launch; its record is read after.
   nlohmann::json launch_once(const Module& m, const LaunchShape& s, const BoundArgs& args,
                              nlohmann::json& times) {

@@ -15,8 +15,8 @@ TemplateSpec spec() {
   t.notes =
       "// The app launches it every step as a 2D grid of 2D blocks:\n"
       "// grid = ceil(width / block.x) x ceil(height / block.y).";
-  t.examples = {{"seed_fountain", "Example: the fountain kernel as document 004 writes it.",
-                 "seed_fountain.cu"}};
+  t.examples = {{"fountain_kernel_original", "Example: the fountain kernel as document 004 writes it.",
+                 "fountain_kernel_original.cu"}};
   return t;
 }
 

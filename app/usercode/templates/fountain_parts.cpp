@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "usercode/templates/fountain_args.h"
 #include "fountain/fountain.h"
 #include "usercode/templates/colour_ids.h"
 #include "usercode/templates/fountain_verdict.h"
@@ -14,12 +15,7 @@ constexpr uint64_t kFrameSeed = 7;  // the frames bench and explain replay
 
 unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
 
-fountain::Params params_of(const Workload& w) {
-  fountain::Params p;
-  auto it = w.scalars.find("p");
-  if (it != w.scalars.end() && it->second.size() == sizeof p) std::memcpy(&p, it->second.data(), sizeof p);
-  return p;
-}
+fountain::Params params_of(const Workload& w) { return read_or(w, fountain_args::params, {}); }
 
 // The frame of step `w.step` since a reset (bench's and explain's launches; a scene gives its own).
 fountain::Frame frame_of(const Workload& w) {
@@ -74,8 +70,8 @@ void fill(TemplateSpec& t) {
       span_arg("out", particles(Access::Write, true)),
       span_arg("vy", vy),
       scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); }}),
-      scalar_arg("f", {"cv::Frame", [](const Workload& w) { return bytes_of(frame_of(w)); }}),
-      scalar_arg("p", {"cv::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
+      scalar_arg(fountain_args::frame, {frame_of}),
+      scalar_arg(fountain_args::params, {params_of}),
       span_arg("ids", colour_ids_span()),
   };
   t.shape = [](const Workload& w) {

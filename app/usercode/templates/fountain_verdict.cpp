@@ -7,6 +7,7 @@
 #include "common/parallel_for.h"
 #include "fountain/fountain_math.h"
 #include "usercode/templates/check_parts.h"
+#include "usercode/templates/fountain_args.h"
 #include "usercode/templates/particle_check.h"
 
 namespace cv::usercode::fountain_verdict {
@@ -93,12 +94,7 @@ void step_tracked(Tracked& t, float vx, float vz, const fountain::Frame& f, cons
   t.evy = (evy + 2 * u * std::fabs(fell)) * (bounced ? p.restitution : 1.0) + (bounced ? 2 * u * std::fabs(t.s.vy) : 0.0);
 }
 
-fountain::Params params_of(const Workload& w) {
-  fountain::Params p;
-  auto it = w.scalars.find("p");
-  if (it != w.scalars.end() && it->second.size() == sizeof p) std::memcpy(&p, it->second.data(), sizeof p);
-  return p;
-}
+fountain::Params params_of(const Workload& w) { return read_or(w, fountain_args::params, {}); }
 
 template <class T>
 std::vector<char> bytes(const std::vector<T>& v) {
@@ -118,7 +114,7 @@ VerdictCase make_case(const std::string& name, long long n, int steps, std::vect
     w.init["vy"] = bytes(s.vy);
     // Particles the kernel does not write read back as NaN.
     w.init["out"] = bytes(std::vector<float>(4 * s.positions.size(), std::numeric_limits<float>::quiet_NaN()));
-    w.scalars["f"] = bytes_of(s.frame);
+    put(w, fountain_args::frame, s.frame);
   };
   c.check = [mix](const Workload& w, const ReadBack& rb, Backend) {
     const Start s = make_start(static_cast<unsigned>(w.n), params_of(w), w.seed, mix, w.reps);

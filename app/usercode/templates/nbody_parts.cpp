@@ -13,6 +13,7 @@
 #include "nbody/nbody.h"
 #include "usercode/templates/check_parts.h"
 #include "usercode/templates/particle_check.h"
+#include "usercode/templates/nbody_args.h"
 #include "usercode_kernel_math.h"
 #include "usercode_prelude.h"
 
@@ -22,10 +23,7 @@ namespace {
 unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
 
 float eps2_of(const Workload& w) {
-  auto it = w.scalars.find("eps2");
-  float e = nbody::Params{}.softening * nbody::Params{}.softening;
-  if (it != w.scalars.end() && it->second.size() == sizeof e) std::memcpy(&e, it->second.data(), sizeof e);
-  return e;
+  return read_or(w, nbody_args::eps2, nbody::Params{}.softening * nbody::Params{}.softening);
 }
 
 // The bench's and the check's bodies: the scene's two galaxies, (x, y, z,
@@ -219,7 +217,7 @@ void fill(TemplateSpec& t) {
       span_arg("bodies", bodies),
       span_arg("acc", acc),
       scalar_arg("n", {"unsigned", [](const Workload& w) { return bytes_of(count_of(w)); }}),
-      scalar_arg("eps2", {"float", [](const Workload& w) { return bytes_of(eps2_of(w)); }}),
+      scalar_arg(nbody_args::eps2, {eps2_of}),
   };
   t.notes = std::string(prelude::math_shims_h) + prelude_math::nbody_math_h +
             "\n"

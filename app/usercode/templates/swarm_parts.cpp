@@ -5,6 +5,7 @@
 #include "usercode/templates/colour_ids.h"
 #include "usercode/templates/particle_check.h"
 #include "usercode/templates/swarm_verdict.h"
+#include "usercode/templates/swarm_args.h"
 #include "swarm/swarm.h"
 #include "usercode_kernel_math.h"
 #include "usercode_prelude.h"
@@ -14,22 +15,17 @@ namespace {
 
 unsigned count_of(const Workload& w) { return static_cast<unsigned>(w.n); }
 
-// A scalar the feeder gave (the scene's), else `fallback`.
-template <class T>
-T scalar_or(const Workload& w, const char* name, T fallback) {
-  auto it = w.scalars.find(name);
-  if (it != w.scalars.end() && it->second.size() == sizeof(T)) std::memcpy(&fallback, it->second.data(), sizeof(T));
-  return fallback;
-}
-
-swarm::Variant variant_of(const Workload& w) { return scalar_or(w, "v", swarm::Variant::Swarm); }
+// Each scalar is the feeder's (the scene's), else the built-in's own.
+swarm::Variant variant_of(const Workload& w) { return read_or(w, swarm_args::variant, swarm::Variant::Swarm); }
 swarm::Params params_of(const Workload& w) {
-  return scalar_or(w, "p", swarm::default_params(variant_of(w)));
+  return read_or(w, swarm_args::params, swarm::default_params(variant_of(w)));
 }
 // Step `w.step` since a reset: the target on its path (a scene gives its own,
 // the mouse's), the random key of the built-in's step counter.
-float3 target_of(const Workload& w) { return scalar_or(w, "target", swarm::path_target(w.step)); }
-unsigned key_of(const Workload& w) { return scalar_or(w, "key", swarm::step_key(w.seed, w.step)); }
+float3 target_of(const Workload& w) { return read_or(w, swarm_args::target, swarm::path_target(w.step)); }
+unsigned key_of(const Workload& w) {
+  return read_or(w, swarm_args::key, static_cast<unsigned>(swarm::step_key(w.seed, w.step)));
+}
 
 template <class T>
 std::vector<char> vector_bytes(const std::vector<T>& v) {
@@ -75,10 +71,10 @@ void fill(TemplateSpec& t) {
       span_arg("out", out),
       span_arg("state", state),
       scalar_arg("g", {"cv::swarm::Grid", [](const Workload& w) { return bytes_of(swarm::make_grid(count_of(w))); }}),
-      scalar_arg("target", {"float3", [](const Workload& w) { return bytes_of(target_of(w)); }}),
-      scalar_arg("key", {"unsigned", [](const Workload& w) { return bytes_of(key_of(w)); }}),
-      scalar_arg("v", {"cv::swarm::Variant", [](const Workload& w) { return bytes_of(variant_of(w)); }}),
-      scalar_arg("p", {"cv::swarm::Params", [](const Workload& w) { return bytes_of(params_of(w)); }}),
+      scalar_arg(swarm_args::target, {target_of}),
+      scalar_arg(swarm_args::key, {key_of}),
+      scalar_arg(swarm_args::variant, {variant_of}),
+      scalar_arg(swarm_args::params, {params_of}),
       span_arg("ids", colour_ids_span()),
   };
   // The built-in's layout (kernels/swarm/swarm.cu): x threads walk a row, y

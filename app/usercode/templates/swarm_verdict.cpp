@@ -7,6 +7,7 @@
 #include "common/parallel_for.h"
 #include "swarm/swarm.h"
 #include "usercode/templates/check_parts.h"
+#include "usercode/templates/swarm_args.h"
 #include "usercode/templates/particle_check.h"
 
 namespace cv::usercode::swarm_verdict {
@@ -153,10 +154,10 @@ VerdictCase make_case(const std::string& name, long long n, int steps, swarm::Va
     w.init["in"] = bytes(s.in);
     w.init["state"] = bytes(s.state);
     w.init["out"] = bytes(std::vector<float>(4 * s.in.size(), std::numeric_limits<float>::quiet_NaN()));
-    w.scalars["target"] = bytes_of(s.target);
-    w.scalars["key"] = bytes_of(s.key);
-    w.scalars["v"] = bytes_of(v);
-    w.scalars["p"] = bytes_of(p);
+    put(w, swarm_args::target, s.target);
+    put(w, swarm_args::key, s.key);
+    put(w, swarm_args::variant, v);
+    put(w, swarm_args::params, p);
   };
   c.check = [=](const Workload& w, const ReadBack& rb, Backend) {
     const swarm::Params p = swarm::default_params(v);

@@ -123,7 +123,7 @@ struct Example {
 
 // How the template runs on the CPU backend.
 enum class CpuForm {
-  Emulated,  // a whole __global__ kernel: the emulator runs it (app/usercode/emu, issue 25)
+  Emulated,  // a whole __global__ kernel: the emulator runs it (app/usercode/emu)
   Items,     // a host entry over work items (a per-particle function's loop), on threads
 };
 

@@ -19,19 +19,19 @@ namespace cv::pi {
 namespace {
 
 // Bounds on one launch: entries of the flags / partials buffer, and threads of
-// the seed variant (its cuRAND states take 48 bytes each).
+// the original variant (its cuRAND states take 48 bytes each).
 constexpr uint64_t kChunkEntries = uint64_t{1} << 24;
 constexpr uint64_t kSeedChunkThreads = uint64_t{1} << 22;
 
-// --- seed (000) ---------------------------------------------------------------
-__global__ void seed_init(curandState* states, uint64_t seed, uint64_t first_id, unsigned threads) {
+// --- original (000) ---------------------------------------------------------------
+__global__ void original_init(curandState* states, uint64_t seed, uint64_t first_id, unsigned threads) {
   const unsigned long long i = flat_global_thread();
   if (i >= threads) return;
   curand_init(seed, first_id + i, 0, &states[i]);
 }
 
-// As the seed: per-thread count in global memory, curand_uniform in (0, 1], x*x + y*y <= 1.
-__global__ void seed_generate(curandState* states, int* counts, uint64_t count, unsigned threads) {
+// As document 000: per-thread count in global memory, curand_uniform in (0, 1], x*x + y*y <= 1.
+__global__ void original_generate(curandState* states, int* counts, uint64_t count, unsigned threads) {
   const unsigned long long i = flat_global_thread();
   if (i >= threads) return;
   const uint64_t first = i * kSeedPerThread;
@@ -142,7 +142,7 @@ std::optional<KernelAttributes> kernel_attributes(Variant v) {
   };
   switch (v) {
     case Variant::Original:
-      return q(&seed_generate, "pi seed_generate");
+      return q(&original_generate, "pi original_generate");
     case Variant::OnePerBlock:
     case Variant::Warp32:
       return q(&flag_kernel, "pi flag_kernel");
@@ -169,7 +169,7 @@ void PiGpu::run(Variant v, uint64_t n, uint64_t seed, const BlockShape& requeste
   const long long shared = (v == Variant::Shared || v == Variant::Many) ? threads * 4 : 0;
   require_valid(block, shared);
   host_result_ = false;
-  if (v == Variant::Original) return run_seed(n, seed, block, s);
+  if (v == Variant::Original) return run_original(n, seed, block, s);
   CV_CUDA(cudaMemsetAsync(acc_.get(), 0, sizeof(unsigned long long), s));
   if (n == 0) return;
   if (v == Variant::Fast) {
@@ -211,25 +211,25 @@ void PiGpu::run(Variant v, uint64_t n, uint64_t seed, const BlockShape& requeste
   }
 }
 
-void PiGpu::run_seed(uint64_t n, uint64_t seed, const BlockShape& block, cudaStream_t s) {
-  if (!seed_counts_.size()) {
-    seed_counts_ = DeviceBuffer<int>(kSeedChunkThreads);
-    seed_states_ = DeviceBuffer<unsigned char>(kSeedChunkThreads * sizeof(curandState));
+void PiGpu::run_original(uint64_t n, uint64_t seed, const BlockShape& block, cudaStream_t s) {
+  if (!original_counts_.size()) {
+    original_counts_ = DeviceBuffer<int>(kSeedChunkThreads);
+    original_states_ = DeviceBuffer<unsigned char>(kSeedChunkThreads * sizeof(curandState));
   }
-  auto* states = reinterpret_cast<curandState*>(seed_states_.get());
+  auto* states = reinterpret_cast<curandState*>(original_states_.get());
   const uint64_t per_launch = kSeedChunkThreads * kSeedPerThread;
   uint64_t total = 0;
   for (uint64_t base = 0; base < n; base += per_launch) {
     const uint64_t count = std::min(per_launch, n - base);
     const unsigned threads = static_cast<unsigned>(ceil_div(count, kSeedPerThread));
     const uint64_t first_id = base / kSeedPerThread;  // distinct subsequences across launches
-    CV_CUDA(cudaMemsetAsync(seed_counts_.get(), 0, threads * sizeof(int), s));
-    seed_init<<<grid_1d(threads, block), to_dim3(block), 0, s>>>(states, seed, first_id, threads);
-    cuda_check_launch("pi seed_init<<<>>>");
-    seed_generate<<<grid_1d(threads, block), to_dim3(block), 0, s>>>(states, seed_counts_.get(),
+    CV_CUDA(cudaMemsetAsync(original_counts_.get(), 0, threads * sizeof(int), s));
+    original_init<<<grid_1d(threads, block), to_dim3(block), 0, s>>>(states, seed, first_id, threads);
+    cuda_check_launch("pi original_init<<<>>>");
+    original_generate<<<grid_1d(threads, block), to_dim3(block), 0, s>>>(states, original_counts_.get(),
                                                                      count, threads);
-    cuda_check_launch("pi seed_generate<<<>>>");
-    const int* c = seed_counts_.get();
+    cuda_check_launch("pi original_generate<<<>>>");
+    const int* c = original_counts_.get();
     total += thrust::reduce(thrust::cuda::par.on(s), c, c + threads, 0ull,
                             thrust::plus<unsigned long long>());
   }

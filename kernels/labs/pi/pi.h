@@ -84,11 +84,11 @@ class PiGpu {
   uint64_t hits(cudaStream_t s);
 
  private:
-  void run_seed(uint64_t n, uint64_t seed, const BlockShape& block, cudaStream_t s);
+  void run_original(uint64_t n, uint64_t seed, const BlockShape& block, cudaStream_t s);
   DeviceBuffer<unsigned long long> acc_;
   DeviceBuffer<uint32_t> partials_;  // flags or per-block counts of one launch
-  DeviceBuffer<int> seed_counts_;
-  DeviceBuffer<unsigned char> seed_states_;  // curandState per thread of one launch, on first use
+  DeviceBuffer<int> original_counts_;
+  DeviceBuffer<unsigned char> original_states_;  // curandState per thread of one launch, on first use
   bool host_result_ = false;
   uint64_t host_hits_ = 0;
 };

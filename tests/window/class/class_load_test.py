@@ -3,7 +3,7 @@
 
 The real app under Xvfb plays a step with a question while 300 simulated
 phones join, vote and change their vote (then poll once a second, as the
-page does), against the same run without the server (issue 28's targets):
+page does), against the same run without the server (the classroom's targets, docs/class_server.md):
   - the 300 phones' joins and votes within 10 s, every vote answered 200;
   - every phone counted exactly once, with its last vote (the step's
     "class_votes" in the summary);

@@ -1,8 +1,8 @@
-#include "tuning/sweep_runner.h"
+#include "tuning/sweep_worker.h"
 
 namespace cv::tuning {
 
-std::optional<std::string> SweepRunner::start(const SweepOptions& opt) {
+std::optional<std::string> SweepWorker::start(const SweepOptions& opt) {
   if (running()) return std::string("a sweep is still running: cancel it first");
   if (opt.shapes.empty()) return std::string("no block shapes to sweep");
   SweepPlan plan;
@@ -30,7 +30,7 @@ std::optional<std::string> SweepRunner::start(const SweepOptions& opt) {
   });
 }
 
-std::vector<SweepRow> SweepRunner::rows() const {
+std::vector<SweepRow> SweepWorker::rows() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return rows_;
 }

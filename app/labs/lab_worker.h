@@ -24,7 +24,7 @@ namespace cv::labs {
 // a results row: its JSON line with `error` (in words) and `correct` null.
 nlohmann::ordered_json failure_row(const bench::TargetFailure& f);
 
-class LabRunner {
+class LabWorker {
  public:
   using State = RunState;
 

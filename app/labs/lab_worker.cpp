@@ -1,4 +1,4 @@
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 
 #include "bench/bench.h"
 
@@ -12,7 +12,7 @@ nlohmann::ordered_json failure_row(const bench::TargetFailure& f) {
   return row;
 }
 
-std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Backend backend) {
+std::optional<std::string> LabWorker::start(std::vector<BenchOptions> jobs, Backend backend) {
   if (running()) return std::string("a lab is still running: cancel it first");
   if (jobs.empty()) return std::string("nothing to run");
   std::vector<Worker::Job> work;
@@ -48,7 +48,7 @@ std::optional<std::string> LabRunner::start(std::vector<BenchOptions> jobs, Back
   });
 }
 
-std::vector<nlohmann::ordered_json> LabRunner::results() const {
+std::vector<nlohmann::ordered_json> LabWorker::results() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return results_;
 }

@@ -8,12 +8,12 @@
 
 #include "bench/bench.h"
 #include "ui/lab_panel.h"
-#include "labs/lab_runner.h"
+#include "labs/lab_worker.h"
 #include "labs/sum3_views.h"
 
 using cv::Backend;
 using cv::BenchOptions;
-using cv::labs::LabRunner;
+using cv::labs::LabWorker;
 using namespace std::chrono_literals;
 
 namespace {
@@ -55,7 +55,7 @@ BenchOptions job(const std::string& target, std::optional<long long> n = std::nu
 }
 
 // Polls until the runner leaves Running or the deadline passes.
-bool wait_done(const LabRunner& r, std::chrono::milliseconds limit) {
+bool wait_done(const LabWorker& r, std::chrono::milliseconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;
   while (r.running() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(5ms);
   return !r.running();
@@ -63,14 +63,14 @@ bool wait_done(const LabRunner& r, std::chrono::milliseconds limit) {
 
 }  // namespace
 
-TEST(LabRunner, RunsACpuBenchTargetToCompletion) {
-  LabRunner r;
+TEST(LabWorker, RunsACpuBenchTargetToCompletion) {
+  LabWorker r;
   BenchOptions o = job("fountain", 4096);
   o.reps = 2;
   ASSERT_EQ(r.start({o}, Backend::Cpu), std::nullopt);
   ASSERT_TRUE(wait_done(r, 60s));
   r.join();
-  EXPECT_EQ(r.state(), LabRunner::State::Done);
+  EXPECT_EQ(r.state(), LabWorker::State::Done);
   EXPECT_FLOAT_EQ(r.progress(), 1.f);
   const auto rows = r.results();
   ASSERT_EQ(rows.size(), 2u);  // lean and seed
@@ -84,12 +84,12 @@ TEST(LabRunner, RunsACpuBenchTargetToCompletion) {
   EXPECT_TRUE(r.error().empty());
 }
 
-TEST(LabRunner, RunsJobsInOrderAndCountsThem) {
-  LabRunner r;
+TEST(LabWorker, RunsJobsInOrderAndCountsThem) {
+  LabWorker r;
   ASSERT_EQ(r.start({job("test_slow_lab", 2, "one"), job("test_slow_lab", 3, "two")}, Backend::Cpu),
             std::nullopt);
   ASSERT_TRUE(wait_done(r, 10s));
-  EXPECT_EQ(r.state(), LabRunner::State::Done);
+  EXPECT_EQ(r.state(), LabWorker::State::Done);
   EXPECT_EQ(r.jobs_done(), 2);
   const auto rows = r.results();
   ASSERT_EQ(rows.size(), 2u);
@@ -99,8 +99,8 @@ TEST(LabRunner, RunsJobsInOrderAndCountsThem) {
   EXPECT_EQ(rows[1]["result"], 3);
 }
 
-TEST(LabRunner, CancelStopsWithinASecond) {
-  LabRunner r;
+TEST(LabWorker, CancelStopsWithinASecond) {
+  LabWorker r;
   ASSERT_EQ(r.start({job("test_slow_lab")}, Backend::Cpu), std::nullopt);  // 30 s if not cancelled
   std::this_thread::sleep_for(100ms);
   EXPECT_TRUE(r.running());
@@ -110,36 +110,36 @@ TEST(LabRunner, CancelStopsWithinASecond) {
   r.cancel();
   r.join();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
-  EXPECT_EQ(r.state(), LabRunner::State::Cancelled);
+  EXPECT_EQ(r.state(), LabWorker::State::Cancelled);
   EXPECT_TRUE(r.results().empty());
   // The runner can start again after a cancel.
   ASSERT_EQ(r.start({job("test_slow_lab", 1)}, Backend::Cpu), std::nullopt);
   ASSERT_TRUE(wait_done(r, 10s));
-  EXPECT_EQ(r.state(), LabRunner::State::Done);
+  EXPECT_EQ(r.state(), LabWorker::State::Done);
 }
 
-TEST(LabRunner, DestructionWhileRunningCancelsAndJoins) {
+TEST(LabWorker, DestructionWhileRunningCancelsAndJoins) {
   const auto t0 = std::chrono::steady_clock::now();
   {
-    LabRunner r;
+    LabWorker r;
     ASSERT_EQ(r.start({job("test_slow_lab")}, Backend::Cpu), std::nullopt);
     std::this_thread::sleep_for(50ms);
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
 }
 
-TEST(LabRunner, ExceptionsSurfaceAsFailedWithTheMessage) {
-  LabRunner r;
+TEST(LabWorker, ExceptionsSurfaceAsFailedWithTheMessage) {
+  LabWorker r;
   ASSERT_EQ(r.start({job("test_slow_lab", 1), job("test_failing_lab")}, Backend::Cpu),
             std::nullopt);
   ASSERT_TRUE(wait_done(r, 10s));
-  EXPECT_EQ(r.state(), LabRunner::State::Failed);
+  EXPECT_EQ(r.state(), LabWorker::State::Failed);
   EXPECT_NE(r.error().find("cudaErrorIllegalAddress"), std::string::npos);
   EXPECT_EQ(r.results().size(), 1u);  // the job before the failure still reports
 }
 
-TEST(LabRunner, RefusesBadRequestsWithoutStarting) {
-  LabRunner r;
+TEST(LabWorker, RefusesBadRequestsWithoutStarting) {
+  LabWorker r;
   auto err = r.start({job("no_such_lab")}, Backend::Cpu);
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("no_such_lab"), std::string::npos);
@@ -147,7 +147,7 @@ TEST(LabRunner, RefusesBadRequestsWithoutStarting) {
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("three"), std::string::npos);
   EXPECT_TRUE(r.start({}, Backend::Cpu).has_value());
-  EXPECT_EQ(r.state(), LabRunner::State::Idle);
+  EXPECT_EQ(r.state(), LabWorker::State::Idle);
 
   ASSERT_EQ(r.start({job("test_slow_lab")}, Backend::Cpu), std::nullopt);
   err = r.start({job("test_slow_lab", 1)}, Backend::Cpu);

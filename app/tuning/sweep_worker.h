@@ -14,7 +14,7 @@
 
 namespace cv::tuning {
 
-class SweepRunner {
+class SweepWorker {
  public:
   using State = RunState;
 
