@@ -5,6 +5,7 @@
 
 #include "challenge/judge_words.h"
 #include "usercode/client/runner_client.h"
+#include "usercode/client/verdict.h"
 
 namespace cv::challenge {
 
@@ -53,8 +54,13 @@ uint64_t audit_seed(uint64_t seed, int k) {
   return s;
 }
 
+// A scene's template: its cases replay steps from a start (verdict.h).
+bool replays_steps(const usercode::TemplateSpec& t) {
+  return std::any_of(t.cases.begin(), t.cases.end(), [](const usercode::VerdictCase& c) { return c.steps > 1; });
+}
+
 int audit_launches(const usercode::TemplateSpec& t, Backend backend) {
-  if (t.check_steps > 1) return t.check_steps;
+  if (replays_steps(t)) return static_cast<int>(usercode::verdict_cases(t).size());
   return backend == Backend::Cuda ? kGpuLaunches : kCpuLaunches;
 }
 
@@ -63,19 +69,25 @@ Audit audit(const usercode::TemplateSpec& t, usercode::RunnerClient& runner, con
   Audit a;
   if (!t.check) return a;
   const int count = audit_launches(t, backend);
-  usercode::Workload w = usercode::first_launch(t, n, t.default_block);
-  if (t.check_steps > 1) {
-    // A scene: one run of its steps from a fresh start, the state checked at the end.
-    w.seed = audit_seed(seed, 0);
-    for (int k = 0; k < count; ++k) {
-      w.step = k;
-      w.reset = k == 0;
-      w.read_back = k + 1 == count;
-      const std::string which = "a fresh start, " + std::to_string(count) + " steps";
-      if (!checked_launch(t, runner, module, w, w.read_back, backend, which, a)) return a;
+  if (replays_steps(t)) {
+    // A scene: its whole test set again on fresh data, after the timed runs
+    // (each case runs its steps from its own start and is checked at the end).
+    usercode::JudgeOptions o;
+    o.module = module;
+    o.n = n;
+    o.time_limit_s = kLaunchLimitS;
+    const usercode::Verdict v = usercode::judge(t, runner, audit_seed(seed, 0), o);
+    if (const usercode::CaseOutcome* f = v.failed()) {
+      a.correct = false;
+      a.fault = f->fault.has_value();
+      a.message = f->fault ? fault_words(*f->fault)
+                           : "right on the first data, wrong on fresh data (after the timed runs): " +
+                                 words_for_student(v.summary()) + ". Every launch must compute its answer from that launch's data.";
+      if (f->fault) a.message_line = f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line;
     }
     return a;
   }
+  usercode::Workload w = usercode::first_launch(t, n, t.default_block);
   for (int k = 0; k < count; ++k) {
     w.seed = audit_seed(seed, k);
     w.reset = true;

@@ -32,9 +32,9 @@ struct Audit {
 // launch different, the low 32 bits too (some generators take only those).
 uint64_t audit_seed(uint64_t seed, int k);
 
-// How many checked launches: a scene checked over several steps runs those
-// steps once (each step's state follows the last, so each is checked by the
-// end); any other template `launches` times, each from a reset.
+// How many checked launches: a scene's template runs its test set's cases
+// again (each replays its steps from its own start, checked at the end);
+// any other template launches that many times, each from a reset.
 int audit_launches(const usercode::TemplateSpec& t, Backend backend);
 
 // The kernel already loaded in `runner` under `module`, at size `n`.

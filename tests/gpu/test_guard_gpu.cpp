@@ -240,22 +240,9 @@ TEST(GuardGpu, CorpusKernelsRunGuardedWithTheirAnswers) {
     ASSERT_TRUE(c.guarded.ok);
     auto client = client_for(c);
     const TemplateSpec& spec = *c.spec;
-    Workload w;
-    w.n = std::min<long long>(spec.default_n, 1 << 20);
-    w.block = spec.default_block;
-    w.seed = spec.default_seed;
-    LaunchOutcome last;
-    for (int k = 0; k < std::max(1, spec.check_steps); ++k) {
-      w.step = k;
-      w.reset = k == 0;
-      w.read_back = k + 1 == std::max(1, spec.check_steps);
-      last = client->launch(make_launch(spec, w), 2.0);
-      ASSERT_TRUE(last.ok) << last.fault->describe();
-    }
-    if (spec.check) {
-      const CheckResult r = spec.check(w, last.read_back, Backend::Cuda);
-      EXPECT_TRUE(r.correct) << r.fields.dump();
-    }
+    // The template's whole test set, guarded: every case right.
+    const Verdict v = judge(spec, *client, spec.default_seed);
+    EXPECT_TRUE(v.correct) << v.summary();
   }
   EXPECT_GE(kernels, 15);
 }
