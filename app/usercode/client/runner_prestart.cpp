@@ -16,10 +16,10 @@ RunnerPrestart::~RunnerPrestart() {
   if (thread_.joinable()) thread_.join();
 }
 
-void RunnerPrestart::begin(std::shared_ptr<RunnerClient> client, Backend backend) {
+void RunnerPrestart::begin(std::shared_ptr<RunnerClient> client, Backend backend, std::function<void()> warm) {
   if (begun_ || !client) return;
   begun_ = true;
-  thread_ = std::thread([this, client = std::move(client), backend] {
+  thread_ = std::thread([this, client = std::move(client), backend, warm = std::move(warm)] {
     const auto t0 = std::chrono::steady_clock::now();
     std::string why;
     try {
@@ -29,6 +29,12 @@ void RunnerPrestart::begin(std::shared_ptr<RunnerClient> client, Backend backend
     }
     // The first compile would otherwise dlopen NVRTC; its own error shows at that compile.
     if (backend == Backend::Cuda) (void)NvrtcApi::get();
+    if (warm) {
+      try {
+        warm();
+      } catch (const std::exception&) {  // a warm-up only: the real compile says what is wrong
+      }
+    }
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::unique_lock<std::mutex> lock(mutex_);
     start_ms_ = ms;

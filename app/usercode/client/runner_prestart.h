@@ -9,6 +9,7 @@
 // follows the forking thread, not the process).
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,7 +30,9 @@ class RunnerPrestart {
   RunnerPrestart& operator=(const RunnerPrestart&) = delete;
 
   // Starts `client` (and, for the GPU backend, loads NVRTC) on the thread; at most once.
-  void begin(std::shared_ptr<RunnerClient> client, Backend backend);
+  // `warm`, when given, runs there after the start: a throwaway compile, so the
+  // compiler's first-use cost (NVRTC's and nvJitLink's set-up) is not the student's.
+  void begin(std::shared_ptr<RunnerClient> client, Backend backend, std::function<void()> warm = {});
   bool begun() const;
   // Waits until the start finished (the runner's own start limit bounds it).
   void wait();

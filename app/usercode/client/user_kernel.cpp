@@ -141,7 +141,21 @@ std::shared_ptr<RunnerClient> UserKernel::shared_runner() {
 void UserKernel::prestart() {
   if (prestart_.begun()) return;
   std::string why;
-  if (make_runner(why)) prestart_.begin(runner_, opts_.backend);
+  if (!make_runner(why)) return;
+  std::function<void()> warm;
+  if (opts_.backend == Backend::Cuda) {
+    // A throwaway compile through the same path (NVRTC, the guard, nvJitLink):
+    // the first compile in a process pays their set-up, 100-300 ms on an H100.
+    CompileRequest req;
+    req.source = "// template: count3\n"
+                 "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {}\n";
+    req.arch = opts_.arch;
+    req.checked = opts_.checked;
+    req.guard = opts_.guard;
+    req.paths = opts_.paths;
+    warm = [req] { (void)compile(req); };
+  }
+  prestart_.begin(runner_, opts_.backend, std::move(warm));
 }
 
 bool UserKernel::make_runner(std::string& why) {
