@@ -243,6 +243,7 @@ JudgeOptions judge_options(Run& r, long long n, const BlockShape& b) {
   o.n = n;
   o.block = b;
   o.time_limit_s = kTimeLimitS;
+  o.slow_ceiling_s = r.opt.judge_only ? 0 : kSlowCeilingS;  // a challenge keeps its 2 s a launch
   if (r.opt.control) o.cancelled = [c = r.opt.control] { return c->cancel.load(); };
   return o;
 }
@@ -349,7 +350,8 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
     load_ms.push_back(lo.load_ms);
     if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
     c.resources = lo.resources;
-    LaunchOutcome first = r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS);
+    LaunchOutcome first =
+        r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS, judging.slow_ceiling_s);
     if (!first.ok) {
       add_compile_fields(r, c, compile_ms);
       r.line["failed_case"] = verdict_cases(*r.spec).front().name;

@@ -61,7 +61,7 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
     l.ok = true;  // the caller's launch of this very workload
     l.read_back = *o.default_read_back;
   } else {
-    l = runner.launch(req, o.time_limit_s);
+    l = runner.launch(req, o.time_limit_s, o.slow_ceiling_s);
   }
   if (!l.ok) {
     out.status = CaseOutcome::Status::Fault;

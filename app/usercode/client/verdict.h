@@ -60,6 +60,10 @@ struct JudgeOptions {
   long long n = 0;                  // the default case's size (0: the template's, the emulator's on the CPU)
   std::optional<BlockShape> block;  // the default case's block (unset: the template's)
   double time_limit_s = 2.0;        // per launch, as the app's
+  // The CPU backend: a launch still finishing blocks past the limit may go on
+  // this long (RunnerClient::launch's ceiling; 0: none). The verdict's
+  // race-exposing schedule runs the emulator's fibers, slower than its fast path.
+  double slow_ceiling_s = 0;
   // Polled between cases: true stops the verdict (cancelled, not judged correct).
   std::function<bool()> cancelled;
   // Called after each case (the kernel tab's progress).
