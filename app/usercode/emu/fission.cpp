@@ -10,13 +10,13 @@
 namespace cv::emu::fission {
 
 Split split_kernels(const std::string& assembled, const std::string& dir, const std::vector<std::string>& entries,
-                    const std::string& file_name) {
+                    const std::string& file_name, bool checked) {
   const auto t0 = std::chrono::steady_clock::now();
   Split out;
   const std::string marker = "#line 1 \"" + file_name + "\"\n";
   const size_t at = assembled.find(marker);
   const size_t student_start = at == std::string::npos ? assembled.size() : at + marker.size();
-  const Tree tree = build_tree(assembled, dir, entries, &out.why);
+  const Tree tree = build_tree(assembled, dir, entries, checked, &out.why);
   for (size_t i = 0; i < entries.size(); ++i) {
     KernelSplit k;
     k.name = entries[i];

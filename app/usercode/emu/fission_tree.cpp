@@ -282,15 +282,22 @@ void Builder::order_statement_kids(Node& n) {
   std::vector<Node> head, rest;
   for (Node& k : n.kids) (k.begin < close ? head : rest).push_back(std::move(k));
   n.kids.clear();
+  // Not told apart (a header's statement has no tokens here): an Other that
+  // keeps its kids, so what it calls and reads is still seen.
+  auto other = [&] {
+    n.kind = K::Other;
+    for (std::vector<Node>* part : {&head, &rest})
+      for (Node& k : *part) n.kids.push_back(std::move(k));
+  };
   if (n.kind == K::For) {
-    if (semis.size() != 2 || rest.size() != 1) return (void)(n.kind = K::Other);
+    if (semis.size() != 2 || rest.size() != 1) return other();
     Node init = null_at(open), cond = null_at(semis[0]), inc = null_at(semis[1]);
     for (Node& h : head) (h.begin < semis[0] ? init : h.begin < semis[1] ? cond : inc) = std::move(h);
     n.kids = {std::move(init), std::move(cond), std::move(inc), as_statement(std::move(rest[0]))};
   } else if (n.kind == K::If || n.kind == K::While || n.kind == K::Switch) {
     if (head.size() != 1 || head[0].kind == K::Var || head[0].kind == K::DeclStmt || rest.empty() ||
         rest.size() > (n.kind == K::If ? 2u : 1u))
-      return (void)(n.kind = K::Other);
+      return other();
     n.kids.push_back(std::move(head[0]));
     for (Node& r : rest) n.kids.push_back(as_statement(std::move(r)));
   } else {  // Do: body, then the condition after `while (`
@@ -298,7 +305,11 @@ void Builder::order_statement_kids(Node& n) {
     std::vector<Node> all;
     for (Node& h : head) all.push_back(std::move(h));
     for (Node& r : rest) all.push_back(std::move(r));
-    if (all.size() != 2) return (void)(n.kind = K::Other);
+    if (all.size() != 2) {
+      n.kind = K::Other;
+      n.kids = std::move(all);
+      return;
+    }
     all[0] = as_statement(std::move(all[0]));
     n.kids = std::move(all);
   }
@@ -422,17 +433,17 @@ void Builder::place_in_file(CXCursor def, Function& f) {
 }  // namespace
 
 Tree build_tree(const std::string& text, const std::string& dir, const std::vector<std::string>& entries,
-                std::string* why) {
+                bool checked, std::string* why) {
   Tree t;
   t.text = text;
   if (!load_clang_api(why)) return t;
   const std::string path = dir + "/cudaviz_emu_fission_input.cpp";
   CXUnsavedFile unsaved{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())};
   const std::string inc = "-I" + dir;
-  const char* args[] = {"-x", "c++", "-std=c++17", inc.c_str(), "-DCV_EMU_FISSION_PARSE=1", "-w"};
+  const char* args[] = {"-x", "c++", "-std=c++17", inc.c_str(), "-DCV_EMU_FISSION_PARSE=1", "-w", "-DCV_CHECKED=1"};
   CXIndex index = C().clang_createIndex(0, 0);
   CXTranslationUnit tu = nullptr;
-  const CXErrorCode e = C().clang_parseTranslationUnit2(index, path.c_str(), args, 6, &unsaved, 1,
+  const CXErrorCode e = C().clang_parseTranslationUnit2(index, path.c_str(), args, checked ? 7 : 6, &unsaved, 1,
                                                          CXTranslationUnit_KeepGoing, &tu);
   if (e != CXError_Success || !tu) {
     if (why) *why = "libclang could not parse the kernel (error " + std::to_string(static_cast<int>(e)) + ")";
@@ -481,7 +492,8 @@ Tree build_tree(const std::string& text, const std::string& dir, const std::vect
   return t;
 }
 #else
-Tree build_tree(const std::string& text, const std::string&, const std::vector<std::string>&, std::string* why) {
+Tree build_tree(const std::string& text, const std::string&, const std::vector<std::string>&, bool,
+                std::string* why) {
   Tree t;
   t.text = text;
   load_clang_api(why);
