@@ -16,7 +16,7 @@ Split split_kernels(const std::string& assembled, const std::string& dir, const 
   const std::string marker = "#line 1 \"" + file_name + "\"\n";
   const size_t at = assembled.find(marker);
   const size_t student_start = at == std::string::npos ? assembled.size() : at + marker.size();
-  const Tree tree = build_tree(assembled, dir, entries, checked, &out.why);
+  const Tree tree = build_tree(assembled, dir, entries, &out.why);
   for (size_t i = 0; i < entries.size(); ++i) {
     KernelSplit k;
     k.name = entries[i];
@@ -32,7 +32,7 @@ Split split_kernels(const std::string& assembled, const std::string& dir, const 
       if (!a.ok) {
         k.why = a.why, k.line = a.line;
       } else {
-        const Emitted e = emit_kernel(a, entries[i], file_name, student_start, dir);
+        const Emitted e = emit_kernel(a, entries[i], file_name, student_start, dir, checked);
         k.ok = e.ok, k.why = e.why, k.line = e.line;
         out.code += e.code;
       }

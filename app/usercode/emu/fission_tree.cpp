@@ -433,17 +433,17 @@ void Builder::place_in_file(CXCursor def, Function& f) {
 }  // namespace
 
 Tree build_tree(const std::string& text, const std::string& dir, const std::vector<std::string>& entries,
-                bool checked, std::string* why) {
+                std::string* why) {
   Tree t;
   t.text = text;
   if (!load_clang_api(why)) return t;
   const std::string path = dir + "/cudaviz_emu_fission_input.cpp";
   CXUnsavedFile unsaved{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())};
   const std::string inc = "-I" + dir;
-  const char* args[] = {"-x", "c++", "-std=c++17", inc.c_str(), "-DCV_EMU_FISSION_PARSE=1", "-w", "-DCV_CHECKED=1"};
+  const char* args[] = {"-x", "c++", "-std=c++17", inc.c_str(), "-DCV_EMU_FISSION_PARSE=1", "-w"};
   CXIndex index = C().clang_createIndex(0, 0);
   CXTranslationUnit tu = nullptr;
-  const CXErrorCode e = C().clang_parseTranslationUnit2(index, path.c_str(), args, checked ? 7 : 6, &unsaved, 1,
+  const CXErrorCode e = C().clang_parseTranslationUnit2(index, path.c_str(), args, 6, &unsaved, 1,
                                                          CXTranslationUnit_KeepGoing, &tu);
   if (e != CXError_Success || !tu) {
     if (why) *why = "libclang could not parse the kernel (error " + std::to_string(static_cast<int>(e)) + ")";
@@ -492,8 +492,7 @@ Tree build_tree(const std::string& text, const std::string& dir, const std::vect
   return t;
 }
 #else
-Tree build_tree(const std::string& text, const std::string&, const std::vector<std::string>&, bool,
-                std::string* why) {
+Tree build_tree(const std::string& text, const std::string&, const std::vector<std::string>&, std::string* why) {
   Tree t;
   t.text = text;
   load_clang_api(why);

@@ -75,9 +75,7 @@ struct Tree {
 // Parses `text` (the assembled kernel.cpp, whose headers are in `dir`) and
 // builds the trees of `entries` (extern "C" names) and what they call.
 // `why` says what kept libclang from it ("" when the tree is built).
-// `checked`: parsed as the checked build compiles (CV_CHECKED), so a span
-// access is seen calling what records a fault with the thread's coordinates.
 Tree build_tree(const std::string& text, const std::string& dir, const std::vector<std::string>& entries,
-                bool checked, std::string* why);
+                std::string* why);
 
 }  // namespace cv::emu::fission
