@@ -406,7 +406,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
   if (needs_context(parts)) out_ += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   // A checked access out of range records this (cv_emu_fault_thread): a store to
   // a local the compiler drops where it proves every access in range.
-  if (checked_) out_ += "cv_here.at = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  if (checked_) out_ += "cv_here.t = cv_t;\n";
   out_ += "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
   out_ += remat_prefix(id);
   for (const Part& p : parts) out_ += part_code(p, id);

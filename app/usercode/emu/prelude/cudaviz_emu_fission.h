@@ -66,11 +66,11 @@ inline T cv_fis_atomicCAS(T* p, typename cv_fis_same<T>::type compare, typename 
   return o;
 }
 
-// A checked build's fast path: the running thread, for an out-of-range record
-// (cv_emu_fault_thread); one a block, named while its loops run.
+// A checked build's fast path: the running thread's index in its block, for an
+// out-of-range record (cv_emu_fault_thread); one a block, named while its loops run.
 struct cv_fis_here {
-  cv_emu::Dim at{0, 0, 0};
-  cv_fis_here() { cv_emu_fis_thread = &at; }
+  unsigned t = 0;
+  cv_fis_here() { cv_emu_fis_thread = &t; }
   ~cv_fis_here() { cv_emu_fis_thread = nullptr; }
   cv_fis_here(const cv_fis_here&) = delete;
   cv_fis_here& operator=(const cv_fis_here&) = delete;
