@@ -136,7 +136,7 @@ std::vector<FaultCase> cases() {
        "  }\n"
        "  if (i < g.count) vy.data[i] = s[0];",
        // s[t + bad] is read first (+=): at byte (7 + 4096) * 4 of the block's 1024.
-       {"read of 4 bytes from shared memory at byte 16412 of the block's 1024 bytes", "by thread (7,0,0) of block (1,",
+       {"read of 4 bytes from shared memory 15 KiB past the end of the block's 1 KiB of shared memory", "by thread (7,0,0) of block (1,",
         "at line 11"},
        false},
       {"LocalArrayIndexedOutOfRange",

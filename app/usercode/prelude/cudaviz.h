@@ -211,9 +211,12 @@ CV_HD unsigned long long mix64(unsigned long long z) {
 CV_HD float rand01(unsigned long long seed, unsigned long long counter) {
   return static_cast<float>(mix64(seed ^ mix64(counter)) >> 40) * (1.0f / 16777216.0f);
 }
+// In integers (x = ux / 2^24, as rand01 gives it): x*x + y*y <= 1 exactly, so
+// a GPU compiler that fuses it into an FMA and a host compiler that does not
+// count the same samples (in float they differed on a few borderline ones).
 CV_HD bool sample_inside(unsigned long long seed, unsigned long long k) {
-  const float x = rand01(seed, 2 * k), y = rand01(seed, 2 * k + 1);
-  return x * x + y * y <= 1.0f;
+  const unsigned long long ux = mix64(seed ^ mix64(2 * k)) >> 40, uy = mix64(seed ^ mix64(2 * k + 1)) >> 40;
+  return ux * ux + uy * uy <= (1ull << 48);
 }
 
 }  // namespace cv

@@ -11,7 +11,7 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   const unsigned long long j = blockIdx.y * blockDim.y + threadIdx.y;
   unsigned long long mine = 0;
   if (i < n && j < n && i < j) {
-    const int a = v[i] + v[j];
+    const long long a = static_cast<long long>(v[i]) + v[j];  // 64-bit: INT_MIN and INT_MAX do not wrap
     for (unsigned long long k = j + 1; k < n; ++k)
       if (a + v[k] == 0) ++mine;
   }

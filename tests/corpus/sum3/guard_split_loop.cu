@@ -7,7 +7,7 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   const long long i = blockIdx.x * blockDim.x + threadIdx.x;
   const long long j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= n || j >= n || j <= i) return;
-  const int want = -(v[i] + v[j]);
+  const long long want = -(static_cast<long long>(v[i]) + v[j]);  // 64-bit: INT_MIN and INT_MAX do not wrap
   const long long mid = j + 1 + (n - j - 1) / 2;
   unsigned long long mine = 0;
   for (long long k = j + 1; k < mid; ++k) mine += v[k] == want;

@@ -6,7 +6,7 @@ extern "C" __global__ void sum3(cv::Span<const int> v, cv::Span<unsigned long lo
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i >= n || j >= n || j <= i) return;
-  const int want = -(v[i] + v[j]);
+  const long long want = -(static_cast<long long>(v[i]) + v[j]);  // 64-bit: INT_MIN and INT_MAX do not wrap
   unsigned mine = 0;
   unsigned k = j + 1;
   for (; k + 4 <= n; k += 4) {
