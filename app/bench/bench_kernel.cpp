@@ -203,12 +203,16 @@ int reps_of(const Run& r) { return r.opt.reps ? r.opt.reps : (r.backend == Backe
 
 // `w` launched a few times to warm up, then `reps` times in one request:
 // the kernel's times in the runner (CUDA events / host clock).
-Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr) {
+// `report_path`: the line's emulator_path / fast_path_off are this build's.
+Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr, bool report_path = true) {
   w.reps = std::min(reps, 10);
   if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
   w.reps = reps;
   const LaunchOutcome t = launch(r, w);
   if (!t.ok) fail_fault(r, *t.fault);
+  // The emulator: how it ran the timed launches (the first, a verdict, runs its own build).
+  for (const char* k : {"path", "fast_path_off"})
+    if (report_path && t.reply.contains(k)) r.line[std::string(k) == "path" ? "emulator_path" : k] = t.reply[k];
   if (spread) *spread = spread_of(t.kernel_ms);  // min, median, max (bench/comparison.h)
   return summarize(t.kernel_ms);
 }
@@ -318,7 +322,7 @@ void add_unguarded(Run& r, CompileRequest req, long long n, const BlockShape& b,
   Workload w = first_launch(*r.spec, n, b);  // a reset, then the timed reps from there
   if (auto first = launch(r, w); !first.ok) fail_fault(r, *first.fault);
   w.reset = false;
-  const double unguarded = kernel_times(r, w, reps_of(r)).median_ms;
+  const double unguarded = kernel_times(r, w, reps_of(r), nullptr, false).median_ms;
   m.fields["unguarded_ms_median"] = unguarded;
   m.fields["guard_ratio"] = unguarded > 0 ? m.stats.median_ms / unguarded : 0.0;  // guarded / unguarded
 }

@@ -93,6 +93,49 @@ TEST_F(ErrorLines, CpuSegfaultThroughARawPointerIsNamedAtItsLine) {
       << f.explanation;
 }
 
+// A whole kernel whose thread 5 of block 2 (global 517) writes past the end
+// at line 4, through the emulator as `bench kernel --backend cpu` runs it: its
+// correctness launches take the verdict build (Schedule::Verdict), its timed
+// ones the fast path. Each names the index, the line, the thread and the block.
+TEST_F(ErrorLines, CpuWholeKernelOutOfRangeIsNamedOnEverySchedule) {
+  CompileRequest req;
+  req.target = Target::Cpu;
+  req.template_name = "reverse";
+  req.source =
+      "// template: reverse\n"
+      "extern \"C\" __global__ void reverse(cv::Span<const int> in, cv::Span<int> out) {\n"
+      "  const unsigned long long i = cv::global_index();\n"
+      "  if (i < in.size) out[i == 517 ? in.size + 3 : in.size - 1 - i] = in[i];\n"
+      "}\n";
+  req.guard = true;
+  req.paths = test_config().paths;
+  const CompileResult c = compile(req);
+  ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+  RunnerClient client(path_, Backend::Cpu);
+  ASSERT_TRUE(client.load(c, 10.0).ok);
+  for (Schedule s : {Schedule::Verdict, Schedule::Fast, Schedule::Fibers}) {
+    SCOPED_TRACE(static_cast<int>(s));
+    Workload w;
+    w.n = 1000;
+    w.block = {256, 1, 1};
+    LaunchRequest r = make_launch(*find_template("reverse"), w);
+    r.schedule = s;
+    const LaunchOutcome out = client.launch(r, 10.0);
+    ASSERT_FALSE(out.ok);
+    ASSERT_TRUE(out.fault);
+    const KernelFault& f = *out.fault;
+    EXPECT_EQ(f.error_name, "out of range") << f.describe();
+    ASSERT_TRUE(f.out_of_range) << f.describe();
+    EXPECT_EQ(f.out_of_range->index, 1003);
+    EXPECT_EQ(f.out_of_range->size, 1000);
+    EXPECT_EQ(f.out_of_range->line, 4);
+    EXPECT_EQ(f.out_of_range->thread[0], 5u);
+    EXPECT_EQ(f.out_of_range->block[0], 2u);
+    EXPECT_NE(f.describe().find("at line 4, thread (5,0,0)"), std::string::npos) << f.describe();
+    EXPECT_EQ(f.describe().find("forbidden"), std::string::npos) << f.describe();
+  }
+}
+
 TEST_F(ErrorLines, CpuWithoutTheGuardRunsUnchecked) {
   // The guard off: a plain build (run_cpu checks c.checked), and a right kernel runs.
   const LaunchOutcome out = run_cpu(reduce_with("  if (i < data.size) v = data[i];"), false);

@@ -165,6 +165,42 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   same_both_ways(src, 3, 64, 5, 8);  // __trap() in thread 5 of block 1: the same words
 }
 
+// `if (c) atomicAdd(&P[e], v);` with e the same for the whole block: summed
+// without a branch, the address taken at the first thread whose c holds (a
+// block where none does adds nothing); on a __shared__ integer, `c ? v : 0`
+// added. An address per thread keeps the deferral with its branch. Both give
+// the fibers' buffer.
+TEST(EmuFission, ConditionalAtomicsOnABlocksAddressAreSummedWithoutABranch) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  __shared__ unsigned hits;
+  const unsigned t = threadIdx.x;
+  if (t == 0) hits = 0;
+  __syncthreads();
+  unsigned mine = (t * 7 + blockIdx.x) % 5;
+  if (mine) atomicAdd(&out[0], mine);
+  if (t % 3 == 0 && blockIdx.x != 1) { atomicAdd(&out[1 + blockIdx.x % 2], 1u); }
+  if (t > n) (void)atomicAdd(&out[4], t);
+  if (t & 1) atomicAdd(&out[5 + t % 3], 1u);
+  if (mine > 2) atomicAdd(&hits, mine);
+  __syncthreads();
+  if (t == 0) atomicAdd(&out[3], hits);
+}
+)";
+  const Built b = build_kernel(src, "k");
+  ASSERT_TRUE(b.module);
+  const std::string& code = b.build.fission.code;
+  size_t branch_free = 0;
+  for (size_t at = code.find(".c = static_cast<bool>("); at != std::string::npos;
+       at = code.find(".c = static_cast<bool>(", at + 1))
+    ++branch_free;
+  EXPECT_EQ(branch_free, 4u) << code;  // out[0], out[1 + ...], out[4], out[3]
+  EXPECT_NE(code.find("cv_fis_atomicAdd(&hits, cv_c ? (mine) : 0)"), std::string::npos) << code;
+  EXPECT_NE(code.find("cv_fis_defer_add("), std::string::npos) << code;  // out[5 + t % 3]
+  same_both_ways(src, 3, 64, 40, 8);
+  same_both_ways(src, 3, 64, 100, 8);  // no thread passes t > n
+}
+
 TEST(EmuFission, WhatItCannotSplitRunsAsFibersAndSaysWhy) {
   struct Case {
     const char* src;

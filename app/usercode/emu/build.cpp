@@ -243,7 +243,7 @@ std::string write_and_compile(const BuildRequest& req, const SourceScan& scan, c
 
 // The fast path's functions (fission.h) beside kernel.cpp; the split says per kernel.
 fission::Split fast_path(const BuildRequest& req, const SourceScan& scan, const std::string& dir) {
-  fission::Split split = fission::split_kernels(assemble(req, scan), dir, req.entries, req.file_name);
+  fission::Split split = fission::split_kernels(assemble(req, scan), dir, req.entries, req.file_name, req.checked);
   if (split.code.empty()) return split;
   try {
     write_file(dir + "/" + kFissionCode, "#pragma GCC system_header\n#include \"cudaviz_emu_fission.h\"\n" + split.code);

@@ -351,18 +351,13 @@ Explain explain_launch(RunState& s, const Kernel& k, const Options& opt,
   return x;
 }
 
-}  // namespace
-
-Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
-           const std::vector<usercode::BufferView>& buffers, const Options& opt) {
-  if (!k.entry || !k.module) throw std::invalid_argument("emu::run: no kernel");
-  const cv_emu::Dim grid{shape.grid[0], shape.grid[1], shape.grid[2]};
-  const cv_emu::Dim block{shape.block[0], shape.block[1], shape.block[2]};
-  const unsigned long long threads = 1ull * block.x * block.y * block.z;
-  const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+// What the emulator cannot run, refused with the value and the limit.
+void check_launch(const Kernel& k, const usercode::LaunchShape& shape, const Options& opt, unsigned long long threads,
+                  unsigned long long blocks) {
   if (threads == 0 || threads > 1024)
-    throw std::invalid_argument("a block of " + std::to_string(block.x) + "x" + std::to_string(block.y) + "x" +
-                                std::to_string(block.z) + " = " + std::to_string(threads) +
+    throw std::invalid_argument("a block of " + std::to_string(shape.block[0]) + "x" +
+                                std::to_string(shape.block[1]) + "x" + std::to_string(shape.block[2]) + " = " +
+                                std::to_string(threads) +
                                 " threads: a block has 1 to 1024 threads");
   if (blocks == 0 || blocks > (1ull << 32))
     throw std::invalid_argument("a grid of " + std::to_string(blocks) + " blocks: the emulator runs 1 to 2^32");
@@ -374,7 +369,18 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
     throw std::invalid_argument("explain needs a module built for it (BuildRequest::explain)");
   if (opt.verdict && !k.module->verdict_build)
     throw std::invalid_argument("a verdict schedule needs a module built for it (BuildRequest::verdict)");
+}
 
+}  // namespace
+
+Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
+           const std::vector<usercode::BufferView>& buffers, const Options& opt) {
+  if (!k.entry || !k.module) throw std::invalid_argument("emu::run: no kernel");
+  const cv_emu::Dim grid{shape.grid[0], shape.grid[1], shape.grid[2]};
+  const cv_emu::Dim block{shape.block[0], shape.block[1], shape.block[2]};
+  const unsigned long long threads = 1ull * block.x * block.y * block.z;
+  const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+  check_launch(k, shape, opt, threads, blocks);
   RunState s;
   s.entry = k.entry;
   s.params = params;

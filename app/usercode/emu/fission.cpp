@@ -10,7 +10,7 @@
 namespace cv::emu::fission {
 
 Split split_kernels(const std::string& assembled, const std::string& dir, const std::vector<std::string>& entries,
-                    const std::string& file_name) {
+                    const std::string& file_name, bool checked) {
   const auto t0 = std::chrono::steady_clock::now();
   Split out;
   const std::string marker = "#line 1 \"" + file_name + "\"\n";
@@ -32,7 +32,7 @@ Split split_kernels(const std::string& assembled, const std::string& dir, const 
       if (!a.ok) {
         k.why = a.why, k.line = a.line;
       } else {
-        const Emitted e = emit_kernel(a, entries[i], file_name, student_start, dir);
+        const Emitted e = emit_kernel(a, entries[i], file_name, student_start, dir, checked);
         k.ok = e.ok, k.why = e.why, k.line = e.line;
         out.code += e.code;
       }

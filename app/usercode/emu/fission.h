@@ -27,8 +27,9 @@ struct Split {
 };
 
 // `assembled`: the file as build.cpp assembles it without the fast path
-// (its headers written in `dir`); `file_name`: the student's file as #line names it.
+// (its headers written in `dir`); `file_name`: the student's file as #line names it;
+// `checked`: the build is compiled with CV_CHECKED (bounds-checked spans).
 Split split_kernels(const std::string& assembled, const std::string& dir, const std::vector<std::string>& entries,
-                    const std::string& file_name);
+                    const std::string& file_name, bool checked);
 
 }  // namespace cv::emu::fission

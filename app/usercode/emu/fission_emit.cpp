@@ -43,8 +43,13 @@ struct Part {
 
 class Emitter {
  public:
-  Emitter(const Analysis& a, std::string file, size_t student_start, std::string dir)
-      : a_(a), file_(std::move(file)), student_start_(student_start), text_(a.tree->text), dir_(std::move(dir)) {}
+  Emitter(const Analysis& a, std::string file, size_t student_start, std::string dir, bool checked)
+      : a_(a),
+        file_(std::move(file)),
+        student_start_(student_start),
+        text_(a.tree->text),
+        dir_(std::move(dir)),
+        checked_(checked) {}
 
   bool run(const std::string& name, Emitted& out);
 
@@ -95,11 +100,15 @@ class Emitter {
   bool rematerialisable(const Node& v) const;
   std::string remat_prefix(int region) const;
   std::string dir_;
+  bool checked_ = false;  // CV_CHECKED: each loop step says which thread runs (cv_here)
   std::map<std::string, std::string> clones_;  // helper USR -> its copy taking the thread's coordinates
   std::string clone_code_;
   void find_clones();
   bool needs_context(const std::vector<Part>& parts) const;
   void find_deferred();
+  const Node* branch_free_site(const Node& if_stmt) const;
+  void branch_free_edits(const Node& if_stmt, const Node& call, std::vector<Edit>& out) const;
+  void clone_call_edits(const Node& call, std::vector<Edit>& out) const;
   std::string flushes() const;
 };
 
@@ -126,6 +135,58 @@ bool Emitter::shared_rooted(const Node& e) const {
   return it != a_.locals.end() && it->second->is_static;
 }
 
+unsigned statement_end(const std::string& text, const Node& s);
+
+bool is_integer(const std::string& type) {
+  return type == "int" || type == "unsigned int" || type == "long long" || type == "unsigned long long";
+}
+
+// threadIdx (a macro of the prelude) becomes the loop's own thread index;
+// blockIdx, blockDim and gridDim the function's locals (read once a block).
+void coordinate_edits(const std::string& text, unsigned begin, unsigned end, std::vector<Edit>& out) {
+  const std::string code = code_only(std::string_view(text).substr(begin, end - begin));
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
+                                    {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
+    for (size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + word.size())) {
+      if ((at > 0 && ident(code[at - 1])) || (at + word.size() < code.size() && ident(code[at + word.size()])))
+        continue;
+      const unsigned b = begin + static_cast<unsigned>(at);
+      out.push_back({b, b + static_cast<unsigned>(word.size()), local});
+    }
+}
+
+// `if (c) atomicAdd(a, v);` (branch_free_site), deferred, as `{ d.c = c; if
+// (!d.p && d.c) d.p = a; d.v += d.c ? v : 0; }`: the address once a loop (at
+// its first thread whose condition holds, as the atomic would first be made),
+// then no data-dependent branch per thread. The condition, address and value
+// keep their own text (and edits).
+void Emitter::branch_free_edits(const Node& s, const Node& call, std::vector<Edit>& out) const {
+  const Node &cond = s.kids[0], &addr = call.kids[1], &value = call.kids[2];
+  const unsigned end = statement_end(text_, s.kids[1]);
+  if (!deferred_.count(&call)) {  // __shared__: `{ c = cond; cv_fis_atomicAdd(a, c ? v : 0); }`
+    out.push_back({s.begin, cond.begin, "{ const bool cv_c = static_cast<bool>("});
+    out.push_back({cond.end, addr.begin, "); cv_fis_atomicAdd("});
+    out.push_back({addr.end, value.begin, ", cv_c ? ("});
+    out.push_back({value.end, end, ") : 0); }"});
+    return;
+  }
+  const std::string d = "cv_d_" + std::to_string(deferred_.at(&call));
+  out.push_back({s.begin, cond.begin, "{ " + d + ".c = static_cast<bool>("});
+  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(!" + d + ".p, 0) && " + d + ".c) " + d + ".p = "});
+  out.push_back({addr.end, value.begin, "; " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>("});
+  out.push_back({value.end, end, ") : 0; }"});
+}
+
+// A call of a helper that has a copy taking the coordinates (find_clones): the copy, called with them.
+void Emitter::clone_call_edits(const Node& n, std::vector<Edit>& out) const {
+  const Node& callee = strip(n.kids[0]);
+  bool args = false;
+  for (size_t i = 1; i < n.kids.size(); ++i) args = args || (n.kids[i].main && n.kids[i].begin >= callee.end);
+  out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()), clones_.at(n.ref)});
+  out.push_back({n.end - 1, n.end - 1, std::string(args ? ", " : "") + "cv_tid, cv_bi, cv_bd, cv_gd"});
+}
+
 std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const Calls* warps) const {
   std::vector<Edit> out;
   auto inside = [&](unsigned b, unsigned e) { return b >= begin && e <= end && b < e; };
@@ -148,14 +209,16 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
     }
     if (n.kind == K::Call && clones_.count(n.ref) && n.main && inside(n.begin, n.end) && !n.kids.empty() &&
         strip(n.kids[0]).ref_offset) {
-      const Node& callee = strip(n.kids[0]);
-      bool args = false;
-      for (size_t i = 1; i < n.kids.size(); ++i) args = args || (n.kids[i].main && n.kids[i].begin >= callee.end);
-      out.push_back({callee.ref_offset, callee.ref_offset + static_cast<unsigned>(callee.name.size()), clones_.at(n.ref)});
-      out.push_back({n.end - 1, n.end - 1, std::string(args ? ", " : "") + "cv_tid, cv_bi, cv_bd, cv_gd"});
+      clone_call_edits(n, out);
       for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
       return;
     }
+    if (n.kind == K::If && n.main && inside(n.begin, n.end))
+      if (const Node* c = branch_free_site(n)) {
+        branch_free_edits(n, *c, out);
+        for (const Node* k : {&n.kids[0], &c->kids[1], &c->kids[2]}) walk(*k);
+        return;
+      }
     if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
       const Node& callee = strip(n.kids[0]);
       out.push_back({callee.ref_offset, n.kids[1].begin, "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", "});
@@ -178,18 +241,7 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
     for (const Node& k : n.kids) walk(k);
   };
   walk(*a_.body);
-  // threadIdx (a macro of the prelude) becomes the loop's own thread index;
-  // blockIdx, blockDim and gridDim the function's locals (read once a block).
-  const std::string code = code_only(std::string_view(text_).substr(begin, end - begin));
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (const auto& [word, local] : {std::pair<std::string, std::string>{"threadIdx", "cv_tid"},
-                                    {"blockIdx", "cv_bi"}, {"blockDim", "cv_bd"}, {"gridDim", "cv_gd"}})
-    for (size_t at = code.find(word); at != std::string::npos; at = code.find(word, at + word.size())) {
-      if ((at > 0 && ident(code[at - 1])) || (at + word.size() < code.size() && ident(code[at + word.size()])))
-        continue;
-      const unsigned b = begin + static_cast<unsigned>(at);
-      out.push_back({b, b + static_cast<unsigned>(word.size()), local});
-    }
+  coordinate_edits(text_, begin, end, out);
   std::sort(out.begin(), out.end(), [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
   return out;
 }
@@ -352,6 +404,9 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
       "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
   if (tracking_) out_ += "if (cv_done[cv_t]) continue;\n";
   if (needs_context(parts)) out_ += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  // A checked access out of range records this (cv_emu_fault_thread): a store to
+  // a local the compiler drops where it proves every access in range.
+  if (checked_) out_ += "cv_here.t = cv_t;\n";
   out_ += "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
   out_ += remat_prefix(id);
   for (const Part& p : parts) out_ += part_code(p, id);
@@ -443,8 +498,7 @@ void Emitter::find_deferred() {
   };
   std::function<void(const Node&, bool)> walk = [&](const Node& n, bool discarded) {
     if (n.kind == K::DeclRef && n.ref_kind == K::Param) ++uses[n.ref];
-    const bool integer = n.type == "int" || n.type == "unsigned int" || n.type == "long long" ||
-                         n.type == "unsigned long long";
+    const bool integer = is_integer(n.type);
     // (kids: the callee, the address, the value, and the default `line` argument, unspelt)
     const bool two_args = n.kids.size() >= 3 && n.kids[2].main && (n.kids.size() == 3 || !n.kids[3].main);
     if (discarded && n.kind == K::Call && n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer &&
@@ -462,6 +516,36 @@ void Emitter::find_deferred() {
   walk(*a_.body, false);
   for (const auto& [call, param] : sites)
     if (uses[param] == atomic_uses[param]) deferred_[call] = static_cast<int>(deferred_.size());
+}
+
+// `if (c) atomicAdd(a, v);` (no else, nothing else under it, its result
+// unused), whose address is the same for the whole block and needs no
+// condition to be taken: the atomic's call, else null. Either a deferred one
+// (P a parameter: a = &P[e] with e uniform, or P), or an integer one on a
+// __shared__ S (a = &S or &S[e] with e uniform: a plain add, where + 0 changes
+// nothing). Its condition holds no warp operation (the statement is not split
+// around one).
+const Node* Emitter::branch_free_site(const Node& s) const {
+  if (s.kids.size() != 2 || !a_.warp_calls(s.kids[0]).empty()) return nullptr;
+  const Node* then = &s.kids[1];
+  if (then->kind == K::Compound && then->kids.size() == 1) then = &then->kids[0];
+  if (then->kind != K::ExprStmt || then->kids.size() != 1) return nullptr;
+  const Node& call = strip(then->kids[0]);
+  if (call.kind != K::Call || call.kids.size() < 3 || !call.kids[1].main || !call.kids[2].main) return nullptr;
+  const bool deferred = deferred_.count(&call) > 0;
+  const bool shared = !deferred && call.name == "atomicAdd" && call.ref_file == "cudaviz_emu.h" &&
+                      shared_rooted(call.kids[1]) && is_integer(call.type);
+  if (!deferred && !shared) return nullptr;
+  const Node* p = &strip(call.kids[1]);
+  const bool address_of = p->kind == K::Unary && p->op == "&" && !p->kids.empty();
+  if (address_of) p = &strip(p->kids[0]);
+  if (p->kind == K::DeclRef) return deferred == (p->ref_kind == K::Param) && (deferred || address_of) ? &call : nullptr;
+  if (!((p->kind == K::Call && p->name == "operator[]") || p->kind == K::Subscript) || p->kids.empty()) return nullptr;
+  const Node& root = strip(p->kids[0]);
+  if (root.kind != K::DeclRef || (deferred && root.ref_kind != K::Param) || (shared && !address_of)) return nullptr;
+  for (size_t i = shared ? 1 : 0; i < p->kids.size(); ++i)  // (a __shared__ array is no uniform value)
+    if (!a_.uniform_expr(p->kids[i])) return nullptr;
+  return &call;
 }
 
 // The code a warp call's operands become before the exchange: posted in the thread's slot.
@@ -648,6 +732,7 @@ std::string Emitter::prologue(const std::string& name) {
   for (size_t i = 0; i < a_.params.size(); ++i)
     p += (i ? ", " : "") + text_.substr(a_.params[i]->begin, a_.params[i]->end - a_.params[i]->begin);
   p += ") {\nconst uint3 cv_bd = cv_emu_ctx_tls.block_dim, cv_bi = cv_emu_ctx_tls.block_idx, cv_gd = cv_emu_ctx_tls.grid_dim;\n";
+  if (checked_) p += "cv_fis_here cv_here;\n";
   for (const Node* s : statics_) p += line_directive(s->begin) + text_.substr(s->begin, statement_end(text_, *s) - s->begin);
   p += "\n";
   for (const auto& [usr, k] : replicated_) {
@@ -726,9 +811,9 @@ std::string warp_pre_code(const Node& c, const std::vector<std::string>& a, cons
 }  // namespace
 
 Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name, size_t student_start,
-                    const std::string& dir) {
+                    const std::string& dir, bool checked) {
   Emitted out;
-  Emitter e(a, file_name, student_start, dir);
+  Emitter e(a, file_name, student_start, dir, checked);
   e.run(name, out);
   return out;
 }

@@ -17,8 +17,10 @@ struct Emitted {
 
 // `file_name`: the student's file as #line names it; `student_start`: the
 // offset of its first line in the assembled text; `dir`: where the headers
-// are (helpers the kernel calls are copied from them).
+// are (helpers the kernel calls are copied from them); `checked`: a checked
+// build (CV_CHECKED), whose loops say which thread runs (cv_fis_here) for an
+// out-of-range index's record.
 Emitted emit_kernel(const Analysis& a, const std::string& name, const std::string& file_name,
-                    size_t student_start, const std::string& dir);
+                    size_t student_start, const std::string& dir, bool checked);
 
 }  // namespace cv::emu::fission

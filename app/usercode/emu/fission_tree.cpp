@@ -282,15 +282,22 @@ void Builder::order_statement_kids(Node& n) {
   std::vector<Node> head, rest;
   for (Node& k : n.kids) (k.begin < close ? head : rest).push_back(std::move(k));
   n.kids.clear();
+  // Not told apart (a header's statement has no tokens here): an Other that
+  // keeps its kids, so what it calls and reads is still seen.
+  auto other = [&] {
+    n.kind = K::Other;
+    for (std::vector<Node>* part : {&head, &rest})
+      for (Node& k : *part) n.kids.push_back(std::move(k));
+  };
   if (n.kind == K::For) {
-    if (semis.size() != 2 || rest.size() != 1) return (void)(n.kind = K::Other);
+    if (semis.size() != 2 || rest.size() != 1) return other();
     Node init = null_at(open), cond = null_at(semis[0]), inc = null_at(semis[1]);
     for (Node& h : head) (h.begin < semis[0] ? init : h.begin < semis[1] ? cond : inc) = std::move(h);
     n.kids = {std::move(init), std::move(cond), std::move(inc), as_statement(std::move(rest[0]))};
   } else if (n.kind == K::If || n.kind == K::While || n.kind == K::Switch) {
     if (head.size() != 1 || head[0].kind == K::Var || head[0].kind == K::DeclStmt || rest.empty() ||
         rest.size() > (n.kind == K::If ? 2u : 1u))
-      return (void)(n.kind = K::Other);
+      return other();
     n.kids.push_back(std::move(head[0]));
     for (Node& r : rest) n.kids.push_back(as_statement(std::move(r)));
   } else {  // Do: body, then the condition after `while (`
@@ -298,7 +305,11 @@ void Builder::order_statement_kids(Node& n) {
     std::vector<Node> all;
     for (Node& h : head) all.push_back(std::move(h));
     for (Node& r : rest) all.push_back(std::move(r));
-    if (all.size() != 2) return (void)(n.kind = K::Other);
+    if (all.size() != 2) {
+      n.kind = K::Other;
+      n.kids = std::move(all);
+      return;
+    }
     all[0] = as_statement(std::move(all[0]));
     n.kids = std::move(all);
   }

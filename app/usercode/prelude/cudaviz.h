@@ -118,7 +118,12 @@ CV_OUT_OF_RANGE_FN void record_out_of_range(long long i, unsigned long long size
 #endif
 #if CV_GPU || defined(CV_EMU)
   if (atomicCAS(&cv_fault.hit, 0, 1) != 0) return;
-  cv_fault.thread[0] = threadIdx.x, cv_fault.thread[1] = threadIdx.y, cv_fault.thread[2] = threadIdx.z;
+#if defined(CV_EMU)
+  const uint3 th = cv_emu_fault_thread();  // the fast path keeps it apart from the context
+#else
+  const uint3 th = threadIdx;
+#endif
+  cv_fault.thread[0] = th.x, cv_fault.thread[1] = th.y, cv_fault.thread[2] = th.z;
   cv_fault.block[0] = blockIdx.x, cv_fault.block[1] = blockIdx.y, cv_fault.block[2] = blockIdx.z;
 #else
   int expected = 0;

@@ -49,9 +49,10 @@ inline std::vector<Case> whole_kernels() {
   return out;
 }
 
-// A kernel that races on purpose (count3_racy; a corpus file whose `// expect:` line says race).
+// A kernel that races on purpose (count3_racy; a corpus file with a `// races:`
+// line, or whose `// expect:` line says race).
 inline bool racy(const Case& c) {
-  if (c.name == "count3_racy") return true;
+  if (c.name == "count3_racy" || c.source.find("\n// races:") != std::string::npos) return true;
   const size_t at = c.source.find("// expect:");
   if (at == std::string::npos) return false;
   const std::string line = c.source.substr(at, c.source.find('\n', at) - at);

@@ -39,6 +39,17 @@
 extern "C" thread_local cv_emu::Ctx cv_emu_ctx_tls;
 thread_local cv_emu::Ctx cv_emu_ctx_tls;
 extern "C" cv_emu::Ctx* cv_emu_ctx() { return &cv_emu_ctx_tls; }
+// The fast path's running thread (its index in the block) while a checked
+// build's loops run (they keep it in a local, cv_fis_here, not in the
+// context), else null.
+thread_local const unsigned* cv_emu_fis_thread = nullptr;
+// The thread a checked access out of range is recorded for (cudaviz.h).
+inline cv_emu::Dim cv_emu_fault_thread() {
+  if (!cv_emu_fis_thread) return cv_emu_ctx_tls.thread_idx;
+  const unsigned t = *cv_emu_fis_thread;
+  const cv_emu::Dim& b = cv_emu_ctx_tls.block_dim;
+  return {t % b.x, t / b.x % b.y, t / (b.x * b.y)};
+}
 
 typedef cv_emu::Dim uint3;
 struct dim3 {

@@ -66,12 +66,25 @@ inline T cv_fis_atomicCAS(T* p, typename cv_fis_same<T>::type compare, typename 
   return o;
 }
 
+// A checked build's fast path: the running thread's index in its block, for an
+// out-of-range record (cv_emu_fault_thread); one a block, named while its loops run.
+struct cv_fis_here {
+  unsigned t = 0;
+  cv_fis_here() { cv_emu_fis_thread = &t; }
+  ~cv_fis_here() { cv_emu_fis_thread = nullptr; }
+  cv_fis_here(const cv_fis_here&) = delete;
+  cv_fis_here& operator=(const cv_fis_here&) = delete;
+};
+
 // An atomicAdd whose result is unused, into memory the kernel only adds to:
 // summed per block and made as one atomic (fission_emit.cpp, find_deferred).
+// `c`: under `if (c) atomicAdd(uniform address, v)`, the condition, so the
+// sum takes `c ? v : 0` without a branch (fission_emit.cpp, branch_free_site).
 template <class T>
 struct cv_fis_defer {
   T* p = nullptr;
   T v = 0;
+  bool c = false;
 };
 template <class T>
 inline void cv_fis_flush(cv_fis_defer<T>& d) {
