@@ -7,6 +7,7 @@
 namespace cv::usercode {
 namespace {
 
+// long: the template read as one table (its text, arguments, check and the verdict's cases).
 TemplateSpec spec() {
   using namespace lab_template;
   TemplateSpec t;
