@@ -355,7 +355,7 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
     if (!lo.sandbox.empty()) r.line["sandbox"] = lo.sandbox;  // what confines it (CPU backend)
     c.resources = lo.resources;
     LaunchOutcome first =
-        r.client->launch(verdict_launch(*r.spec, first_workload, r.module), kTimeLimitS, judging.slow_ceiling_s);
+        r.client->launch(verdict_launch(*r.spec, first_workload, r.module, 0), kTimeLimitS, judging.slow_ceiling_s);
     if (!first.ok) {
       add_compile_fields(r, c, compile_ms);
       r.line["failed_case"] = verdict_cases(*r.spec).front().name;

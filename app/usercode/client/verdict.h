@@ -102,8 +102,12 @@ Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed,
 // race-exposing schedule (the launch request has one): false, a lost update
 // on the CPU backend goes unseen (the GPU's verdict is unaffected).
 bool verdict_exposes_races();
-// A verdict's launch of `w`: the template's, under the emulator's schedule
-// that exposes races on the CPU backend (the GPU ignores it).
-LaunchRequest verdict_launch(const TemplateSpec& t, const Workload& w, const std::string& module);
+// A verdict's launch of case `index`'s workload `w`. On the CPU backend the
+// cases run under both of the emulator's schedules (the GPU ignores them):
+// the default case (0) on its fast path (full speed at the demo's size); the
+// odd ones as fibers switched at barriers (a thread runs ahead to its next
+// barrier: a missing barrier's overwrite shows); the even ones under the
+// schedule that switches threads at stores (a lost update shows).
+LaunchRequest verdict_launch(const TemplateSpec& t, const Workload& w, const std::string& module, size_t index);
 
 }  // namespace cv::usercode
