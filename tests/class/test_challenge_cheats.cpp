@@ -104,7 +104,9 @@ TEST(ChallengeCheats, ARememberedAnswerIsWrongOnFreshData) {
                             "  if (cv::global_index() == 0) count[0] = " + std::to_string(answer) + "ull;\n}\n";
   const Verdict v = judge(cheat, 12345);
   EXPECT_EQ(v.outcome, Verdict::Outcome::Wrong) << v.message;
-  EXPECT_NE(v.message.find("fresh data"), std::string::npos) << v.message;
+  // Caught by the verdict's own fresh inputs (a case named) or by the audit after the timing.
+  EXPECT_TRUE(v.message.find("fresh data") != std::string::npos || v.message.find("wrong for ") != std::string::npos)
+      << v.message;
 }
 
 TEST(ChallengeCheats, AKernelThatStopsWorkingAfterTheCheckIsWrong) {
@@ -115,7 +117,9 @@ TEST(ChallengeCheats, AKernelThatStopsWorkingAfterTheCheckIsWrong) {
                             kHonestBody;
   const Verdict v = judge(cheat, 99);
   EXPECT_EQ(v.outcome, Verdict::Outcome::Wrong) << v.message;
-  EXPECT_NE(v.message.find("fresh data"), std::string::npos) << v.message;
+  // Caught by the verdict's own fresh inputs (a case named) or by the audit after the timing.
+  EXPECT_TRUE(v.message.find("fresh data") != std::string::npos || v.message.find("wrong for ") != std::string::npos)
+      << v.message;
 }
 
 TEST(ChallengeCheats, AnHonestKernelIsCorrectWithItsTimeFromCheckedLaunches) {
