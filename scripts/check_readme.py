@@ -130,8 +130,8 @@ def self_test(root, help_text, panels):
          help_text, panels, [], flag),
         ("README with an unknown flag", readme.replace(synopsis, synopsis + " [--planted-flag]"),
          help_text, panels, [], "--planted-flag"),
-        ("--help with a flag README lacks", readme, help_text + "  [--challenge TEMPLATE]\n",
-         panels, [], "--challenge"),
+        ("--help with a flag README lacks", readme, help_text + "  [--planted-option VALUE]\n",
+         panels, [], "--planted-option"),
         ("--help with a command README lacks", readme,
          help_text + "  cudaviz planted <thing> [--n N]\n", panels, [], "cudaviz planted"),
         (f"README without the scene {scene}", readme.replace(synopsis, synopsis.replace(

@@ -440,9 +440,7 @@ Tree build_tree(const std::string& text, const std::string& dir, const std::vect
   const std::string path = dir + "/cudaviz_emu_fission_input.cpp";
   CXUnsavedFile unsaved{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())};
   const std::string inc = "-I" + dir;
-  // The driver looks for a CUDA toolkit on every Linux target (ptxas on PATH,
-  // /usr/local/cuda); pointed at the build folder it looks nowhere else.
-  const std::string cuda_path = "--cuda-path=" + dir;
+  const std::string cuda_path = "--cuda-path=" + dir;  // else the driver probes /usr/local/cuda
   const char* args[] = {"-x", "c++", "-std=c++17", inc.c_str(), "-DCV_EMU_FISSION_PARSE=1", "-w", cuda_path.c_str()};
   CXIndex index = C().clang_createIndex(0, 0);
   CXTranslationUnit tu = nullptr;
