@@ -62,14 +62,9 @@ JudgeOptions corpus_options(const TemplateSpec& t) {
   return o;
 }
 
-// A lost update shows on the CPU only under the emulator's race-exposing
-// schedule; a build without it says so rather than calling the kernel right.
-bool needs_missing_schedule(const corpus::Kernel& k) { return k.lost_updates && !verdict_exposes_races(); }
-
 TEST_P(CorpusCpu, JudgedAsItsHeaderSays) {
   const corpus::Kernel& k = GetParam();
   if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
-  if (needs_missing_schedule(k)) GTEST_SKIP() << "this build's emulator has no race-exposing schedule";
   Judged j;
   ASSERT_NO_FATAL_FAILURE(prepare(k, j));
   RunnerClient client(j.runner, Backend::Cpu);
@@ -84,7 +79,6 @@ class RacyCpu : public ::testing::TestWithParam<corpus::Kernel> {};
 TEST_P(RacyCpu, WrongInEveryOfTenVerdicts) {
   const corpus::Kernel& k = GetParam();
   if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
-  if (needs_missing_schedule(k)) GTEST_SKIP() << "this build's emulator has no race-exposing schedule";
   Judged j;
   ASSERT_NO_FATAL_FAILURE(prepare(k, j));
   RunnerClient client(j.runner, Backend::Cpu);

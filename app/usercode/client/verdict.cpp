@@ -96,8 +96,6 @@ uint64_t fresh_seed() {
   return s ? s : 1;
 }
 
-bool verdict_exposes_races() { return true; }
-
 std::vector<VerdictCase> verdict_cases(const TemplateSpec& t) {
   if (!t.cases.empty()) return t.cases;
   VerdictCase d;

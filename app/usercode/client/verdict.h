@@ -98,10 +98,6 @@ Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long de
 // `backend`, so a caller can launch it first (edit to running) and hand its
 // read-back to judge() in o.default_read_back.
 Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o);
-// Whether this build's verdict launches run under the emulator's
-// race-exposing schedule (the launch request has one): false, a lost update
-// on the CPU backend goes unseen (the GPU's verdict is unaffected).
-bool verdict_exposes_races();
 // A verdict's launch of case `index`'s workload `w`. On the CPU backend the
 // cases run under both of the emulator's schedules (the GPU ignores them):
 // the default case (0) on its fast path (full speed at the demo's size); the

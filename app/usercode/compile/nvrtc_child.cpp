@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,14 +14,13 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <thread>
 
+#include "process/run_program.h"
 #include "usercode/compile/compile.h"
 #include "usercode/compile/nvrtc_api.h"
 #include "usercode/sandbox/landlock.h"
 #include "usercode/compile/temp_dir.h"
 
-extern char** environ;
 
 namespace cv::usercode {
 namespace {
@@ -76,33 +74,17 @@ std::string confine_child(const std::string& dir, const NvrtcApi& api) {
   return active + missing;
 }
 
-// Starts `helper dir` in its own process group and waits for it,
-// killing the group after `limit_s`; "" or why it did not finish.
+// Starts `helper dir` in its own process group (process/run_program.h: the
+// group is killed at `limit_s`); "" or why it did not finish.
 std::string run_child(const std::string& runner, const std::string& dir, double limit_s, int& status) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  for (int fd : {0, 1, 2}) posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  std::vector<char*> argv = {const_cast<char*>(runner.c_str()), const_cast<char*>(dir.c_str()), nullptr};
-  pid_t pid = -1;
-  const int e = posix_spawn(&pid, runner.c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (e != 0) return "cannot start " + runner + ": " + std::strerror(e);
-  const auto t0 = std::chrono::steady_clock::now();
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      char t[32];
-      std::snprintf(t, sizeof t, "%g s", limit_s);
-      return std::string("NVRTC ran longer than ") + t + " (a submission's compile limit) and was stopped";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  const std::string why = run_to_log({runner, dir}, "/dev/null", limit_s, status);
+  if (why.empty()) return "";
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%g s", limit_s);
+    return std::string("NVRTC ran longer than ") + t + " (a submission's compile limit) and was stopped";
   }
-  return "";
+  return why;
 }
 
 }  // namespace
