@@ -45,7 +45,7 @@ void FountainScene::simulate(VertexWrite& out, const BlockShape& b) {
 
 nlohmann::ordered_json FountainScene::throughput() const {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  const float ms = kernel_ms.latest();
+  const float ms = kernel_ms.recent_median(kRateFrames);
   if (ms > 0) {
     j["particles_per_s"] = count_ / (ms * 1e-3);
     j["gb_per_s"] = static_cast<double>(fountain::bytes_per_particle_step(variant_)) * count_ /

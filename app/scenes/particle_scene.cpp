@@ -57,7 +57,7 @@ std::string ParticleScene::transfer_note() const {
 
 nlohmann::ordered_json ParticleScene::throughput() const {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  const float ms = kernel_ms.latest();
+  const float ms = kernel_ms.recent_median(kRateFrames);
   if (ms > 0) j["particles_per_s"] = count() / (ms * 1e-3);
   return j;
 }

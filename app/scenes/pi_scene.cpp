@@ -56,7 +56,7 @@ std::optional<double> PiPointsScene::estimate() const {
 
 nlohmann::ordered_json PiPointsScene::throughput() const {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  const float ms = kernel_ms.latest();
+  const float ms = kernel_ms.recent_median(kRateFrames);
   if (ms > 0) j["samples_per_s"] = count_ / (ms * 1e-3);
   return j;
 }

@@ -21,6 +21,16 @@ float History::median() const {
   return v[v.size() / 2];
 }
 
+float History::recent_median(size_t k) const {
+  const size_t m = std::min(k, filled_);
+  if (m == 0) return 0.f;
+  std::vector<float> v;
+  v.reserve(m);
+  for (size_t i = 1; i <= m; ++i) v.push_back(values_[(next_ + values_.size() - i) % values_.size()]);
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(m / 2), v.end());
+  return v[m / 2];
+}
+
 std::vector<float> History::values() const {
   std::vector<float> v;
   v.reserve(filled_);

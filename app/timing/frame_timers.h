@@ -27,6 +27,9 @@ class History {
   float max() const;
   // Median of the values pushed so far (at most capacity of them); 0 if none.
   float median() const;
+  // Median of the last k values pushed (fewer if fewer were): a rate that follows a change of
+  // block within a few frames yet does not jump with one slow frame.
+  float recent_median(size_t k) const;
   // The values pushed so far, oldest first (at most capacity of them): for CSV export.
   std::vector<float> values() const;
   void clear();
@@ -37,6 +40,9 @@ class History {
   size_t filled_ = 0;
   float latest_ = 0.f;
 };
+
+// Frames a rate shown beside a plot (particles/s, samples/s) is the median of.
+inline constexpr size_t kRateFrames = 15;
 
 // Up to kSlots intervals in flight; a slot whose end event is still pending is
 // skipped (not waited on) when the ring wraps.

@@ -163,6 +163,37 @@ TEST_F(UsercodeRunner, EndlessLoopIsStoppedAtTheTimeLimit) {
   expect_fault(path_, "  volatile int k = 0;\n  while (k == 0) {}", "time-out", "time limit (0.3 s)", 0.3);
 }
 
+// The progress page outlives a launch: blocks counted by the last one must not
+// read as this one moving, or a kernel stuck in its first block is called slow.
+TEST_F(UsercodeRunner, AnEndlessLaunchAfterAFinishedOneIsATimeOutNotSlow) {
+  const TemplateSpec& count3 = *find_template("count3");
+  auto build = [&](const std::string& body) {
+    CompileRequest req;
+    req.target = Target::Cpu;
+    req.template_name = "count3";
+    req.source = "// template: count3\nextern \"C\" __global__ void count3(" + parameter_text(count3) +
+                 ") {\n" + body + "\n}\n";
+    return compile(req);
+  };
+  const CompileResult good = build("  if (threadIdx.x == 0) atomicAdd(&count[0], 1ull);");
+  ASSERT_TRUE(good.ok) << good.error << good.log;
+  const CompileResult endless = build("  volatile int k = 0;\n  while (k == 0) {}");
+  ASSERT_TRUE(endless.ok) << endless.error << endless.log;
+  Workload w;
+  w.n = 64 * 256;  // 64 blocks finished by the good launch
+  w.block = {256, 1, 1};
+  RunnerClient client(path_, Backend::Cpu);
+  for (int round = 0; round < 2; ++round) {  // the second round: a restarted runner, the same page
+    ASSERT_TRUE(client.load(good, 2.0).ok);
+    const LaunchOutcome fine = client.launch(make_launch(count3, w), 5.0, 5.0);
+    ASSERT_TRUE(fine.ok) << fine.fault->describe();
+    ASSERT_TRUE(client.load(endless, 2.0).ok);
+    const LaunchOutcome out = client.launch(make_launch(count3, w), 0.3, 0.3);
+    ASSERT_FALSE(out.ok);
+    EXPECT_EQ(out.fault->error_name, "time-out") << out.fault->describe();
+  }
+}
+
 TEST_F(UsercodeRunner, UserKernelFallsBackAndRecovers) {
   UserKernelOptions o;
   o.backend = Backend::Cpu;
