@@ -9,6 +9,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -91,6 +92,37 @@ TEST(Verdict, ARememberedAnswerFailsTheDefaultCaseWithItsElement) {
   EXPECT_NE(v.summary().find("wrong for the demo's default: count[0] is 7777, expected "), std::string::npos)
       << v.summary();
   EXPECT_NE(v.summary().find("(seed 42)"), std::string::npos) << v.summary();
+}
+
+// reverse's check over the lab's own data draws each input where it compares it
+// (no array): the same verdict as over the generated array, the first wrong
+// element named, with the edge generators' arrays still used where a case names one.
+TEST(Verdict, ReverseCheckNamesTheFirstWrongElementWithOrWithoutTheArray) {
+  const TemplateSpec& t = *find_template("reverse");
+  for (const char* generator : {"", "near_int_min"}) {
+    Workload w;
+    w.n = 100003;
+    w.seed = 5;
+    if (*generator) w.generators["in"] = generator;
+    const std::vector<char> in = generate_data(*generator ? generator : kLabData, 100003, 5);
+    std::vector<int32_t> out(100003);
+    for (size_t i = 0; i < out.size(); ++i) std::memcpy(&out[i], in.data() + 4 * (out.size() - 1 - i), 4);
+    auto readback = [&out] {
+      ReadBack rb;
+      rb["out"].resize(out.size() * 4);
+      std::memcpy(rb["out"].data(), out.data(), rb["out"].size());
+      return rb;
+    };
+    EXPECT_TRUE(t.check(w, readback(), Backend::Cpu).correct) << generator;
+    out[70001] ^= 1, out[90000] ^= 1;
+    const CheckResult r = t.check(w, readback(), Backend::Cpu);
+    EXPECT_FALSE(r.correct);
+    ASSERT_TRUE(r.mismatch);
+    EXPECT_EQ(r.mismatch->element, "out[70001]") << generator;
+    EXPECT_EQ(r.fields["result"], 100001) << generator;
+    out.pop_back();
+    EXPECT_FALSE(t.check(w, readback(), Backend::Cpu).correct);
+  }
 }
 
 // The same seed gives the same inputs (a failure seen again); another seed

@@ -54,6 +54,7 @@ TEST(CorelatedRows, SeedExample) {
   EXPECT_EQ(count_cpu(r, 0), 6u);
   EXPECT_EQ(count_cpu(r, 3), 0u);
   EXPECT_EQ(count_cpu(r, 0), count_reference(r, 0));
+  for (int th : {0, 1, 2, 3}) EXPECT_EQ(count_by_ids(r, th), count_reference(r, th)) << th;
 }
 
 TEST(CorelatedRows, GeneratedRowsAreSetsInRange) {
@@ -92,6 +93,30 @@ TEST(CorelatedCpu, MatchesReferenceOnRandomAndEdgeData) {
   const Rows r = make_rows(values, offsets);
   for (int th : {0, 1, 3, 6}) EXPECT_EQ(count_cpu(r, th), count_reference(r, th)) << th;
   EXPECT_THROW(count_cpu(r, -1), std::invalid_argument);
+}
+
+// The verdict's reference counts through each id's rows: the same count as
+// every pair's intersection, on generated, ragged, empty and heavily shared rows.
+TEST(CorelatedCpu, CountByIdsMatchesEveryPairsIntersection) {
+  for (int th : {0, 1, 2, 5, 64}) {
+    EXPECT_EQ(count_by_ids(generate_rows(0), th), 0u);
+    EXPECT_EQ(count_by_ids(generate_rows(1), th), 0u);
+    for (size_t n : {2u, 3u, 40u, 301u}) {
+      const Rows r = generate_rows(n, 32, 512, static_cast<uint32_t>(7 * n + th));
+      EXPECT_EQ(count_by_ids(r, th), count_reference(r, th)) << n << " rows, threshold " << th;
+    }
+  }
+  std::mt19937 gen(11);
+  std::vector<int32_t> values;
+  std::vector<size_t> offsets{0};
+  for (int row = 0; row < 150; ++row) {
+    const int len = static_cast<int>(gen() % 70);
+    for (int k = 0; k < len; ++k) values.push_back(static_cast<int32_t>(gen() % 40) - 20 + (row % 3) * 1000000000);
+    offsets.push_back(values.size());
+  }
+  const Rows r = make_rows(values, offsets);
+  for (int th : {0, 1, 3, 6, 30}) EXPECT_EQ(count_by_ids(r, th), count_reference(r, th)) << th;
+  EXPECT_THROW(count_by_ids(r, -1), std::invalid_argument);
 }
 
 TEST(CorelatedVariants, NamesRoundTrip) {

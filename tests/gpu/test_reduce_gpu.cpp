@@ -90,6 +90,19 @@ TEST(ReduceGpu, SumIntoHandlesUnalignedStarts) {
     }
 }
 
+// The runner draws the lab's data on the device: bit for bit make_data's.
+TEST(ReduceGpu, DataMadeOnTheDeviceIsMakeDatas) {
+  CV_REQUIRE_GPU();
+  for (size_t n : {size_t{1}, size_t{1000}, (size_t{1} << 22) + 3}) {
+    const auto want = make_data(n, 77);
+    DeviceBuffer<int32_t> d(n);
+    make_data_on_device(d.get(), n, 77, nullptr);
+    std::vector<int32_t> got(n);
+    CV_CUDA(cudaMemcpy(got.data(), d.get(), d.bytes(), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, want) << n;
+  }
+}
+
 TEST(ReduceGpu, RejectsBadBlocks) {
   CV_REQUIRE_GPU();
   DeviceBuffer<int32_t> d(10);

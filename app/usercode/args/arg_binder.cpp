@@ -37,13 +37,17 @@ ArgBinder::Generated& ArgBinder::generated(const std::string& slot, const std::s
                                            unsigned long long n, uint64_t seed, size_t bytes) {
   Generated& g = generated_[slot];
   if (g.generator != generator || g.n != n || g.seed != seed || g.block.bytes() != bytes || !g.block.get()) {
+    // The old data set goes first: at a lab's size two would not fit a small device.
     g = Generated{};
-    g.host = generate_data(generator, n, seed);
-    if (g.host.size() != bytes)
-      throw std::runtime_error("generator " + generator + " made " + std::to_string(g.host.size()) +
-                               " bytes for a span of " + std::to_string(bytes));
     g.block = Block(m_, bytes);
-    if (bytes) m_.upload(g.block.get(), g.host.data(), bytes);
+    g.in_place = bytes && m_.generate(g.block.get(), generator, n, seed, bytes);
+    if (!g.in_place) {
+      g.host = generate_data(generator, n, seed);
+      if (g.host.size() != bytes)
+        throw std::runtime_error("generator " + generator + " made " + std::to_string(g.host.size()) +
+                                 " bytes for a span of " + std::to_string(bytes));
+      if (bytes) m_.upload(g.block.get(), g.host.data(), bytes);
+    }
     g.generator = generator, g.n = n, g.seed = seed;
   }
   return g;
@@ -134,8 +138,11 @@ const BoundArgs& ArgBinder::bind_rep() {
     const size_t bytes = span_bytes(s);
     if (s.from == SpanArg::From::State) base_[i] = states_.at(s.state).get();  // after swaps
     if (s.from == SpanArg::From::Zero && bytes) m_.zero(base_[i], bytes);
-    if (s.from == SpanArg::From::Generate && s.writable && bytes)
-      m_.upload(base_[i], generated_.at(a.name).host.data(), bytes);
+    if (s.from == SpanArg::From::Generate && s.writable && bytes) {  // the kernel may have written them
+      const Generated& g = generated_.at(a.name);
+      if (!g.in_place || !m_.generate(base_[i], g.generator, g.n, g.seed, bytes))
+        m_.upload(base_[i], g.host.data(), bytes);
+    }
     const SpanSlot span{base_[i], s.count};
     slots_[i].resize(sizeof span + s.tail.size());
     std::memcpy(slots_[i].data(), &span, sizeof span);

@@ -30,6 +30,13 @@ class Memory {
   virtual void upload(void* dst, const void* src, size_t bytes) = 0;
   virtual void download(void* dst, const void* src, size_t bytes) = 0;
   virtual void zero(void* dst, size_t bytes) = 0;
+  // Writes generator `name`'s n values for `seed` at dst in place, if this
+  // memory can (a GPU draws the lab data itself); false: the binder makes
+  // them on the host and uploads them.
+  virtual bool generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed, size_t bytes) {
+    (void)dst, (void)name, (void)n, (void)seed, (void)bytes;
+    return false;
+  }
 };
 
 // One allocation of a Memory.
@@ -81,7 +88,8 @@ class ArgBinder {
     std::string generator;
     unsigned long long n = 0;
     uint64_t seed = 0;
-    std::vector<char> host;
+    std::vector<char> host;  // empty when the memory generated them in place
+    bool in_place = false;
     Block block;
   };
   void* resolve(const LaunchArg& a, const SharedLookup& shared, std::string& error);

@@ -13,10 +13,12 @@
 #include "common/cuda_check.h"
 #include "common/cuda_driver.h"
 #include "common/cuda_resources.h"
+#include "labs/reduce/reduce.h"
 #include "usercode/runner/guard_runtime.h"
 #include "usercode/runner/guard_words.h"
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
+#include "usercode/wire/data_generators.h"
 
 namespace cv::usercode::runner {
 namespace {
@@ -84,6 +86,11 @@ class DeviceMemory : public Memory {
     CV_CUDA(cudaStreamSynchronize(s_));
   }
   void zero(void* dst, size_t bytes) override { CV_CUDA(cudaMemsetAsync(dst, 0, bytes, s_)); }
+  bool generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed, size_t bytes) override {
+    if (name != kLabData || bytes != n * sizeof(int32_t)) return false;
+    reduce::make_data_on_device(static_cast<int32_t*>(dst), n, seed, s_);
+    return true;
+  }
 
  private:
   cudaStream_t s_;

@@ -60,14 +60,14 @@ TemplateSpec spec() {
     s.dynamic_shared_bytes = 4u * s.block[0] * s.block[1] * s.block[2];
     return s;
   };
-  t.reference_text = "the CPU's count over the same rows (sorted-row intersections)";
+  t.reference_text = "the CPU's count over the same rows (each id's rows, pairs that share ids)";
   t.check = exact64("count", [ids, offsets](const Workload& w) {
     corelated::Rows rows;
     rows.ids = check::generated_ints(ids, w, "ids");
     const std::vector<char> o = check::generated(offsets, w, "offsets");
     rows.offsets.resize(o.size() / sizeof(uint32_t));
     if (!o.empty()) std::memcpy(rows.offsets.data(), o.data(), o.size());
-    return static_cast<long long>(corelated::count_cpu(rows, threshold_of(w)));
+    return static_cast<long long>(corelated::count_by_ids(rows, threshold_of(w)));
   });
   t.cases = {lab_template::default_case(),
              size_case(1, "one row: no pair"),

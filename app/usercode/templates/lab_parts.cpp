@@ -67,6 +67,13 @@ std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
   };
 }
 
+long long lab_total(reduce::Op op, const SpanSpec& s, const Workload& w, const std::string& span) {
+  if (generator_of(w, span, s) == kLabData)
+    return static_cast<long long>(reduce::cpu_threads_generated(op, static_cast<size_t>(s.size(w)), w.seed));
+  const std::vector<int32_t> d = check::generated_ints(s, w, span);
+  return static_cast<long long>(reduce::cpu_threads(op, d.data(), d.size()));
+}
+
 VerdictCase default_case() {
   VerdictCase c;
   c.name = "the demo's default";

@@ -5,7 +5,9 @@
 #include <functional>
 #include <string>
 
+#include "labs/reduce/reduce.h"
 #include "usercode/templates/template_spec.h"
+#include "usercode/wire/data_generators.h"
 
 namespace cv::usercode::lab_template {
 
@@ -16,12 +18,17 @@ LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread = 1
 // The workload's block as a launch's block.
 void set_block(LaunchShape& s, const Workload& w);
 // cv::Span<const int> of n int32 values from `generator` (default: the counting labs' data).
-SpanSpec lab_data(const std::string& generator = "lab_data");
+SpanSpec lab_data(const std::string& generator = kLabData);
 // cv::Span<T> of `count` zeroed 64-bit values, read back (T: "unsigned long long", "long long").
 SpanSpec result64(const std::string& type, unsigned long long count = 1);
 // The verdict when `name`[0] must equal `reference(w)`.
 std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
     const std::string& name, std::function<long long(const Workload&)> reference);
+
+// The count or sum over span `span` (a lab_data span): drawn value by value
+// where the case uses the lab's own data (no array: milliseconds at 16M), else
+// over the generated array (the edge cases' generators).
+long long lab_total(reduce::Op op, const SpanSpec& s, const Workload& w, const std::string& span);
 
 // Verdict cases (usercode/client/verdict.h): the demo's default (the lab's n and data).
 VerdictCase default_case();

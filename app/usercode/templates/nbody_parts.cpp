@@ -123,7 +123,9 @@ void reference(const std::vector<float4>& bodies, unsigned n, float eps2, unsign
     nbody::accumulate(a, xi, bodies[j], eps2);
     const double dx = static_cast<double>(bodies[j].x) - xi.x, dy = static_cast<double>(bodies[j].y) - xi.y,
                  dz = static_cast<double>(bodies[j].z) - xi.z;
-    const double w = std::fabs(bodies[j].w) / std::pow(dx * dx + dy * dy + dz * dz + eps2, 1.5);
+    // A bound's terms: r2 * sqrt(r2) is pow(r2, 1.5) at a fraction of its cost.
+    const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const double w = std::fabs(bodies[j].w) / (r2 * std::sqrt(r2));
     abs_sum[0] += std::fabs(dx) * w, abs_sum[1] += std::fabs(dy) * w, abs_sum[2] += std::fabs(dz) * w;
   }
   const double k = 2.0 * (static_cast<double>(n) + kPad - 1) + 52;

@@ -1,12 +1,48 @@
 // Vector reversal (document 001): out[i] = in[n - 1 - i], checked element by element.
-#include "labs/reduce/reduce.h"
-#include "usercode/templates/check_parts.h"
-#include "usercode/templates/template_registry.h"
+#include <atomic>
 #include <cstring>
+
+#include "common/parallel_for.h"
+#include "labs/reduce/reduce.h"
+#include "labs/reduce/reduce_math.h"
+#include "usercode/templates/check_parts.h"
 #include "usercode/templates/lab_parts.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::usercode {
 namespace {
+
+// out[i] == in[n - 1 - i] for every i, in parallel; the first wrong element named.
+template <class In>
+CheckResult reversal_check(const std::vector<int32_t>& out, size_t n, const In& in) {
+  CheckResult r;
+  if (out.size() != n) {
+    r.mismatch = Mismatch{"out", std::to_string(n) + " values", std::to_string(out.size()), ""};
+    r.fields["result"] = 0ll;
+    r.fields["reference"] = static_cast<long long>(n);
+    return r;
+  }
+  std::atomic<long long> same{0};
+  std::atomic<size_t> first_bad{n};
+  parallel_for(n, [&](size_t b, size_t e) {
+    long long ok = 0;
+    size_t bad = n;
+    for (size_t i = b; i < e; ++i) {
+      const bool right = out[i] == in(n - 1 - i);
+      ok += right;
+      if (!right && bad == n) bad = i;
+    }
+    same += ok;
+    for (size_t seen = first_bad.load(); bad < seen && !first_bad.compare_exchange_weak(seen, bad);) {
+    }
+  });
+  r.correct = same == static_cast<long long>(n);
+  if (const size_t i = first_bad.load(); i < n)
+    r.mismatch = check::exact("out[" + std::to_string(i) + "]", in(n - 1 - i), out[i]);
+  r.fields["result"] = same.load();  // elements where the reversal is right
+  r.fields["reference"] = static_cast<long long>(n);
+  return r;
+}
 
 TemplateSpec spec() {
   using namespace lab_template;
@@ -34,21 +70,13 @@ TemplateSpec spec() {
   t.shape = [](const Workload& w) { return one_dimensional(w, 1, sizeof(int)); };
   t.reference_text = "the lab's data reversed on the CPU (every element exact)";
   t.check = [in](const Workload& w, const ReadBack& rb, Backend) {
-    CheckResult r;
-    const std::vector<int32_t> data = check::generated_ints(in, w, "in");
     const std::vector<int32_t> out = check::values<int32_t>(rb, "out");
-    const size_t n = data.size();
-    long long same = 0;
-    for (size_t i = 0; i < n && out.size() == n; ++i) {
-      const bool ok = out[i] == data[n - 1 - i];
-      same += ok;
-      if (!ok && !r.mismatch) r.mismatch = check::exact("out[" + std::to_string(i) + "]", data[n - 1 - i], out[i]);
+    if (generator_of(w, "in", in) == kLabData) {  // each input drawn where it is compared: no array
+      const uint64_t key = reduce::data_key(w.seed);
+      return reversal_check(out, static_cast<size_t>(in.size(w)), [key](size_t j) { return reduce::data_value(key, j); });
     }
-    r.correct = same == static_cast<long long>(n);
-    if (out.size() != n) r.mismatch = Mismatch{"out", std::to_string(n) + " values", std::to_string(out.size()), ""};
-    r.fields["result"] = same;  // elements where the reversal is right
-    r.fields["reference"] = static_cast<long long>(n);
-    return r;
+    const std::vector<int32_t> data = check::generated_ints(in, w, "in");
+    return reversal_check(out, data.size(), [&data](size_t j) { return data[j]; });
   };
   t.cases = {default_case(), size_case(1), size_case(31, "less than a warp"), size_case(997, "prime"),
              size_case(1025, "a block of 1,024 and one")};

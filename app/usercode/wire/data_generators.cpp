@@ -26,7 +26,7 @@ struct Generator {
 // One line per generator; templates name them in their spans.
 const Generator kGenerators[] = {
     // The counting / summing labs' int32 data (reduce::make_data).
-    {"lab_data", [](unsigned long long n, uint64_t seed) {
+    {kLabData, [](unsigned long long n, uint64_t seed) {
        return as_bytes(reduce::make_data(static_cast<size_t>(n), seed));
      }},
     // 3SUM's small integers in [-100, 100] (sum3::make_data).

@@ -9,6 +9,10 @@
 
 namespace cv::usercode {
 
+// The counting and summing labs' int32 data (reduce::make_data): the one a
+// GPU runner draws on the device and the references draw value by value.
+inline constexpr const char* kLabData = "lab_data";
+
 // Ids a generated co-related row holds (all distinct).
 constexpr unsigned kCorelatedIdsPerRow = 64;
 

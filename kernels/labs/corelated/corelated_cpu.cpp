@@ -1,5 +1,6 @@
 // Host side of the co-related ids lab: variants, data, and the threaded CPU count.
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <stdexcept>
 #include <unordered_set>
@@ -94,6 +95,61 @@ uint64_t count_cpu(const Rows& rows, int threshold, const std::atomic<bool>* can
   uint64_t total = 0;
   for (uint64_t c : partial) total += c;
   return total;
+}
+
+namespace {
+
+// Each id's rows, ascending, as one list: rows_of(k) = holders[starts[k], starts[k + 1]).
+struct IdIndex {
+  std::vector<uint32_t> starts, holders;
+  std::vector<uint32_t> slot;  // per id entry of rows.ids: its id's index k
+};
+
+IdIndex index_ids(const Rows& rows) {
+  IdIndex x;
+  const size_t m = rows.ids.size();
+  std::vector<int32_t> sorted(rows.ids);
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  x.slot.resize(m);
+  x.starts.assign(sorted.size() + 1, 0);
+  for (size_t i = 0; i < m; ++i) {
+    x.slot[i] = static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), rows.ids[i]) - sorted.begin());
+    ++x.starts[x.slot[i] + 1];
+  }
+  for (size_t k = 0; k < sorted.size(); ++k) x.starts[k + 1] += x.starts[k];
+  x.holders.resize(m);
+  std::vector<uint32_t> next(x.starts.begin(), x.starts.end() - 1);
+  for (size_t r = 0; r < rows.rows(); ++r)  // rows in order: each list ascends
+    for (uint32_t i = rows.offsets[r]; i < rows.offsets[r + 1]; ++i) x.holders[next[x.slot[i]]++] = static_cast<uint32_t>(r);
+  return x;
+}
+
+}  // namespace
+
+uint64_t count_by_ids(const Rows& rows, int threshold) {
+  if (threshold < 0) throw std::invalid_argument("corelated: the threshold must be >= 0");
+  const uint32_t limit = static_cast<uint32_t>(threshold);
+  const size_t R = rows.rows();
+  if (R < 2) return 0;
+  const IdIndex x = index_ids(rows);
+  std::atomic<uint64_t> total{0};
+  parallel_for(R, [&](size_t b, size_t e) {
+    std::vector<uint32_t> shared(R, 0), touched;  // row s's ids in common with row r
+    uint64_t c = 0;
+    for (size_t r = b; r < e; ++r) {
+      for (uint32_t i = rows.offsets[r]; i < rows.offsets[r + 1]; ++i) {
+        const uint32_t* first = x.holders.data() + x.starts[x.slot[i]];
+        const uint32_t* last = x.holders.data() + x.starts[x.slot[i] + 1];
+        for (const uint32_t* s = std::upper_bound(first, last, static_cast<uint32_t>(r)); s != last; ++s)
+          if (shared[*s]++ == 0) touched.push_back(*s);
+      }
+      for (uint32_t s : touched) c += shared[s] > limit, shared[s] = 0;
+      touched.clear();
+    }
+    total.fetch_add(c, std::memory_order_relaxed);
+  });
+  return total.load();
 }
 
 uint64_t count_reference(const Rows& rows, int threshold) {

@@ -291,4 +291,20 @@ void sum_into(const int32_t* d_in, size_t n, unsigned long long* d_acc, const Bl
   launch_fast<Sum>(d_in, n, d_acc, block, s);
 }
 
+namespace {
+__global__ void data_kernel(int32_t* out, size_t n, uint64_t key) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
+    out[i] = data_value(key, i);
+}
+}  // namespace
+
+void make_data_on_device(int32_t* d_out, size_t n, uint64_t seed, cudaStream_t s) {
+  if (n == 0) return;
+  constexpr unsigned kThreads = 256;
+  // Grid-stride: enough blocks to fill the device, never more than the data needs.
+  const size_t blocks = std::min<size_t>((n + kThreads - 1) / kThreads, size_t{65535} * 8);
+  data_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(d_out, n, data_key(seed));
+  CV_CUDA(cudaGetLastError());
+}
+
 }  // namespace cv::reduce

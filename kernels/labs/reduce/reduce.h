@@ -112,5 +112,11 @@ void sum_into(const int32_t* d_in, size_t n, unsigned long long* d_acc, const Bl
 // values are then incomplete: the caller checks the flag before using them).
 std::vector<int32_t> make_data(size_t n, uint64_t seed,
                                const std::atomic<bool>* cancel = nullptr);
+// make_data(n, seed) written straight into device memory on stream s (the
+// runner's inputs: no host array, no upload).
+void make_data_on_device(int32_t* d_out, size_t n, uint64_t seed, cudaStream_t s);
+// cpu_threads(op, make_data(n, seed)) without the array: each value drawn
+// where it is counted (the verdict's reference at 16M values in milliseconds).
+int64_t cpu_threads_generated(Op op, size_t n, uint64_t seed);
 
 }  // namespace cv::reduce

@@ -57,11 +57,18 @@ int64_t range(Op op, SimdPath path, const int32_t* a, size_t b, size_t e) {
   return (path == SimdPath::Avx2 ? range_avx2 : range_baseline)(op, a, b, e);
 }
 
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+template <class M>
+CV_ALWAYS_INLINE int64_t generated_sum(uint64_t key, size_t b, size_t e) {
+  typename M::Acc total = 0;
+  for (size_t i = b; i < e; ++i) total += M::map(data_value(key, i));
+  return static_cast<int64_t>(total);
+}
+
+CV_TARGET_BASELINE int64_t generated_baseline(Op op, uint64_t key, size_t b, size_t e) {
+  return op == Op::Sum ? generated_sum<Sum>(key, b, e) : generated_sum<Count3>(key, b, e);
+}
+CV_TARGET_AVX2 int64_t generated_avx2(Op op, uint64_t key, size_t b, size_t e) {
+  return op == Op::Sum ? generated_sum<Sum>(key, b, e) : generated_sum<Count3>(key, b, e);
 }
 
 }  // namespace
@@ -89,15 +96,27 @@ int64_t cpu_threads(Op op, const int32_t* a, size_t n, const std::atomic<bool>* 
   return total.load();
 }
 
+int64_t cpu_threads_generated(Op op, size_t n, uint64_t seed) {
+  const uint64_t key = data_key(seed);
+  const auto range = simd_supported(SimdPath::Avx2) ? generated_avx2 : generated_baseline;
+  std::atomic<int64_t> total{0};
+  parallel_for((n + kWorkChunk - 1) / kWorkChunk, [&](size_t b, size_t e) {
+    int64_t part = 0;
+    for (size_t c = b; c < e; ++c) part += range(op, key, c * kWorkChunk, std::min(n, (c + 1) * kWorkChunk));
+    total.fetch_add(part, std::memory_order_relaxed);
+  });
+  return total.load();
+}
+
 std::vector<int32_t> make_data(size_t n, uint64_t seed, const std::atomic<bool>* cancel) {
   std::vector<int32_t> v(n);
-  const uint64_t key = splitmix64(seed);
+  const uint64_t key = data_key(seed);
   // Polled every kWorkChunk values: at 2^30 values generation takes seconds,
   // and a cancelled lab must stop within a second even on a busy machine.
   parallel_for(n, [&](size_t b, size_t e) {
     for (size_t c = b; c < e && !cancelled(cancel); c += kWorkChunk)
       for (size_t i = c, end = std::min(e, c + kWorkChunk); i < end; ++i)
-        v[i] = static_cast<int32_t>(static_cast<uint32_t>(splitmix64(key ^ i)));
+        v[i] = data_value(key, i);
   });
   return v;
 }

@@ -15,6 +15,21 @@ CV_HD bool is_multiple_of_3(int32_t v) {
   return static_cast<uint32_t>(v) * 0xAAAAAAABu + 715827882u <= 1431655764u;
 }
 
+// The lab's data (make_data): value i of the stream a seed names, a pure
+// function of (key, i), so the CPU, the runner's device generator and the
+// verdict's references (which draw each value where they use it, no array)
+// agree bit for bit.
+CV_HD uint64_t data_mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+CV_HD uint64_t data_key(uint64_t seed) { return data_mix(seed); }
+CV_HD int32_t data_value(uint64_t key, uint64_t i) {
+  return static_cast<int32_t>(static_cast<uint32_t>(data_mix(key ^ i)));
+}
+
 // The two labs as element maps followed by a sum. Acc is the type a thread
 // accumulates in: a count of at most a few thousand hits per thread fits 32
 // bits; a sum of int32 values needs 64 bits from the first addition on.
