@@ -409,12 +409,12 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   CompileRequest req;
   req.source = src;
   req.template_name = name;
-  req.target = backend == Backend::Cpu && runs_on_cpu(*r.spec) ? usercode::Target::Cpu : usercode::Target::Gpu;
+  req.build = backend == Backend::Cpu && runs_on_cpu(*r.spec) ? usercode::BuildKind::Cpu : usercode::BuildKind::Gpu;
   req.file_name = r.path;
   req.paths = opt.paths;
   req.checked = opt.checked;
   req.guard = opt.guard;  // on the CPU backend: bounds-checked spans (compile())
-  const bool can_run = !(backend == Backend::Cpu && req.target == usercode::Target::Gpu);
+  const bool can_run = !(backend == Backend::Cpu && req.build == usercode::BuildKind::Gpu);
   r.line["bench"] = "kernel";
   r.line["variant"] = "yours";
   r.line["backend"] = to_string(backend);
@@ -475,7 +475,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   Measurement m = measure(r, n, block, verdict);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.
-  if (req.guard && req.target == usercode::Target::Gpu && can_run && !opt.source_text) {
+  if (req.guard && req.build == usercode::BuildKind::Gpu && can_run && !opt.source_text) {
     check_cancel(opt, 0.9f);
     add_unguarded(r, req, n, block, m);
   }
@@ -485,7 +485,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
                                         m.fields.value("unguarded_ms_median", 0.0)), traits);
   if (c.guarded.ok) {
     r.line["memory_instructions"] = c.guarded.memory_instructions;
-    r.line["checked_instructions"] = c.guarded.checked_instructions;
+    r.line["guarded_instructions"] = c.guarded.guarded_instructions;
     r.line["grouped_instructions"] = c.guarded.grouped_instructions;  // of them, also checked in groups
     r.line["loop_proven_instructions"] = c.guarded.loop_proven_instructions;  // of them, checked once before their loop
   }

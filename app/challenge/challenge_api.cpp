@@ -79,7 +79,7 @@ json submission_json(const Submission& s, int queue_position) {
   j["seconds_to_verdict"] = s.verdict_s - s.submitted_s;
   if (v.reps > 0)
     j["time"] = {{"min_ms", v.ms_min}, {"median_ms", v.ms_median}, {"max_ms", v.ms_max}, {"reps", v.reps},
-                 {"checked_launches", v.checked_launches}, {"n", v.n}, {"backend", v.backend}};
+                 {"audited_launches", v.audited_launches}, {"n", v.n}, {"backend", v.backend}};
   j["findings"] = v.findings;
   if (!v.explain_note.empty()) j["explain_note"] = v.explain_note;
   j["explained"] = s.stage == Stage::Done;

@@ -54,11 +54,11 @@ usercode::CompileRequest compile_request(const JudgeSettings& s, const JudgeRequ
   usercode::CompileRequest req;
   req.source = r.source;
   req.template_name = t.name;
-  req.target = s.backend == Backend::Cpu && usercode::runs_on_cpu(t) ? usercode::Target::Cpu
-                                                                      : usercode::Target::Gpu;
+  req.build = s.backend == Backend::Cpu && usercode::runs_on_cpu(t) ? usercode::BuildKind::Cpu
+                                                                      : usercode::BuildKind::Gpu;
   req.file_name = "kernel.cu";
   req.paths = s.paths;
-  req.guard = req.target == usercode::Target::Gpu;  // bench kernel's default: the guard on
+  req.guard = req.build == usercode::BuildKind::Gpu;  // bench kernel's default: the guard on
   // Code from the network: NVRTC in a confined child (cudaviz-nvrtc), as the
   // host compiler always is; bench kernel runs the module in the runner's cell.
   req.isolate = true;
@@ -74,7 +74,7 @@ long long size_of(const JudgeSettings& s, const usercode::TemplateSpec& t) {
   return emulated ? std::min({t.default_n, t.emulated_default_n, kEmulatedChallengeN}) : t.default_n;
 }
 
-// The checked launches' verdict; the time never under their median (a kernel
+// The audited launches' verdict; the time never under their median (a kernel
 // that works only when it is checked gains nothing from the unchecked ones).
 void apply_audit(const Audit& a, Verdict& v) {
   if (!a.correct) {
@@ -90,7 +90,7 @@ void apply_audit(const Audit& a, Verdict& v) {
   v.ms_median = std::max(v.ms_median, median);
   v.ms_min = std::max(v.ms_min, ms.front());
   v.ms_max = std::max(v.ms_max, ms.back());
-  v.checked_launches = static_cast<int>(ms.size());
+  v.audited_launches = static_cast<int>(ms.size());
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ struct Verdict {
   int message_line = 0;         // the line the message names (0: none)
   double ms_min = 0, ms_median = 0, ms_max = 0;
   int reps = 0;
-  int checked_launches = 0;  // launches on fresh data, each checked (judge_audit.h)
+  int audited_launches = 0;  // launches on fresh data after the timing, each answer compared (judge_audit.h)
   long long n = 0;
   std::vector<std::string> findings;  // explain's, in words
   bool racy = false;                  // explain found a race (then never correct: a GPU's answer varies)

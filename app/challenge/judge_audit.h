@@ -25,14 +25,14 @@ struct Audit {
   std::string message;         // why not, in words (the first failing launch)
   int message_line = 0;        // a fault's line, where the runner knows it
   bool fault = false;          // the kernel faulted (else: a wrong answer)
-  std::vector<double> ms;      // each checked launch's kernel time
+  std::vector<double> ms;      // each audited launch's kernel time
 };
 
-// The seed of checked launch `k` of a submission whose seed is `seed`: every
+// The seed of audited launch `k` of a submission whose seed is `seed`: every
 // launch different, the low 32 bits too (some generators take only those).
 uint64_t audit_seed(uint64_t seed, int k);
 
-// How many checked launches: a scene's template runs its test set's cases
+// How many audited launches: a scene's template runs its test set's cases
 // again (each replays its steps from its own start, checked at the end);
 // any other template launches that many times, each from a reset.
 int audit_launches(const usercode::TemplateSpec& t, Backend backend);

@@ -344,7 +344,7 @@ void KernelPanel::status_section(const UserKernel& uk) {
     ui::wrapped(ui::kDim, line);
     if (c.guarded.ok) {  // what the guard costs comes from these (docs/guard.md)
       std::snprintf(line, sizeof line, "guard: %zu memory accesses checked, %zu of them a group at a time",
-                    c.guarded.checked_instructions, c.guarded.grouped_instructions);
+                    c.guarded.guarded_instructions, c.guarded.grouped_instructions);
       ui::wrapped(ui::kDim, line);
     }
     if (st.edit_to_run_ms > 0 && st.headline.find("edit to running") == std::string::npos) {
@@ -396,11 +396,11 @@ void KernelPanel::costs_section(const UserKernel& uk) {
     if (r.max_threads > 0) ImGui::TextWrapped("at most %d threads / block", r.max_threads);
     ui::tooltip("From the compiler (ptxas) and, once loaded on a GPU, cuFuncGetAttribute. "
                 "The occupancy tab shows what they allow.");
-  } else if (st.compile && st.compile->target == usercode::Target::Cpu &&
+  } else if (st.compile && st.compile->build == usercode::BuildKind::Cpu &&
              st.spec && st.spec->cpu_form == usercode::CpuForm::Emulated) {
     ui::wrapped(ui::kWarn, "emulated on the CPU: your kernel's threads run in the emulator "
                            "(docs/emulator.md), so its times are a CPU's, not a GPU's");
-  } else if (st.compile && st.compile->target == usercode::Target::Cpu) {
+  } else if (st.compile && st.compile->build == usercode::BuildKind::Cpu) {
     ui::wrapped(ui::kDim, "compiled as C++ for the CPU: registers and shared memory are a GPU "
                           "compile's measures");
   } else {

@@ -182,7 +182,7 @@ function showVerdict(sub, builtins) {
     const p = document.createElement("p");
     p.textContent = "Your kernel: min " + fmtMs(sub.time.min_ms) + ", median " + fmtMs(sub.time.median_ms) +
                     ", max " + fmtMs(sub.time.max_ms) + " over " + sub.time.reps + " runs and " +
-                    (sub.time.checked_launches || 0) + " launches on fresh data, each checked, of n = " +
+                    (sub.time.audited_launches || 0) + " launches on fresh data after the timing, each answer compared, of n = " +
                     sub.time.n + " (" + sub.time.backend + ")";
     times.append(p);
     const top = Math.max(sub.time.median_ms, ...builtins.map((b) => b.ms));

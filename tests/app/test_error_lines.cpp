@@ -40,7 +40,7 @@ class ErrorLines : public ::testing::Test {
   // run on 1,000 elements in blocks of 256: threads 1000..1023 are past the end.
   LaunchOutcome run_cpu(const std::string& source, bool guard = true) {
     CompileRequest req;
-    req.target = Target::Cpu;
+    req.build = BuildKind::Cpu;
     req.source = source;
     req.guard = guard;
     req.paths = test_config().paths;
@@ -99,7 +99,7 @@ TEST_F(ErrorLines, CpuSegfaultThroughARawPointerIsNamedAtItsLine) {
 // ones the fast path. Each names the index, the line, the thread and the block.
 TEST_F(ErrorLines, CpuWholeKernelOutOfRangeIsNamedOnEverySchedule) {
   CompileRequest req;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.template_name = "reverse";
   req.source =
       "// template: reverse\n"
@@ -148,7 +148,7 @@ TEST_F(ErrorLines, CpuWithoutTheGuardRunsUnchecked) {
 TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
   if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
   CompileRequest req;
-  req.target = Target::Gpu;
+  req.build = BuildKind::Gpu;
   req.arch = "sm_75";
   req.checked = true;
   req.guard = true;

@@ -55,7 +55,7 @@ TEST(GuardKernels, EveryShippedKernelIsGuardedAndLinks) {
       ASSERT_TRUE(c.guarded.ok) << c.guarded.error;
       EXPECT_GT(c.guarded.memory_instructions, 0u);
       EXPECT_EQ(c.guarded.memory_instructions, guard::count_memory_instructions(c.ptx));
-      EXPECT_EQ(c.guarded.checked_instructions, c.guarded.memory_instructions);
+      EXPECT_EQ(c.guarded.guarded_instructions, c.guarded.memory_instructions);
       EXPECT_EQ(guard::count_marked_sites(c.guarded.ptx), c.guarded.memory_instructions);
       EXPECT_FALSE(c.cubin.empty()) << "nvJitLink builds the guarded cubin";
       EXPECT_TRUE(c.resources.known) << "ptxas figures of the guarded code";
@@ -80,7 +80,7 @@ TEST(GuardKernels, GuardedAndCheckedTogether) {
   // checked mode's own variables are admitted by the table after the buffers.
   EXPECT_NE(std::find(c.guarded.module_globals.begin(), c.guarded.module_globals.end(), "cv_fault"),
             c.guarded.module_globals.end());
-  EXPECT_EQ(c.guarded.checked_instructions, c.guarded.memory_instructions);
+  EXPECT_EQ(c.guarded.guarded_instructions, c.guarded.memory_instructions);
 }
 
 // The tiled n-body example's unrolled tile loop (8 reads of tile[] a trip)
@@ -177,7 +177,7 @@ TEST(GuardKernels, FaultKernelsHaveTheirSites) {
     for (const guard::GuardSite& s : c.guarded.sites)
       found = found || (s.access == k.access && s.space == k.space && s.line == k.line && !s.proven);
     EXPECT_TRUE(found);
-    EXPECT_EQ(c.guarded.checked_instructions, c.guarded.memory_instructions);
+    EXPECT_EQ(c.guarded.guarded_instructions, c.guarded.memory_instructions);
   }
 }
 

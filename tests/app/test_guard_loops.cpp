@@ -63,7 +63,7 @@ TEST(GuardLoops, ALoopIsProvenOnce) {
     ASSERT_TRUE(b.raw.ok && b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
     EXPECT_GE(b.guarded.guarded.loops_proven, 1u) << b.guarded.guarded.ptx;
     EXPECT_GE(loop_proven_sites(b.guarded.guarded), 1u);
-    EXPECT_EQ(b.guarded.guarded.checked_instructions, b.guarded.guarded.memory_instructions);
+    EXPECT_EQ(b.guarded.guarded.guarded_instructions, b.guarded.guarded.memory_instructions);
     // The hot loops (the proven copies) are the unguarded loops, instruction for instruction.
     const guard::LoopFigures raw = guard::innermost_loop_figures(b.raw.ptx);
     const guard::LoopFigures fast = guard::innermost_loop_figures(b.guarded.guarded.ptx);
@@ -132,7 +132,7 @@ TEST(GuardLoops, EdgeCasesAreProvenSoundlyOrLeftChecked) {
     const Both b = build(count3(c.body));
     ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
     const guard::GuardedPtx& g = b.guarded.guarded;
-    EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+    EXPECT_EQ(g.guarded_instructions, g.memory_instructions);
     EXPECT_EQ(guard::count_marked_sites(g.ptx), g.memory_instructions);
     EXPECT_EQ(loop_proven_sites(g) > 0, c.proven) << g.ptx;
     EXPECT_FALSE(b.guarded.cubin.empty());
@@ -157,7 +157,7 @@ TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
   const guard::GuardedPtx& g = b.guarded.guarded;
   EXPECT_GE(g.loops_proven, 1u) << g.ptx;
   EXPECT_GE(loop_proven_sites(g), 2u) << "s[t] and s[t + h] in the tree: " << g.ptx;
-  EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+  EXPECT_EQ(g.guarded_instructions, g.memory_instructions);
   // The raw kernel's bar.sync in the tree; in the guarded one, both copies' are barrier.sync.
   EXPECT_NE(b.raw.ptx.find("bar.sync"), std::string::npos);
   const size_t fast = g.ptx.find("_fast:"), after = g.ptx.find("_after:", fast);
@@ -177,7 +177,7 @@ TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
   for (const guard::Loop& l : guard::find_loops(pieces, 0, pieces.size()))
     refused = refused || l.why_not.find("activemask") != std::string::npos;
   EXPECT_TRUE(refused) << m.raw.ptx;
-  EXPECT_EQ(m.guarded.guarded.checked_instructions, m.guarded.guarded.memory_instructions);
+  EXPECT_EQ(m.guarded.guarded.guarded_instructions, m.guarded.guarded.memory_instructions);
 }
 
 }  // namespace

@@ -34,9 +34,9 @@ GuardedPtx guarded(const std::string& ptx) {
   GuardedPtx g = guard_ptx(ptx);
   EXPECT_TRUE(g.ok) << g.error;
   EXPECT_EQ(g.memory_instructions, count_memory_instructions(ptx));
-  EXPECT_EQ(g.checked_instructions, g.sites.size());
+  EXPECT_EQ(g.guarded_instructions, g.sites.size());
   EXPECT_EQ(count_marked_sites(g.ptx), g.sites.size());
-  EXPECT_EQ(g.checked_instructions, g.memory_instructions);
+  EXPECT_EQ(g.guarded_instructions, g.memory_instructions);
   if (!jitlink_status().empty()) {
     ADD_FAILURE() << "nvJitLink is part of the CUDA 13 toolkit the build uses: " << jitlink_status();
     return g;

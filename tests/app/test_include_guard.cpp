@@ -75,7 +75,7 @@ TEST(UsercodeIncludeGuard, PathsBecomeTheirLastComponent) {
 
 CompileResult cpu_compile(const std::string& body) {
   CompileRequest req;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.paths = test_config().paths;
   req.source = "// template: count3\n" + body +
                "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {}\n";

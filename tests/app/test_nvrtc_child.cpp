@@ -13,7 +13,7 @@ namespace {
 
 CompileResult gpu_compile(const std::string& source, bool isolate) {
   CompileRequest req;
-  req.target = Target::Gpu;
+  req.build = BuildKind::Gpu;
   req.arch = "sm_75";
   req.source = source;
   req.isolate = isolate;

@@ -75,7 +75,7 @@ class SandboxAttack : public ::testing::TestWithParam<std::string> {
   // The shipped atomic count runs, and is right, after the attack.
   void good_kernel_runs(RunnerClient& client) {
     CompileRequest req;
-    req.target = Target::Cpu;
+    req.build = BuildKind::Cpu;
     req.source = read_template_source(*find_entry("count3_atomic"), test_config().paths);
     const CompileResult c = compile(req);
     ASSERT_TRUE(c.ok) << c.first_error() << c.error;
@@ -96,7 +96,7 @@ TEST_P(SandboxAttack, IsStoppedAndNamedAndTheNextKernelRuns) {
   const auto [kind, words] = expectation(source);
   ASSERT_FALSE(kind.empty()) << GetParam() << " has no // expect: line";
   CompileRequest req;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.source = source;
   req.file_name = GetParam() + ".cu";
   const CompileResult c = compile(req);

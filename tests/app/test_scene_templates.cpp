@@ -159,7 +159,7 @@ TEST(SceneTemplates, SwarmParticleOnTheHostCompiler) {
   if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   CompileRequest req;
   req.source = shipped("swarm_particle");
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   const CompileResult r = compile(req);
   EXPECT_TRUE(r.ok) << r.error << r.log;
   EXPECT_TRUE(r.diagnostics.empty()) << r.log;
@@ -187,7 +187,7 @@ class SceneTemplatesCpu : public ::testing::Test {
   long long worst_step(const std::string& source, swarm::Variant v, unsigned n, int steps) {
     CompileRequest req;
     req.source = source;
-    req.target = Target::Cpu;
+    req.build = BuildKind::Cpu;
     const CompileResult c = compile(req);
     EXPECT_TRUE(c.ok) << c.error << c.log;
     if (!c.ok) return -1;

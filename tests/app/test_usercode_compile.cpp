@@ -133,7 +133,7 @@ TEST(UsercodeCompile, TemplateProblemsAreSentences) {
   // without its entry point says so at link/load time, never "GPU only".
   CompileRequest cpu;
   cpu.source = "// template: count3\n";
-  cpu.target = Target::Cpu;
+  cpu.build = BuildKind::Cpu;
   const CompileResult c = compile(cpu);
   EXPECT_EQ(c.error.find("only on a CUDA GPU"), std::string::npos) << c.error;
 }
@@ -200,7 +200,7 @@ TEST(UsercodeCompile, PerParticleOnTheHostCompiler) {
   if (find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   CompileRequest req;
   req.source = read_template_source(*find_template("fountain_particle"), test_config().paths);
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   const CompileResult ok = compile(req);
   EXPECT_TRUE(ok.ok) << ok.error << ok.log;
   EXPECT_FALSE(ok.shared_object.empty());
@@ -266,7 +266,7 @@ TEST(UsercodeCompile, ASignatureThatDoesNotMatchIsReportedAtTheStudentsFunction)
     if (find_host_compiler(test_config().paths).empty()) continue;
     CompileRequest req;
     req.source = m.source;
-    req.target = Target::Cpu;
+    req.build = BuildKind::Cpu;
     req.paths = test_config().paths;
     expect_at_the_function(compile(req), t, std::string(m.tmpl) + " (host)");
   }

@@ -22,7 +22,7 @@ namespace {
 
 CompileResult cpu_build(const std::string& body) {
   CompileRequest req;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.source = "// template: fountain_particle\n"
                "CV_HD void particle_step(cv::Particle& s, float vx, float vz, const cv::Frame& f,\n"
                "                         const cv::Params& p) {\n" +
@@ -32,7 +32,7 @@ CompileResult cpu_build(const std::string& body) {
 
 CompileResult template_build() {
   CompileRequest req;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.source = read_template_source(*find_template("fountain_particle"), test_config().paths);
   return compile(req);
 }
@@ -169,7 +169,7 @@ TEST_F(UsercodeRunner, AnEndlessLaunchAfterAFinishedOneIsATimeOutNotSlow) {
   const TemplateSpec& count3 = *find_template("count3");
   auto build = [&](const std::string& body) {
     CompileRequest req;
-    req.target = Target::Cpu;
+    req.build = BuildKind::Cpu;
     req.template_name = "count3";
     req.source = "// template: count3\nextern \"C\" __global__ void count3(" + parameter_text(count3) +
                  ") {\n" + body + "\n}\n";

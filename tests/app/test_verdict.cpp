@@ -34,7 +34,7 @@ bool no_host_compiler() { return find_host_compiler(test_config().paths).empty()
 CompileResult host_build(const std::string& src) {
   CompileRequest req;
   req.source = src;
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.paths = test_config().paths;
   return compile(req);
 }

@@ -45,7 +45,7 @@ void prepare(const corpus::Kernel& k, Judged& j) {
   CompileRequest req;
   req.source = k.source;
   req.file_name = k.name + ".cu";
-  req.target = Target::Cpu;
+  req.build = BuildKind::Cpu;
   req.checked = true;
   req.paths = test_config().paths;
   j.c = compile(req);

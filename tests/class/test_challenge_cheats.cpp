@@ -2,8 +2,8 @@
 // compiler, the runner's emulator in its cell): a kernel that writes the answer
 // it remembered for the judge's first data, and one that counts its launches
 // and does nothing once the first check is behind it, each pass bench kernel's
-// one check and are found by the checked launches on fresh data; an honest
-// kernel stays correct, timed on checked launches; a kernel's printf reaches no
+// one check and are found by the audited launches on fresh data; an honest
+// kernel stays correct, timed on audited launches; a kernel's printf reaches no
 // terminal; the GPU path's compile is isolated and a machine file included in
 // three spellings never comes back; attack kernels (tests/attacks) are stopped
 // and named and the same runner judges the next kernel.
@@ -126,7 +126,7 @@ TEST(ChallengeCheats, AnHonestKernelIsCorrectWithItsTimeFromCheckedLaunches) {
   if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
   const Verdict v = judge(std::string(kHead) + kSignature + kHonestBody, 4242);
   ASSERT_EQ(v.outcome, Verdict::Outcome::Correct) << v.message;
-  EXPECT_EQ(v.checked_launches, audit_launches(*cv::usercode::find_template("count3"), cv::Backend::Cpu));
+  EXPECT_EQ(v.audited_launches, audit_launches(*cv::usercode::find_template("count3"), cv::Backend::Cpu));
   EXPECT_GT(v.ms_median, 0.0);
   EXPECT_LE(v.ms_min, v.ms_median);
   EXPECT_LE(v.ms_median, v.ms_max);
@@ -188,7 +188,7 @@ TEST(ChallengeCheats, SubmissionsCompileIsolatedAndAFileOfTheMachineNeverComesBa
 // sanitizer build: sandbox/cell.h), from loading an honest kernel.
 bool cell_in_force(std::string& what) {
   cv::usercode::CompileRequest req;
-  req.target = cv::usercode::Target::Cpu;
+  req.build = cv::usercode::BuildKind::Cpu;
   req.template_name = "count3";
   req.source = std::string(kHead) + kSignature + kHonestBody;
   req.paths = test_config().paths;

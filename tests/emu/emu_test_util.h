@@ -1,6 +1,6 @@
 #pragma once
 // Helpers for emu_tests: build a kernel file against the app's prelude (as
-// the app does for Target::Cpu), load it, and launch it with buffers.
+// the app does for BuildKind::Cpu), load it, and launch it with buffers.
 #include <gtest/gtest.h>
 
 #include <fstream>

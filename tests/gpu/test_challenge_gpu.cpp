@@ -1,7 +1,7 @@
 // Leaderboard cheats against the challenge's judge on a GPU (NVRTC, the guard,
 // the runner's CUDA events), at the template's own size: a remembered answer
 // and a kernel that stops working after the check are wrong; an honest kernel
-// is correct, its time from launches on fresh data, each checked.
+// is correct, its time from launches on fresh data, each answer compared (audited).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -68,10 +68,10 @@ TEST(ChallengeGpu, CheatsAreWrongAndAnHonestKernelIsTimedOnCheckedLaunches) {
   EXPECT_EQ(lazy.outcome, Verdict::Outcome::Wrong) << lazy.message;
   const Verdict honest = judge_on_gpu(std::string(kSignature) + kHonestBody, 13);
   ASSERT_EQ(honest.outcome, Verdict::Outcome::Correct) << honest.message;
-  EXPECT_EQ(honest.checked_launches, audit_launches(*t, cv::Backend::Cuda));
+  EXPECT_EQ(honest.audited_launches, audit_launches(*t, cv::Backend::Cuda));
   EXPECT_GT(honest.ms_median, 0.0);
-  std::printf("honest count3 on the GPU: median %.4f ms (%d checked launches)\n", honest.ms_median,
-              honest.checked_launches);
+  std::printf("honest count3 on the GPU: median %.4f ms (%d audited launches)\n", honest.ms_median,
+              honest.audited_launches);
 }
 
 TEST(ChallengeGpu, ADevicePrintfReachesNoTerminal) {

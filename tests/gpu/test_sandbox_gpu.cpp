@@ -16,7 +16,7 @@ namespace {
 TEST(SandboxGpu, AnIsolatedCompileRunsRightOnTheDevice) {
   CV_REQUIRE_GPU();
   CompileRequest req;
-  req.target = Target::Gpu;
+  req.build = BuildKind::Gpu;
   req.isolate = true;
   req.guard = true;
   req.paths = test_config().paths;
@@ -40,7 +40,7 @@ TEST(SandboxGpu, AnIsolatedCompileRunsRightOnTheDevice) {
 TEST(SandboxGpu, AnIsolatedCompileSeesNoFilesOfTheMachine) {
   CV_REQUIRE_GPU();
   CompileRequest req;
-  req.target = Target::Gpu;
+  req.build = BuildKind::Gpu;
   req.isolate = true;
   req.paths = test_config().paths;
   req.source = "// template: count3\n#define CV_CAT(a, b) a##b\n#define CV_HAS CV_CAT(__has_, include)\n"

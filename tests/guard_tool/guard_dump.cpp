@@ -83,7 +83,7 @@ int dump(const std::string& file, const std::string& arch, const std::string& ou
   size_t proven = 0;
   for (const guard::GuardSite& s : g.guarded.sites) proven += s.proven;
   std::cout << stem << " regs " << raw.resources.registers << " -> " << g.resources.registers
-            << " | memory " << g.guarded.memory_instructions << " checked " << g.guarded.checked_instructions
+            << " | memory " << g.guarded.memory_instructions << " checked " << g.guarded.guarded_instructions
             << " grouped " << g.guarded.grouped_instructions << " loop_proven " << g.guarded.loop_proven_instructions
             << " proven_named " << proven << " | innermost-loop PTX instructions " << lr.instructions << " -> "
             << lg.instructions << ", branches " << lr.branches << " -> " << lg.branches << " | SASS instructions "

@@ -57,9 +57,9 @@ emu::ExplainRequest make_explain_request(const TemplateSpec& t, const std::strin
   // per-item function runs inside its GPU wrapper kernel.
   for (const detail::Header& h : detail::prelude_headers(t)) q.headers.push_back({h.name, h.text});
   q.includes = {"cudaviz.h", "cudaviz_" + t.name + ".h"};
-  const Target target = t.cpu_form == CpuForm::Emulated ? Target::Cpu : Target::Gpu;
-  q.entry = detail::entry_points(t, target).at(0);
-  if (target == Target::Gpu) q.after = "\n#include \"" + detail::epilogue_name(t, target) + "\"\n";
+  const BuildKind build = t.cpu_form == CpuForm::Emulated ? BuildKind::Cpu : BuildKind::Gpu;
+  q.entry = detail::entry_points(t, build).at(0);
+  if (build == BuildKind::Gpu) q.after = "\n#include \"" + detail::epilogue_name(t, build) + "\"\n";
   std::string why;
   q.cxx = find_host_compiler(o.paths, &why);
   if (q.cxx.empty()) throw std::runtime_error(why);

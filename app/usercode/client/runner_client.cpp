@@ -258,12 +258,12 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     out.error = e.what();
     return out;
   }
-  const bool items = c.target == Target::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
+  const bool items = c.build == BuildKind::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
   nlohmann::json req = {{"op", "load"}, {"module", module}, {"checked", c.checked},
                         {"form", items ? "items" : "kernel"},
                         {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
   std::vector<char> blob;
-  if (c.target == Target::Cpu) {
+  if (c.build == BuildKind::Cpu) {
     req["shared_object"] = c.shared_object;
     req["file_name"] = c.file_name;  // the student's file in the module's line table
   } else {
@@ -428,7 +428,7 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double l
     if (f->grid[0] == 1 && f->grid[1] == 1 && f->grid[2] == 1)
       for (int i = 0; i < 3; ++i) f->grid[i] = r.shape.grid[i];
     const CompileResult& c = known->second;
-    if (c.target == Target::Cpu && (out.reply.contains("fault_address") || out.reply.contains("fault_code_offset")))
+    if (c.build == BuildKind::Cpu && (out.reply.contains("fault_address") || out.reply.contains("fault_code_offset")))
       place_signal(*f, out.reply, c);
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];

@@ -58,7 +58,7 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   const std::string name =
       !template_name.empty() ? template_name : template_from_source(source).value_or("");
   const TemplateSpec* t = find_template(name);
-  req.target = opts_.backend == Backend::Cpu && t && runs_on_cpu(*t) ? Target::Cpu : Target::Gpu;
+  req.build = opts_.backend == Backend::Cpu && t && runs_on_cpu(*t) ? BuildKind::Cpu : BuildKind::Gpu;
   req.source = std::move(source);
   req.template_name = std::move(template_name);
   req.file_name = std::move(file_name);
@@ -102,7 +102,7 @@ void UserKernel::poll() {
   status_.resources = r->resources;
   set_headline_from_compile(*r);
   if (r->ok) {
-    if (opts_.backend == Backend::Cpu && r->target == Target::Gpu) {
+    if (opts_.backend == Backend::Cpu && r->build == BuildKind::Gpu) {
       status_.state = UserKernelState::CannotRun;
       status_.headline = "compiled for " + r->arch + " in " + std::to_string(static_cast<int>(r->compile_ms)) + " ms";
       status_.fallback = "running the built-in kernel because a " + r->template_name +

@@ -32,29 +32,29 @@ std::vector<Header> prelude_headers(const TemplateSpec& t) {
   std::vector<Header> h = {{"cudaviz.h", prelude::cudaviz_h},
                            {"cudaviz_" + t.name + ".h", "// cudaviz: what a " + t.name +
                                                             " file must define.\n" + declaration_text(t)}};
-  if (!t.gpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Gpu), t.gpu_epilogue});
-  if (!t.cpu_epilogue.empty()) h.push_back({epilogue_name(t, Target::Cpu), t.cpu_epilogue});
+  if (!t.gpu_epilogue.empty()) h.push_back({epilogue_name(t, BuildKind::Gpu), t.gpu_epilogue});
+  if (!t.cpu_epilogue.empty()) h.push_back({epilogue_name(t, BuildKind::Cpu), t.cpu_epilogue});
   return h;
 }
 
-std::string epilogue_name(const TemplateSpec& t, Target target) {
-  const std::string& text = target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
+std::string epilogue_name(const TemplateSpec& t, BuildKind build) {
+  const std::string& text = build == BuildKind::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
   if (text.empty()) return "";
-  return "cudaviz_" + t.name + (target == Target::Gpu ? "_gpu.h" : "_cpu.h");
+  return "cudaviz_" + t.name + (build == BuildKind::Gpu ? "_gpu.h" : "_cpu.h");
 }
 
 std::string assemble(const std::string& source, const std::string& file, const TemplateSpec& t,
-                     Target target) {
+                     BuildKind build) {
   std::string s = "#include \"cudaviz.h\"\n#include \"cudaviz_" + t.name + ".h\"\n";
   s += "#line 1 \"" + file + "\"\n";
   s += source;
-  const std::string epi = epilogue_name(t, target);
+  const std::string epi = epilogue_name(t, build);
   if (!epi.empty()) s += "\n#include \"" + epi + "\"\n";
   return s;
 }
 
-std::vector<std::string> entry_points(const TemplateSpec& t, Target target) {
-  return {target == Target::Cpu && t.cpu_form == CpuForm::Items ? t.cpu_entry : t.entry};
+std::vector<std::string> entry_points(const TemplateSpec& t, BuildKind build) {
+  return {build == BuildKind::Cpu && t.cpu_form == CpuForm::Items ? t.cpu_entry : t.entry};
 }
 
 }  // namespace detail
@@ -69,8 +69,8 @@ std::string prelude_text(const TemplateSpec& t) {
   return s;
 }
 
-std::string epilogue_text(const TemplateSpec& t, Target target) {
-  return target == Target::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
+std::string epilogue_text(const TemplateSpec& t, BuildKind build) {
+  return build == BuildKind::Gpu ? t.gpu_epilogue : t.cpu_epilogue;
 }
 
 std::string CompileResult::first_error() const {
@@ -105,10 +105,10 @@ CompileResult compile(const CompileRequest& in) {
   CompileRequest req = in;
   req.file_name = clean_file_name(req.file_name);
   CompileResult r;
-  r.target = req.target;
+  r.build = req.build;
   r.file_name = req.file_name;
   // The CPU has no guard of its own: with the guard on, its spans are checked.
-  if (req.target == Target::Cpu && req.guard) req.checked = true;
+  if (req.build == BuildKind::Cpu && req.guard) req.checked = true;
   r.checked = req.checked;
   r.source_lines = static_cast<size_t>(std::count(req.source.begin(), req.source.end(), '\n')) + 1;
   auto finish = [&]() -> CompileResult {
@@ -143,15 +143,15 @@ CompileResult compile(const CompileRequest& in) {
   }
   r.template_name = t->name;
   r.spec = t;
-  if (req.target == Target::Cpu && !runs_on_cpu(*t)) {
+  if (req.build == BuildKind::Cpu && !runs_on_cpu(*t)) {
     r.error = "a " + t->name +
               " kernel is a whole __global__ kernel: it runs only on a CUDA GPU (this one still "
               "compiles for the GPU to show its errors and PTX)";
     return finish();
   }
-  r.entry_points = detail::entry_points(*t, req.target);
-  if (req.target == Target::Cpu) r.request = std::make_shared<const CompileRequest>(req);
-  if (req.target == Target::Gpu)
+  r.entry_points = detail::entry_points(*t, req.build);
+  if (req.build == BuildKind::Cpu) r.request = std::make_shared<const CompileRequest>(req);
+  if (req.build == BuildKind::Gpu)
     detail::compile_gpu(req, r);
   else
     detail::compile_host(req, r);

@@ -53,12 +53,12 @@ struct KernelResources {
   int max_threads = 0;    // per block (0 until the runner loaded it)
 };
 
-enum class Target { Gpu, Cpu };  // NVRTC cubin / host C++ shared object
+enum class BuildKind { Gpu, Cpu };  // NVRTC cubin / host C++ shared object
 
 struct CompileRequest {
   std::string source;         // the student's file, exactly as in the editor
   std::string template_name;  // "" -> from the source's first line
-  Target target = Target::Gpu;
+  BuildKind build = BuildKind::Gpu;
   // NVRTC architecture "sm_XY"; "" -> the running device's, else kDefaultArch.
   std::string arch;
   bool checked = false;       // bounds-checked accessors record the first bad index
@@ -80,7 +80,7 @@ struct CompileResult {
   bool ok = false;                      // compiled with no error
   std::string template_name;
   const TemplateSpec* spec = nullptr;   // the registered template (template_registry.h)
-  Target target = Target::Gpu;
+  BuildKind build = BuildKind::Gpu;
   std::string arch;                     // what NVRTC compiled for ("sm_90"), "host" on the CPU path
   bool checked = false;
   std::vector<Diagnostic> diagnostics;  // errors and warnings at the student's lines
@@ -117,7 +117,7 @@ CompileResult compile(const CompileRequest& req);
 std::string prelude_text(const TemplateSpec& t);
 // The code appended after the student's (the wrapper kernel of a per-particle
 // function), "" for whole kernels.
-std::string epilogue_text(const TemplateSpec& t, Target target);
+std::string epilogue_text(const TemplateSpec& t, BuildKind build);
 
 // "NVRTC 13.0", or why it cannot be used (library missing: a sentence).
 std::string nvrtc_status();

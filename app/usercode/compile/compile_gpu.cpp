@@ -140,7 +140,7 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
     r.error = bad;
     return;
   }
-  const std::string program = assemble(req.source, req.file_name, *r.spec, Target::Gpu);
+  const std::string program = assemble(req.source, req.file_name, *r.spec, BuildKind::Gpu);
   const std::vector<Header> headers = prelude_headers(*r.spec);
   // Guarded: NVRTC stops at PTX (compute_XY); nvJitLink builds the cubin from the guarded PTX.
   const bool guard_links = req.guard && r.arch.rfind("sm_", 0) == 0;

@@ -82,7 +82,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
     emu::BuildRequest q;
     q.source = req.source;
     q.file_name = req.file_name;
-    q.entries = entry_points(*r.spec, Target::Cpu);
+    q.entries = entry_points(*r.spec, BuildKind::Cpu);
     for (const Header& h : prelude_headers(*r.spec)) q.headers.push_back({h.name, h.text});
     q.includes = {"cudaviz.h", "cudaviz_" + r.spec->name + ".h"};
     q.checked = req.checked;
@@ -120,7 +120,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
                     log_path = dir->path() + "/compile.log";
   try {
     for (const Header& h : prelude_headers(*r.spec)) write_file(dir->path() + "/" + h.name, h.text);
-    write_file(src, assemble(req.source, req.file_name, *r.spec, Target::Cpu));
+    write_file(src, assemble(req.source, req.file_name, *r.spec, BuildKind::Cpu));
   } catch (const std::runtime_error& e) {
     r.error = e.what();  // "cannot write '<path>': <why>"
     return;

@@ -15,14 +15,14 @@ struct Header {
 // cudaviz.h and the template's declarations, then (after the student's code)
 // the wrapper of a per-item function for each target.
 std::vector<Header> prelude_headers(const TemplateSpec& t);
-std::string epilogue_name(const TemplateSpec& t, Target target);  // "" when none
+std::string epilogue_name(const TemplateSpec& t, BuildKind build);  // "" when none
 
 // The program the compiler sees: prelude includes, `#line 1 "FILE"`, the
 // student's source unchanged, then the epilogue include.
 std::string assemble(const std::string& source, const std::string& file, const TemplateSpec& t,
-                     Target target);
+                     BuildKind build);
 // The extern "C" names the runner looks up for `t` on `target`.
-std::vector<std::string> entry_points(const TemplateSpec& t, Target target);
+std::vector<std::string> entry_points(const TemplateSpec& t, BuildKind build);
 
 // Where `src` defines `name` (the first `name (` outside comments and
 // strings): 1-based line and column, {0, 0} when it does not.

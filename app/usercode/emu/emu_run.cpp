@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "common/parallel_for.h"
-#include "usercode/emu/block_runner.h"
+#include "usercode/emu/block_stepper.h"
 #include "usercode/emu/emu.h"
 #include "usercode/emu/explain_analysis.h"
 #include "usercode/emu/explain_record.h"
@@ -23,7 +23,7 @@
 #include "usercode/emu/pc_lines.h"
 #include "usercode/emu/shared_names.h"
 #include "usercode/emu/tls_symbols.h"
-#include "usercode/emu/verdict_runner.h"
+#include "usercode/emu/verdict_interleaver.h"
 
 namespace cv::emu {
 namespace {
@@ -59,7 +59,7 @@ struct RunState {
 struct Worker {
   RunState* run = nullptr;
   cv_emu::Ctx* ctx = nullptr;
-  BlockRunner* runner = nullptr;  // null: the loop mode
+  BlockStepper* stepper = nullptr;  // null: the loop mode
   WorkerRecord* rec = nullptr;
   Range shared{0, 0}, ctx_range{0, 0};
   bool verdict = false;
@@ -78,17 +78,17 @@ void fail(RunState& s, unsigned long long block, BlockError e) {
 }
 
 void hook_barrier(int line) {
-  if (!tl->runner)
+  if (!tl->stepper)
     throw Trap{{"barrier", "__syncthreads() at line " + std::to_string(line) +
                                " was reached in a kernel the emulator runs without fibers", line}};
-  tl->runner->wait_barrier(line);
+  tl->stepper->wait_barrier(line);
 }
 
 void hook_warp(int line) {
-  if (!tl->runner)
+  if (!tl->stepper)
     throw Trap{{"warp", "a warp operation at line " + std::to_string(line) +
                             " was reached in a kernel the emulator runs without fibers", line}};
-  tl->runner->wait_warp(line);
+  tl->stepper->wait_warp(line);
 }
 
 void hook_print(const char* text, unsigned long long n) {
@@ -109,7 +109,7 @@ void hook_trap(const char* what, int line) {
   const cv_emu::Ctx& c = *tl->ctx;
   BlockError e{"trap", std::string(what) + " at line " + std::to_string(line) + " in thread " +
                            dim_text(c.thread_idx) + " of block " + dim_text(c.block_idx), line};
-  if (tl->runner) tl->runner->abort_block(std::move(e));
+  if (tl->stepper) tl->stepper->abort_block(std::move(e));
   throw Trap{std::move(e)};
 }
 
@@ -123,12 +123,12 @@ uint32_t block_linear(const cv_emu::Dim& b, const cv_emu::Dim& g) { return (b.z 
 // have ordered it is stale. (Ending turns at loads too costs a switch per
 // read, n-body's tiles millions, and finds no lost update stores do not.)
 void verdict_access(Worker& w, uintptr_t a) {
-  if (!w.runner) return;
+  if (!w.stepper) return;
   const bool shared = a >= w.shared.lo && a < w.shared.hi && !(a >= w.ctx_range.lo && a < w.ctx_range.hi);
   bool racy = shared;
   for (size_t i = 0; !racy && i < w.run->writable.size(); ++i)
     racy = a >= w.run->writable[i].lo && a < w.run->writable[i].hi;
-  if (racy) w.runner->park();
+  if (racy) w.stepper->park();
 }
 
 void hook_access(const void* p, unsigned bytes, int kind, const void* pc, const void* frame) {
@@ -164,7 +164,7 @@ void hook_access(const void* p, unsigned bytes, int kind, const void* pc, const 
   e.where = w.rec->stacks.intern(walk_stack(pc, frame, w.text));
   e.block = block;
   e.thread = (c.thread_idx.z * c.block_dim.y + c.thread_idx.y) * c.block_dim.x + c.thread_idx.x;
-  const Lane* lane = w.runner ? w.runner->current() : nullptr;
+  const Lane* lane = w.stepper ? w.stepper->current() : nullptr;
   e.bepoch = lane ? lane->bepoch : 0;
   e.wepoch = lane ? lane->wepoch : 0;
   e.bytes = bytes;
@@ -225,15 +225,15 @@ unsigned worker_index() {
   return mine;
 }
 
-BlockRunner& block_runner(size_t stack_bytes) {
-  thread_local std::unique_ptr<BlockRunner> r;
-  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<BlockRunner>(stack_bytes);
+BlockStepper& block_stepper(size_t stack_bytes) {
+  thread_local std::unique_ptr<BlockStepper> r;
+  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<BlockStepper>(stack_bytes);
   return *r;
 }
 
-VerdictRunner& verdict_runner(size_t stack_bytes) {
-  thread_local std::unique_ptr<VerdictRunner> r;
-  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<VerdictRunner>(stack_bytes);
+VerdictInterleaver& verdict_interleaver(size_t stack_bytes) {
+  thread_local std::unique_ptr<VerdictInterleaver> r;
+  if (!r || r->stack_bytes() != stack_bytes) r = std::make_unique<VerdictInterleaver>(stack_bytes);
   return *r;
 }
 
@@ -245,8 +245,8 @@ void run_verdict(RunState& s, Worker& w, size_t first, size_t last) {
   if (w.ctx_range.hi < w.shared.hi) shared.push_back({std::max(w.ctx_range.hi, w.shared.lo), w.shared.hi});
   uint64_t seed = s.opt->verdict_seed ? s.opt->verdict_seed : s.seed;
   seed = seed * 0x9e3779b97f4a7c15ull + first;
-  const std::optional<BlockFailure> f = verdict_runner(s.opt->stack_bytes).run(
-      *s.entry, s.params, w.ctx, first, last, shared, seed, [&](BlockRunner* r) { w.runner = r; },
+  const std::optional<BlockFailure> f = verdict_interleaver(s.opt->stack_bytes).run(
+      *s.entry, s.params, w.ctx, first, last, shared, seed, [&](BlockStepper* r) { w.stepper = r; },
       [&](unsigned long long b) { return b < s.error_block.load(std::memory_order_relaxed); },
       s.opt->blocks_done);
   if (f) fail(s, f->block, f->error);
@@ -296,8 +296,8 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
     } else if (path == Path::Loop) {
       s.entry->loop(s.params, w.ctx, first, last);
     } else {
-      BlockRunner& r = block_runner(s.opt->stack_bytes);
-      w.runner = &r;
+      BlockStepper& r = block_stepper(s.opt->stack_bytes);
+      w.stepper = &r;
       for (size_t b = first; b < last && b < s.error_block.load(std::memory_order_relaxed); ++b) {
         c.block_idx = {static_cast<unsigned>(b % s.grid.x), static_cast<unsigned>((b / s.grid.x) % s.grid.y),
                        static_cast<unsigned>(b / (static_cast<size_t>(s.grid.x) * s.grid.y))};

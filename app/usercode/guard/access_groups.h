@@ -7,7 +7,7 @@
 // loop's tile[k], tile[k+1], ... One check of their whole range and of the
 // base's alignment covers all of them; the guard then runs the run's code
 // twice over: once with no per-access checks, taken when the group's check
-// passes, once with every access checked as usual.
+// passes, once with every access guarded as usual.
 #include <functional>
 #include <optional>
 #include <string>

@@ -5,7 +5,7 @@
 // are not themselves pointers. Every definition of the register must agree
 // (the analysis does not follow control flow). A hint only: the guard
 // compares that parameter's buffer first, and an address outside it is
-// still checked against every buffer before it is called a fault.
+// still guarded against every buffer before it is called a fault.
 #include <map>
 #include <string>
 #include <vector>

@@ -16,7 +16,7 @@ constexpr unsigned kUnrolled = 4;  // table entries compared without the loop
 size_t param_offset(int root) { return offsetof(Table, param) + sizeof(ParamWindow) * static_cast<size_t>(root); }
 
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared, local)
-// or inside one entry of the table (global). A table match jumps to L"checked".
+// or inside one entry of the table (global). A table match jumps to L"guarded".
 // The start is compared signed: every window lies below 2^63, so an address
 // at the top of the 64-bit space fails there instead of wrapping `reg +
 // width` around to a small end that would pass.
@@ -37,14 +37,14 @@ void range_check(std::ostream& c, const std::string& space, const std::string& L
   if (root >= 0 && root < static_cast<int>(kParamWindows))
     c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << param_offset(root) << "];\n"
       << "\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
-      << "\t@%cvg_p0 bra " << L << "checked;\n";
+      << "\t@%cvg_p0 bra " << L << "guarded;\n";
   for (unsigned e = 0; e < kUnrolled; ++e)
     c << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [" << kTableName << "+" << 16 + 16 * e << "];\n"
       << "\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n"
-      << "\t@%cvg_p0 bra " << L << "checked;\n";
+      << "\t@%cvg_p0 bra " << L << "guarded;\n";
   c << "\tld.const.u32 %cvg_r0, [" << kTableName << "];\n\tadd.s32 %cvg_r0, %cvg_r0, -" << kUnrolled
     << ";\n\tmov.u64 %cvg_d4, " << kTableName << ";\n\tadd.s64 %cvg_d4, %cvg_d4, " << 16 * kUnrolled << ";\n"
-    << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "checked;\n"
+    << L << "loop:\n\tsetp.gt.s32 %cvg_p0, %cvg_r0, 0;\n\t@!%cvg_p0 bra " << L << "guarded;\n"
     << "\tld.const.v2.u64 {%cvg_d2, %cvg_d3}, [%cvg_d4+16];\n\tadd.s64 %cvg_d4, %cvg_d4, 16;\n"
     << "\tadd.s32 %cvg_r0, %cvg_r0, -1;\n\tsetp.ge.s64 %cvg_p0, " << reg << ", %cvg_d2;\n"
     << "\tsetp.le.and.u64 %cvg_p0, %cvg_d1, %cvg_d3, %cvg_p0;\n\t@!%cvg_p0 bra " << L << "loop;\n";
@@ -108,7 +108,7 @@ int log2_of(unsigned w) {
 // prove it, then the instruction itself predicated on the result (a load's
 // registers zeroed first, so ptxas keeps no old value alive) and issued
 // before the one branch, which goes out of line only when the fence says no.
-// Out of line: an access through an argument's pointer is checked exactly
+// Out of line: an access through an argument's pointer is guarded exactly
 // against every buffer (a pointer into another buffer, or at the very end
 // of its own with a constant offset, is fine: it runs there); anything else
 // is recorded. Empty when the access needs the general form.
@@ -176,7 +176,7 @@ std::optional<CheckCode> fence(const Access& a, const std::string& L, std::ostri
     f << L << "slow:\n";
     address(f);
     range_check(f, "global", L, "%cvg_d0", W, a.root);
-    f << L << "checked:\n";
+    f << L << "guarded:\n";
     if (a.width > 1)
       f << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
     f << "\t@!%cvg_p0 bra " << L << "fail;\n\t" << a.body << ";\n\tbra " << L << "after;\n";
@@ -198,7 +198,7 @@ std::string window_check(const std::string& space, const std::string& prefix, co
                          const std::string& width, int root) {
   std::ostringstream c;
   range_check(c, space, prefix, reg.c_str(), width, root);
-  if (space == "global") c << prefix << "checked:\n";
+  if (space == "global") c << prefix << "guarded:\n";
   return c.str();
 }
 
@@ -206,14 +206,14 @@ std::string group_check(const AccessGroup& g, unsigned id, const std::string& sl
   const std::string L = "$cvg_g" + std::to_string(id) + "_";
   std::ostringstream c;
   c << "\t// cudaviz guard: group " << id << ": " << g.members.size() << " accesses through " << g.base
-    << " checked at once ([" << g.base << (g.lo < 0 ? "" : "+") << g.lo << ", " << g.base
+    << " guarded at once ([" << g.base << (g.lo < 0 ? "" : "+") << g.lo << ", " << g.base
     << (g.hi < 0 ? "" : "+") << g.hi << "), " << g.space << ", aligned to " << g.align << ")\n";
   if (g.base32) c << "\tcvt.u64.u32 %cvg_d0, " << g.base << ";\n";
   else c << "\tmov.b64 %cvg_d0, " << g.base << ";\n";
   c << "\tand.b64 %cvg_d6, %cvg_d0, " << g.align - 1 << ";\n";
   if (g.lo) c << "\tadd.s64 %cvg_d0, %cvg_d0, " << g.lo << ";\n";
   range_check(c, g.space, L, "%cvg_d0", std::to_string(g.hi - g.lo), root);
-  c << L << "checked:\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra " << slow << ";\n";
+  c << L << "guarded:\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra " << slow << ";\n";
   return c.str();
 }
 
@@ -240,7 +240,7 @@ CheckCode check_code(const Access& a) {
   } else {
     c << "\tmov.b64 %cvg_d0, " << a.base << ";\n";
   }
-  if (a.width > 1) c << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n";  // tested at `checked`
+  if (a.width > 1) c << "\tand.b64 %cvg_d6, %cvg_d0, " << a.width - 1 << ";\n";  // tested at `guarded`
   const std::string W = std::to_string(a.width);
   if (a.space == "global" || a.space == "shared" || a.space == "local") {
     range_check(c, a.space, L, "%cvg_d0", W);
@@ -248,12 +248,12 @@ CheckCode check_code(const Access& a) {
     c << "\tisspacep.shared %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "sh;\n"
       << "\tisspacep.local %cvg_p2, %cvg_d0;\n\t@%cvg_p2 bra " << L << "lo;\n";
     range_check(c, "global", L, "%cvg_d0", W);
-    c << "\tbra " << L << "checked;\n" << L << "sh:\n\tcvta.to.shared.u64 %cvg_d5, %cvg_d0;\n";
+    c << "\tbra " << L << "guarded;\n" << L << "sh:\n\tcvta.to.shared.u64 %cvg_d5, %cvg_d0;\n";
     range_check(c, "shared", L, "%cvg_d5", W);
-    c << "\tbra " << L << "checked;\n" << L << "lo:\n\tcvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
+    c << "\tbra " << L << "guarded;\n" << L << "lo:\n\tcvta.to.local.u64 %cvg_d5, %cvg_d0;\n";
     range_check(c, "local", L, "%cvg_d5", W);
   }
-  c << L << "checked:\n";
+  c << L << "guarded:\n";
   if (a.width > 1) c << "\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
   // The instruction itself, unpredicated: only a passed check reaches it, and
   // the failure path comes back past it. (A copy predicated on the check

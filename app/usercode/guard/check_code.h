@@ -40,13 +40,13 @@ struct CheckCode {
 CheckCode check_code(const Access& a);
 
 // The one check of a group (access_groups.h): its whole range and the base's
-// alignment; branches to `slow` (the copy with every access checked) when
+// alignment; branches to `slow` (the copy with every access guarded) when
 // either fails.
 std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root = -1);
 
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared,
 // local) or one table entry (global); `prefix` names the labels it needs
-// and ends with `prefix`"checked:" for global. Clobbers %cvg_d1..d4, %cvg_r0.
+// and ends with `prefix`"guarded:" for global. Clobbers %cvg_d1..d4, %cvg_r0.
 // With `root` (a parameter index), that parameter's buffer is tried first.
 std::string window_check(const std::string& space, const std::string& prefix, const std::string& reg,
                          const std::string& width, int root = -1);

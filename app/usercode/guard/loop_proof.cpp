@@ -251,7 +251,7 @@ class Prover {
     Lin w{64, widen(a->base, sign), widen(a->step, true)};
     if (is_zero(w.step)) return w;
     if (!k_) {
-      // The loop's own test may read a widened index: its range is checked
+      // The loop's own test may read a widened index: its range is guarded
       // once the trip count that assumed it is known (trip_count()).
       if (!defer_) return std::nullopt;
       deferred_.push_back({w, sign});
@@ -270,7 +270,7 @@ class Prover {
   const std::vector<size_t>* latch_test(const Instruction& latch) const;
   void trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step);
   // Most threads of a grid-stride loop run it once: `in` false (no trip
-  // after the first) leaves for the checked copy at once, before the rest
+  // after the first) leaves for the guarded copy at once, before the rest
   // of the check is computed, which would cost more than that one trip.
   void leave_if_short(const std::string& in, const Val& step) {
     c_ << "\t@!" << in << " bra " << kSlowLabel << ";\n";
@@ -290,9 +290,9 @@ class Prover {
   std::ostringstream c_;
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
-  long long short_trips_ = 1;  // fewer back-branches than this: the checked copy
-  std::string once_;      // true when the loop runs once (then the check goes to the checked copy)
-  bool defer_ = false;    // widened values' ranges checked after the trip count
+  long long short_trips_ = 1;  // fewer back-branches than this: the guarded copy
+  std::string once_;      // true when the loop runs once (then the check goes to the guarded copy)
+  bool defer_ = false;    // widened values' ranges guarded after the trip count
   std::vector<std::pair<Lin, bool>> deferred_;
 };
 
@@ -517,9 +517,9 @@ bool Prover::trip_count() {
   require("setp.lt.u64", *k_, imm(1ll << 32));  // keeps every product below exact in 64 bits
   for (const auto& [w, sign] : deferred_) no_wrap(w, sign);
   deferred_.clear();
-  // A loop that runs once gains nothing from its proven copy: straight to the checked one.
+  // A loop that runs once gains nothing from its proven copy: straight to the guarded one.
   // With a register step (a grid-stride loop) the rest of the check costs more
-  // than two checked trips: those go there too.
+  // than two guarded trips: those go there too.
   once_ = fresh(1);
   c_ << "\tsetp.lt.u64 " << once_ << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once_ << " bra "
      << kSlowLabel << ";\n";

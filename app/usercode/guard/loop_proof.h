@@ -5,7 +5,7 @@
 // induction variables (registers stepped by a constant or a loop-invariant
 // register once an iteration) and its trip count (from the branch back to
 // the header: `setp.lt.s32 %p, %r_i, %r_n; @%p bra L`). The rewriter then
-// emits the loop twice: the proven accesses run unchecked in the copy taken
+// emits the loop twice: the proven accesses run unguarded in the copy taken
 // when the check passes; the other copy checks every access as usual.
 #include <optional>
 #include <string>
@@ -34,7 +34,7 @@ struct LoopScratch {
   std::string declarations() const;  // "" when none was used
 };
 
-// In LoopProof::check, the label of the checked copy (the rewriter names it).
+// In LoopProof::check, the label of the guarded copy (the rewriter names it).
 constexpr const char* kSlowLabel = "$cvg_SLOW";
 
 struct LoopProof {

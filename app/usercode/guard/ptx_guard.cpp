@@ -21,7 +21,7 @@ namespace cv::usercode::guard {
 namespace {
 
 // Instructions that touch no memory (registers, control flow, barriers):
-// passed through. Anything not here and not checked below is refused.
+// passed through. Anything not here and not guarded below is refused.
 const std::set<std::string>& plain_opcodes() {
   static const std::set<std::string> s = {
       "abs", "activemask", "add", "addc", "and", "bar", "barrier", "bfe", "bfi", "bfind", "bmsk",
@@ -306,7 +306,7 @@ class Rewriter {
     if (out_.error.empty()) out_.error_line = line_;
     out_.error += (out_.error.empty() ? "" : "\n") + where + ": " + what +
                   ": the guard cannot check it, so the kernel is refused (turn the guard off "
-                  "to run it unchecked).";
+                  "to run it unguarded).";
   }
 
   void call(const Instruction& ins) {
@@ -333,7 +333,7 @@ class Rewriter {
   };
 
   // Piece i rewritten into `out`; with `fast`, also its copy for a group's
-  // fast path (`members`: the group's pieces, which run there unchecked).
+  // fast path (`members`: the group's pieces, which run there unguarded).
   void emit(size_t i, bool nested, std::string& out, std::string* fast, Emit& e,
             const AccessGroup* group = nullptr, unsigned group_id = 0) {
     const Piece& p = pieces_[i];
@@ -372,7 +372,7 @@ class Rewriter {
     if (!fast) return;
     const unsigned site = static_cast<unsigned>(out_.sites.size() - 1);
     if (group && std::find(group->members.begin(), group->members.end(), i) != group->members.end()) {
-      *fast += "\t// cudaviz guard: copy of site " + std::to_string(site) + ", checked by group " +
+      *fast += "\t// cudaviz guard: copy of site " + std::to_string(site) + ", guarded by group " +
                std::to_string(group_id) + "\n\t" + p.text;
     } else if (built) {
       Access copy = *built;
@@ -388,8 +388,8 @@ class Rewriter {
   }
 
   // A group's pieces twice, one after the other: after its one check, a copy
-  // where its members run unchecked; when the check fails, the copy where
-  // every access is checked. (With the checked copy out of line, after the
+  // where its members run unguarded; when the check fails, the copy where
+  // every access is guarded. (With the guarded copy out of line, after the
   // function's end, the tiled n-body ran 7% slower: ptxas schedules a loop
   // whose body leaves and re-enters it worse than one with a plain branch.)
   void emit_group(const AccessGroup& g, const std::vector<int>& depth, std::string& into, Emit& e) {
@@ -464,11 +464,11 @@ class Rewriter {
   }
 
   // A proven loop: at its header, the check; then the copy where the proven
-  // accesses run unchecked (taken when the check passes), and the copy where
-  // every access is checked as anywhere else (when it fails). Each copy
-  // branches back to its own start; the checked copy is the one whose sites
+  // accesses run unguarded (taken when the check passes), and the copy where
+  // every access is guarded as anywhere else (when it fails). Each copy
+  // branches back to its own start; the guarded copy is the one whose sites
   // are counted, and the only one that names them.
-  // long: one loop's check, proven copy and checked copy, emitted in that order.
+  // long: one loop's check, proven copy and guarded copy, emitted in that order.
   void emit_loop(const Planned& pl, const std::vector<AccessGroup>& groups, size_t& next_group,
                  const std::vector<int>& depth, Emit& e) {
     const Loop& l = pl.loop;
@@ -535,7 +535,7 @@ class Rewriter {
                                      [&](const std::string& r) { return regs_.bytes(r); }, cache_))
         head = *cached;
     e.body += pieces_[l.header].text + "\n\t// cudaviz guard: " + std::to_string(pl.proof.proven.size()) +
-              " accesses of this loop checked once, before it runs\n" + head + L + "fast:" + fast +
+              " accesses of this loop guarded once, before it runs\n" + head + L + "fast:" + fast +
               "\n\tbra.uni " + L + "after;\n" + L + "slow:" + slow + "\n" + L + "after:\n";
   }
 
@@ -545,7 +545,7 @@ class Rewriter {
   }
 
   // The instruction as a group member (access_groups.h), when it can be one:
-  // a checked space, an address register plus a constant, no predicate.
+  // a guarded space, an address register plus a constant, no predicate.
   std::optional<GroupMember> group_member(const Instruction& ins) const {
     if (!is_memory_root(ins.parts[0]) || !ins.guard.empty()) return std::nullopt;
     std::string space;
@@ -563,7 +563,7 @@ class Rewriter {
   }
 
   // The state space ("generic" when none is named; "" for param / const and
-  // other blocks' shared memory, which are not checked here) and the width in
+  // other blocks' shared memory, which are not guarded here) and the width in
   // bytes (0 when unknown).
   static unsigned access_shape(const Instruction& ins, std::string& space) {
     space = "generic";
@@ -649,13 +649,13 @@ class Rewriter {
         var->align % width == 0) {
       s.proven = true;
       out_.sites.push_back(s);
-      ++out_.checked_instructions;
+      ++out_.guarded_instructions;
       code = "\t// cudaviz guard: site " + std::to_string(site) + " proven (" + a.base + "+" +
              std::to_string(a.offset) + ")\n\t" + ins_text(ins, "") + ";";
       return true;
     }
     out_.sites.push_back(s);
-    ++out_.checked_instructions;
+    ++out_.guarded_instructions;
     Access acc;
     acc.site = site, acc.line = line_, acc.access = access, acc.space = space, acc.width = width;
     acc.guard = ins.guard, acc.guard_negated = ins.guard_negated, acc.body = ins.body;

@@ -1,7 +1,7 @@
 #pragma once
 // The guard over a student's compiled kernel: rewrites NVRTC's PTX
 // so that every ld / st / atom / red on global, generic, shared and local
-// addresses is checked before it runs. Global addresses must fall inside one
+// addresses is guarded before it runs. Global addresses must fall inside one
 // entry of cv_guard_table (the launch's buffers, then the module's own
 // .global variables); shared ones inside the block's shared window (the
 // module's __shared__ variables and the dynamic size); local ones inside the
@@ -23,8 +23,8 @@ struct GuardSite {
   unsigned width = 0;        // bytes (a vector's whole width)
   std::string instruction;   // the opcode, e.g. "st.global.v4.f32"
   std::string function;      // the .entry / .func it is in
-  bool proven = false;       // a named variable at a fixed offset, checked here (no code)
-  bool loop_proven = false;  // also checked once before its loop (loop_proof.h): unchecked in the loop's fast copy
+  bool proven = false;       // a named variable at a fixed offset, guarded here (no code)
+  bool loop_proven = false;  // also guarded once before its loop (loop_proof.h): unguarded in the loop's fast copy
 };
 
 struct GuardOptions {
@@ -39,9 +39,9 @@ struct GuardedPtx {
   int error_line = 0;           // the first refusal's student line (0: none / unknown)
   std::vector<GuardSite> sites;  // index = Record::site
   size_t memory_instructions = 0;   // ld/st/atom/red on global/generic/shared/local in the input
-  size_t checked_instructions = 0;  // of them, checked (= sites.size() when ok)
-  size_t grouped_instructions = 0;  // of those, also checked at once with others (access_groups.h)
-  size_t loop_proven_instructions = 0;  // of those, checked once before their loop (loop_proof.h)
+  size_t guarded_instructions = 0;  // of them, guarded (= sites.size() when ok)
+  size_t grouped_instructions = 0;  // of those, also guarded at once with others (access_groups.h)
+  size_t loop_proven_instructions = 0;  // of those, guarded once before their loop (loop_proof.h)
   size_t loops_proven = 0;              // loops run as a proven copy when their check passes
   std::vector<std::string> module_globals;  // .global variables the table admits after the buffers
   std::vector<std::string> shared_names;    // the module's __shared__ variables (for messages)

@@ -121,7 +121,7 @@ LoopFigures innermost_loop_figures(const std::string& ptx) {
   const std::vector<Piece> pieces = split_ptx(ptx);
   LoopFigures f;
   for (const Loop& l : find_loops(pieces, 0, pieces.size())) {
-    // The guard's own loops (table scans, checked copies) are not the hot path.
+    // The guard's own loops (table scans, guarded copies) are not the hot path.
     if (l.label.rfind("$cv", 0) == 0 && l.label.find("_fast") == std::string::npos) continue;
     size_t ins_count = 0, bra = 0;
     bool inner = false;

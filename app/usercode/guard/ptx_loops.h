@@ -6,7 +6,7 @@
 // way back to the header than its last statement, only forward branches
 // inside (no inner loop), and no { } block, jump table or instruction that
 // a whole warp or block must meet at one and the same instruction (a thread
-// that takes the proven copy and one that takes the checked copy may meet
+// that takes the proven copy and one that takes the guarded copy may meet
 // at a barrier made non-aligned or at a warp shuffle, not at those).
 #include <string>
 #include <vector>
@@ -45,7 +45,7 @@ std::string unaligned_barrier(const std::string& stmt);
 
 // Static figures of the hot code: instructions and branches inside loops
 // that contain no other loop, over every function of `ptx`. In guarded PTX
-// the checked copy of a proven loop and the guard's own table loops are
+// the guarded copy of a proven loop and the guard's own table loops are
 // left out: the figures are of the code that runs when nothing fails.
 struct LoopFigures {
   size_t loops = 0, instructions = 0, branches = 0;

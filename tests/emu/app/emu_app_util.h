@@ -63,7 +63,7 @@ inline usercode::CompileResult compile_cpu(const Case& c) {
   usercode::CompileRequest req;
   req.source = c.source;
   req.template_name = c.spec->name;
-  req.target = usercode::Target::Cpu;
+  req.build = usercode::BuildKind::Cpu;
   req.file_name = std::filesystem::path(c.path).filename().string();
   req.paths = test_config().paths;
   return usercode::compile(req);

@@ -53,7 +53,7 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
   usercode::CompileRequest req;
   req.source = c.source;
   req.template_name = "reverse";
-  req.target = usercode::Target::Cpu;
+  req.build = usercode::BuildKind::Cpu;
   req.guard = true;  // checked spans, as the window and bench build by default
   req.file_name = c.path;
   req.paths = test_config().paths;

@@ -22,12 +22,12 @@ struct BlockError {
   int line = 0;
 };
 
-class BlockRunner;
+class BlockStepper;
 
 struct Lane {
   enum State : uint8_t { Runnable, AtBarrier, AtWarp, Done, Aborted, Parked };
   FiberContext ctx;
-  BlockRunner* owner = nullptr;
+  BlockStepper* owner = nullptr;
   cv_emu::Dim tid{0, 0, 0};
   unsigned linear = 0;
   State state = Runnable;
@@ -49,13 +49,13 @@ std::string barrier_not_reached(int line, unsigned reached, unsigned threads, un
 std::optional<BlockError> fission_warps(cv_emu::LaneSlot* slots, const unsigned char* done, unsigned threads,
                                         const cv_emu::Dim& block);
 
-class BlockRunner {
+class BlockStepper {
  public:
-  explicit BlockRunner(size_t stack_bytes);
+  explicit BlockStepper(size_t stack_bytes);
   // Runs one block; ctx's block_idx, block_dim, grid_dim and hooks are set.
   std::optional<BlockError> run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx);
   // The same in steps, so a verdict schedule can interleave several blocks
-  // (verdict_runner.h): start, then step() until it is not Going. A nonzero
+  // (verdict_interleaver.h): start, then step() until it is not Going. A nonzero
   // seed shuffles the order threads take their turns in, afresh each round.
   enum class Step { Going, Done, Failed };
   void start(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx, uint64_t shuffle_seed);

@@ -1,6 +1,6 @@
-// VerdictRunner: a few blocks at once, each thread's turn ending at its
-// shared or writable memory accesses (verdict_runner.h).
-#include "usercode/emu/verdict_runner.h"
+// VerdictInterleaver: a few blocks at once, each thread's turn ending at its
+// shared or writable memory accesses (verdict_interleaver.h).
+#include "usercode/emu/verdict_interleaver.h"
 
 #include <cstring>
 
@@ -41,14 +41,14 @@ uint64_t next(uint64_t& s) {
 
 }  // namespace
 
-VerdictRunner::VerdictRunner(size_t stack_bytes) : stack_bytes_(stack_bytes) {
-  for (unsigned i = 0; i < kBlocksAtOnce; ++i) runners_.push_back(std::make_unique<BlockRunner>(stack_bytes));
+VerdictInterleaver::VerdictInterleaver(size_t stack_bytes) : stack_bytes_(stack_bytes) {
+  for (unsigned i = 0; i < kBlocksAtOnce; ++i) steppers_.push_back(std::make_unique<BlockStepper>(stack_bytes));
 }
 
-std::optional<BlockFailure> VerdictRunner::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx,
+std::optional<BlockFailure> VerdictInterleaver::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx,
                                                unsigned long long first, unsigned long long last,
                                                const std::vector<MemoryRange>& shared, uint64_t seed,
-                                               const std::function<void(BlockRunner*)>& turn,
+                                               const std::function<void(BlockStepper*)>& turn,
                                                const std::function<bool(unsigned long long)>& go_on,
                                                std::atomic<unsigned long long>* blocks_done) {
   std::optional<BlockFailure> failed;
@@ -59,7 +59,7 @@ std::optional<BlockFailure> VerdictRunner::run(const cv_emu::Entry& e, void** pa
     std::vector<unsigned> live;
     for (unsigned i = 0; i < count; ++i) {
       ctx->block_idx = block_dims(b0 + i, ctx->grid_dim);
-      runners_[i]->start(e, params, ctx, next(s) | 1);
+      steppers_[i]->start(e, params, ctx, next(s) | 1);
       images[i].save(shared);  // each block starts from what shared memory holds now
       live.push_back(i);
     }
@@ -77,13 +77,13 @@ std::optional<BlockFailure> VerdictRunner::run(const cv_emu::Entry& e, void** pa
           in_place = static_cast<int>(i);
         }
         ctx->block_idx = block_dims(b0 + i, ctx->grid_dim);
-        turn(runners_[i].get());
+        turn(steppers_[i].get());
         std::optional<BlockError> err;
-        const BlockRunner::Step st = runners_[i]->step(err);
-        if (st == BlockRunner::Step::Going) still.push_back(i);
-        else if (st == BlockRunner::Step::Failed && (!failed || b0 + i < failed->block))
+        const BlockStepper::Step st = steppers_[i]->step(err);
+        if (st == BlockStepper::Step::Going) still.push_back(i);
+        else if (st == BlockStepper::Step::Failed && (!failed || b0 + i < failed->block))
           failed = BlockFailure{b0 + i, *err};
-        else if (st == BlockRunner::Step::Done && blocks_done)
+        else if (st == BlockStepper::Step::Done && blocks_done)
           blocks_done->fetch_add(1, std::memory_order_relaxed);
       }
       live.swap(still);

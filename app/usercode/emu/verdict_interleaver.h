@@ -3,7 +3,7 @@
 // a correctness check's launch runs a worker's blocks a few at a time,
 // interleaved, as fibers whose turn ends at every load or store of shared or
 // writable global memory (the verdict build's instrumented accesses call
-// BlockRunner::park), in an order shuffled afresh each round. So two threads
+// BlockStepper::park), in an order shuffled afresh each round. So two threads
 // that both read a total before either writes it back lose an update, in one
 // block or across blocks, as on a GPU; a race-free kernel gives its answer.
 #include <atomic>
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "usercode/emu/block_runner.h"
+#include "usercode/emu/block_stepper.h"
 
 namespace cv::emu {
 
@@ -29,24 +29,24 @@ struct BlockFailure {
   BlockError error;
 };
 
-class VerdictRunner {
+class VerdictInterleaver {
  public:
   static constexpr unsigned kBlocksAtOnce = 4;
-  explicit VerdictRunner(size_t stack_bytes);
+  explicit VerdictInterleaver(size_t stack_bytes);
   // Blocks [first, last) of the launch (ctx's grid and block dimensions set).
-  // `turn(r)` is called before runner r's threads run (the access hook parks
+  // `turn(r)` is called before stepper r's threads run (the access hook parks
   // the current one); `go_on(b)` false skips block b (an earlier one failed).
   std::optional<BlockFailure> run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx,
                                   unsigned long long first, unsigned long long last,
                                   const std::vector<MemoryRange>& shared, uint64_t seed,
-                                  const std::function<void(BlockRunner*)>& turn,
+                                  const std::function<void(BlockStepper*)>& turn,
                                   const std::function<bool(unsigned long long)>& go_on,
                                   std::atomic<unsigned long long>* blocks_done = nullptr);
   size_t stack_bytes() const { return stack_bytes_; }
 
  private:
   size_t stack_bytes_;
-  std::vector<std::unique_ptr<BlockRunner>> runners_;
+  std::vector<std::unique_ptr<BlockStepper>> steppers_;
 };
 
 }  // namespace cv::emu

@@ -1,4 +1,4 @@
-#include "usercode/emu/block_runner.h"
+#include "usercode/emu/block_stepper.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -56,14 +56,14 @@ std::string dim_text(const cv_emu::Dim& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
-BlockRunner::BlockRunner(size_t stack_bytes)
+BlockStepper::BlockStepper(size_t stack_bytes)
     : stack_bytes_(stack_bytes), lanes_(1024), slots_(1024), order_(1024), pos_(1024) {
   for (unsigned i = 0; i < 1024; ++i) order_[i] = pos_[i] = i;
   for (Lane& l : lanes_) l.owner = this;
-  set_thread_stack(sched_);  // a BlockRunner lives on one thread (thread_local)
+  set_thread_stack(sched_);  // a BlockStepper lives on one thread (thread_local)
 }
 
-void BlockRunner::ensure(size_t threads) {
+void BlockStepper::ensure(size_t threads) {
   if (stacks_ && stacks_->count() >= threads) return;
   stacks_ = std::make_unique<FiberStacks>(threads, stack_bytes_);
   for (size_t i = 0; i < threads; ++i) {
@@ -73,10 +73,10 @@ void BlockRunner::ensure(size_t threads) {
   }
 }
 
-void BlockRunner::fiber_main(void* arg) {
+void BlockStepper::fiber_main(void* arg) {
   fiber_started();
   Lane& lane = *static_cast<Lane*>(arg);
-  BlockRunner& r = *lane.owner;
+  BlockStepper& r = *lane.owner;
   for (;;) {
     try {
       r.entry_->call(r.params_);
@@ -90,7 +90,7 @@ void BlockRunner::fiber_main(void* arg) {
   }
 }
 
-void BlockRunner::set_state(Lane& l, Lane::State s) {
+void BlockStepper::set_state(Lane& l, Lane::State s) {
   --count_[l.state];
   ++count_[s];
   const unsigned w = l.linear >> 5, bit = 1u << (l.linear & 31);
@@ -100,7 +100,7 @@ void BlockRunner::set_state(Lane& l, Lane::State s) {
   l.state = s;
 }
 
-void BlockRunner::enter(Lane& l) {
+void BlockStepper::enter(Lane& l) {
   current_ = &l;
   ctx_->thread_idx = l.tid;
   ctx_->slot = &slots_[l.linear];
@@ -113,7 +113,7 @@ void BlockRunner::enter(Lane& l) {
 // A round runs the runnable lanes in the round's order (index order, or
 // shuffled in a verdict schedule), each passing control straight to the next
 // (one switch per thread), the last back to the scheduler.
-void BlockRunner::block_and_pass(Lane& l) {
+void BlockStepper::block_and_pass(Lane& l) {
   for (unsigned k = pos_[l.linear] + 1; k < threads_; ++k)
     if (Lane& next = lanes_[order_[k]]; next.state == Lane::Runnable) {
       enter(next);
@@ -124,21 +124,21 @@ void BlockRunner::block_and_pass(Lane& l) {
   switch_fiber(l.ctx, sched_);
 }
 
-void BlockRunner::wait_barrier(int line) {
+void BlockStepper::wait_barrier(int line) {
   Lane& l = *current_;
   set_state(l, Lane::AtBarrier);
   l.line = line;
   block_and_pass(l);
 }
 
-void BlockRunner::wait_warp(int line) {
+void BlockStepper::wait_warp(int line) {
   Lane& l = *current_;
   set_state(l, Lane::AtWarp);
   l.line = line;
   block_and_pass(l);
 }
 
-void BlockRunner::abort_block(BlockError e) {
+void BlockStepper::abort_block(BlockError e) {
   if (!abort_) abort_ = std::move(e);
   Lane& l = *current_;
   set_state(l, Lane::Aborted);
@@ -147,7 +147,7 @@ void BlockRunner::abort_block(BlockError e) {
   std::abort();  // never resumed
 }
 
-std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx) {
+std::optional<BlockError> BlockStepper::run(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx) {
   start(e, params, ctx, 0);
   std::optional<BlockError> err;
   while (step(err) == Step::Going) {
@@ -155,7 +155,7 @@ std::optional<BlockError> BlockRunner::run(const cv_emu::Entry& e, void** params
   return err;
 }
 
-void BlockRunner::start(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx, uint64_t shuffle_seed) {
+void BlockStepper::start(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx, uint64_t shuffle_seed) {
   const cv_emu::Dim bd = ctx->block_dim;
   const unsigned n = bd.x * bd.y * bd.z;
   ensure(n);
@@ -180,7 +180,7 @@ void BlockRunner::start(const cv_emu::Entry& e, void** params, cv_emu::Ctx* ctx,
 }
 
 // A new order for the next round (verdict schedules; else index order stays).
-void BlockRunner::shuffle() {
+void BlockStepper::shuffle() {
   if (!seed_) return;
   for (unsigned i = threads_; i > 1; --i) {
     seed_ ^= seed_ << 13, seed_ ^= seed_ >> 7, seed_ ^= seed_ << 17;  // xorshift64
@@ -189,7 +189,7 @@ void BlockRunner::shuffle() {
   for (unsigned i = 0; i < threads_; ++i) pos_[order_[i]] = i;
 }
 
-BlockRunner::Step BlockRunner::finish(std::optional<BlockError> err, std::optional<BlockError>& out) {
+BlockStepper::Step BlockStepper::finish(std::optional<BlockError> err, std::optional<BlockError>& out) {
   current_ = nullptr;
   if (err)  // threads left inside the kernel start afresh next time
     for (unsigned i = 0; i < threads_; ++i)
@@ -200,7 +200,7 @@ BlockRunner::Step BlockRunner::finish(std::optional<BlockError> err, std::option
 
 // One round (every runnable thread until it blocks, parks or ends), then
 // what the block's state allows: a barrier opens, warp operations complete.
-BlockRunner::Step BlockRunner::step(std::optional<BlockError>& out) {
+BlockStepper::Step BlockStepper::step(std::optional<BlockError>& out) {
   const unsigned n = threads_;
   for (unsigned k = 0; k < n; ++k)
     if (Lane& l = lanes_[order_[k]]; l.state == Lane::Runnable) {
@@ -232,14 +232,14 @@ BlockRunner::Step BlockRunner::step(std::optional<BlockError>& out) {
   return finish(err ? err : stuck(n), out);
 }
 
-void BlockRunner::park() {
+void BlockStepper::park() {
   Lane& l = *current_;
   set_state(l, Lane::Parked);
   block_and_pass(l);
 }
 
 // Completes every warp operation whose lanes have all arrived; false when none could.
-bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
+bool BlockStepper::complete_warps(unsigned n, std::optional<BlockError>& err) {
   bool moved = false;
   const cv_emu::Dim bi = ctx_->block_idx;
   for (unsigned w = 0; w * 32 < n; ++w) {
@@ -282,7 +282,7 @@ bool BlockRunner::complete_warps(unsigned n, std::optional<BlockError>& err) {
 }
 
 // Nothing can move: name what waits and for whom.
-std::optional<BlockError> BlockRunner::stuck(unsigned n) {
+std::optional<BlockError> BlockStepper::stuck(unsigned n) {
   const cv_emu::Dim bi = ctx_->block_idx;
   unsigned at_barrier = 0, done = 0, at_warp = 0;
   int barrier_line = 0, warp_line = 0, warp_op = 0;
