@@ -114,8 +114,12 @@ TEST(CorelatedCpu, CountByIdsMatchesEveryPairsIntersection) {
     for (int k = 0; k < len; ++k) values.push_back(static_cast<int32_t>(gen() % 40) - 20 + (row % 3) * 1000000000);
     offsets.push_back(values.size());
   }
-  const Rows r = make_rows(values, offsets);
+  Rows r = make_rows(values, offsets);
   for (int th : {0, 1, 3, 6, 30}) EXPECT_EQ(count_by_ids(r, th), count_reference(r, th)) << th;
+  // Ids past the last row (a span padded to n * 64) belong to no row.
+  const uint64_t before = count_by_ids(r, 0);
+  r.ids.insert(r.ids.end(), 500, 7);
+  EXPECT_EQ(count_by_ids(r, 0), before);
   EXPECT_THROW(count_by_ids(r, -1), std::invalid_argument);
 }
 

@@ -36,10 +36,15 @@ Block& ArgBinder::state(const std::string& key, size_t bytes, bool& fresh) {
 ArgBinder::Generated& ArgBinder::generated(const std::string& slot, const std::string& generator,
                                            unsigned long long n, uint64_t seed, size_t bytes) {
   Generated& g = generated_[slot];
-  if (g.generator != generator || g.n != n || g.seed != seed || g.block.bytes() != bytes || !g.block.get()) {
-    // The old data set goes first: at a lab's size two would not fit a small device.
+  if (g.generator != generator || g.n != n || g.seed != seed || g.bytes != bytes || !g.block.get()) {
+    // A block at least this large is kept (a verdict's small cases after its
+    // large one cost no free and no new allocation, which on a GPU each wait
+    // for the device); a larger one replaces it, the old one freed first: at
+    // a lab's size two would not fit a small device.
+    Block keep = g.block.bytes() >= bytes ? std::move(g.block) : Block();
     g = Generated{};
-    g.block = Block(m_, bytes);
+    g.block = keep.get() ? std::move(keep) : Block(m_, bytes);
+    g.bytes = bytes;
     g.in_place = bytes && m_.generate(g.block.get(), generator, n, seed, bytes);
     if (!g.in_place) {
       g.host = generate_data(generator, n, seed);
@@ -70,7 +75,7 @@ void* ArgBinder::resolve(const LaunchArg& a, const SharedLookup& shared, std::st
       return generated(a.name, s.generator, s.gen_n, s.seed, bytes).block.get();
     case SpanArg::From::Zero: {
       Block& z = zeros_[a.name];
-      if (z.bytes() != bytes) z = Block(), z = Block(m_, bytes);
+      if (z.bytes() < bytes || !z.get()) z = Block(), z = Block(m_, bytes);  // a larger one is kept, as above
       return z.get();
     }
     case SpanArg::From::State: {

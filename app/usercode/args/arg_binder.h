@@ -90,6 +90,7 @@ class ArgBinder {
     uint64_t seed = 0;
     std::vector<char> host;  // empty when the memory generated them in place
     bool in_place = false;
+    size_t bytes = 0;  // the span's (the block may be larger)
     Block block;
   };
   void* resolve(const LaunchArg& a, const SharedLookup& shared, std::string& error);

@@ -105,19 +105,38 @@ struct IdIndex {
   std::vector<uint32_t> slot;  // per id entry of rows.ids: its id's index k
 };
 
-IdIndex index_ids(const Rows& rows) {
-  IdIndex x;
-  const size_t m = rows.ids.size();
-  std::vector<int32_t> sorted(rows.ids);
+// Each entry's id numbered 0..k-1 in id order: through a table over the ids'
+// range when it is small (generated rows: ids 1..4096), else by sorting.
+std::vector<uint32_t> number_ids(const int32_t* ids, size_t m, size_t& distinct) {
+  std::vector<uint32_t> slot(m);
+  distinct = 0;
+  if (m == 0) return slot;
+  const auto [lo, hi] = std::minmax_element(ids, ids + m);
+  const int64_t range = int64_t{*hi} - *lo + 1;
+  if (range <= static_cast<int64_t>(8 * m + 4096)) {
+    std::vector<uint32_t> number(static_cast<size_t>(range), 0);
+    for (size_t i = 0; i < m; ++i) number[static_cast<size_t>(int64_t{ids[i]} - *lo)] = 1;
+    for (uint32_t& x : number) x = x ? static_cast<uint32_t>(distinct++) : 0;
+    for (size_t i = 0; i < m; ++i) slot[i] = number[static_cast<size_t>(int64_t{ids[i]} - *lo)];
+    return slot;
+  }
+  std::vector<int32_t> sorted(ids, ids + m);
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  x.slot.resize(m);
-  x.starts.assign(sorted.size() + 1, 0);
-  for (size_t i = 0; i < m; ++i) {
-    x.slot[i] = static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), rows.ids[i]) - sorted.begin());
-    ++x.starts[x.slot[i] + 1];
-  }
-  for (size_t k = 0; k < sorted.size(); ++k) x.starts[k + 1] += x.starts[k];
+  distinct = sorted.size();
+  for (size_t i = 0; i < m; ++i)
+    slot[i] = static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), ids[i]) - sorted.begin());
+  return slot;
+}
+
+IdIndex index_ids(const Rows& rows) {
+  IdIndex x;
+  const size_t m = rows.offsets.back();  // the rows' ids (a span may hold more past the last row)
+  size_t distinct = 0;
+  x.slot = number_ids(rows.ids.data(), m, distinct);
+  x.starts.assign(distinct + 1, 0);
+  for (size_t i = 0; i < m; ++i) ++x.starts[x.slot[i] + 1];
+  for (size_t k = 0; k < distinct; ++k) x.starts[k + 1] += x.starts[k];
   x.holders.resize(m);
   std::vector<uint32_t> next(x.starts.begin(), x.starts.end() - 1);
   for (size_t r = 0; r < rows.rows(); ++r)  // rows in order: each list ascends
@@ -134,18 +153,22 @@ uint64_t count_by_ids(const Rows& rows, int threshold) {
   if (R < 2) return 0;
   const IdIndex x = index_ids(rows);
   std::atomic<uint64_t> total{0};
-  parallel_for(R, [&](size_t b, size_t e) {
+  // Row r meets only rows after it: rows dealt round-robin to stripes, as in count_cpu.
+  const size_t stripes = std::min<size_t>(256, R);
+  parallel_for(stripes, [&](size_t b, size_t e) {
     std::vector<uint32_t> shared(R, 0), touched;  // row s's ids in common with row r
     uint64_t c = 0;
-    for (size_t r = b; r < e; ++r) {
-      for (uint32_t i = rows.offsets[r]; i < rows.offsets[r + 1]; ++i) {
-        const uint32_t* first = x.holders.data() + x.starts[x.slot[i]];
-        const uint32_t* last = x.holders.data() + x.starts[x.slot[i] + 1];
-        for (const uint32_t* s = std::upper_bound(first, last, static_cast<uint32_t>(r)); s != last; ++s)
-          if (shared[*s]++ == 0) touched.push_back(*s);
+    for (size_t st = b; st < e; ++st) {
+      for (size_t r = st; r < R; r += stripes) {
+        for (uint32_t i = rows.offsets[r]; i < rows.offsets[r + 1]; ++i) {
+          const uint32_t* first = x.holders.data() + x.starts[x.slot[i]];
+          const uint32_t* last = x.holders.data() + x.starts[x.slot[i] + 1];
+          for (const uint32_t* s = std::upper_bound(first, last, static_cast<uint32_t>(r)); s != last; ++s)
+            if (shared[*s]++ == 0) touched.push_back(*s);
+        }
+        for (uint32_t s : touched) c += shared[s] > limit, shared[s] = 0;
+        touched.clear();
       }
-      for (uint32_t s : touched) c += shared[s] > limit, shared[s] = 0;
-      touched.clear();
     }
     total.fetch_add(c, std::memory_order_relaxed);
   });
