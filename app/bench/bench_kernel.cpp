@@ -201,13 +201,31 @@ std::vector<std::pair<std::string, double>> builtin_medians(Run& r, long long n,
 
 int reps_of(const Run& r) { return r.opt.reps ? r.opt.reps : (r.backend == Backend::Cuda ? 200 : 20); }
 
+// A challenge's judge shares one GPU with a whole class: its timed launches
+// fit a budget (a slow kernel gets fewer reps, never fewer than kJudgeMinReps;
+// their spread is reported with the median).
+constexpr double kJudgeTimingMs = 20;
+constexpr int kJudgeMinReps = 5;
+
+int budgeted_reps(const std::vector<double>& warm_ms, int reps) {
+  if (warm_ms.empty()) return reps;
+  std::vector<double> ms = warm_ms;
+  std::nth_element(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 2), ms.end());
+  const double each = std::max(ms[ms.size() / 2], 1e-6);
+  const int fit = static_cast<int>(std::min(1e6, kJudgeTimingMs / each));
+  return std::min(reps, std::max(kJudgeMinReps, fit));
+}
+
 // `w` launched a few times to warm up, then `reps` times in one request:
 // the kernel's times in the runner (CUDA events / host clock).
 // `report_path`: the line's emulator_path / fast_path_off are this build's.
-Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr, bool report_path = true) {
-  w.reps = std::min(reps, 10);
-  if (auto warm = launch(r, w); !warm.ok) fail_fault(r, *warm.fault);
-  w.reps = reps;
+// `budgeted`: a challenge's judge (at most `reps`, within kJudgeTimingMs).
+Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr, bool report_path = true,
+                   bool budgeted = false) {
+  w.reps = std::min(reps, budgeted ? 3 : 10);
+  const LaunchOutcome warm = launch(r, w);
+  if (!warm.ok) fail_fault(r, *warm.fault);
+  w.reps = budgeted ? budgeted_reps(warm.kernel_ms, reps) : reps;
   const LaunchOutcome t = launch(r, w);
   if (!t.ok) fail_fault(r, *t.fault);
   // The emulator: how it ran the timed launches (the first, a verdict, runs its own build).
@@ -268,7 +286,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b, const Verdict& ver
   Workload timed = first_launch(*r.spec, n, b);
   timed.reset = false;
   Spread spread;
-  m.stats = kernel_times(r, timed, reps, &spread);
+  m.stats = kernel_times(r, timed, reps, &spread, true, r.opt.judge_only);
   m.fields["ms_max"] = spread.max_ms;  // with ms_min and ms_median: the reps' spread
   timed.reps = 1;
   // The default case's check fields and the verdict on the whole test set.

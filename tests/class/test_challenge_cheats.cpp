@@ -132,6 +132,31 @@ TEST(ChallengeCheats, AnHonestKernelIsCorrectWithItsTimeFromCheckedLaunches) {
   EXPECT_LE(v.ms_median, v.ms_max);
 }
 
+// The class shares one device: a slow kernel gets fewer timed launches (never
+// under five), a fast one all it asked for.
+TEST(ChallengeCheats, TheTimedLaunchesFitTheJudgesBudget) {
+  if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
+  JudgeSettings s = cpu_settings();
+  s.reps = 12;
+  auto judged = [&](const std::string& body, long long n) {
+    s.n = n;
+    const JudgeRequest r{"count3", std::string(kHead) + kSignature + body, 77};
+    Verdict v;
+    const Compiled c = compile_stage(s, r);
+    if (compile_failed(c, v)) return v;
+    run_stage(s, r, c, judge_runner(s, cv::usercode::find_runner(s.paths.runner), 0), nullptr, v);
+    return v;
+  };
+  const Verdict fast = judged(kHonestBody, 64);
+  ASSERT_EQ(fast.outcome, Verdict::Outcome::Correct) << fast.message;
+  EXPECT_EQ(fast.reps, 12);
+  // 8M values: a launch takes milliseconds, far more than 20 ms / 12.
+  const Verdict slow = judged(kHonestBody, 1ll << 23);
+  ASSERT_EQ(slow.outcome, Verdict::Outcome::Correct) << slow.message;
+  EXPECT_GE(slow.reps, 5);
+  EXPECT_LT(slow.reps, 12) << "each launch " << slow.ms_median << " ms";
+}
+
 TEST(ChallengeCheats, AKernelsPrintfReachesNoTerminalOrIsStopped) {
   if (!can_judge()) GTEST_SKIP() << "no host C++ compiler or runner";
   // The runner starts with this process's stdout (fd 1) unless the judge keeps it quiet:
