@@ -159,7 +159,10 @@ void ParticleScene::report_user_step(double kernel_ms, double round_trip_ms) {
 void ParticleScene::switch_kernel_source(bool yours) {
   if (yours) builtin_median_ = kernel_ms.median();
   yours_ = yours;
+  // Every series of the kernel's times restarts together: a step of yours
+  // reported before the switch would otherwise stay in one and not the other.
   kernel_ms.clear();
+  user_ms_.clear();
   round_trip_ms.clear();
   if (kernel_timer_) kernel_timer_->drop_pending();
 }

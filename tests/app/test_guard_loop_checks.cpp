@@ -148,7 +148,7 @@ Tally run_states(const Shape& sh, const std::string& ptx, const std::string& gua
           bool ok = true;
           for (const test::Touch& x : raw.touched)
             ok = ok && x.address >= base && x.address + x.width <= end && x.address % x.width == 0;
-          // A loop that runs once is left to its checked copy (nothing to gain): the
+          // A loop that runs once is left to its guarded copy (nothing to gain): the
           // plain cases are the in-range runs that end and go round at least once more.
           const bool again = (ended || !sh.counted) && raw.taken["$L__BB0_1"] > 0;
           t.passed += pass && again, t.inside += ok && again;
@@ -179,7 +179,7 @@ TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
 }
 
 // A grid-stride loop that most threads run once (grid = ceil(n / threads)):
-// its check leaves for the checked copy after a handful of instructions,
+// its check leaves for the guarded copy after a handful of instructions,
 // before the trip count's division; two trips go there too, many run proven.
 TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
   const Shape sh = shapes()[7];

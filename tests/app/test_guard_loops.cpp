@@ -112,7 +112,7 @@ TEST(GuardLoops, EdgeCasesAreProvenSoundlyOrLeftChecked) {
        "  for (unsigned k = 0; k < (data.size & 31); ++k) reinterpret_cast<int*>(0x7f0000000000ull)[k + (i & 1)] = k;",
        false},
       // Proven in shape (a 16-byte step): the check before the loop finds the
-      // base misaligned at run time and takes the checked copy.
+      // base misaligned at run time and takes the guarded copy.
       {"float4 loads at a byte offset of 4 (misaligned every time)",
        "  float4 s = make_float4(0, 0, 0, 0);\n  const char* p = reinterpret_cast<const char*>(data.data) + 4;\n"
        "  for (unsigned k = 0; k < (data.size / 8); ++k) {\n    const float4 v = reinterpret_cast<const float4*>(p)[k];\n"

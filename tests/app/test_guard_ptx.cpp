@@ -137,7 +137,7 @@ TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {
   EXPECT_NE(g.ptx.find("@%cvg_p0 ld.global.u32 %r3, [%rd2];\n\t@!%cvg_p0 bra $cvg_1_slow;\n$cvg_1_after:"),
             std::string::npos);
   EXPECT_NE(g.ptx.find("bra $cvg_0_fail;\n\tst.global.u32 [%rd2], %r1;\n\tbra $cvg_0_after;"), std::string::npos);
-  // The original predicated instruction is gone (only the checked copy remains).
+  // The original predicated instruction is gone (only the guarded copy remains).
   EXPECT_EQ(g.ptx.find("@%p1 st.global"), std::string::npos);
 }
 
@@ -310,19 +310,19 @@ TEST(GuardPtx, GroupedAccessesShareOneCheck) {
       "\t.shared .align 16 .b8 tile[256];\n"));
   ASSERT_EQ(g.sites.size(), 4u);
   EXPECT_EQ(g.grouped_instructions, 3u);
-  EXPECT_NE(g.ptx.find("group 0: 3 accesses through %rd3 checked at once ([%rd3+0, %rd3+40), shared, aligned to 16)"),
+  EXPECT_NE(g.ptx.find("group 0: 3 accesses through %rd3 guarded at once ([%rd3+0, %rd3+40), shared, aligned to 16)"),
             std::string::npos) << g.ptx;
   EXPECT_NE(g.ptx.find("add.s64 %cvg_d1, %cvg_d0, 40;"), std::string::npos) << "the whole range at once";
   EXPECT_NE(g.ptx.find("@!%cvg_p0 bra $cvg_g0_slow;"), std::string::npos);
   // The fast copy runs the members unchecked and the other access checked
-  // under its own labels, then jumps over the checked copy.
+  // under its own labels, then jumps over the guarded copy.
   const size_t fast = g.ptx.find("@!%cvg_p0 bra $cvg_g0_slow;"), slow = g.ptx.find("$cvg_g0_slow:"),
                done = g.ptx.find("$cvg_g0_done:");
   ASSERT_LT(fast, slow);
   ASSERT_LT(slow, done);
   const std::string fast_code = g.ptx.substr(fast, slow - fast);
   EXPECT_NE(fast_code.find("bra $cvg_g0_done;"), std::string::npos);
-  EXPECT_NE(fast_code.find("copy of site 0, checked by group 0\n\tld.shared.v4.f32"), std::string::npos) << fast_code;
+  EXPECT_NE(fast_code.find("copy of site 0, guarded by group 0\n\tld.shared.v4.f32"), std::string::npos) << fast_code;
   EXPECT_NE(fast_code.find("bra $cvg_2f_slow;"), std::string::npos) << "the global read keeps its fence" << fast_code;
   EXPECT_EQ(fast_code.find("bra $cvg_0_fail;"), std::string::npos);
   EXPECT_NE(g.ptx.find("$cvg_2f_fail:"), std::string::npos);

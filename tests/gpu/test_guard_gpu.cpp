@@ -92,7 +92,7 @@ std::vector<FaultCase> cases() {
        {"write of 4 bytes to shared memory", "past the end of the block's", "at line 8"}},
       // An unrolled loop's reads share one check (docs/guard.md "Grouped
       // checks"); one thread's run goes four past the array: its group's check
-      // fails, the checked copy runs and names the first read past the end.
+      // fails, the guarded copy runs and names the first read past the end.
       {"GroupedReadsPastASharedArray",
        "  __shared__ float s[64];\n"
        "  const unsigned t = threadIdx.x & 63u;\n"
@@ -108,7 +108,7 @@ std::vector<FaultCase> cases() {
        false, 8},
       // A loop proven once (docs/guard.md "Loops proven once"): one thread's
       // stride takes its second trip 1 GiB past vy, so its check before the
-      // loop fails, the checked copy runs and names that write.
+      // loop fails, the guarded copy runs and names that write.
       {"ProvenLoopLeavesTheBuffer",
        "  const bool odd = threadIdx.x == 3 && blockIdx.x == 2 && blockIdx.y == 0 && threadIdx.y == 0;\n"
        "  const unsigned first = i * 4u % g.count, stride = odd ? (1u << 28) : 1u;\n"

@@ -43,16 +43,19 @@ ArgBinder::Generated& ArgBinder::generated(const std::string& slot, const std::s
     // a lab's size two would not fit a small device.
     Block keep = g.block.bytes() >= bytes ? std::move(g.block) : Block();
     g = Generated{};
-    g.block = keep.get() ? std::move(keep) : Block(m_, bytes);
-    g.bytes = bytes;
-    g.in_place = bytes && m_.generate(g.block.get(), generator, n, seed, bytes);
+    g.in_place = bytes && m_.generates(generator, n, bytes);
     if (!g.in_place) {
       g.host = generate_data(generator, n, seed);
       if (g.host.size() != bytes)
         throw std::runtime_error("generator " + generator + " made " + std::to_string(g.host.size()) +
                                  " bytes for a span of " + std::to_string(bytes));
-      if (bytes) m_.upload(g.block.get(), g.host.data(), bytes);
     }
+    g.block = keep.get() ? std::move(keep) : Block(m_, bytes);
+    g.bytes = bytes;
+    if (g.in_place)
+      m_.generate(g.block.get(), generator, n, seed);
+    else if (bytes)
+      m_.upload(g.block.get(), g.host.data(), bytes);
     g.generator = generator, g.n = n, g.seed = seed;
   }
   return g;
@@ -145,7 +148,9 @@ const BoundArgs& ArgBinder::bind_rep() {
     if (s.from == SpanArg::From::Zero && bytes) m_.zero(base_[i], bytes);
     if (s.from == SpanArg::From::Generate && s.writable && bytes) {  // the kernel may have written them
       const Generated& g = generated_.at(a.name);
-      if (!g.in_place || !m_.generate(base_[i], g.generator, g.n, g.seed, bytes))
+      if (g.in_place)
+        m_.generate(base_[i], g.generator, g.n, g.seed);
+      else
         m_.upload(base_[i], g.host.data(), bytes);
     }
     const SpanSlot span{base_[i], s.count};

@@ -30,12 +30,16 @@ class Memory {
   virtual void upload(void* dst, const void* src, size_t bytes) = 0;
   virtual void download(void* dst, const void* src, size_t bytes) = 0;
   virtual void zero(void* dst, size_t bytes) = 0;
-  // Writes generator `name`'s n values for `seed` at dst in place, if this
-  // memory can (a GPU draws the lab data itself); false: the binder makes
-  // them on the host and uploads them.
-  virtual bool generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed, size_t bytes) {
-    (void)dst, (void)name, (void)n, (void)seed, (void)bytes;
+  // Whether this memory draws generator `name`'s n values (`bytes` of them)
+  // itself (a GPU draws the lab data); else the binder makes them on the host
+  // and uploads them.
+  virtual bool generates(const std::string& name, unsigned long long n, size_t bytes) const {
+    (void)name, (void)n, (void)bytes;
     return false;
+  }
+  // Writes them at dst (only where generates() said so).
+  virtual void generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed) {
+    (void)dst, (void)name, (void)n, (void)seed;
   }
 };
 

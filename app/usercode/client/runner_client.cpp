@@ -142,6 +142,34 @@ void RunnerClient::ensure_started() {
   }
 }
 
+namespace {
+
+// A reply that is not ok, as a fault: its error, kernel, line, shape, and the
+// out-of-range index checked mode caught.
+KernelFault fault_in(const nlohmann::json& reply) {
+  KernelFault f;
+  f.error_name = reply.value("error_name", "runner");
+  f.explanation = reply.value("error", "");
+  f.kernel = reply.value("kernel", "");
+  f.line = reply.value("error_line", 0);
+  if (reply.contains("grid"))
+    for (int i = 0; i < 3; ++i) f.grid[i] = reply["grid"][i].get<unsigned>();
+  if (reply.contains("block"))
+    f.block = {reply["block"][0].get<int>(), reply["block"][1].get<int>(), reply["block"][2].get<int>()};
+  if (reply.contains("out_of_range")) {
+    const nlohmann::json& o = reply["out_of_range"];
+    OutOfRange r;
+    r.index = o.value("index", 0ll);
+    r.size = o.value("size", 0ll);
+    r.line = o.value("line", 0);
+    for (int i = 0; i < 3; ++i) r.thread[i] = o["thread"][i], r.block[i] = o["block"][i];
+    f.out_of_range = r;
+  }
+  return f;
+}
+
+}  // namespace
+
 std::optional<KernelFault> RunnerClient::wait_moving(double limit_s, double ceiling_s) {
   ProgressCounters& c = progress_->counters();
   unsigned long long last = c.done.load();
@@ -219,24 +247,7 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
   reply = std::move(frame.json);
   reply_blob = std::move(frame.blob);
   if (reply.value("ok", false)) return std::nullopt;
-  KernelFault f;
-  f.error_name = reply.value("error_name", "runner");
-  f.explanation = reply.value("error", "");
-  f.kernel = reply.value("kernel", "");
-  f.line = reply.value("error_line", 0);
-  if (reply.contains("grid"))
-    for (int i = 0; i < 3; ++i) f.grid[i] = reply["grid"][i].get<unsigned>();
-  if (reply.contains("block"))
-    f.block = {reply["block"][0].get<int>(), reply["block"][1].get<int>(), reply["block"][2].get<int>()};
-  if (reply.contains("out_of_range")) {
-    const nlohmann::json& o = reply["out_of_range"];
-    OutOfRange r;
-    r.index = o.value("index", 0ll);
-    r.size = o.value("size", 0ll);
-    r.line = o.value("line", 0);
-    for (int i = 0; i < 3; ++i) r.thread[i] = o["thread"][i], r.block[i] = o["block"][i];
-    f.out_of_range = r;
-  }
+  KernelFault f = fault_in(reply);
   if (reply.value("fatal", false)) {
     proc_->kill_and_reap();  // it ends itself after a fatal reply; make sure, and reap
     stop_locked();

@@ -86,10 +86,11 @@ class DeviceMemory : public Memory {
     CV_CUDA(cudaStreamSynchronize(s_));
   }
   void zero(void* dst, size_t bytes) override { CV_CUDA(cudaMemsetAsync(dst, 0, bytes, s_)); }
-  bool generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed, size_t bytes) override {
-    if (name != kLabData || bytes != n * sizeof(int32_t)) return false;
-    reduce::make_data_on_device(static_cast<int32_t*>(dst), n, seed, s_);
-    return true;
+  bool generates(const std::string& name, unsigned long long n, size_t bytes) const override {
+    return name == kLabData && bytes == n * sizeof(int32_t);
+  }
+  void generate(void* dst, const std::string& name, unsigned long long n, uint64_t seed) override {
+    if (name == kLabData) reduce::make_data_on_device(static_cast<int32_t*>(dst), n, seed, s_);
   }
 
  private:
