@@ -5,7 +5,9 @@ kernel` lines (JSON, one a line; other lines are skipped).
 Without the test set: edit_to_run_ms (compile, load, the first launch and its
 check: what one run's check cost). With it: edit_to_run_ms + verdict_ms (the
 other cases and every check). share = verdict_ms / edit_to_run_ms, the median
-over a template's runs. Exit 1 when a template's median share is over --limit
+over a template's runs. race_ms: on a GPU, the race check on the CPU
+emulator that follows a right answer (race_check_ms; the kernel tab shows the
+verdict, then its race check), listed apart: it is not the test set. Exit 1 when a template's median share is over --limit
 or a run was not judged correct, or (with --max-edit-ms) a median edit to
 running is over that.
 
@@ -34,15 +36,16 @@ def main():
         print("FAIL: no bench kernel line with edit_to_run_ms and verdict_ms")
         return 1
     ok = True
-    print(f"{'template':18s} {'n':>9s} runs  without_ms  with_ms  verdict_ms  share  correct  slowest cases")
+    print(f"{'template':18s} {'n':>9s} runs  without_ms  with_ms  verdict_ms  share  race_ms  correct  slowest cases")
     for t, js in sorted(runs.items()):
         e2r = statistics.median(j["edit_to_run_ms"] for j in js)
         v = statistics.median(j["verdict_ms"] for j in js)
         share = statistics.median(j["verdict_ms"] / j["edit_to_run_ms"] for j in js)
+        race = statistics.median(j.get("race_check_ms", 0.0) for j in js)
         right = all(j.get("correct") is True for j in js)
         ok = ok and share <= a.limit and right and (a.max_edit_ms <= 0 or e2r <= a.max_edit_ms)
         slow = [(c["case"], round(c["ms"], 1)) for c in sorted(js[0].get("cases", []), key=lambda c: -c["ms"])[:2]]
-        print(f"{t:18s} {js[0]['n']:>9} {len(js):4d} {e2r:11.1f} {e2r + v:8.1f} {v:11.1f} {share:6.3f}  "
+        print(f"{t:18s} {js[0]['n']:>9} {len(js):4d} {e2r:11.1f} {e2r + v:8.1f} {v:11.1f} {share:6.3f} {race:8.1f}  "
               f"{str(right):7s}  {slow}")
     edit = f", median edit to running <= {a.max_edit_ms:g} ms" if a.max_edit_ms > 0 else ""
     print("PASS" if ok else "FAIL", f"(each template's median share <= {a.limit:.2f}{edit}, every run correct)")

@@ -20,6 +20,7 @@
 #include "bench/comparison.h"
 #include "usercode/client/explain_launch.h"
 #include "usercode/client/explain_process.h"
+#include "usercode/client/race_check.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/verdict.h"
 #include "usercode/compile/compile.h"
@@ -392,6 +393,17 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
   return c;
 }
 
+// A right answer on a GPU, checked for races on the CPU emulator (race_check.h:
+// the device may not have shown one); its time apart from verdict_ms. A
+// challenge's judge leaves it to explain, off the device's queue.
+void add_race_check(Run& r, const std::string& src, uint64_t seed, Verdict& verdict) {
+  if (!verdict.correct || !can_race(*r.spec)) return;
+  const RaceCheck rc = check_races(*r.spec, src, r.opt.paths, seed, kTimeLimitS);
+  r.line["race_check_ms"] = rc.ms;
+  if (!rc.not_run.empty()) r.line["race_check"] = "not run: " + rc.not_run;
+  add_race_case(verdict, rc);
+}
+
 // Over 60 lines: the target's steps in the order the line reports them (arguments, runner, edit to running, verdict, times).
 std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   if (!opt.source && !opt.source_text)
@@ -487,9 +499,10 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.line["max_threads"] = c.resources.max_threads;
   check_cancel(opt, 0.3f);
 
-  const Verdict verdict = judge(*r.spec, *r.client, seed, judging);
+  Verdict verdict = judge(*r.spec, *r.client, seed, judging);
   r.line["verdict_ms"] = verdict.ms;  // after edit to running: the other cases and every check
   check_cancel(opt, 0.4f);
+  if (backend == Backend::Cuda && !opt.judge_only) add_race_check(r, src, seed, verdict);
   Measurement m = measure(r, n, block, verdict);
   // From the command line the guard's cost is measured too; the labs window
   // (source_text) runs only the guarded kernel, as the student sees it.

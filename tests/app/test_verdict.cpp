@@ -24,6 +24,8 @@
 #include "usercode/templates/check_parts.h"
 #include "usercode/client/user_kernel.h"
 #include "usercode/client/verdict.h"
+#include "usercode/client/race_check.h"
+#include "corpus/corpus.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -92,6 +94,45 @@ TEST(Verdict, ARememberedAnswerFailsTheDefaultCaseWithItsElement) {
   EXPECT_NE(v.summary().find("wrong for the demo's default: count[0] is 7777, expected "), std::string::npos)
       << v.summary();
   EXPECT_NE(v.summary().find("(seed 42)"), std::string::npos) << v.summary();
+}
+
+// A GPU may not show a race: the race check judges the source on the CPU
+// emulator's schedules, where the corpus's racy kernels are wrong every time
+// and a right kernel passes; a per-item function has no threads to race.
+TEST(Verdict, TheRaceCheckFindsRacesTheGpuMayNotShow) {
+  if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  auto read = [](const std::string& rel) {
+    std::ifstream f(std::string(CUDAVIZ_SOURCE_DIR) + "/" + rel);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  const PathConfig& paths = test_config().paths;
+  const std::vector<corpus::Kernel> kernels = corpus::all_kernels(corpus::root());
+  for (const char* racy : {"count3_shuffle_after_exit", "nbody_kernel_tile_no_second_sync", "count3_racy_increment"}) {
+    const auto k = std::find_if(kernels.begin(), kernels.end(), [&](const corpus::Kernel& c) { return c.name == racy; });
+    ASSERT_NE(k, kernels.end()) << racy;
+    const std::string src = k->source;
+    const TemplateSpec* t = find_template(src.substr(13, src.find('\n') - 13));  // "// template: NAME"
+    ASSERT_NE(t, nullptr) << racy;
+    const RaceCheck r = check_races(*t, src, paths, fresh_seed());
+    ASSERT_TRUE(r.outcome) << racy << ": " << r.not_run;
+    EXPECT_NE(r.outcome->status, CaseOutcome::Status::Passed) << racy;
+    EXPECT_EQ(r.outcome->name.rfind("races (the CPU emulator's schedules): ", 0), 0u) << r.outcome->name;
+    Verdict v;
+    v.judged = v.correct = true;  // as the GPU's test set left it
+    add_race_case(v, r);
+    EXPECT_FALSE(v.correct);
+    EXPECT_NE(v.summary().find("races (the CPU emulator's schedules)"), std::string::npos) << v.summary();
+    EXPECT_EQ(corpus::disagreement(*k, *t, v), "") << racy;  // as the corpus on the GPU reads it
+  }
+  const RaceCheck right = check_races(*find_template("count3"), read("assets/kernels/count3.cu"), paths, fresh_seed());
+  ASSERT_TRUE(right.outcome) << right.not_run;
+  EXPECT_EQ(right.outcome->status, CaseOutcome::Status::Passed) << right.outcome->name;
+  const RaceCheck item = check_races(*find_template("fountain_particle"), read("assets/kernels/fountain_particle.cu"),
+                                     paths, fresh_seed());
+  EXPECT_FALSE(item.outcome);
+  EXPECT_FALSE(item.not_run.empty());
 }
 
 // reverse's check over the lab's own data draws each input where it compares it

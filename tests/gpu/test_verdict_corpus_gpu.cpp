@@ -1,7 +1,8 @@
 // The corpus of student kernels (tests/corpus, corpus/corpus.h) judged on the
 // GPU, as the window runs them: NVRTC for the device, guarded and checked,
 // the template's whole test set with the demo's default case at the
-// template's own size (capped at 2^20 so the suite stays short) and a new seed.
+// template's own size (capped at 2^20 so the suite stays short) and a new
+// seed, then the race check on the CPU emulator for a right answer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "usercode/client/runner_client.h"
 #include "usercode/templates/template_registry.h"
 #include "usercode/client/verdict.h"
+#include "usercode/client/race_check.h"
 #include "test_config.h"
 
 namespace cv::usercode {
@@ -41,7 +43,11 @@ TEST_P(CorpusGpu, JudgedAsItsHeaderSays) {
   JudgeOptions o;
   o.n = std::min(t->default_n, sanitizer_run() ? 4096ll : 1ll << 20);
   o.time_limit_s = 2.0;
-  const Verdict v = judge(*t, c, client, fresh_seed(), o);
+  Verdict v = judge(*t, c, client, fresh_seed(), o);
+  // As the kernel tab and bench kernel judge on a GPU: a right answer is then
+  // checked for races on the CPU emulator (race_check.h), which the device
+  // may not show at these sizes.
+  if (v.correct) add_race_case(v, check_races(*t, k.source, test_config().paths, v.seed));
   EXPECT_EQ(corpus::disagreement(k, *t, v), "") << k.path;
   std::printf("corpus %s: %s (%.1f ms)\n", k.name.c_str(), v.summary().c_str(), v.ms);
 }

@@ -1,5 +1,6 @@
 #include "usercode/client/judge_job.h"
 
+#include "usercode/client/race_check.h"
 #include "usercode/client/runner_client.h"
 
 namespace cv::usercode {
@@ -17,9 +18,9 @@ void JudgeJob::cancel() {
 }
 
 void JudgeJob::start(const TemplateSpec& t, std::shared_ptr<RunnerClient> runner, const std::string& module,
-                     double time_limit_s) {
+                     double time_limit_s, std::optional<Races> races) {
   cancel();
-  pending_ = Pending{&t, std::move(runner), module, time_limit_s};  // the registry's spec lives on
+  pending_ = Pending{&t, std::move(runner), module, time_limit_s, std::move(races)};  // the registry's spec lives on
   poll();
 }
 
@@ -34,6 +35,7 @@ void JudgeJob::launch(Pending p) {
   worker_.join();
   cancel_ = false;
   done_ = 0;
+  racing_ = false;
   total_ = static_cast<int>(verdict_cases(*p.spec).size());
   worker_.start({[this, p](RunControl&) {
     JudgeOptions o;
@@ -42,6 +44,11 @@ void JudgeJob::launch(Pending p) {
     o.cancelled = [this] { return cancel_.load(); };
     o.progress = [this](const CaseOutcome&) { ++done_; };
     Verdict v = judge(*p.spec, *p.runner, fresh_seed(), o);
+    if (p.races && v.correct && !cancel_ && can_race(*p.spec)) {
+      racing_ = true;
+      add_race_case(v, check_races(*p.spec, p.races->source, p.races->paths, v.seed, p.time_limit_s));
+      racing_ = false;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     if (!v.cancelled && !cancel_) result_ = std::move(v);
   }});
@@ -51,6 +58,7 @@ bool JudgeJob::busy() const { return worker_.running() || pending_.has_value(); 
 
 std::string JudgeJob::progress() const {
   if (!worker_.running()) return pending_ ? "judging: starting" : "";
+  if (racing_) return "right on the GPU; checking for races on the CPU emulator";
   return "judging: " + std::to_string(done_.load()) + " of " + std::to_string(total_) + " cases";
 }
 

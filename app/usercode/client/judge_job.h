@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "config/config.h"
 #include "usercode/client/verdict.h"
 #include "worker/worker.h"
 
@@ -21,11 +22,18 @@ class JudgeJob {
   JudgeJob(const JudgeJob&) = delete;
   JudgeJob& operator=(const JudgeJob&) = delete;
 
+  // On a GPU, what the race check (race_check.h) needs: the source and the
+  // paths to the host compiler and the runner.
+  struct Races {
+    std::string source;
+    PathConfig paths;
+  };
   // Judges `t`'s kernel loaded as `module` in `runner` (held until done) on a
-  // new seed; a verdict still running is cancelled (between its cases) and
-  // this one starts at a later poll(), never blocking the caller.
+  // new seed, then, given `races` and a right answer, checks the source for
+  // races on the CPU emulator; a verdict still running is cancelled (between
+  // its cases) and this one starts at a later poll(), never blocking the caller.
   void start(const TemplateSpec& t, std::shared_ptr<RunnerClient> runner, const std::string& module,
-             double time_limit_s);
+             double time_limit_s, std::optional<Races> races = std::nullopt);
   // Forgets any verdict, running (cancelled) or pending.
   void cancel();
   // UI thread, every frame: starts a pending verdict once the last one ended.
@@ -42,12 +50,14 @@ class JudgeJob {
     std::shared_ptr<RunnerClient> runner;
     std::string module;
     double time_limit_s;
+    std::optional<Races> races;
   };
   void launch(Pending p);
   std::optional<Pending> pending_;
   Worker worker_;
   std::atomic<bool> cancel_{false};
   std::atomic<int> done_{0};
+  std::atomic<bool> racing_{false};  // the race check runs
   int total_ = 0;
   mutable std::mutex mutex_;
   std::optional<Verdict> result_;

@@ -192,7 +192,10 @@ void UserKernel::start_judge() {
   judge_due_ = false;
   status_.judging.clear();
   if (!status_.spec || !runner_ || !status_.spec->check) return;
-  judge_.start(*status_.spec, runner_, "editor", opts_.time_limit_s);
+  // A GPU may not show a race: the source is checked on the emulator too.
+  std::optional<JudgeJob::Races> races;
+  if (opts_.backend == Backend::Cuda) races = JudgeJob::Races{status_.source, opts_.paths};
+  judge_.start(*status_.spec, runner_, "editor", opts_.time_limit_s, std::move(races));
   status_.judging = judge_.progress();
   bump();
 }
