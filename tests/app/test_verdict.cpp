@@ -129,6 +129,13 @@ TEST(Verdict, TheRaceCheckFindsRacesTheGpuMayNotShow) {
   const RaceCheck right = check_races(*find_template("count3"), read("assets/kernels/count3.cu"), paths, fresh_seed());
   ASSERT_TRUE(right.outcome) << right.not_run;
   EXPECT_EQ(right.outcome->status, CaseOutcome::Status::Passed) << right.outcome->name;
+  // An endless loop is no race: the device's verdict stands, the check says why it did not run.
+  const RaceCheck endless = check_races(*find_template("count3"),
+                                        "// template: count3\nextern \"C\" __global__ void count3(cv::Span<const int> data, "
+                                        "cv::Span<unsigned long long> count) {\n  for (volatile int k = 0;; ++k) {\n  }\n}\n",
+                                        paths, fresh_seed(), 0.3);
+  EXPECT_FALSE(endless.outcome);
+  EXPECT_NE(endless.not_run.find("too slow on the CPU emulator"), std::string::npos) << endless.not_run;
   const RaceCheck item = check_races(*find_template("fountain_particle"), read("assets/kernels/fountain_particle.cu"),
                                      paths, fresh_seed());
   EXPECT_FALSE(item.outcome);
