@@ -223,7 +223,7 @@ int budgeted_reps(const std::vector<double>& warm_ms, int reps) {
 // `budgeted`: a challenge's judge (at most `reps`, within kJudgeTimingMs).
 Stats kernel_times(Run& r, Workload w, int reps, Spread* spread = nullptr, bool report_path = true,
                    bool budgeted = false) {
-  w.reps = std::min(reps, budgeted ? 3 : 10);
+  w.reps = std::min(reps, budgeted ? 1 : 10);  // a judge's kernel is warm already: its verdict just ran
   const LaunchOutcome warm = launch(r, w);
   if (!warm.ok) fail_fault(r, *warm.fault);
   w.reps = budgeted ? budgeted_reps(warm.kernel_ms, reps) : reps;
