@@ -18,6 +18,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "usercode/sandbox/asan.h"
+
 extern char** environ;
 
 namespace cv::sandbox {
@@ -124,11 +126,14 @@ void confine(const std::string& build_dir, std::string& report) {
   std::string active;
   std::string why = namespaces(active);
   if (why.empty()) why = new_root(build_dir);
-  const bool limited = limit(RLIMIT_FSIZE, kCompilerOutputBytes) && limit(RLIMIT_AS, kCompilerMemoryBytes) &&
+  const bool limited = limit(RLIMIT_FSIZE, kCompilerOutputBytes) &&
+                       (kAddressSanitizer || limit(RLIMIT_AS, kCompilerMemoryBytes)) &&
                        limit(RLIMIT_CPU, kCompilerCpuSeconds) && limit(RLIMIT_CORE, 0);
   prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   report = why.empty() ? active + ", read-only toolchain, build directory as /build" : "files not confined (" + why + ")";
-  report += limited ? ", limits (output 64 MiB, memory 4 GiB, CPU 60 s)" : ", no limits (" + errno_text("setrlimit") + ")";
+  report += !limited            ? ", no limits (" + errno_text("setrlimit") + ")"
+             : kAddressSanitizer ? ", limits (output 64 MiB, CPU 60 s; memory not limited in an AddressSanitizer build)"
+                                 : ", limits (output 64 MiB, memory 4 GiB, CPU 60 s)";
 }
 
 }  // namespace
