@@ -25,6 +25,7 @@
 #include "usercode/client/user_kernel.h"
 #include "usercode/client/verdict.h"
 #include "usercode/client/race_check.h"
+#include "usercode/client/judge_job.h"
 #include "corpus/corpus.h"
 #include "test_config.h"
 
@@ -340,6 +341,39 @@ TEST(Verdict, BenchKernelGivesEachWarningsTextAndLine) {
 
 // The kernel tab's UserKernel judges a loaded kernel by itself (no scene
 // launches it here: it starts after a moment) and keeps the verdict.
+// The kernel tab's job on a GPU: the device's verdict, then the race check
+// as its last case (here through a CPU runner: the wiring is the same).
+TEST(Verdict, TheKernelTabsJobAddsTheRaceCheckAfterARightAnswer) {
+  if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  const TemplateSpec& t = *find_template("count3");
+  const std::string source = "// template: count3\nextern \"C\" __global__ void count3(" + parameter_text(t) +
+                             ") {\n  if (cv::global_index() < data.size && data[cv::global_index()] % 3 == 0)\n"
+                             "    atomicAdd(&count[0], 1ull);\n}\n";
+  CompileRequest req;
+  req.build = BuildKind::Cpu;
+  req.source = source;
+  req.paths = test_config().paths;
+  const CompileResult c = compile(req);
+  ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+  auto runner = std::make_shared<RunnerClient>(find_runner(test_config().paths.runner), Backend::Cpu);
+  ASSERT_TRUE(runner->load(c, 5.0, "editor").ok);
+  JudgeJob job;
+  job.start(t, runner, "editor", 5.0, JudgeJob::Races{source, test_config().paths});
+  std::optional<Verdict> v;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!v && std::chrono::steady_clock::now() < until) {
+    job.poll();
+    v = job.take();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(v);
+  EXPECT_TRUE(v->correct) << v->summary();
+  ASSERT_FALSE(v->cases.empty());
+  EXPECT_EQ(v->cases.back().name, kRaceCase);
+  EXPECT_EQ(v->cases.back().status, CaseOutcome::Status::Passed);
+  EXPECT_EQ(v->cases.size(), verdict_cases(t).size() + 1);
+}
+
 TEST(Verdict, TheKernelTabJudgesOnceItRuns) {
   if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler";
   UserKernelOptions o;
