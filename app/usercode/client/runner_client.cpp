@@ -448,11 +448,15 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double l
   out.ok = true;
   for (const auto& t : out.reply.value("kernel_ms", nlohmann::json::array())) out.kernel_ms.push_back(t.get<double>());
   if (!out.kernel_ms.empty()) last_ms_[r.module] = out.kernel_ms.back();
-  for (const auto& rb : out.reply.value("read_back", nlohmann::json::array())) {
+  const nlohmann::json spans = out.reply.value("read_back", nlohmann::json::array());
+  for (const auto& rb : spans) {
     const size_t at = rb["at"][0].get<size_t>(), n = rb["at"][1].get<size_t>();
     if (at > reply_blob.size() || n > reply_blob.size() - at) continue;
-    out.read_back[rb["name"].get<std::string>()] =
-        std::vector<char>(reply_blob.begin() + static_cast<long>(at), reply_blob.begin() + static_cast<long>(at + n));
+    std::vector<char>& to = out.read_back[rb["name"].get<std::string>()];
+    if (spans.size() == 1 && at == 0 && n == reply_blob.size())
+      to = std::move(reply_blob);  // one span, the whole blob (reverse's 64 MB): no copy
+    else
+      to.assign(reply_blob.begin() + static_cast<long>(at), reply_blob.begin() + static_cast<long>(at + n));
   }
   return out;
 }
