@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "challenge/judge_words.h"
+#include "common/splitmix.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/verdict.h"
 
@@ -14,13 +15,6 @@ namespace {
 constexpr double kLaunchLimitS = 2.0;  // as bench kernel's launches
 constexpr int kGpuLaunches = 5;        // each from a reset on fresh data: a median of five
 constexpr int kCpuLaunches = 2;        // the emulator takes a core's time per launch
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 std::string fault_words(const usercode::KernelFault& f) { return words_for_student(f.describe()); }
 

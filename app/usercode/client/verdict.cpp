@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "common/splitmix.h"
 #include "usercode/client/runner_client.h"
 
 namespace cv::usercode {
@@ -23,10 +24,7 @@ constexpr const char* kStateScope = "verdict:";
 
 // Each case draws from its own seed, all of them from the verdict's.
 uint64_t case_seed(uint64_t seed, size_t index) {
-  uint64_t z = seed + 0x9e3779b97f4a7c15ull * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (z ^ (z >> 31)) | 1;  // never 0 (a seed of 0 reads as "unset" in some generators)
+  return splitmix64(seed + kSplitmixGamma * index) | 1;  // never 0 (a seed of 0 reads as "unset" in some generators)
 }
 
 // The default case's size and block: the caller's, else the template's (the

@@ -15,23 +15,7 @@ namespace {
 
 constexpr double u = kUnitRoundoff;
 
-// Numbers for one particle: a counter-based stream of its own (splitmix64 of
-// the seed and the particle), so particles are drawn in parallel, alike everywhere.
-class Draw {
- public:
-  Draw(uint64_t seed, uint64_t particle) : s_(seed ^ (0x9e3779b97f4a7c15ull * (particle + 1))) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double in(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  size_t pick(size_t n) { return static_cast<size_t>(next() % n); }
-
- private:
-  uint64_t s_;
-};
+using Draw = ParticleDraw;  // particle_check.h
 
 // One particle of `kind`, its launch velocity (vx, vz) fixed by its place in the grid.
 void place(Kind kind, float vx, float vz, const fountain::Params& p, int steps, Draw& d, float4& q, float& vy) {

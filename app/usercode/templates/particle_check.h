@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/splitmix.h"
 #include "usercode/templates/template_spec.h"
 
 namespace cv::usercode {
@@ -32,6 +33,20 @@ struct Compared {
 void compare(const Expected& e, const std::vector<float>& got, Compared& c);
 // The verdict from the spans compared: result = particles matching, reference = checked.
 CheckResult verdict_of(const Compared& c);
+
+// Numbers for one particle of a verdict's start: a counter-based stream of its
+// own (splitmix64 of the seed and the particle), so particles are drawn in
+// parallel, alike everywhere.
+class ParticleDraw {
+ public:
+  ParticleDraw(uint64_t seed, uint64_t particle) : s_{seed ^ (kSplitmixGamma * (particle + 1))} {}
+  uint64_t next() { return s_.next(); }
+  double in(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  size_t pick(size_t n) { return static_cast<size_t>(next() % n); }
+
+ private:
+  SplitmixStream s_;
+};
 
 // What the particle scenes' templates share (fountain, swarm): ping-pong `in`
 // and `out`, 65,536 particles in 16 x 16 blocks by default, particles/s.

@@ -28,19 +28,7 @@ struct Start {
   uint32_t key;
 };
 
-// A counter-based stream per particle (splitmix64 of the seed and the
-// particle): drawn in parallel, the same everywhere.
-struct Draw {
-  uint64_t s;
-  Draw(uint64_t seed, uint64_t particle) : s(seed ^ (0x9e3779b97f4a7c15ull * (particle + 1))) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double in(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
+using Draw = ParticleDraw;  // particle_check.h
 
 Start make_start(unsigned n, swarm::Variant v, const swarm::Params& p, uint64_t seed, const std::vector<Kind>& mix,
                  int steps) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "common/hd.h"
+#include "common/splitmix.h"
 
 namespace cv::reduce {
 
@@ -19,15 +20,9 @@ CV_HD bool is_multiple_of_3(int32_t v) {
 // function of (key, i), so the CPU, the runner's device generator and the
 // verdict's references (which draw each value where they use it, no array)
 // agree bit for bit.
-CV_HD uint64_t data_mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-CV_HD uint64_t data_key(uint64_t seed) { return data_mix(seed); }
+CV_HD uint64_t data_key(uint64_t seed) { return splitmix64(seed); }
 CV_HD int32_t data_value(uint64_t key, uint64_t i) {
-  return static_cast<int32_t>(static_cast<uint32_t>(data_mix(key ^ i)));
+  return static_cast<int32_t>(static_cast<uint32_t>(splitmix64(key ^ i)));
 }
 
 // The two labs as element maps followed by a sum. Acc is the type a thread
