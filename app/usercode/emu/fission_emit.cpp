@@ -157,9 +157,9 @@ void coordinate_edits(const std::string& text, unsigned begin, unsigned end, std
 }
 
 // `if (c) atomicAdd(a, v);` (branch_free_site), deferred, as `{ d.c = c; if
-// (!d.p && d.c) d.p = a; d.v += d.c ? v : 0; }`: the address once a loop (at
-// its first thread whose condition holds, as the atomic would first be made),
-// then no data-dependent branch per thread. The condition, address and value
+// (d.c && a != d.p) { flush; d.p = a; } d.v += d.c ? v : 0; }`: the address
+// taken where the condition holds (as the atomic would be made), the sum
+// without a data-dependent branch per thread. The condition, address and value
 // keep their own text (and edits).
 void Emitter::branch_free_edits(const Node& s, const Node& call, std::vector<Edit>& out) const {
   const Node &cond = s.kids[0], &addr = call.kids[1], &value = call.kids[2];
@@ -173,8 +173,12 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, std::vector<Edi
   }
   const std::string d = "cv_d_" + std::to_string(deferred_.at(&call));
   out.push_back({s.begin, cond.begin, "{ " + d + ".c = static_cast<bool>("});
-  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(!" + d + ".p, 0) && " + d + ".c) " + d + ".p = "});
-  out.push_back({addr.end, value.begin, "; " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>("});
+  // The address is the same for every thread at this point, not always for
+  // a whole loop (a per-thread loop may step it): a new one flushes the sum so
+  // far, as cv_fis_defer_add does. Taken only where the condition holds.
+  const std::string a = text_.substr(addr.begin, addr.end - addr.begin);
+  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(" + d + ".c && (" + a + ") != " + d + ".p, 0)) { cv_fis_flush(" + d + "); " + d + ".p = "});
+  out.push_back({addr.end, value.begin, "; } " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>("});
   out.push_back({value.end, end, ") : 0; }"});
 }
 
