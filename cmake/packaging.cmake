@@ -97,7 +97,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
 # (cmake/libclang.cmake): libclang-14.so.13 is Debian 12's libclang1-14, Ubuntu
 # 24.04's is libclang1-18. Recommended, not required: without it kernels run as fibers.
 if(CUDAVIZ_LIBCLANG_SONAME MATCHES "^libclang-([0-9]+)\\.so")
-  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libclang1-${CMAKE_MATCH_1}")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${CPACK_DEBIAN_PACKAGE_RECOMMENDS}, libclang1-${CMAKE_MATCH_1}")  # beside CodeMirror
 endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SET_DESTDIR OFF)

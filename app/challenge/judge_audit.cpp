@@ -27,7 +27,7 @@ bool audited_launch(const usercode::TemplateSpec& t, usercode::RunnerClient& run
     a.correct = false;
     a.fault = true;
     a.message = o.fault ? fault_words(*o.fault) : "the kernel did not run";
-    if (o.fault) a.message_line = o.fault->out_of_range ? o.fault->out_of_range->line : o.fault->line;
+    if (o.fault) a.message_line = o.fault->error_line();
     return false;
   }
   if (!o.kernel_ms.empty()) a.ms.push_back(o.kernel_ms.front());
@@ -77,7 +77,7 @@ Audit audit(const usercode::TemplateSpec& t, usercode::RunnerClient& runner, con
       a.message = f->fault ? fault_words(*f->fault)
                            : "right on the first data, wrong on fresh data (after the timed runs): " +
                                  words_for_student(v.summary()) + ". Every launch must compute its answer from that launch's data.";
-      if (f->fault) a.message_line = f->fault->out_of_range ? f->fault->out_of_range->line : f->fault->line;
+      if (f->fault) a.message_line = f->fault->error_line();
     }
     return a;
   }

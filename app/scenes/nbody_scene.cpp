@@ -125,6 +125,8 @@ void NBodyScene::after_step() {
 
 nlohmann::ordered_json NBodyScene::throughput() const {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  // The latest frame's time, not a recent median as the other scenes': it goes
+  // with that frame's steps (last_steps_per_frame_), which change with the frame rate.
   const float ms = kernel_ms.latest();
   if (ms > 0) {
     const double inter = static_cast<double>(count_) * count_ * last_steps_per_frame_ / (ms * 1e-3);
