@@ -358,12 +358,16 @@ std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double
 
 LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double limit_s, double ceiling_s) {
   LaunchOutcome out;
-  LaunchRequest r = request;
-  if (r.schedule == Schedule::Verdict)
-    if (std::optional<KernelFault> f = verdict_module(r, limit_s)) {
+  // Only a verdict launch is renamed (to its verdict build): a scene's frame is not copied.
+  std::optional<LaunchRequest> renamed;
+  if (request.schedule == Schedule::Verdict) {
+    renamed = request;
+    if (std::optional<KernelFault> f = verdict_module(*renamed, limit_s)) {
       out.fault = std::move(f);
       return out;
     }
+  }
+  const LaunchRequest& r = renamed ? *renamed : request;
   auto failed = [&](KernelFault f) {
     out.fault = std::move(f);
     return out;
