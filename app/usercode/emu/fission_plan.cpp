@@ -254,20 +254,23 @@ class UniformPass {
     statement(body, inner);
   }
 
-  // A break or continue of this loop under a condition that can differ between threads.
-  bool divergent_exit(const Node& n, bool ctx) {
+  // A break or continue of this loop under a condition that can differ between
+  // threads. Inside a switch a break is the switch's, a continue still this
+  // loop's, and the switch's value decides as an if's condition does.
+  bool divergent_exit(const Node& n, bool ctx, bool in_switch = false) {
     switch (n.kind) {
-      case K::Break: case K::Continue: return !ctx;
-      case K::For: case K::While: case K::Do: case K::Switch: case K::Lambda: return false;  // their own
-      case K::If: {
+      case K::Break: return !ctx && !in_switch;
+      case K::Continue: return !ctx;
+      case K::For: case K::While: case K::Do: case K::Lambda: return false;  // their own
+      case K::If: case K::Switch: {
         const bool c = ctx && a_.uniform_expr(n.kids[0]);
         for (size_t i = 1; i < n.kids.size(); ++i)
-          if (divergent_exit(n.kids[i], c)) return true;
+          if (divergent_exit(n.kids[i], c, in_switch || n.kind == K::Switch)) return true;
         return false;
       }
       default:
         for (const Node& k : n.kids)
-          if (divergent_exit(k, ctx)) return true;
+          if (divergent_exit(k, ctx, in_switch)) return true;
         return false;
     }
   }
