@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bench/bench.h"
+#include "bench/comparison.h"
 #include "challenge/backend_tells.h"
 #include "challenge/judge_audit.h"
 #include "challenge/judge_words.h"
@@ -84,13 +85,11 @@ void apply_audit(const Audit& a, Verdict& v) {
     return;
   }
   if (a.ms.empty()) return;
-  std::vector<double> ms = a.ms;
-  std::sort(ms.begin(), ms.end());
-  const double median = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
-  v.ms_median = std::max(v.ms_median, median);
-  v.ms_min = std::max(v.ms_min, ms.front());
-  v.ms_max = std::max(v.ms_max, ms.back());
-  v.audited_launches = static_cast<int>(ms.size());
+  const bench::Spread s = bench::spread_of(a.ms);
+  v.ms_median = std::max(v.ms_median, s.median_ms);
+  v.ms_min = std::max(v.ms_min, s.min_ms);
+  v.ms_max = std::max(v.ms_max, s.max_ms);
+  v.audited_launches = s.reps;
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
   Workload w;
   LaunchRequest req;
   try {
-    w = case_workload(t, c, default_size(t, runner.backend(), o), o.block.value_or(t.default_block),
+    w = case_workload(c, default_size(t, runner.backend(), o), o.block.value_or(t.default_block),
                       case_seed(seed, index));
     req = verdict_launch(t, w, o.module, index);
   } catch (const std::exception& e) {
@@ -102,8 +102,7 @@ std::vector<VerdictCase> verdict_cases(const TemplateSpec& t) {
   return {d};
 }
 
-Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long default_n,
-                       const BlockShape& default_block, uint64_t seed) {
+Workload case_workload(const VerdictCase& c, long long default_n, const BlockShape& default_block, uint64_t seed) {
   Workload w;
   w.n = c.n > 0 ? c.n : default_n;
   w.block = c.block.value_or(default_block);
@@ -114,7 +113,6 @@ Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long de
   w.read_state = true;
   w.state_scope = kStateScope;
   if (c.setup) c.setup(w);
-  (void)t;
   return w;
 }
 
@@ -126,7 +124,7 @@ LaunchRequest verdict_launch(const TemplateSpec& t, const Workload& w, const std
 }
 
 Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o) {
-  return case_workload(t, verdict_cases(t).front(), default_size(t, backend, o), o.block.value_or(t.default_block),
+  return case_workload(verdict_cases(t).front(), default_size(t, backend, o), o.block.value_or(t.default_block),
                        case_seed(seed, 0));
 }
 

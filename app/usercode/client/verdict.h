@@ -92,8 +92,7 @@ std::vector<VerdictCase> verdict_cases(const TemplateSpec& t);
 
 // The workload of one case: the size and block, the seed, a reset, the case's
 // inputs set up, read back at the last step.
-Workload case_workload(const TemplateSpec& t, const VerdictCase& c, long long default_n,
-                       const BlockShape& default_block, uint64_t seed);
+Workload case_workload(const VerdictCase& c, long long default_n, const BlockShape& default_block, uint64_t seed);
 // The default case's workload as judge() makes it for `seed` and `o` on
 // `backend`, so a caller can launch it first (edit to running) and hand its
 // read-back to judge() in o.default_read_back.

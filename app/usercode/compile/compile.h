@@ -99,7 +99,6 @@ struct CompileResult {
   // CPU target: the request it was built from (the runner client builds the
   // verdict build from it when a Schedule::Verdict launch first needs one).
   std::shared_ptr<const CompileRequest> request;
-  std::string fast_path_note;           // CPU whole kernels: why the emulator's fast path is off, "" if on
   KernelResources resources;
   std::string sandbox;                  // what confined the compiler (host, or NVRTC when isolated), in words
   double compile_ms = 0;                // wall time of the compiler call(s)

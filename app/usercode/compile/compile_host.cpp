@@ -111,9 +111,7 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
       return;
     }
     r.shared_object = b.shared_object;
-    r.files = dir;
-    for (const emu::fission::KernelSplit& k : b.fission.kernels)
-      if (!k.ok && !req.verdict) r.fast_path_note = k.why.empty() ? b.fission.why : k.why;
+    r.files = dir;  // why the fast path is off, if it is, comes back in the runner's reply (fast_path_off)
     return;
   }
   const std::string src = dir->path() + "/kernel.cpp", so = dir->path() + "/kernel.so",

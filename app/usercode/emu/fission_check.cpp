@@ -141,7 +141,6 @@ bool Checker::sync_statement(const Node& s, bool in_sync_loop) {
       if (s.kind == K::DeclStmt && s.kids.size() > 1)
         return fail("a warp operation" + at + " initialises one of several variables declared together", s.line);
       if (!a_.warp_unconditional(s)) return fail("a warp operation" + at + " is evaluated for some threads only (&&, || or ?:)", s.line);
-      a_.has_warp = true;
       return true;
     }
     case K::If: {

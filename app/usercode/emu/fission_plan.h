@@ -32,7 +32,6 @@ struct Analysis {
   std::set<std::string> uniform;                // of them, the uniform ones
   bool thread_exits = false;  // a thread region holds a return (threads may leave early)
   bool has_sync = false;      // any barrier or warp operation
-  bool has_warp = false;
   bool nested_loops = false;  // a loop without barriers turned inside out (Analysis::turned)
 
   Role role(const Node& sync_level_statement) const;
