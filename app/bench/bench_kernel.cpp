@@ -486,6 +486,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const uint64_t seed = opt.seed.value_or(fresh_seed());
   JudgeOptions judging = judge_options(r, n, block);
   const Workload first_workload = default_workload(*r.spec, backend, seed, judging);
+  // The cases' inputs and references depend on the seed alone: made while the kernel compiles.
+  if (can_run && r.spec->check) judging.prepared = prepare_verdict(*r.spec, backend, seed, judging);
   std::vector<double> compile_ms;
   const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms);
   add_compile_fields(r, c, compile_ms);

@@ -97,6 +97,51 @@ TEST(Verdict, ARememberedAnswerFailsTheDefaultCaseWithItsElement) {
   EXPECT_NE(v.summary().find("(seed 42)"), std::string::npos) << v.summary();
 }
 
+// The cases bench kernel makes ready while the kernel compiles are the cases
+// judge() would make: the same workloads, and checks that say the same of a
+// read-back (here one with nothing in it: wrong, or right where the answer
+// is 0); and a verdict judged with them is
+// the verdict judged without.
+TEST(Verdict, CasesPreparedBeforeTheLaunchAreTheCasesMadeAfterIt) {
+  JudgeOptions o;
+  o.n = 3000;  // every template's own sizes for the rest
+  for (const TemplateSpec* t : template_specs()) {
+    const PreparedVerdict ready = prepare_verdict(*t, Backend::Cpu, 99, o);
+    const std::vector<PreparedCase>& made = ready.get();
+    const std::vector<VerdictCase> cases = verdict_cases(*t);
+    ASSERT_EQ(made.size(), cases.size()) << t->name;
+    const bool has_prepare =
+        t->prepare || std::any_of(cases.begin(), cases.end(), [](const VerdictCase& c) { return bool(c.prepare); });
+    EXPECT_TRUE(has_prepare || t->name == "reverse") << t->name << ": a reference to make before the launch";
+    for (size_t k = 0; k < cases.size(); ++k) {
+      ASSERT_TRUE(made[k].error.empty()) << t->name << " " << cases[k].name << ": " << made[k].error;
+      const Workload& w = made[k].workload;
+      if (k == 0) {  // the default case: the workload bench launches first
+        const Workload first = default_workload(*t, Backend::Cpu, 99, o);
+        EXPECT_EQ(w.n, first.n) << t->name;
+        EXPECT_EQ(w.seed, first.seed) << t->name;
+        EXPECT_EQ(w.init, first.init) << t->name;
+      }
+      const Check plain = cases[k].check ? cases[k].check : t->check;
+      const CheckResult a = made[k].check(w, ReadBack{}, Backend::Cpu), b = plain(w, ReadBack{}, Backend::Cpu);
+      EXPECT_EQ(a.correct, b.correct) << t->name << " " << cases[k].name;
+      ASSERT_EQ(a.mismatch.has_value(), b.mismatch.has_value()) << t->name << " " << cases[k].name;
+      if (a.mismatch) EXPECT_EQ(a.mismatch->element, b.mismatch->element) << t->name << " " << cases[k].name;
+      EXPECT_EQ(a.fields.dump(), b.fields.dump()) << t->name << " " << cases[k].name;
+    }
+  }
+  if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler (the verdict through the runner)";
+  const CompileResult c = host_build(kRemembered);
+  ASSERT_TRUE(c.ok) << c.first_error();
+  auto runner = cpu_runner();
+  o.n = 4096;
+  const Verdict plain = judge(*c.spec, c, *runner, 5, o);
+  o.prepared = prepare_verdict(*c.spec, Backend::Cpu, 5, o);
+  const Verdict prepared = judge(*c.spec, c, *runner, 5, o);
+  EXPECT_FALSE(prepared.correct);
+  EXPECT_EQ(prepared.summary(), plain.summary());
+}
+
 // A GPU may not show a race: the race check judges the source on the CPU
 // emulator's schedules, where the corpus's racy kernels are wrong every time
 // and a right kernel passes; a per-item function has no threads to race.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <random>
 #include <stdexcept>
 
@@ -34,6 +35,21 @@ long long default_size(const TemplateSpec& t, Backend backend, const JudgeOption
   return o.n > 0 ? o.n : emulated ? std::min(t.default_n, t.emulated_default_n) : t.default_n;
 }
 
+// A case made ready: its workload and its check (prepared where the case or
+// the template can: the reference computed now, not after the launch).
+PreparedCase make_case(const TemplateSpec& t, const VerdictCase& c, size_t index, Backend backend, uint64_t seed,
+                       long long default_n, const BlockShape& default_block) {
+  PreparedCase p;
+  try {
+    p.workload = case_workload(c, default_n, default_block, case_seed(seed, index));
+    const PrepareCheck& prepare = c.prepare ? c.prepare : c.check ? PrepareCheck{} : t.prepare;
+    p.check = prepare ? prepare(p.workload, backend) : c.check ? c.check : t.check;
+  } catch (const std::exception& e) {
+    p.error = e.what();
+  }
+  return p;
+}
+
 // One case: launched (its steps in one request), read back, checked.
 CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, RunnerClient& runner,
                      uint64_t seed, const JudgeOptions& o, CheckResult& check) {
@@ -41,11 +57,18 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
   CaseOutcome out;
   out.name = c.name;
   out.steps = std::max(1, c.steps);
-  Workload w;
+  // Made ready while the kernel compiled (o.prepared), else now.
+  PreparedCase own;
+  const PreparedCase* made = &own;
+  if (o.prepared.valid() && index < o.prepared.get().size())
+    made = &o.prepared.get()[index];
+  else
+    own = make_case(t, c, index, runner.backend(), seed, default_size(t, runner.backend(), o),
+                    o.block.value_or(t.default_block));
+  const Workload& w = made->workload;
   LaunchRequest req;
   try {
-    w = case_workload(c, default_size(t, runner.backend(), o), o.block.value_or(t.default_block),
-                      case_seed(seed, index));
+    if (!made->error.empty()) throw std::runtime_error(made->error);
     req = verdict_launch(t, w, o.module, index);
   } catch (const std::exception& e) {
     out.status = CaseOutcome::Status::Fault;
@@ -69,7 +92,7 @@ CaseOutcome run_case(const TemplateSpec& t, const VerdictCase& c, size_t index, 
     return out;
   }
   const ReadBack& rb = given ? *o.default_read_back : l.read_back;
-  check = c.check ? c.check(w, rb, runner.backend()) : t.check(w, rb, runner.backend());
+  check = made->check(w, rb, runner.backend());
   out.status = check.correct ? CaseOutcome::Status::Passed : CaseOutcome::Status::Failed;
   if (!check.correct)
     out.mismatch = check.mismatch.value_or(Mismatch{"the result", "the reference", "something else", ""});
@@ -126,6 +149,18 @@ LaunchRequest verdict_launch(const TemplateSpec& t, const Workload& w, const std
 Workload default_workload(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o) {
   return case_workload(verdict_cases(t).front(), default_size(t, backend, o), o.block.value_or(t.default_block),
                        case_seed(seed, 0));
+}
+
+PreparedVerdict prepare_verdict(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o) {
+  const long long n = default_size(t, backend, o);
+  const BlockShape block = o.block.value_or(t.default_block);
+  return std::async(std::launch::async, [&t, backend, seed, n, block] {
+    const std::vector<VerdictCase> cases = verdict_cases(t);
+    std::vector<PreparedCase> made;
+    made.reserve(cases.size());
+    for (size_t k = 0; k < cases.size(); ++k) made.push_back(make_case(t, cases[k], k, backend, seed, n, block));
+    return made;
+  }).share();
 }
 
 Verdict judge(const TemplateSpec& t, RunnerClient& runner, uint64_t seed, const JudgeOptions& o) {

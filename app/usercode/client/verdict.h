@@ -10,6 +10,7 @@
 // labs' "run your kernel" and a class challenge's judge), and the kernel tab.
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -55,6 +56,15 @@ struct Verdict {
   void add_fields(nlohmann::ordered_json& line) const;
 };
 
+// A case made ready before its kernel is: its workload (inputs drawn) and its
+// check with the reference computed (TemplateSpec::prepare), or why it could not be.
+struct PreparedCase {
+  Workload workload;
+  Check check;
+  std::string error;
+};
+using PreparedVerdict = std::shared_future<std::vector<PreparedCase>>;
+
 struct JudgeOptions {
   std::string module = "editor";    // the loaded kernel in the runner
   long long n = 0;                  // the default case's size (0: the template's, the emulator's on the CPU)
@@ -71,7 +81,16 @@ struct JudgeOptions {
   // The default case already ran (bench kernel's first launch is it:
   // default_workload()): what it read back, checked here without a launch.
   std::optional<ReadBack> default_read_back;
+  // The cases made ready (prepare_verdict with the same seed and options),
+  // typically while the kernel compiled; unset: each case is made as it runs.
+  PreparedVerdict prepared;
 };
+
+// Makes every case of the verdict that judge(t, runner, seed, o) runs on
+// `backend` ready on a thread of its own (workloads and references depend on
+// the seed alone): a caller starts it with the compile and hands it to judge()
+// in o.prepared, so the references cost no time after the kernel runs.
+PreparedVerdict prepare_verdict(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o);
 
 // A seed nobody can predict (std::random_device), never 0.
 uint64_t fresh_seed();

@@ -61,7 +61,7 @@ TemplateSpec spec() {
     return s;
   };
   t.reference_text = "the CPU's count over the same rows (each id's rows, pairs that share ids)";
-  t.check = exact64("count", [ids, offsets](const Workload& w) {
+  t.prepare = exact64("count", [ids, offsets](const Workload& w) {
     corelated::Rows rows;
     if (generator_of(w, "ids", ids) == "corelated_ids" && generator_of(w, "offsets", offsets) == "corelated_offsets")
       return static_cast<long long>(corelated::count_by_ids(  // the generator's rows, made once for both spans

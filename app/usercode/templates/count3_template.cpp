@@ -23,7 +23,7 @@ TemplateSpec spec() {
   t.args = {span_arg("data", data), span_arg("count", result64("unsigned long long"))};
   t.shape = [](const Workload& w) { return one_dimensional(w); };
   t.reference_text = "the CPU's count over the same data (reduce::cpu_threads)";
-  t.check = exact64("count", [data](const Workload& w) { return lab_total(reduce::Op::Count3, data, w, "data"); });
+  t.prepare = exact64("count", [data](const Workload& w) { return lab_total(reduce::Op::Count3, data, w, "data"); });
   // The first and last values multiples of 3, so skipping either shows.
   const std::string ends = "ends_multiple_of_3";
   t.cases = {default_case(),

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 #include "common/parallel_for.h"
 #include "fountain/fountain_math.h"
@@ -100,10 +101,12 @@ VerdictCase make_case(const std::string& name, long long n, int steps, std::vect
     w.init["out"] = bytes(std::vector<float>(4 * s.positions.size(), std::numeric_limits<float>::quiet_NaN()));
     put(w, fountain_args::frame, s.frame);
   };
-  c.check = [mix](const Workload& w, const ReadBack& rb, Backend) {
+  c.prepare = [mix](const Workload& w, Backend) -> Check {
     const Start s = make_start(static_cast<unsigned>(w.n), params_of(w), w.seed, mix, w.reps);
-    return check(s, static_cast<unsigned>(w.n), params_of(w), w.reps, rb);
+    auto e = std::make_shared<const Expectation>(expect(s, static_cast<unsigned>(w.n), params_of(w), w.reps));
+    return [e](const Workload&, const ReadBack& rb, Backend) { return check(*e, rb); };
   };
+  c.check = prepared_check(c.prepare);
   return c;
 }
 
@@ -143,10 +146,11 @@ Start make_start(unsigned n, const fountain::Params& p, uint64_t seed, const std
   return s;
 }
 
-CheckResult check(const Start& s, unsigned n, const fountain::Params& p, int steps, const ReadBack& rb) {
+Expectation expect(const Start& s, unsigned n, const fountain::Params& p, int steps) {
   const fountain::Grid g = fountain::make_grid(n);
-  Expected out{"out", {"x", "y", "z", "age"}, {}, {}, {}, s.kind, &kind_words()};
-  Expected vy{"vy", {}, {}, {}, {}, s.kind, &kind_words()};
+  Expectation ex{{"out", {"x", "y", "z", "age"}, {}, {}, {}, s.kind, &kind_words()},
+                 {"vy", {}, {}, {}, {}, s.kind, &kind_words()}};
+  Expected &out = ex.out, &vy = ex.vy;
   out.value.resize(4ull * n), out.tol.resize(4ull * n), out.skip.resize(n);
   vy.value.resize(n), vy.tol.resize(n), vy.skip.resize(n);
   parallel_for(std::min<size_t>(n, s.positions.size()), [&](size_t b, size_t e) {
@@ -163,10 +167,14 @@ CheckResult check(const Start& s, unsigned n, const fountain::Params& p, int ste
       out.skip[i] = vy.skip[i] = t.ambiguous;
     }
   });
+  return ex;
+}
+
+CheckResult check(const Expectation& e, const ReadBack& rb) {
   Compared c;
-  compare(out, check::values<float>(rb, "out"), c);
+  compare(e.out, check::values<float>(rb, "out"), c);
   Compared v;
-  compare(vy, check::values<float>(rb, "vy"), v);
+  compare(e.vy, check::values<float>(rb, "vy"), v);
   CheckResult r = verdict_of(c);
   if (r.correct && v.first) r = verdict_of(v);  // positions right, speeds not
   return r;

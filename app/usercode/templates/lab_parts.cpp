@@ -54,16 +54,18 @@ long long first_value(const ReadBack& rb, const std::string& name) {
   return v;
 }
 
-std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
-    const std::string& name, std::function<long long(const Workload&)> reference) {
-  return [name, reference](const Workload& w, const ReadBack& rb, Backend) {
-    CheckResult r;
-    const long long got = first_value(rb, name), want = reference(w);
-    r.correct = got == want;
-    if (!r.correct) r.mismatch = check::exact(name + "[0]", want, got);
-    r.fields["result"] = got;
-    r.fields["reference"] = want;
-    return r;
+PrepareCheck exact64(const std::string& name, std::function<long long(const Workload&)> reference) {
+  return [name, reference](const Workload& w, Backend) -> Check {
+    const long long want = reference(w);
+    return [name, want](const Workload&, const ReadBack& rb, Backend) {
+      CheckResult r;
+      const long long got = first_value(rb, name);
+      r.correct = got == want;
+      if (!r.correct) r.mismatch = check::exact(name + "[0]", want, got);
+      r.fields["result"] = got;
+      r.fields["reference"] = want;
+      return r;
+    };
   };
 }
 

@@ -21,9 +21,9 @@ void set_block(LaunchShape& s, const Workload& w);
 SpanSpec lab_data(const std::string& generator = kLabData);
 // cv::Span<T> of `count` zeroed 64-bit values, read back (T: "unsigned long long", "long long").
 SpanSpec result64(const std::string& type, unsigned long long count = 1);
-// The verdict when `name`[0] must equal `reference(w)`.
-std::function<CheckResult(const Workload&, const ReadBack&, Backend)> exact64(
-    const std::string& name, std::function<long long(const Workload&)> reference);
+// The verdict when `name`[0] must equal `reference(w)`, made ready with the
+// reference counted (TemplateSpec::prepare).
+PrepareCheck exact64(const std::string& name, std::function<long long(const Workload&)> reference);
 
 // The count or sum over span `span` (a lab_data span): drawn value by value
 // where the case uses the lab's own data (no array: milliseconds at 16M), else

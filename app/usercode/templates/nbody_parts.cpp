@@ -1,10 +1,10 @@
 #include "usercode/templates/nbody_parts.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 
 #include <vector_functions.h>
@@ -134,29 +134,36 @@ void reference(const std::vector<float4>& bodies, unsigned n, float eps2, unsign
 
 }  // namespace
 
-AccelCheck check_accelerations(const std::vector<float4>& bodies, unsigned n, float eps2,
-                               const std::vector<float4>& acc, unsigned samples, uint64_t seed) {
-  AccelCheck c;
-  if (n == 0 || acc.size() < n || bodies.size() < n) return c;
-  const std::vector<unsigned> which = checked_bodies(n, samples, seed);
-  std::vector<float3> ref(which.size());
-  std::vector<std::array<double, 3>> tol(which.size());
-  parallel_for(which.size(), [&](size_t b, size_t e) {
-    for (size_t q = b; q < e; ++q) reference(bodies, n, eps2, which[q], ref[q], tol[q].data());
+AccelReference accel_reference(const std::vector<float4>& bodies, unsigned n, float eps2, unsigned samples,
+                               uint64_t seed) {
+  AccelReference r;
+  if (n == 0 || bodies.size() < n) return r;
+  r.which = checked_bodies(n, samples, seed);
+  r.value.resize(r.which.size());
+  r.tol.resize(3 * r.which.size());
+  parallel_for(r.which.size(), [&](size_t b, size_t e) {
+    for (size_t q = b; q < e; ++q) reference(bodies, n, eps2, r.which[q], r.value[q], &r.tol[3 * q]);
   });
-  for (size_t q = 0; q < which.size(); ++q) {
-    const float4 g = acc[which[q]];
-    const float got[3] = {g.x, g.y, g.z}, want[3] = {ref[q].x, ref[q].y, ref[q].z};
+  return r;
+}
+
+AccelCheck compare_accelerations(const AccelReference& ref, unsigned n, const std::vector<float4>& acc) {
+  AccelCheck c;
+  if (n == 0 || acc.size() < n) return c;
+  for (size_t q = 0; q < ref.which.size(); ++q) {
+    const float4 g = acc[ref.which[q]];
+    const float got[3] = {g.x, g.y, g.z}, want[3] = {ref.value[q].x, ref.value[q].y, ref.value[q].z};
+    const double* tol = &ref.tol[3 * q];
     bool same = true;
     for (int k = 0; k < 3; ++k) {
       const double diff = std::fabs(static_cast<double>(got[k]) - want[k]);
-      const double rel = tol[q][k] > 0 ? diff / tol[q][k] : (diff > 0 ? INFINITY : 0);
+      const double rel = tol[k] > 0 ? diff / tol[k] : (diff > 0 ? INFINITY : 0);
       c.worst = std::isfinite(rel) ? std::max(c.worst, rel) : INFINITY;
-      if (diff <= tol[q][k]) continue;  // false for NaN
+      if (diff <= tol[k]) continue;  // false for NaN
       same = false;
       if (!c.first)
-        c.first = Mismatch{"acc[" + std::to_string(which[q]) + "]." + "xyz"[k], check::text(want[k]),
-                           check::text(got[k]), check::text(tol[q][k])};
+        c.first = Mismatch{"acc[" + std::to_string(ref.which[q]) + "]." + "xyz"[k], check::text(want[k]),
+                           check::text(got[k]), check::text(tol[k])};
     }
     c.matching += same;
     ++c.checked;
@@ -164,15 +171,19 @@ AccelCheck check_accelerations(const std::vector<float4>& bodies, unsigned n, fl
   return c;
 }
 
+AccelCheck check_accelerations(const std::vector<float4>& bodies, unsigned n, float eps2,
+                               const std::vector<float4>& acc, unsigned samples, uint64_t seed) {
+  if (n == 0 || acc.size() < n || bodies.size() < n) return {};
+  return compare_accelerations(accel_reference(bodies, n, eps2, samples, seed), n, acc);
+}
+
 namespace {
 
-// The check of one case: the bodies it launched with (the case's, else the
-// template's galaxies) and the accelerations that came back.
-CheckResult check_bodies(const Workload& w, const ReadBack& rb, Backend) {
-  CheckResult r;
+// The check of one case, made ready: the bodies it launches with (the case's,
+// else the template's galaxies) and their reference accelerations; then the
+// accelerations that came back against them.
+Check prepare_bodies(const Workload& w, Backend) {
   const unsigned n = count_of(w);
-  auto it = rb.find("acc");
-  const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of<float4>(it->second);
   std::vector<float4> bodies;
   if (auto b = w.init.find("bodies"); b != w.init.end())
     bodies = values_of<float4>(b->second);
@@ -182,14 +193,20 @@ CheckResult check_bodies(const Workload& w, const ReadBack& rb, Backend) {
   // reference sums stay near 8M pairs (128 at 65,536; the first and last always).
   constexpr unsigned kPairs = 1u << 23;
   const unsigned samples = std::clamp(kPairs / std::max(1u, n), 128u, 512u);
-  const AccelCheck c = check_accelerations(bodies, n, eps2_of(w), acc, samples, w.seed);
-  r.correct = c.checked > 0 && c.matching == c.checked;
-  r.mismatch = c.first;
-  if (!r.correct && !r.mismatch) r.mismatch = Mismatch{"acc", std::to_string(n) + " accelerations", "none", ""};
-  r.fields["result"] = c.matching;  // checked bodies within the tolerance
-  r.fields["reference"] = c.checked;
-  r.fields["worst_error_to_tolerance"] = c.worst;
-  return r;
+  auto ref = std::make_shared<const AccelReference>(accel_reference(bodies, n, eps2_of(w), samples, w.seed));
+  return [ref, n](const Workload&, const ReadBack& rb, Backend) {
+    CheckResult r;
+    auto it = rb.find("acc");
+    const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of<float4>(it->second);
+    const AccelCheck c = compare_accelerations(*ref, n, acc);
+    r.correct = c.checked > 0 && c.matching == c.checked;
+    r.mismatch = c.first;
+    if (!r.correct && !r.mismatch) r.mismatch = Mismatch{"acc", std::to_string(n) + " accelerations", "none", ""};
+    r.fields["result"] = c.matching;  // checked bodies within the tolerance
+    r.fields["reference"] = c.checked;
+    r.fields["worst_error_to_tolerance"] = c.worst;
+    return r;
+  };
 }
 
 }  // namespace
@@ -253,7 +270,7 @@ void fill(TemplateSpec& t) {
   t.tolerance_text =
       "per body and component: (2 (n + 1024 - 1) + 52) u sum_j |m_j d / (r^2 + eps2)^(3/2)|, "
       "u = 2^-24: two correct float32 sums in any order, each term's own rounding and rsqrt's 2 ulp";
-  t.check = &check_bodies;
+  t.prepare = &prepare_bodies;  // the registry makes t.check of it
   t.cases = {
       body_case("the demo's default", 0, Bodies::Galaxies),
       body_case("n = 1", 1, Bodies::Cluster),

@@ -28,7 +28,7 @@ TemplateSpec spec() {
   t.args = {span_arg("data", data), span_arg("sum", result64("long long"))};
   t.shape = [](const Workload& w) { return one_dimensional(w); };
   t.reference_text = "the CPU's exact 64-bit sum over the same data (reduce::cpu_threads)";
-  t.check = exact64("sum", [data](const Workload& w) { return lab_total(reduce::Op::Sum, data, w, "data"); });
+  t.prepare = exact64("sum", [data](const Workload& w) { return lab_total(reduce::Op::Sum, data, w, "data"); });
   // Sizes that are multiples of no block; values whose sums leave 32 bits
   // after two of them (an int or unsigned total, a float, a zero-extended add).
   t.cases = {default_case(),

@@ -33,7 +33,7 @@ TemplateSpec spec() {
     return s;
   };
   t.reference_text = "the CPU's exact count over the same data (sort and two pointers)";
-  t.check = exact64("count", [v](const Workload& w) {
+  t.prepare = exact64("count", [v](const Workload& w) {
     const std::vector<int32_t> d = check::generated_ints(v, w, "v");
     return static_cast<long long>(sum3::count_cpu_sorted(d.data(), d.size()));
   });

@@ -70,6 +70,10 @@ void check_can_register(const TemplateSpec& t) {
 }
 
 TemplateRegistrar::TemplateRegistrar(TemplateSpec spec) {
+  // A check defined by its preparation is the plain check too.
+  if (spec.prepare && !spec.check) spec.check = prepared_check(spec.prepare);
+  for (VerdictCase& c : spec.cases)
+    if (c.prepare && !c.check) c.check = prepared_check(c.prepare);
   check_can_register(spec);
   Registry& r = registry();
   r.owned.push_back(std::make_unique<TemplateSpec>(std::move(spec)));

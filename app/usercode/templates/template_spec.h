@@ -101,6 +101,17 @@ struct CheckResult {
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
 };
 
+// A check of one launch: given the case's workload and what came back, right or not.
+using Check = std::function<CheckResult(const Workload&, const ReadBack&, Backend)>;
+// A check made ready from the workload alone: its reference (the costly part:
+// a CPU twin's steps, a count over 16M values) computed, so a verdict can
+// prepare it while the kernel compiles (usercode/client/verdict.h).
+using PrepareCheck = std::function<Check(const Workload&, Backend)>;
+// The check that prepares, then checks (one definition for both uses).
+inline Check prepared_check(PrepareCheck prepare) {
+  return [prepare](const Workload& w, const ReadBack& rb, Backend b) { return prepare(w, b)(w, rb, b); };
+}
+
 // One input of a template's test set (usercode/client/verdict.h judges a kernel on all
 // of them): its size and block, how many steps from its start, and its inputs.
 struct VerdictCase {
@@ -112,8 +123,10 @@ struct VerdictCase {
   // runner-kept spans (w.init), generators (w.generators), scalars (w.scalars).
   std::function<void(Workload&)> setup;
   // The case's own check when its inputs need one (a scene's constructed
-  // state); unset: the template's.
-  std::function<CheckResult(const Workload&, const ReadBack&, Backend)> check;
+  // state); unset: the template's. `prepare`, when set, is the same check
+  // made ready before the launch (check = prepared_check(prepare)).
+  Check check;
+  PrepareCheck prepare;
 };
 
 // A reference document's version of the template, shipped beside it.
@@ -156,7 +169,8 @@ struct TemplateSpec {
   // The check of one launch: given the case's workload (its reps = the case's
   // steps, its inputs as the case set them) and what came back, right or not.
   std::string reference_text;  // what it is checked against, in words
-  std::function<CheckResult(const Workload&, const ReadBack&, Backend)> check;
+  Check check;
+  PrepareCheck prepare;  // optional: `check` made ready from the workload (check = prepared_check(prepare))
   // The test set the check runs (usercode/client/verdict.h): the demo's default
   // first, then sizes that are multiples of no block, edge values, and for the
   // scenes states that reach every branch. Empty: the default case alone.
