@@ -66,7 +66,7 @@ PY
      "$B/cudaviz" bench kernel --source "$name.cu" --guard off --n "$n" --block "$block" --reps 1 \
      > "$OUT/rep_$name.log" 2>&1)
   echo "ncu report exit $?" | tee -a "$log"
-  (cd "$work" && timeout -k 10 300 "$NCU" --import "$OUT/rep_$name.ncu-rep" --page source --csv --print-source cuda \
+  (cd "$work" && timeout -k 10 300 "$NCU" --import "$OUT/rep_$name.ncu-rep" --page source --csv --print-source cuda,sass \
      > "$OUT/src_$name.csv" 2> "$OUT/src_$name.err")
   echo "ncu source exit $?" | tee -a "$log"
 done
@@ -125,28 +125,39 @@ for f in files:
     fails += (v_ld != 'PASS') + (v_st != 'PASS')
     print(f"{name:20s} n={x.get('explain_n')} block={x.get('block')} | ld explain {fmt(e_ld)} ncu {fmt(g_ld)} {v_ld}"
           f" | st explain {fmt(e_st)} ncu {fmt(g_st)} {v_st}")
-    # Per CUDA line: ncu's source view sums a line's global accesses (loads,
-    # stores, atomics); explain's lines likewise.
-    src = csv_rows(f'{out}/src_{name}.csv')
-    if not src:
-        print(f"{'':20s}   per line: no source view (src_{name}.err)")
-        continue
-    h = src[0]
-    col = lambda *words: next((i for i, c in enumerate(h) if all(w in c for w in words)
-                               and 'Excessive' not in c and 'Ideal' not in c), None)
-    c_line = next((i for i, c in enumerate(h) if c in ('#', 'Line', 'Line Number')), 0)
-    c_sec = col('Sectors', 'Global')
-    c_req = col('Requests', 'Global')
-    if c_sec is None or c_req is None:
-        print(f"{'':20s}   per line: columns not found in {h}")
-        continue
-    for r in src[1:]:
-        s, q, ln = num(r[c_sec]), num(r[c_req]), num(r[c_line])
-        if not q or ln is None: continue
+    # Per CUDA line: ncu's source view (cuda,sass) lists, in a block per
+    # source file, each line ("Line No" set) and then its SASS instructions.
+    # A line's requests are its global memory instructions' executions (one a
+    # warp: "Instructions Executed"), its sectors their "L2 Theoretical Sectors
+    # Global" (the line's own "L1 Tag Requests Global" counts 128-byte tags: 4
+    # for one float4 request). Loads, stores and atomics together, as explain's.
+    try: src = list(csv.reader(open(f'{out}/src_{name}.csv', errors='replace')))
+    except OSError: src = []
+    h, in_file, line, per_line = None, False, None, {}
+    for r in src:
+        if not r: continue
+        if r[0] == 'File Path':
+            in_file = os.path.basename(r[1]) == name + '.cu'
+            continue
+        if r[0] == 'Line No':
+            h = r
+            continue
+        if not in_file or not h: continue
+        if r[0]:
+            line = num(r[0])
+            continue
+        col = lambda c: r[h.index(c)] if c in h and h.index(c) < len(r) else ''
+        if line is None or col('Address Space') != 'Global': continue
+        q, s = per_line.get(int(line), (0.0, 0.0))
+        per_line[int(line)] = (q + (num(col('Instructions Executed')) or 0), s + (num(col('L2 Theoretical Sectors Global')) or 0))
+    for ln, (q, s) in sorted(per_line.items()):
+        if not q: continue
         g = ratio(s, q)
-        e = explain_pair(('read', 'write', 'atomic'), int(ln))
+        e = explain_pair(('read', 'write', 'atomic'), ln)
         v = verdict(e, g)
         fails += v != 'PASS'
-        print(f"{'':20s}   line {int(ln):3d}: explain {fmt(e)} ncu {fmt(g)} ({int(s)} / {int(q)}) {v}")
+        print(f"{'':20s}   line {ln:3d}: explain {fmt(e)} ncu {fmt(g)} ({int(s)} / {int(q)}) {v}")
+    if not per_line:
+        print(f"{'':20s}   per line: no global access of {name}.cu in src_{name}.csv")
 print(f"failures: {fails}")
 PY
