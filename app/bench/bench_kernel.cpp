@@ -488,6 +488,9 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const Workload first_workload = default_workload(*r.spec, backend, seed, judging);
   // The cases' inputs and references depend on the seed alone: made while the kernel compiles.
   if (can_run && r.spec->check) judging.prepared = prepare_verdict(*r.spec, backend, seed, judging);
+  // So is the CPU backend's verdict build of a whole kernel, beside the kernel's own compile.
+  if (can_run && r.spec->check)
+    r.client->build_verdict_ahead(r.module, opt.compiled && opt.compiled->request ? *opt.compiled->request : req);
   std::vector<double> compile_ms;
   const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms);
   add_compile_fields(r, c, compile_ms);

@@ -142,6 +142,38 @@ TEST(Verdict, CasesPreparedBeforeTheLaunchAreTheCasesMadeAfterIt) {
   EXPECT_EQ(prepared.summary(), plain.summary());
 }
 
+// The CPU's verdict build made ahead (beside the kernel's own compile) serves
+// only the kernel it was made for: a racy kernel loaded after a right one's
+// build was started is judged by its own verdict build, and so wrong.
+TEST(Verdict, AVerdictBuildMadeAheadServesOnlyItsOwnKernel) {
+  if (no_host_compiler()) GTEST_SKIP() << "no host C++ compiler";
+  const std::string racy =
+      "// template: count3\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+      "  const unsigned long long i = cv::global_index();\n"
+      "  if (i < data.size && data[i] % 3 == 0) count[0] = count[0] + 1;  // lost updates\n"
+      "}\n";
+  auto request = [](const std::string& src) {
+    CompileRequest req;
+    req.source = src;
+    req.build = BuildKind::Cpu;
+    req.paths = test_config().paths;
+    return req;
+  };
+  auto runner = cpu_runner();
+  JudgeOptions o;
+  o.n = 4096;
+  runner->build_verdict_ahead(o.module, request(read_template_source(*find_template("count3"), test_config().paths)));
+  const CompileResult c = compile(request(racy));
+  ASSERT_TRUE(c.ok) << c.first_error();
+  Verdict v = judge(*c.spec, c, *runner, 11, o);
+  EXPECT_FALSE(v.correct) << "judged by another kernel's verdict build: " << v.summary();
+  runner->build_verdict_ahead(o.module, request(racy));  // its own, made ahead
+  v = judge(*c.spec, c, *runner, 12, o);
+  EXPECT_FALSE(v.correct) << v.summary();
+  EXPECT_NE(v.summary().find("wrong"), std::string::npos) << v.summary();
+}
+
 // A GPU may not show a race: the race check judges the source on the CPU
 // emulator's schedules, where the corpus's racy kernels are wrong every time
 // and a right kernel passes; a per-item function has no threads to race.

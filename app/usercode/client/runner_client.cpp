@@ -17,6 +17,7 @@
 #include "usercode/client/fault_words.h"
 #include "usercode/compile/guard_compile.h"
 #include "usercode/wire/protocol.h"
+#include "usercode/templates/template_registry.h"
 #include "usercode/templates/template_spec.h"
 
 #ifndef CUDAVIZ_RUNNER_PATH
@@ -331,9 +332,53 @@ LaunchOutcome RunnerClient::try_launch(const LaunchRequest& r, double limit_s) {
   return launch_locked(r, limit_s);
 }
 
+namespace {
+
+// The verdict build's request, and whether one is needed, for a kernel built by `req`.
+std::optional<CompileRequest> verdict_request(const CompileRequest& in) {
+  const CompileRequest req = normalized(in);  // as the loaded kernel's request reads
+  if (req.build != BuildKind::Cpu || req.verdict) return std::nullopt;
+  const std::string name = !req.template_name.empty() ? req.template_name
+                                                      : template_from_source(req.source).value_or("");
+  const TemplateSpec* t = find_template(name);
+  if (!t || t->cpu_form != CpuForm::Emulated) return std::nullopt;
+  CompileRequest v = req;
+  v.verdict = true;
+  return v;
+}
+
+// Both requests build the same kernel (then one's verdict build serves the other).
+bool same_kernel(const CompileRequest& a, const CompileRequest& b) {
+  return a.source == b.source && a.template_name == b.template_name && a.file_name == b.file_name &&
+         a.checked == b.checked && a.guard == b.guard && a.build == b.build;
+}
+
+}  // namespace
+
+void RunnerClient::build_verdict_ahead(const std::string& module, const CompileRequest& req) {
+  if (backend_ != Backend::Cpu) return;
+  std::optional<CompileRequest> v = verdict_request(req);
+  if (!v) return;
+  std::lock_guard<std::mutex> lock(ahead_mutex_);
+  auto it = ahead_.find(module);
+  if (it != ahead_.end() && same_kernel(it->second.request, *v)) return;
+  if (it != ahead_.end()) retire(std::move(it->second.build));
+  std::shared_future<CompileResult> build = std::async(std::launch::async, [q = *v] { return compile(q); }).share();
+  ahead_.insert_or_assign(module, VerdictAhead{std::move(*v), std::move(build)});
+}
+
+void RunnerClient::retire(std::shared_future<CompileResult> build) {
+  retired_.erase(std::remove_if(retired_.begin(), retired_.end(),
+                                [](const std::shared_future<CompileResult>& f) {
+                                  return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+                                }),
+                 retired_.end());
+  retired_.push_back(std::move(build));
+}
+
 // A verdict launch of a whole kernel on the CPU runs the verdict build
-// (docs/emulator.md), made from the kernel's own request the first time and
-// loaded beside it as "<module>#verdict".
+// (docs/emulator.md), made from the kernel's own request the first time (or
+// taken from build_verdict_ahead) and loaded beside it as "<module>#verdict".
 std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double limit_s) {
   auto known = modules_.find(r.module);
   if (backend_ != Backend::Cpu || known == modules_.end() || !known->second.request || !known->second.spec ||
@@ -343,7 +388,16 @@ std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double
   if (!modules_.count(name)) {
     CompileRequest v = *known->second.request;
     v.verdict = true;
-    const CompileResult c = compile(v);
+    std::optional<std::shared_future<CompileResult>> ahead;
+    {
+      std::lock_guard<std::mutex> lock(ahead_mutex_);
+      if (auto it = ahead_.find(r.module); it != ahead_.end()) {
+        if (same_kernel(it->second.request, v)) ahead = it->second.build;
+        else retire(std::move(it->second.build));  // an older kernel of this module
+        ahead_.erase(it);
+      }
+    }
+    const CompileResult c = ahead ? ahead->get() : compile(v);
     const LoadOutcome lo = c.ok ? load_locked(c, limit_s, name) : LoadOutcome{};
     if (!lo.ok) {
       KernelFault f;

@@ -8,6 +8,7 @@
 // helper_process.h), and started again lazily by the next request.
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -126,6 +127,12 @@ class RunnerClient {
                            const std::string& module = "editor");
   // Ends the runner (SIGKILL, reap); the next load() or launch() starts a new one.
   void stop();
+  // The CPU backend's verdict build of a whole kernel (docs/emulator.md, "Races
+  // on the CPU") started now, on a thread of its own, for the kernel `req`
+  // compiles to and will be loaded as `module`: the verdict's first
+  // race-exposing case then finds it made (or being made) instead of
+  // compiling it then. Nothing on the GPU or for a per-item template.
+  void build_verdict_ahead(const std::string& module, const CompileRequest& req);
 
  private:
   void ensure_started();
@@ -156,6 +163,18 @@ class RunnerClient {
   std::set<std::string> loaded_here_;             // modules this process has
   std::map<std::string, double> last_ms_;         // each module's last launch (ms): when to expect the reply
   std::unique_ptr<ProgressPage> progress_;        // CPU: where the emulator counts finished blocks
+  // Verdict builds started ahead (build_verdict_ahead), by module: the request
+  // they were made from (used only for the same kernel) and the build.
+  struct VerdictAhead {
+    CompileRequest request;
+    std::shared_future<CompileResult> build;
+  };
+  std::mutex ahead_mutex_;  // guards ahead_ and retired_ alone (started from any thread)
+  std::map<std::string, VerdictAhead> ahead_;
+  // Builds replaced before they were used, kept until they finish: dropping
+  // the last handle of a running std::async would wait for it (the UI thread).
+  std::vector<std::shared_future<CompileResult>> retired_;
+  void retire(std::shared_future<CompileResult> build);  // with ahead_mutex_ held
 };
 
 }  // namespace cv::usercode

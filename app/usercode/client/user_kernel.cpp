@@ -66,6 +66,7 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   req.checked = opts_.checked;
   req.guard = opts_.guard;
   req.paths = opts_.paths;
+  if (runner_) runner_->build_verdict_ahead("editor", req);  // the CPU's verdict build, beside this compile
   job_.start(std::move(req));
   submitted_at_ = now_ms();
   first_launch_pending_ = false;

@@ -100,15 +100,20 @@ std::string clean_file_name(const std::string& name) {
 
 }  // namespace
 
-CompileResult compile(const CompileRequest& in) {
-  const auto t0 = std::chrono::steady_clock::now();
+CompileRequest normalized(const CompileRequest& in) {
   CompileRequest req = in;
   req.file_name = clean_file_name(req.file_name);
+  // The CPU has no guard of its own: with the guard on, its spans are checked.
+  if (req.build == BuildKind::Cpu && req.guard) req.checked = true;
+  return req;
+}
+
+CompileResult compile(const CompileRequest& in) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const CompileRequest req = normalized(in);
   CompileResult r;
   r.build = req.build;
   r.file_name = req.file_name;
-  // The CPU has no guard of its own: with the guard on, its spans are checked.
-  if (req.build == BuildKind::Cpu && req.guard) req.checked = true;
   r.checked = req.checked;
   r.source_lines = static_cast<size_t>(std::count(req.source.begin(), req.source.end(), '\n')) + 1;
   auto finish = [&]() -> CompileResult {

@@ -109,6 +109,9 @@ struct CompileResult {
 };
 
 CompileResult compile(const CompileRequest& req);
+// The request as compile() reads it (the file's plain name; the CPU's spans
+// checked when the guard is on): what CompileResult::request holds.
+CompileRequest normalized(const CompileRequest& req);
 
 // The prelude the template's source is compiled after (types, accessors,
 // helpers, the entry point's declaration), for the editor's read-only view;
