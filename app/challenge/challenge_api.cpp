@@ -50,6 +50,7 @@ json challenge_json(const ApiContext& ctx, const classvote::VoteStore& votes, co
   j["description"] = t->description;
   j["declaration"] = usercode::declaration_text(*t);
   j["reference"] = t->reference_text;
+  j["tolerance"] = t->tolerance_text.empty() ? "exact" : t->tolerance_text;
   try {
     j["starter"] = ctx.starters->get(*t, ctx.paths);
   } catch (const std::exception&) {

@@ -106,7 +106,8 @@ async function start() {
   text($("goal"), !info.goal ? "" : info.goal.kind === "target"
        ? "Goal: correct, and at most " + info.goal.target_ms + " ms" : "Goal: correct first, then fastest");
   text($("description"), info.description || "");
-  text($("reference"), info.reference ? "Checked against " + info.reference + "." : "");
+  text($("reference"), info.reference ? "Checked against " + info.reference +
+                        (info.tolerance && info.tolerance !== "exact" ? ", within " + info.tolerance : ", exactly") + "." : "");
   text($("declaration"), info.declaration || "");
   if (!editor && !$("editor-note").textContent) makeEditor();
   if (!source().trim()) setSource(sessionStorage.getItem(DRAFT_KEY) || info.starter || "");

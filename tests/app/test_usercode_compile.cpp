@@ -219,6 +219,11 @@ TEST(UsercodeCompile, PreludeIsShownAndDeclaresTheEntryPoint) {
       << prelude_text(*find_template("count3"));
   EXPECT_NE(prelude_text(*find_template("fountain_particle")).find("particle_step(s"), std::string::npos);
   EXPECT_NE(prelude_text(*find_template("pi")).find("namespace cv"), std::string::npos);
+  // How it is checked: the reference, and the tolerance where there is one.
+  EXPECT_NE(prelude_text(*find_template("count3")).find("// against the CPU's count"), std::string::npos);
+  EXPECT_NE(prelude_text(*find_template("count3")).find("// exactly"), std::string::npos);
+  EXPECT_NE(prelude_text(*find_template("nbody_kernel")).find("// within per body and component"), std::string::npos)
+      << prelude_text(*find_template("nbody_kernel"));
   // Every template's prelude declares its entry point (or its per-item function).
   for (const TemplateSpec* t : template_specs()) {
     const std::string text = prelude_text(*t);

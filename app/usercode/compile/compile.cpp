@@ -59,12 +59,39 @@ std::vector<std::string> entry_points(const TemplateSpec& t, BuildKind build) {
 
 }  // namespace detail
 
+namespace {
+
+// `text` as // comment lines of at most about 90 characters, broken at spaces.
+std::string comment_lines(const std::string& text) {
+  constexpr size_t kWidth = 90;
+  std::string out, line;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > kWidth) out += "// " + line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  if (!line.empty()) out += "// " + line + "\n";
+  return out;
+}
+
+}  // namespace
+
 std::string prelude_text(const TemplateSpec& t) {
   std::string s;
   for (const detail::Header& h : detail::prelude_headers(t)) {
     if (h.name.size() > 6 && h.name.compare(h.name.size() - 6, 6, "_cpu.h") == 0)
       continue;  // the GPU wrapper shows the idea
     s += "// ---- " + h.name + " ----\n" + h.text + "\n";
+  }
+  // What the verdict compares the kernel with, and within what: the student's question after "wrong".
+  if (!t.reference_text.empty() || !t.tolerance_text.empty()) {
+    s += "// ---- how your kernel is checked ----\n";
+    if (!t.reference_text.empty()) s += comment_lines("against " + t.reference_text);
+    s += comment_lines(t.tolerance_text.empty() ? std::string("exactly") : "within " + t.tolerance_text);
   }
   return s;
 }

@@ -265,8 +265,9 @@ void fill(TemplateSpec& t) {
   };
   t.reference_text =
       "the CPU twin's accelerations (nbody_math.h's accumulate, bodies in order) of the same "
-      "bodies (galaxies, clusters, pairs nearer than the softening): every body up to 512, else 512 "
-      "drawn, each component within its float32 rounding bound";
+      "bodies (galaxies, clusters, pairs nearer than the softening): every body up to 512, else "
+      "128 to 512 drawn (about 8M pairs; the first and the last always), each component within its "
+      "float32 rounding bound";
   t.tolerance_text =
       "per body and component: (2 (n + 1024 - 1) + 52) u sum_j |m_j d / (r^2 + eps2)^(3/2)|, "
       "u = 2^-24: two correct float32 sums in any order, each term's own rounding and rsqrt's 2 ulp";
