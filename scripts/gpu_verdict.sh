@@ -22,7 +22,7 @@
 #   2. TemplatesGpu.*, SceneTemplatesGpu.*, GuardGpu.ShippedKernelsRunGuardedWithTheirAnswers,
 #      UsercodeGpu.*, LabYourKernelGpu.*, NBodyUserKernelGpu.*: pass.
 #   3. bench kernel, every template at its default size, 3 runs
-#      (scripts/verdict_share.py): each template's median verdict_ms /
+#      (scripts/verdict_share.py): each template's median (edit_to_verdict_ms - edit_to_run_ms) /
 #      edit_to_run_ms <= 0.20, median edit_to_run_ms <= 150, every run correct.
 #   4. The window: "correct":false and a "failed_case" in the summary; look at
 #      kernel_verdict_gpu.png (the tab's status names the case in red).

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "common/device_select.h"
@@ -362,8 +363,13 @@ void RunnerClient::build_verdict_ahead(const std::string& module, const CompileR
   std::lock_guard<std::mutex> lock(ahead_mutex_);
   auto it = ahead_.find(module);
   if (it != ahead_.end() && same_kernel(it->second.request, *v)) return;
+  std::shared_future<CompileResult> build;
+  try {
+    build = std::async(std::launch::async, [q = *v] { return compile(q); }).share();
+  } catch (const std::system_error&) {
+    return;  // no thread to spare: the first verdict launch builds it then
+  }
   if (it != ahead_.end()) retire(std::move(it->second.build));
-  std::shared_future<CompileResult> build = std::async(std::launch::async, [q = *v] { return compile(q); }).share();
   ahead_.insert_or_assign(module, VerdictAhead{std::move(*v), std::move(build)});
 }
 
@@ -391,9 +397,9 @@ std::optional<KernelFault> RunnerClient::verdict_module(LaunchRequest& r, double
     std::optional<std::shared_future<CompileResult>> ahead;
     {
       std::lock_guard<std::mutex> lock(ahead_mutex_);
-      if (auto it = ahead_.find(r.module); it != ahead_.end()) {
-        if (same_kernel(it->second.request, v)) ahead = it->second.build;
-        else retire(std::move(it->second.build));  // an older kernel of this module
+      // Another kernel's build (a newer edit started while this one is judged) stays for it.
+      if (auto it = ahead_.find(r.module); it != ahead_.end() && same_kernel(it->second.request, v)) {
+        ahead = it->second.build;
         ahead_.erase(it);
       }
     }

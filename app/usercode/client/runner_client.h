@@ -172,7 +172,9 @@ class RunnerClient {
   std::mutex ahead_mutex_;  // guards ahead_ and retired_ alone (started from any thread)
   std::map<std::string, VerdictAhead> ahead_;
   // Builds replaced before they were used, kept until they finish: dropping
-  // the last handle of a running std::async would wait for it (the UI thread).
+  // the last handle of a running std::async would wait for it (on the UI
+  // thread, at a submit). Only the client's destructor waits for builds still
+  // running (bounded by the compile's time limit).
   std::vector<std::shared_future<CompileResult>> retired_;
   void retire(std::shared_future<CompileResult> build);  // with ahead_mutex_ held
 };

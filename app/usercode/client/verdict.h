@@ -89,7 +89,9 @@ struct JudgeOptions {
 // Makes every case of the verdict that judge(t, runner, seed, o) runs on
 // `backend` ready on a thread of its own (workloads and references depend on
 // the seed alone): a caller starts it with the compile and hands it to judge()
-// in o.prepared, so the references cost no time after the kernel runs.
+// in o.prepared, so the references cost no time after the kernel runs. `t`
+// must outlive the future (the registry's templates live as long as the app);
+// dropping the last handle of an unfinished one waits for it.
 PreparedVerdict prepare_verdict(const TemplateSpec& t, Backend backend, uint64_t seed, const JudgeOptions& o);
 
 // A seed nobody can predict (std::random_device), never 0.

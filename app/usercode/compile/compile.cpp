@@ -61,15 +61,21 @@ std::vector<std::string> entry_points(const TemplateSpec& t, BuildKind build) {
 
 namespace {
 
-// `text` as // comment lines of at most about 90 characters, broken at spaces.
-std::string comment_lines(const std::string& text) {
+// `text` as // comment lines of at most about 90 characters, broken at
+// spaces (and at its own line breaks); a longer word has a line of its own.
+std::string comment_lines(std::string text) {
   constexpr size_t kWidth = 90;
+  std::replace(text.begin(), text.end(), '\n', ' ');
   std::string out, line;
   size_t at = 0;
   while (at < text.size()) {
     size_t end = text.find(' ', at);
     if (end == std::string::npos) end = text.size();
     const std::string word = text.substr(at, end - at);
+    if (word.empty()) {  // a run of spaces
+      at = end + 1;
+      continue;
+    }
     if (!line.empty() && line.size() + 1 + word.size() > kWidth) out += "// " + line + "\n", line.clear();
     line += (line.empty() ? "" : " ") + word;
     at = end + 1;
