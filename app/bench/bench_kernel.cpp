@@ -427,9 +427,8 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   r.spec = find_template(name);
   if (!r.spec) throw UsageError("--template: unknown template '" + name + "' (one of " + template_names() + ")");
   // A whole kernel on the CPU backend runs in the emulator: a smaller default size.
-  const bool emulated = backend == Backend::Cpu && r.spec->cpu_form == CpuForm::Emulated;
-  const long long n =
-      opt.n.value_or(emulated ? std::min(r.spec->default_n, r.spec->emulated_default_n) : r.spec->default_n);
+  const bool emulated = emulated_on(*r.spec, backend);
+  const long long n = opt.n.value_or(default_n_on(*r.spec, backend));
   if (n < 1 || n > r.spec->max_n)
     throw UsageError("--n: " + std::to_string(n) + " is out of range [1, " + std::to_string(r.spec->max_n) +
                      "] for " + r.spec->name);
@@ -506,7 +505,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms, ahead, last_edit_ms);
   add_compile_fields(r, c, compile_ms);
   if (opt.explain) add_explain(r, src, explain_size, block);
-  if (backend == Backend::Cpu && !opt.judge_only && (r.spec->cpu_form == CpuForm::Emulated || opt.explain))
+  if (backend == Backend::Cpu && !opt.judge_only && (emulated || opt.explain))
     add_sync_costs(r);
   if (!can_run)
     fail(r, "a " + r.spec->name + " kernel needs a CUDA GPU to run; it compiled for " + c.arch + " (" +

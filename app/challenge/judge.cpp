@@ -71,8 +71,8 @@ long long size_of(const JudgeSettings& s, const usercode::TemplateSpec& t) {
   // The emulator runs each GPU thread on a CPU core's time: a class's worth of
   // kernels at the emulator's bench size would take minutes.
   constexpr long long kEmulatedChallengeN = 1 << 16;
-  const bool emulated = s.backend == Backend::Cpu && t.cpu_form == usercode::CpuForm::Emulated;
-  return emulated ? std::min({t.default_n, t.emulated_default_n, kEmulatedChallengeN}) : t.default_n;
+  const long long n = usercode::default_n_on(t, s.backend);
+  return usercode::emulated_on(t, s.backend) ? std::min(n, kEmulatedChallengeN) : n;
 }
 
 // The audited launches' verdict; the time never under their median (a kernel

@@ -31,8 +31,7 @@ uint64_t case_seed(uint64_t seed, size_t index) {
 // The default case's size and block: the caller's, else the template's (the
 // emulator's smaller default for a whole kernel on the CPU backend).
 long long default_size(const TemplateSpec& t, Backend backend, const JudgeOptions& o) {
-  const bool emulated = backend == Backend::Cpu && t.cpu_form == CpuForm::Emulated;
-  return o.n > 0 ? o.n : emulated ? std::min(t.default_n, t.emulated_default_n) : t.default_n;
+  return o.n > 0 ? o.n : default_n_on(t, backend);
 }
 
 // A case made ready: its workload and its check (prepared where the case or

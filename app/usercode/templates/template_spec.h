@@ -8,6 +8,7 @@
 // direction and source; scalar parameters), the launch-shape rule, the
 // reference it is checked against and whether it also runs on the CPU.
 // Nothing else in the app knows a template by name.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -221,5 +222,14 @@ std::string declaration_text(const TemplateSpec& t);
 
 // The argument list as the kernel declares it ("cv::Span<const int> data, cv::Span<unsigned long long> count").
 std::string parameter_text(const TemplateSpec& t);
+
+// Whether the emulator runs the template's kernel on `backend` (a whole kernel on the CPU).
+inline bool emulated_on(const TemplateSpec& t, Backend backend) {
+  return backend == Backend::Cpu && t.cpu_form == CpuForm::Emulated;
+}
+// The template's default size on `backend`: the emulator's, smaller, where it runs the kernel.
+inline long long default_n_on(const TemplateSpec& t, Backend backend) {
+  return emulated_on(t, backend) ? std::min(t.default_n, t.emulated_default_n) : t.default_n;
+}
 
 }  // namespace cv::usercode
