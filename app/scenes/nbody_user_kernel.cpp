@@ -79,7 +79,7 @@ NBodyUserForces::Frame NBodyUserForces::run(usercode::UserKernel& uk, NBodySim& 
     } else {
       w.reset = true;  // the bodies of this step, sent whole (nothing stays in the runner)
       w.init["bodies"] =
-          scene_user::bytes(sim.bodies(out, f.steps == 0, usercode::nbody_template::kPad));
+          usercode::bytes_of_all(sim.bodies(out, f.steps == 0, usercode::nbody_template::kPad));
     }
     usercode::LaunchOutcome reply;
     const scene_user::Launch l = scene_user::launch(uk, w, reply);

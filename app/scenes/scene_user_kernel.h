@@ -59,14 +59,6 @@ std::optional<std::string> block_limit(const usercode::UserKernel* running, cons
 // (cuFuncGetAttribute's values from the runner: no host stub here).
 SceneKernel kernel_of(const usercode::UserKernel& uk, const std::string& scene);
 
-// Host data as a span's bytes (Workload::init).
-template <class T>
-std::vector<char> bytes(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 // One launch of the loaded kernel on `w` from the UI thread (never waits for
 // a lab run holding the runner: busy), and its request -> reply time.
 struct Launch {

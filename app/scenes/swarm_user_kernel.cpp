@@ -44,8 +44,8 @@ bool SwarmScene::run_user(VertexWrite& out, const BlockShape& b, float3 target) 
   usercode::put(w, usercode::swarm_args::params, params_);
   if (w.reset) {  // yours starts from the initial state around where the target is now
     const swarm::InitialState s = swarm::initial_state(count_, variant_, params_, kUserSeed, target);
-    w.init["in"] = scene_user::bytes(s.vbo);
-    w.init["state"] = scene_user::bytes(s.state);
+    w.init["in"] = usercode::bytes_of_all(s.vbo);
+    w.init["state"] = usercode::bytes_of_all(s.state);
   }
   const scene_user::Launch l = scene_user::step_particles(
       *user_, *rc, std::move(w), out, {vertices_->interop(), ids_buffer(), &ids_out_, count_}, user_state_);

@@ -26,13 +26,6 @@ fountain::Frame frame_of(const Workload& w) {
   return f;
 }
 
-template <class T>
-std::vector<char> vector_bytes(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 fountain::InitialState start(const Workload& w) {
   return fountain::initial_state(fountain::make_grid(count_of(w)), params_of(w), w.seed);
 }
@@ -56,7 +49,7 @@ void fill(TemplateSpec& t) {
   t.feeds_name = "fountain";
   t.entry = "fountain_step";
   SpanSpec in = particles(Access::Read, false);
-  in.init = [](const Workload& w) { return vector_bytes(start(w).positions); };
+  in.init = [](const Workload& w) { return bytes_of_all(start(w).positions); };
   SpanSpec vy;
   vy.elem_type = "float";
   vy.elem_bytes = sizeof(float);
@@ -64,7 +57,7 @@ void fill(TemplateSpec& t) {
   vy.size_text = "n";
   vy.size = in.size;
   vy.source = SpanArg::From::State;
-  vy.init = [](const Workload& w) { return vector_bytes(start(w).vy); };
+  vy.init = [](const Workload& w) { return bytes_of_all(start(w).vy); };
   t.args = {
       span_arg("in", in),
       span_arg("out", particles(Access::Write, true)),

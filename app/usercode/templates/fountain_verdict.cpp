@@ -81,13 +81,6 @@ void step_tracked(Tracked& t, float vx, float vz, const fountain::Frame& f, cons
 
 fountain::Params params_of(const Workload& w) { return read_or(w, fountain_args::params, {}); }
 
-template <class T>
-std::vector<char> bytes(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 VerdictCase make_case(const std::string& name, long long n, int steps, std::vector<Kind> mix) {
   VerdictCase c;
   c.name = name;
@@ -95,10 +88,10 @@ VerdictCase make_case(const std::string& name, long long n, int steps, std::vect
   c.steps = steps;
   c.setup = [mix, steps](Workload& w) {
     const Start s = make_start(static_cast<unsigned>(w.n), params_of(w), w.seed, mix, steps);
-    w.init["in"] = bytes(s.positions);
-    w.init["vy"] = bytes(s.vy);
+    w.init["in"] = bytes_of_all(s.positions);
+    w.init["vy"] = bytes_of_all(s.vy);
     // Particles the kernel does not write read back as NaN.
-    w.init["out"] = bytes(std::vector<float>(4 * s.positions.size(), std::numeric_limits<float>::quiet_NaN()));
+    w.init["out"] = bytes_of_all(std::vector<float>(4 * s.positions.size(), std::numeric_limits<float>::quiet_NaN()));
     put(w, fountain_args::frame, s.frame);
   };
   c.prepare = [mix](const Workload& w, Backend) -> Check {

@@ -36,20 +36,6 @@ std::vector<float4> bodies_of(const Workload& w) {
   return out;
 }
 
-template <class T>
-std::vector<char> bytes_of_vector(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-template <class T>
-std::vector<T> values_of(const std::vector<char>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
 // The verdict's bodies: the scene's galaxies, a cluster of masses from 0.1
 // to 10, or pairs closer than the softening (where eps2 decides the pull).
 enum class Bodies { Galaxies, Cluster, Pairs };
@@ -87,7 +73,7 @@ VerdictCase body_case(const std::string& name, long long n, Bodies kind) {
     w.init["bodies"] = std::move(bytes);
     // Accelerations the kernel does not write read back as NaN.
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    w.init["acc"] = bytes_of_vector(std::vector<float4>(static_cast<size_t>(w.n), make_float4(nan, nan, nan, nan)));
+    w.init["acc"] = bytes_of_all(std::vector<float4>(static_cast<size_t>(w.n), make_float4(nan, nan, nan, nan)));
   };
   return c;
 }
@@ -186,7 +172,7 @@ Check prepare_bodies(const Workload& w, Backend) {
   const unsigned n = count_of(w);
   std::vector<float4> bodies;
   if (auto b = w.init.find("bodies"); b != w.init.end())
-    bodies = values_of<float4>(b->second);
+    bodies = values_of_bytes<float4>(b->second);
   else
     bodies = bodies_of(w);
   // Bodies checked: 512 (every body of a small case), fewer at the demo's size so the
@@ -197,7 +183,7 @@ Check prepare_bodies(const Workload& w, Backend) {
   return [ref, n](const Workload&, const ReadBack& rb, Backend) {
     CheckResult r;
     auto it = rb.find("acc");
-    const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of<float4>(it->second);
+    const std::vector<float4> acc = it == rb.end() ? std::vector<float4>{} : values_of_bytes<float4>(it->second);
     const AccelCheck c = compare_accelerations(*ref, n, acc);
     r.correct = c.checked > 0 && c.matching == c.checked;
     r.mismatch = c.first;

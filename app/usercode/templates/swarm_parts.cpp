@@ -27,13 +27,6 @@ unsigned key_of(const Workload& w) {
   return read_or(w, swarm_args::key, static_cast<unsigned>(swarm::step_key(w.seed, w.step)));
 }
 
-template <class T>
-std::vector<char> vector_bytes(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 swarm::InitialState start(const Workload& w) {
   return swarm::initial_state(count_of(w), variant_of(w), params_of(w), w.seed, swarm::path_target(0));
 }
@@ -61,11 +54,11 @@ void fill(TemplateSpec& t) {
   t.entry = "swarm_step";
   // The scene's vertex buffers when it shares them, else the runner's own.
   SpanSpec in = float4s(Access::Read, SpanArg::From::Shared, "n (particles): x, y, z, age01");
-  in.init = [](const Workload& w) { return vector_bytes(start(w).vbo); };
+  in.init = [](const Workload& w) { return bytes_of_all(start(w).vbo); };
   SpanSpec out = float4s(Access::Write, SpanArg::From::Shared, "n (particles): x, y, z, age01");
   out.read_back = true;
   SpanSpec state = float4s(Access::ReadWrite, SpanArg::From::State, "n: vx, vy, vz, age");
-  state.init = [](const Workload& w) { return vector_bytes(start(w).state); };
+  state.init = [](const Workload& w) { return bytes_of_all(start(w).state); };
   t.args = {
       span_arg("in", in),
       span_arg("out", out),

@@ -135,13 +135,6 @@ CheckResult check(const Expectation& e, const ReadBack& rb) {
   return r;
 }
 
-template <class T>
-std::vector<char> bytes(const std::vector<T>& v) {
-  std::vector<char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 VerdictCase make_case(const std::string& name, long long n, int steps, swarm::Variant v, std::vector<Kind> mix) {
   VerdictCase c;
   c.name = name;
@@ -150,9 +143,9 @@ VerdictCase make_case(const std::string& name, long long n, int steps, swarm::Va
   c.setup = [=](Workload& w) {
     const swarm::Params p = swarm::default_params(v);
     const Start s = make_start(static_cast<unsigned>(w.n), v, p, w.seed, mix, steps);
-    w.init["in"] = bytes(s.in);
-    w.init["state"] = bytes(s.state);
-    w.init["out"] = bytes(std::vector<float>(4 * s.in.size(), std::numeric_limits<float>::quiet_NaN()));
+    w.init["in"] = bytes_of_all(s.in);
+    w.init["state"] = bytes_of_all(s.state);
+    w.init["out"] = bytes_of_all(std::vector<float>(4 * s.in.size(), std::numeric_limits<float>::quiet_NaN()));
     put(w, swarm_args::target, s.target);
     put(w, swarm_args::key, s.key);
     put(w, swarm_args::variant, v);

@@ -5,6 +5,7 @@
 // Encoded and decoded in launch_wire.cpp (a binary layout in the frame's
 // blob), which both processes link, so the two sides cannot disagree.
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -87,6 +88,20 @@ template <class T>
 std::vector<char> bytes_of(const T& v) {
   const char* p = reinterpret_cast<const char*>(&v);
   return std::vector<char>(p, p + sizeof(T));
+}
+// The same for a vector's elements (a runner-kept span's first bytes).
+template <class T>
+std::vector<char> bytes_of_all(const std::vector<T>& v) {
+  std::vector<char> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+// And back: bytes as values of T (a trailing part of one dropped).
+template <class T>
+std::vector<T> values_of_bytes(const std::vector<char>& bytes) {
+  std::vector<T> v(bytes.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return v;
 }
 
 namespace wire {
