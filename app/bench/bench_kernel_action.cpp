@@ -59,8 +59,7 @@ LabAction your_kernel_action(const std::string& lab, long long default_n) {
     yours.n = fields.n.value_or(default_n);
     if (!fields.n && backend == Backend::Cpu && fields.source_text)
       if (const std::optional<std::string> name = usercode::template_from_source(*fields.source_text))
-        if (const usercode::TemplateSpec* t = usercode::find_template(*name);
-            t && t->cpu_form == usercode::CpuForm::Emulated)
+        if (const usercode::TemplateSpec* t = usercode::find_template(*name); t && usercode::emulated_on(*t, backend))
           yours.n = std::min(default_n, t->emulated_default_n);
     yours.input.reset();
     yours.template_name.reset();  // the text's first line names it

@@ -339,10 +339,8 @@ namespace {
 std::optional<CompileRequest> verdict_request(const CompileRequest& in) {
   const CompileRequest req = normalized(in);  // as the loaded kernel's request reads
   if (req.build != BuildKind::Cpu || req.verdict) return std::nullopt;
-  const std::string name = !req.template_name.empty() ? req.template_name
-                                                      : template_from_source(req.source).value_or("");
-  const TemplateSpec* t = find_template(name);
-  if (!t || t->cpu_form != CpuForm::Emulated) return std::nullopt;
+  const TemplateSpec* t = find_template(template_name_of(req));
+  if (!t || !emulated_on(*t, Backend::Cpu)) return std::nullopt;
   CompileRequest v = req;
   v.verdict = true;
   return v;

@@ -41,8 +41,15 @@ PreparedCase make_case(const TemplateSpec& t, const VerdictCase& c, size_t index
   PreparedCase p;
   try {
     p.workload = case_workload(c, default_n, default_block, case_seed(seed, index));
-    const PrepareCheck& prepare = c.prepare ? c.prepare : c.check ? PrepareCheck{} : t.prepare;
-    p.check = prepare ? prepare(p.workload, backend) : c.check ? c.check : t.check;
+    // The case's own check before the template's; each prepared where it can be.
+    if (c.prepare)
+      p.check = c.prepare(p.workload, backend);
+    else if (c.check)
+      p.check = c.check;
+    else if (t.prepare)
+      p.check = t.prepare(p.workload, backend);
+    else
+      p.check = t.check;
   } catch (const std::exception& e) {
     p.error = e.what();
   }

@@ -133,6 +133,10 @@ std::string clean_file_name(const std::string& name) {
 
 }  // namespace
 
+std::string template_name_of(const CompileRequest& req) {
+  return !req.template_name.empty() ? req.template_name : template_from_source(req.source).value_or("");
+}
+
 CompileRequest normalized(const CompileRequest& in) {
   CompileRequest req = in;
   req.file_name = clean_file_name(req.file_name);
@@ -167,8 +171,7 @@ CompileResult compile(const CompileRequest& in) {
   r.diagnostics = check_source(req.source);
   if (!r.diagnostics.empty()) return finish();
 
-  std::string name = req.template_name;
-  if (name.empty()) name = template_from_source(req.source).value_or("");
+  const std::string name = template_name_of(req);
   if (name.empty()) {
     r.error = "no template named: start the file with `// template: NAME` (one of " +
               template_names() + ") or choose one";

@@ -109,6 +109,8 @@ struct CompileResult {
 };
 
 CompileResult compile(const CompileRequest& req);
+// The template a request names: its template_name, else its source's first line ("" when neither).
+std::string template_name_of(const CompileRequest& req);
 // The request as compile() reads it (the file's plain name; the CPU's spans
 // checked when the guard is on): what CompileResult::request holds.
 CompileRequest normalized(const CompileRequest& req);

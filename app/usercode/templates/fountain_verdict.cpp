@@ -99,7 +99,6 @@ VerdictCase make_case(const std::string& name, long long n, int steps, std::vect
     auto e = std::make_shared<const Expectation>(expect(s, static_cast<unsigned>(w.n), params_of(w), w.reps));
     return [e](const Workload&, const ReadBack& rb, Backend) { return check(*e, rb); };
   };
-  c.check = prepared_check(c.prepare);
   return c;
 }
 
