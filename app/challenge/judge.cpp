@@ -183,6 +183,7 @@ void explain_stage(const JudgeSettings& s, const JudgeRequest& r, Verdict& v) {
     const usercode::TemplateSpec& t = spec_of(r);
     usercode::ExplainOptions eo;
     eo.paths = s.paths;
+    eo.isolate = true;  // a submission's code: NVRTC in its confined child
     emu::ExplainRequest q = usercode::make_explain_request(t, r.source, eo);
     // In the background of a verdict already given, on a machine busy judging
     // a class: more time than the kernel tab's explain gets.

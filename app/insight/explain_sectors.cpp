@@ -86,6 +86,10 @@ void draw_sector_table(const emu::Explain& x) {
     }
     const double ideal = std::max(1.0, 32.0 * s.bytes / insight::kSectorBytes);
     ImGui::TextColored(s.sectors_per_request > ideal * 1.5 ? ui::kWarn : ui::kGood, "%.2f", s.sectors_per_request);
+    if (s.unrolled > 1 && ImGui::IsItemHovered())
+      ImGui::SetTooltip("The GPU's compiler unrolled this loop %u times, the remainder's passes %s the\n"
+                        "unrolled ones: the warp's lanes meet in requests as that code runs them.",
+                        s.unrolled, s.remainder_first ? "before" : "after");
     ImGui::TableNextColumn();
     ImGui::Text("%.0f%%", 100.0 * s.efficiency);
   }

@@ -11,6 +11,7 @@ add_custom_command(
 file(GLOB EMU_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/emu/*.cpp)
 add_executable(emu_tests ${EMU_TEST_SOURCES} ${EMU_TEST_PRELUDE})
 target_link_libraries(emu_tests PRIVATE cudaviz_emu GTest::gtest_main)
+cudaviz_test_code(emu_tests)
 target_include_directories(emu_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/generated)
 target_compile_definitions(emu_tests PRIVATE CUDAVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 gtest_discover_tests(emu_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cpu

@@ -137,6 +137,81 @@ TEST(EmuExplainHw, RepeatedLoadsInALoopAreHeldInRegisters) {
   EXPECT_EQ(s->repeats, 7u * 256);
 }
 
+// Two half-warps walk one array a row apart (row 0 from element 1, row 1 from
+// element 2, both to the end): a pass's two elements straddle a sector in one
+// pass of eight in the source's order. NVVM unrolled such a loop by four with
+// the remainder first (sum3_hoisted.cu): the rows then meet at the same
+// element in every request of the body (Nsight Compute: 1.00, not 1.125).
+TEST(EmuExplainHw, LanesMeetAsTheGpusCompilerUnrolledTheLoop) {
+  const std::string src =
+      "extern \"C\" __global__ void k(cv::Span<const int> in, cv::Span<int> out) {\n"
+      "  int acc = 0;\n"
+      "  for (unsigned i = threadIdx.x / 16 + 1; i < in.size; ++i)\n"
+      "    acc += in[i];  // the walk\n"
+      "  out[threadIdx.x] = acc;\n"
+      "}\n";
+  Built bld = build_kernel(src, "k", "", true);
+  ASSERT_TRUE(bld.module);
+  std::vector<int> in(34, 1), out(32);
+  SpanArg<const int> a{in.data(), in.size()};
+  SpanArg<int> o{out.data(), out.size()};
+  void* params[] = {&a, &o};
+  auto walk = [&](std::vector<UnrolledLoop> unrolled) {
+    Options opt;
+    opt.explain = true;
+    opt.unrolled = std::move(unrolled);
+    const Report r = run(bld.kernel, shape(1, 32), params, {view(in, "in", false), view(out, "out")}, opt);
+    EXPECT_TRUE(r.ok) << r.error;
+    const SectorLine* s = r.explain ? sector_line(*r.explain, 4, cv_emu::kRead) : nullptr;
+    return s ? std::pair{s->requests, s->sectors} : std::pair{0ull, 0ull};
+  };
+  // Row 0 makes 33 passes, row 1 32. Source order: 32 shared requests, 4 of
+  // them over two sectors (elements 7|8, 15|16, 23|24, 31|32), then row 0's last.
+  EXPECT_EQ(walk({}), std::pair(33ull, 37ull));
+  // Remainder last: the body's passes pair as the source's; row 0's 33rd alone.
+  EXPECT_EQ(walk({{4, 4, false}}), std::pair(33ull, 37ull));
+  // Remainder first: row 0's one remainder pass alone (element 1), then both
+  // rows in step through elements 2..33: one sector a request.
+  EXPECT_EQ(walk({{4, 4, true}}), std::pair(33ull, 33ull));
+  // Another line's layout changes nothing here.
+  EXPECT_EQ(walk({{5, 4, true}}), std::pair(33ull, 37ull));
+}
+
+// A load the loop repeats (in[0]) where the loop also makes an atomic: nvcc
+// cannot keep it in a register across passes (the atomic may write it); in a
+// loop it unrolled it loads it again in each pass of the remainder loop and at
+// the start of each pass of the body (sum3_naive.cu on the H100: one load of
+// v[a] per four trips). Without a store in the body it hoists it out.
+TEST(EmuExplainHw, RepeatedLoadsAreLoadedAgainInEachPassOfAnUnrolledBodyThatStores) {
+  const std::string src =
+      "extern \"C\" __global__ void k(cv::Span<const int> in, cv::Span<unsigned long long> count) {\n"
+      "  for (unsigned i = threadIdx.x / 16 + 1; i < in.size; ++i)\n"
+      "    if (in[0] + in[i] == 0) atomicAdd(&count[0], 1ull);  // never taken: every in[] is 1\n"
+      "}\n";
+  Built bld = build_kernel(src, "k", "", true);
+  ASSERT_TRUE(bld.module);
+  std::vector<int> in(34, 1);
+  std::vector<unsigned long long> count(1);
+  SpanArg<const int> a{in.data(), in.size()};
+  SpanArg<unsigned long long> c{count.data(), 1};
+  void* params[] = {&a, &c};
+  auto walk = [&](std::vector<UnrolledLoop> unrolled) {
+    Options opt;
+    opt.explain = true;
+    opt.unrolled = std::move(unrolled);
+    const Report r = run(bld.kernel, shape(1, 32), params, {view(in, "in", false), view(count, "count")}, opt);
+    EXPECT_TRUE(r.ok) << r.error;
+    const SectorLine* s = r.explain ? sector_line(*r.explain, 3, cv_emu::kRead) : nullptr;
+    return s ? std::tuple{s->requests, s->sectors, s->repeats} : std::tuple{0ull, 0ull, 0ull};
+  };
+  // The walk: 33 requests of one sector (the rows meet, remainder first).
+  // in[0] held: its first request only; 32 + 31 repeats a lane pair, 16 pairs.
+  EXPECT_EQ(walk({{3, 4, true, false}}), std::tuple(34ull, 34ull, 1008ull));
+  // Loaded again: row 0's remainder pass, then the 8 passes of the body (both
+  // rows): 9 requests; each lane's other 24 loads are the register's.
+  EXPECT_EQ(walk({{3, 4, true, true}}), std::tuple(42ull, 42ull, 768ull));
+}
+
 Explain explain_one_block(const std::string& src, unsigned threads, unsigned blocks = 1, unsigned dyn = 4096) {
   Built bld = build_kernel(src, "k", "", true);
   if (!bld.module) return {};

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/device_info.h"
 #include "usercode/compile/compile.h"
 #include "usercode/compile/compile_parts.h"
+#include "usercode/compile/unrolled_loops.h"
 
 namespace cv::usercode {
 namespace {
@@ -15,6 +17,25 @@ std::string dims_text(const unsigned d[3]) {
 
 unsigned long long threads_at(const TemplateSpec& t, long long n, const BlockShape& b) {
   return launch_threads(t.shape(first_launch(t, n, b)));
+}
+
+// The loops NVVM unrolled in the file, from NVRTC's unguarded PTX for the
+// running GPU (else the oldest architecture CUDA supports): none when NVRTC is
+// missing or refuses the file, and explain pairs lanes as the source reads.
+std::vector<emu::UnrolledLoop> gpu_unrolled_loops(const TemplateSpec& t, const std::string& source,
+                                                   const ExplainOptions& o) {
+  CompileRequest req;
+  req.source = source;
+  req.template_name = t.name;
+  req.build = BuildKind::Gpu;
+  const DeviceInfo& d = device_info();
+  // compute_XY: the PTX alone (the cubin is not needed); NVVM unrolls the same for both.
+  req.arch = "compute_" + (d.available ? std::to_string(d.cc_major * 10 + d.cc_minor) : std::string(kDefaultArch + 3));
+  req.file_name = o.file_name;
+  req.paths = o.paths;
+  req.isolate = o.isolate;
+  const CompileResult r = compile(req);
+  return r.ok ? unrolled_loops(r.ptx, r.file_name) : std::vector<emu::UnrolledLoop>{};
 }
 
 }  // namespace
@@ -64,6 +85,7 @@ emu::ExplainRequest make_explain_request(const TemplateSpec& t, const std::strin
   q.cxx = find_host_compiler(o.paths, &why);
   if (q.cxx.empty()) throw std::runtime_error(why);
   q.tmpdir = o.paths.tmpdir.empty() ? "/tmp" : o.paths.tmpdir;
+  q.unrolled = gpu_unrolled_loops(t, source, o);
   return q;
 }
 

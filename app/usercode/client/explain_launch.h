@@ -37,6 +37,9 @@ struct ExplainOptions {
   std::optional<BlockShape> block;   // unset: the template's default block
   std::string file_name = "kernel.cu";  // a plain name: diagnostics and lines refer to it
   PathConfig paths;                  // the host compiler (CXX, PATH) and TMPDIR
+  // NVRTC's PTX of the file tells how the GPU's compiler unrolled its loops
+  // (emu::UnrolledLoop); it runs in a child when the code came from the network.
+  bool isolate = false;
 };
 
 // Throws std::invalid_argument (a size beyond the limit, a scalar the template

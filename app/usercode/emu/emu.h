@@ -70,6 +70,7 @@ struct Options {
   bool explain = false;                 // record accesses and branches (needs an explain build)
   unsigned long long explain_block = 0; // the block listed in full (linear, x fastest)
   unsigned explain_warp = 0;            // its warp drawn in the memory view
+  std::vector<UnrolledLoop> unrolled;   // the GPU compiler's unrolled loops (explain_types.h)
   unsigned long long max_recorded_threads = 65536;  // races are checked over these
   size_t max_events = 4u << 20;         // recording stops (truncated) beyond this (40 B each)
   size_t max_print_lines = 64;

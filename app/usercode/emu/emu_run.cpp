@@ -342,6 +342,7 @@ Explain explain_launch(RunState& s, const Kernel& k, const Options& opt,
   in.block = s.block;
   in.chosen_block = std::min<unsigned long long>(opt.explain_block, blocks - 1);
   in.chosen_warp = opt.explain_warp;
+  in.unrolled = opt.unrolled;
   in.place_of = [&](uint64_t where) { return where < places.size() ? places[where] : Place{}; };
   in.shared_name = [&](uint64_t off, unsigned bytes, int line) { return namer.name(off, bytes, line); };
   in.shared_unit = [&](uint64_t off, unsigned bytes) { return namer.element_start(off, bytes); };

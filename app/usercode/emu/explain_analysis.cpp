@@ -1,6 +1,7 @@
 #include "usercode/emu/explain_analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 
@@ -28,6 +29,13 @@ struct Analysis {
     if (it != place_cache.end()) return it->second;
     return place_cache[w] = in.place_of ? in.place_of(w) : Place{};
   }
+  // The GPU compiler's layout of the loop around the access at `where`, if unrolled.
+  const UnrolledLoop* unrolled_at(uint64_t where) {
+    const int line = place(where).line;
+    for (const UnrolledLoop& u : in.unrolled)
+      if (u.line == line) return &u;
+    return nullptr;
+  }
   uint64_t elem_bytes(const Event& e) const {
     return e.space == kSharedSpace ? 4 : std::max(1u, bufs[e.space].elem_bytes);
   }
@@ -46,16 +54,50 @@ struct Analysis {
   }
 };
 
+// Which request a lane's k-th pass (of `passes`) through an access joins: in
+// source order the k-th, with every lane's k-th. In a loop unrolled U times
+// with the remainder first, a lane runs its T % U remainder passes, then the
+// body's passes of U copies each; with the remainder last, the body first.
+// (phase, body pass, copy) orders the requests as the warp issues them.
+using RequestKey = std::tuple<int, size_t, unsigned>;
+RequestKey request_key(size_t k, size_t passes, const UnrolledLoop* u) {
+  if (!u || u->unroll < 2) return {0, k, 0};
+  const size_t unroll = u->unroll, rest = passes % unroll;
+  if (u->remainder_first)
+    return k < rest ? RequestKey{0, k, 0} : RequestKey{1, (k - rest) / unroll, static_cast<unsigned>((k - rest) % unroll)};
+  const size_t body = passes - rest;
+  return k < body ? RequestKey{0, k / unroll, static_cast<unsigned>(k % unroll)} : RequestKey{1, k - body, 0};
+}
+
 // Loads the GPU's compiler keeps in a register: a thread's load at the same
 // place of the same bytes as its last load there, with no store or atomic of
 // its own in between (a loop-invariant a[i] in a loop). The host compiler
 // reloads them when the loop holds a call (an atomic is one in explain
 // builds); nvcc hoists them, and Nsight Compute counts no request for them.
-std::vector<bool> held_in_registers(const std::vector<Event>& events) {
+// Not out of a loop it unrolled whose body stores or makes atomics (they may
+// write what was loaded): there it loads them again in each pass of the body
+// and of the remainder loop, and keeps them only within one pass of the body.
+std::vector<bool> held_in_registers(const std::vector<Event>& events,
+                                    const std::function<const UnrolledLoop*(uint64_t where)>& unrolled_at) {
   struct Last {
     uint64_t address;
     uint32_t bytes, stores;
+    RequestKey pass;
   };
+  std::unordered_map<uint64_t, const UnrolledLoop*> reloading;  // where -> its loop, when it reloads
+  std::unordered_map<uint64_t, size_t> passes, seen;            // (thread, place) -> loads there: all, so far
+  auto site = [](const Event& e) {
+    return ((uint64_t{e.block} << 32) | e.thread) * 0x9e3779b97f4a7c15ull ^ e.where;
+  };
+  for (const Event& e : events) {
+    if (e.space == kSharedSpace || e.kind != cv_emu::kRead) continue;
+    auto [it, fresh] = reloading.try_emplace(e.where, nullptr);
+    if (fresh) {
+      const UnrolledLoop* u = unrolled_at(e.where);
+      it->second = u && u->unroll > 1 && u->body_stores ? u : nullptr;
+    }
+    if (it->second) ++passes[site(e)];
+  }
   std::vector<bool> held(events.size());
   std::unordered_map<uint64_t, uint32_t> stores;  // thread -> its stores and atomics so far
   std::unordered_map<uint64_t, Last> last;        // (thread, place) -> its last load there
@@ -68,12 +110,16 @@ std::vector<bool> held_in_registers(const std::vector<Event>& events) {
       ++n;
       continue;
     }
-    const uint64_t key = thread * 0x9e3779b97f4a7c15ull ^ e.where;
-    auto [it, fresh] = last.try_emplace(key, Last{e.address + (uint64_t{e.space} << 40), e.bytes, n});
+    const uint64_t key = site(e);
+    const UnrolledLoop* u = reloading[e.where];
+    const RequestKey pass = u ? request_key(seen[key]++, passes[key], u) : RequestKey{};
     const uint64_t address = e.address + (uint64_t{e.space} << 40);
+    auto [it, fresh] = last.try_emplace(key, Last{address, e.bytes, n, pass});
     if (!fresh) {
-      held[i] = it->second.address == address && it->second.bytes == e.bytes && it->second.stores == n;
-      it->second = {address, e.bytes, n};
+      const bool same_pass = !u || (std::get<0>(pass) == 1 && std::get<0>(it->second.pass) == 1 &&
+                                    std::get<1>(pass) == std::get<1>(it->second.pass));
+      held[i] = it->second.address == address && it->second.bytes == e.bytes && it->second.stores == n && same_pass;
+      it->second = {address, e.bytes, n, pass};
     }
   }
   return held;
@@ -81,25 +127,40 @@ std::vector<bool> held_in_registers(const std::vector<Event>& events) {
 
 using SectorLines = std::map<std::tuple<Place, int, int>, SectorLine>;  // (place, buffer, kind)
 
-// One access's requests by one warp: [g, end) of `glob`, the k-th event of
-// each lane making the k-th request.
+// One access's requests by one warp: [g, end) of `glob`. Each lane's passes
+// join requests by request_key; one request's lanes are counted together.
 void warp_requests(Analysis& a, const std::vector<Event>& events, const std::vector<uint32_t>& glob, size_t g,
                    size_t end, SectorLines& lines, Explain& x) {
   std::vector<std::vector<uint32_t>> per_lane(32);
   for (size_t i = g; i < end; ++i) per_lane[events[glob[i]].thread % 32].push_back(glob[i]);
-  size_t reqs = 0;
-  for (const auto& l : per_lane) reqs = std::max(reqs, l.size());
   const Event& first = events[glob[g]];
   const Place place = a.place(first.where);
-  for (size_t k = 0; k < reqs; ++k) {
+  const UnrolledLoop* unrolled = a.unrolled_at(first.where);
+  using Members = std::array<int64_t, 32>;  // lane -> its event, -1: not in the request
+  std::vector<Members> requests;            // in the order the warp issues them
+  Members none;
+  none.fill(-1);
+  if (!unrolled) {
+    for (unsigned l = 0; l < 32; ++l) {
+      if (per_lane[l].size() > requests.size()) requests.resize(per_lane[l].size(), none);
+      for (size_t k = 0; k < per_lane[l].size(); ++k) requests[k][l] = per_lane[l][k];
+    }
+  } else {
+    std::map<RequestKey, Members> by_key;
+    for (unsigned l = 0; l < 32; ++l)
+      for (size_t k = 0; k < per_lane[l].size(); ++k)
+        by_key.try_emplace(request_key(k, per_lane[l].size(), unrolled), none).first->second[l] = per_lane[l][k];
+    for (const auto& [key, members] : by_key) requests.push_back(members);
+  }
+  for (const Members& members : requests) {
     std::vector<insight::LaneAccess> lanes(32);
     unsigned bytes = 0;
     std::vector<uint64_t> distinct;
     WarpRequest wr;
     wr.lane_offset.assign(32, -1);
     for (unsigned l = 0; l < 32; ++l) {
-      if (k >= per_lane[l].size()) continue;
-      const Event& e = events[per_lane[l][k]];
+      if (members[l] < 0) continue;
+      const Event& e = events[static_cast<size_t>(members[l])];
       lanes[l].active = true;
       lanes[l].address = (static_cast<uint64_t>(e.space) << 40) + e.address;
       wr.lane_offset[l] = static_cast<long long>(e.address);
@@ -110,6 +171,7 @@ void warp_requests(Analysis& a, const std::vector<Event>& events, const std::vec
     const size_t useful = static_cast<size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
     const unsigned n_sectors = insight::count_sectors(lanes, bytes);
     SectorLine& s = lines[{place, first.space, first.kind}];
+    if (unrolled) s.unrolled = unrolled->unroll, s.remainder_first = unrolled->remainder_first;
     s.bytes = std::max(s.bytes, bytes);
     ++s.requests;
     s.sectors += n_sectors;
@@ -132,7 +194,7 @@ void sectors(Analysis& a, std::vector<Event>& events, Explain& x) {
   auto req_key = [&](const Event& e) {
     return SortKey{(uint64_t{e.block} << 6) | (e.thread / 32), (e.where << 16) | (uint64_t{e.space} << 8) | e.kind};
   };
-  const std::vector<bool> held = held_in_registers(events);
+  const std::vector<bool> held = held_in_registers(events, [&](uint64_t where) { return a.unrolled_at(where); });
   const std::vector<uint32_t> glob = sorted_by(
       events, [&](const Event& e) { return e.space != kSharedSpace && !held[static_cast<size_t>(&e - events.data())]; },
       req_key);

@@ -5,7 +5,9 @@
 //    the same count of __syncthreads() passed; within a warp also the same
 //    count of warp synchronisations) or in different blocks (global memory);
 //    grouped by array, pair of places and cause (explain_races.h);
-//  sectors: a warp's k-th execution of one access is one request; its active
+//  sectors: a warp's k-th execution of one access is one request (in a loop
+//    the GPU's compiler unrolled, its lanes meet by the unrolled layout:
+//    AnalysisInput::unrolled); its active
 //    lanes' bytes against 32-byte sectors (buffers taken as 256-byte aligned,
 //    as cudaMalloc gives), summed per line: Nsight Compute's
 //    l1tex__t_sectors / l1tex__t_requests for global loads and stores;
@@ -33,6 +35,8 @@ struct AnalysisInput {
   std::function<SharedName(uint64_t offset, unsigned bytes, int line)> shared_name;
   // A shared offset -> its element (a number unique to it), for the races.
   std::function<uint64_t(uint64_t offset, unsigned bytes)> shared_unit;
+  // Lines whose loop the GPU's compiler unrolled (none known: the source's order).
+  std::vector<UnrolledLoop> unrolled;
 };
 
 Explain analyse(std::vector<Event>& events, const BranchMap& branches, const AnalysisInput& in);

@@ -83,7 +83,8 @@ nlohmann::ordered_json to_json(const Explain& x) {
   for (const SectorLine& s : x.sectors)
     sec.push_back({{"line", s.line}, {"call_line", s.call_line}, {"buffer", s.buffer}, {"kind", kind_name(s.kind)}, {"bytes", s.bytes},
                    {"requests", s.requests}, {"sectors", s.sectors}, {"sectors_per_request", s.sectors_per_request},
-                   {"efficiency", s.efficiency}, {"repeats", s.repeats}});
+                   {"efficiency", s.efficiency}, {"repeats", s.repeats}, {"unrolled", s.unrolled},
+                   {"remainder_first", s.remainder_first}});
   j["sectors_per_request"] = std::move(sec);
   // (ordered_json keeps members in a vector: fill arrays first, insert after.)
   nlohmann::ordered_json div = nlohmann::ordered_json::array(), all = nlohmann::ordered_json::array();
@@ -132,6 +133,8 @@ Explain explain_from_json(const nlohmann::json& j) {
     o.sectors_per_request = s.at("sectors_per_request");
     o.efficiency = s.at("efficiency");
     o.repeats = s.value("repeats", 0ull);
+    o.unrolled = s.value("unrolled", 1u);
+    o.remainder_first = s.value("remainder_first", false);
     x.sectors.push_back(o);
   }
   for (const auto& b : j.at("branches")) {

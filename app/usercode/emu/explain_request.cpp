@@ -29,13 +29,17 @@ std::string slice(const nlohmann::json& header, const char* field, const std::ve
 nlohmann::json encode_explain_request(const ExplainRequest& q, std::vector<char>& blob) {
   nlohmann::json headers = nlohmann::json::array();
   for (const TextFile& h : q.headers) headers.push_back({{"name", h.name}, {"text", h.text}});
+  nlohmann::json unrolled = nlohmann::json::array();
+  for (const UnrolledLoop& u : q.unrolled)
+    unrolled.push_back({{"line", u.line}, {"unroll", u.unroll}, {"remainder_first", u.remainder_first},
+                        {"body_stores", u.body_stores}});
   const nlohmann::json j = {{"template", q.template_name}, {"n", q.n},
                             {"source", q.source},          {"file_name", q.file_name},
                             {"headers", headers},          {"includes", q.includes},
                             {"after", q.after},            {"entry", q.entry},
                             {"launch", q.launch},          {"explain_block", q.explain_block},
                             {"warp", q.warp},              {"cxx", q.cxx},
-                            {"tmpdir", q.tmpdir}};
+                            {"tmpdir", q.tmpdir},          {"unrolled", unrolled}};
   const std::string text = j.dump();
   nlohmann::json header = {{"op", "explain"}};
   header["request"] = append(blob, text.data(), text.size());
@@ -62,6 +66,9 @@ ExplainRequest decode_explain_request(const nlohmann::json& header, const std::v
     q.warp = j.value("warp", 0u);
     q.cxx = j.value("cxx", std::string("c++"));
     q.tmpdir = j.value("tmpdir", std::string("/tmp"));
+    for (const nlohmann::json& u : j.value("unrolled", nlohmann::json::array()))
+      q.unrolled.push_back({u.at("line").get<int>(), u.at("unroll").get<unsigned>(), u.at("remainder_first").get<bool>(),
+                            u.value("body_stores", false)});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("the explain request is not valid: ") + e.what());
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "usercode/emu/build.h"
+#include "usercode/emu/explain_types.h"
 
 namespace cv::emu {
 
@@ -29,6 +30,9 @@ struct ExplainRequest {
   std::vector<char> launch_blob;      // and its blob
   unsigned long long explain_block = 0;  // the block whose threads "who touched what" shows
   unsigned warp = 0;                     // the warp whose requests are drawn
+  // The loops the GPU's compiler unrolled (from NVRTC's PTX: the app reads it;
+  // empty where NVRTC is not: then lanes meet in the source's order).
+  std::vector<UnrolledLoop> unrolled;
   std::string cxx = "c++", tmpdir = "/tmp";
   double time_limit_s = 10;  // the caller's limit on the process (not written)
 };

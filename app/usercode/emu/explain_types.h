@@ -76,6 +76,8 @@ struct SectorLine {
   double sectors_per_request = 0;
   double efficiency = 0;              // bytes asked / bytes of the sectors
   unsigned long long repeats = 0;     // loads the GPU's compiler keeps in a register (not requests)
+  unsigned unrolled = 1;              // the GPU compiler's unroll of the line's loop (UnrolledLoop), 1: none known
+  bool remainder_first = false;
 };
 
 struct Branch {
@@ -83,6 +85,21 @@ struct Branch {
   unsigned long long warps = 0;            // warp-wide evaluations (a warp in a loop counts per pass)
   unsigned long long divergent_warps = 0;  // evaluations whose lanes went both ways
   unsigned long long lanes_taken = 0, lanes_not_taken = 0;  // summed over warps
+};
+
+// How the GPU's compiler laid out the loop around one line's accesses, read
+// from NVRTC's PTX (usercode/compile/unrolled_loops.h): unrolled `unroll`
+// times, the remainder's passes in a loop of their own before the unrolled
+// body or after it. Which passes of two lanes meet in one request follows from
+// it: with the remainder first, lanes whose trip counts differ by one meet at
+// the same element in the body (docs/insight.md, "Explain against Nsight Compute").
+struct UnrolledLoop {
+  int line = 0;
+  unsigned unroll = 1;
+  bool remainder_first = false;
+  // The unrolled body stores or makes atomics: loads it repeats are loaded
+  // again in each of its passes (they may have been written), not held.
+  bool body_stores = false;
 };
 
 // One access of the chosen block (who touched what).

@@ -112,6 +112,7 @@ int explain(const cv::emu::ExplainRequest& q, json& out) {
   job.options.explain = true;
   job.options.explain_block = q.explain_block;
   job.options.explain_warp = q.warp;
+  job.options.unrolled = q.unrolled;
   job.options.source = q.source;
   const int code = cv::emu::explain_in_cell(job, out);
   if (code < 0) {  // the student's code crashed: end by its signal (the app names it)

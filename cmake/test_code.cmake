@@ -1,0 +1,10 @@
+# Test code is glue around the code it tests: its compile time is CI's, its run
+# time is the tested code's. In an optimised build it compiles at -O1, half the
+# time of -O3 (the code under test keeps the build's flags); the sanitizer build
+# compiles everything at -O0 already (cmake/sanitize.cmake).
+function(cudaviz_test_code target)
+  if(NOT CUDAVIZ_SANITIZE)
+    target_compile_options(${target} PRIVATE
+      $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O1>)
+  endif()
+endfunction()
