@@ -74,6 +74,28 @@ TEST(GuardLoops, ALoopIsProvenOnce) {
   }
 }
 
+// Most threads of a grid-stride loop make one trip: they leave for the
+// guarded copy on two compares (x0 < bound, bound - x0 <= step), before the
+// trip count's division and the ranges are computed.
+TEST(GuardLoops, AGridStrideLoopsOneTripThreadsLeaveBeforeTheDivision) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  const Both b = build(count3(
+      "  unsigned long long s = 0;\n"
+      "  for (unsigned long long k = i; k < data.size; k += cv::grid_threads()) s += data[k] % 3 == 0;\n"
+      "  if (s) atomicAdd(&count[0], s);"));
+  ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
+  const std::string& ptx = b.guarded.guarded.ptx;
+  const size_t check = ptx.find("guarded once, before it runs"), div = ptx.find("div.u64", check);
+  ASSERT_NE(check, std::string::npos) << ptx;
+  ASSERT_NE(div, std::string::npos) << ptx;
+  // Between the check's start and its division: exactly two exits to the guarded copy.
+  const std::string before = ptx.substr(check, div - check);
+  size_t exits = 0;
+  for (size_t at = 0; (at = before.find("bra $cvg_l0_slow", at)) != std::string::npos; ++at) ++exits;
+  EXPECT_EQ(exits, 2u) << before;
+  EXPECT_NE(before.find("setp.le.u64"), std::string::npos) << before;
+}
+
 // An index read from memory (data[data[k]]) does not follow from the loop:
 // that read keeps its own check in the proven copy, the other one is proven.
 TEST(GuardLoops, AnAccessThatCannotBeProvenIsStillChecked) {

@@ -272,9 +272,17 @@ class Prover {
   // Most threads of a grid-stride loop run it once: `in` false (no trip
   // after the first) leaves for the guarded copy at once, before the rest
   // of the check is computed, which would cost more than that one trip.
-  void leave_if_short(const std::string& in, const Val& step) {
+  // With a register step (a grid-stride loop) a thread that runs it once
+  // (d = bound - x0 <= step, d > 0 as `in` holds) leaves too, before the trip
+  // count's 64-bit division (a subroutine of dozens of instructions in SASS):
+  // for most threads the check's whole cost is then these two compares.
+  void leave_if_short(const std::string& in, const Val& step, const Val& d) {
     c_ << "\t@!" << in << " bra " << kSlowLabel << ";\n";
-    if (!step.imm) short_trips_ = 2;
+    if (step.imm) return;
+    short_trips_ = 2;
+    const std::string once = fresh(1);
+    c_ << "\tsetp.le.u64 " << once << ", " << op(d) << ", " << op(step) << ";\n\t@" << once << " bra " << kSlowLabel
+       << ";\n";
   }
   bool trip_ne(int bits, Val x0, Val bound, long long step);
 
@@ -415,7 +423,7 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
     const Val d = add(64, bound, neg(64, x0));
     const std::string in = fresh(1);
     c_ << "\tsetp.gt.s64 " << in << ", " << op(d) << ", 0;\n";
-    leave_if_short(in, step);
+    leave_if_short(in, step, d);
     k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
     return;
   }
@@ -430,8 +438,8 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
   require("setp.le." + S, bound, top);
   const std::string in = fresh(1);
   c_ << "\tsetp.lt." << S << " " << in << ", " << op(x0) << ", " << op(bound) << ";\n";
-  leave_if_short(in, step);
-  const Val d = add(64, bound, neg(64, x0));
+  const Val d = add(64, bound, neg(64, x0));  // when `in`: the distance, below 2^64 as unsigned
+  leave_if_short(in, step, d);
   k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
 }
 
