@@ -1,7 +1,7 @@
 # Test code is glue around the code it tests: its compile time is CI's, its run
 # time is the tested code's. In an optimised build it compiles at -O1, half the
-# time of -O3 (the code under test keeps the build's flags); the sanitizer build
-# compiles everything at -O0 already (cmake/sanitize.cmake).
+# time of -O3 (the code under test keeps the build's flags); the sanitizer
+# build's flags are -O1 already (scripts/sanitize.sh).
 function(cudaviz_test_code target)
   if(NOT CUDAVIZ_SANITIZE)
     target_compile_options(${target} PRIVATE

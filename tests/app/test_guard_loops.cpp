@@ -168,17 +168,21 @@ TEST(GuardLoops, EdgeCasesAreProvenSoundlyOrLeftChecked) {
 // value): its reads and writes are proven. A warp shuffle may be met from
 // two copies too; __activemask may not (its answer is which threads sit at
 // the very same instruction): that loop is not versioned.
-TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
+// A halving loop whose accesses every thread makes on every trip is proven
+// once; with barriers in it, both copies meet at the non-aligned form.
+TEST(GuardLoops, HalvingLoopsAreVersionedWithBarriersBothCopiesMeetAt) {
   if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
   const Both b = build(count3(
-      "  __shared__ unsigned s[256];\n  const unsigned t = threadIdx.x & 255;\n  s[t] = 1;\n  __syncthreads();\n"
-      "  for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {\n    if (t < h) s[t] += s[t + h];\n    __syncthreads();\n  }\n"
+      "  __shared__ unsigned s[512];\n  const unsigned t = threadIdx.x & 255;\n  s[t] = 1;\n  s[t + 256] = 0;\n"
+      "  __syncthreads();\n"
+      "  for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {\n    const unsigned v = s[t + h];\n    __syncthreads();\n"
+      "    s[t] += v;\n    __syncthreads();\n  }\n"
       "  unsigned v = s[0];\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n"
       "  if (t == 0) count[0] = v;"));
   ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error();
   const guard::GuardedPtx& g = b.guarded.guarded;
   EXPECT_GE(g.loops_proven, 1u) << g.ptx;
-  EXPECT_GE(loop_proven_sites(g), 2u) << "s[t] and s[t + h] in the tree: " << g.ptx;
+  EXPECT_GE(loop_proven_sites(g), 2u) << "s[t] and s[t + h] in the loop: " << g.ptx;
   EXPECT_EQ(g.guarded_instructions, g.memory_instructions);
   // The raw kernel's bar.sync in the tree; in the guarded one, both copies' are barrier.sync.
   EXPECT_NE(b.raw.ptx.find("bar.sync"), std::string::npos);
@@ -188,6 +192,18 @@ TEST(GuardLoops, BlockTreesAreVersionedWithBarriersBothCopiesMeetAt) {
   EXPECT_NE(copies.find("barrier.sync"), std::string::npos) << copies;
   EXPECT_EQ(copies.find("bar.sync"), std::string::npos) << copies;
   EXPECT_FALSE(b.guarded.cubin.empty()) << "nvJitLink builds it";
+
+  // A block tree (`if (t < h)` around its accesses): a thread makes them in
+  // about one trip in all, cheaper fenced than proven; its barrier stays aligned.
+  const Both tree = build(count3(
+      "  __shared__ unsigned s[256];\n  const unsigned t = threadIdx.x & 255;\n  s[t] = 1;\n  __syncthreads();\n"
+      "  for (unsigned h = blockDim.x / 2; h > 0; h /= 2) {\n    if (t < h) s[t] += s[t + h];\n    __syncthreads();\n  }\n"
+      "  if (t == 0) count[0] = s[0];"));
+  ASSERT_TRUE(tree.guarded.ok) << tree.guarded.first_error();
+  EXPECT_EQ(tree.guarded.guarded.loops_proven, 0u) << tree.guarded.guarded.ptx;
+  EXPECT_EQ(tree.guarded.guarded.guarded_instructions, tree.guarded.guarded.memory_instructions);
+  EXPECT_NE(tree.guarded.guarded.ptx.find("bar.sync"), std::string::npos) << tree.guarded.guarded.ptx;
+  EXPECT_EQ(tree.guarded.guarded.ptx.find("barrier.sync"), std::string::npos) << tree.guarded.guarded.ptx;
 
   const Both m = build(count3(
       "  __shared__ unsigned s[64];\n  s[threadIdx.x & 63] = 1;\n  __syncthreads();\n  unsigned v = 0;\n"

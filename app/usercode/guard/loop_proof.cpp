@@ -579,6 +579,13 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     // One halved register bounds every address affine in it (a block tree),
     // whatever the trip count: "k" ranges over its values, 0 to its entry value.
     if (halving_.size() == 1) {
+      // A block tree's accesses sit under `if (t < half)`: a thread makes them
+      // in about one trip of the tree in all (its warp in 1.5 of 8 at 256
+      // threads), so their fences cost less than the proof's range (dozens
+      // of 64-bit instructions), and the loop keeps its aligned barrier.
+      const bool any_every_trip = std::any_of(accesses.begin(), accesses.end(),
+                                              [&](const LoopAccess& a) { return every_iteration(a.piece); });
+      if (!any_every_trip) return std::nullopt;
       bounded_ = halving_.begin()->first;
       const int bits = halving_.begin()->second;
       k_ = bits == 64 ? Val{false, 0, bounded_} : widen(Val{false, 0, bounded_}, false);
