@@ -9,8 +9,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "usercode/client/explain_launch.h"
 #include "usercode/compile/compile.h"
 #include "usercode/compile/unrolled_loops.h"
+#include "usercode/templates/template_registry.h"
 
 namespace cv::usercode {
 namespace {
@@ -89,6 +91,27 @@ TEST(UnrolledLoops, AnInlinedHelpersAccessCountsAtTheStudentsLine) {
   auto found = unrolled_loops(inl, "walk.cu");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].line, 9);
+}
+
+// Explain's request carries the layout of the PTX its caller hands it (the
+// challenge's judge: its own compile's), without compiling the file again.
+TEST(UnrolledLoops, ExplainsRequestCarriesTheLayoutOfTheGivenPtx) {
+  const TemplateSpec* t = find_template("count3");
+  ASSERT_TRUE(t);
+  ExplainOptions o;
+  o.file_name = "walk.cu";
+  o.ptx = ptx(true, 4);
+  const emu::ExplainRequest q = make_explain_request(*t, "// template: count3\n", o);
+  ASSERT_EQ(q.unrolled.size(), 1u);
+  EXPECT_EQ(q.unrolled[0].line, 7);
+  EXPECT_TRUE(q.unrolled[0].remainder_first);
+  // And the wire keeps it.
+  std::vector<char> blob;
+  const emu::ExplainRequest back = emu::decode_explain_request(emu::encode_explain_request(q, blob), blob);
+  ASSERT_EQ(back.unrolled.size(), 1u);
+  EXPECT_EQ(back.unrolled[0].unroll, 4u);
+  EXPECT_TRUE(back.unrolled[0].remainder_first);
+  EXPECT_EQ(back.unrolled[0].body_stores, q.unrolled[0].body_stores);
 }
 
 std::string slurp(const std::string& path) {

@@ -24,6 +24,7 @@ unsigned long long threads_at(const TemplateSpec& t, long long n, const BlockSha
 // missing or refuses the file, and explain pairs lanes as the source reads.
 std::vector<emu::UnrolledLoop> gpu_unrolled_loops(const TemplateSpec& t, const std::string& source,
                                                    const ExplainOptions& o) {
+  if (!o.ptx.empty()) return unrolled_loops(o.ptx, o.file_name);
   CompileRequest req;
   req.source = source;
   req.template_name = t.name;

@@ -38,7 +38,10 @@ struct ExplainOptions {
   std::string file_name = "kernel.cu";  // a plain name: diagnostics and lines refer to it
   PathConfig paths;                  // the host compiler (CXX, PATH) and TMPDIR
   // NVRTC's PTX of the file tells how the GPU's compiler unrolled its loops
-  // (emu::UnrolledLoop); it runs in a child when the code came from the network.
+  // (emu::UnrolledLoop): `ptx` when the caller compiled this very file for the
+  // GPU already (unguarded, as CompileResult::ptx), else a compile here, in a
+  // child when the code came from the network (`isolate`).
+  std::string ptx;
   bool isolate = false;
 };
 
