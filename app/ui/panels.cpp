@@ -160,8 +160,9 @@ void draw_timing_panel(ParticleScene& scene, UiState& ui, ui::Layout& layout) {
   const float s = ui::layout_scale();
   layout.place_timing();
   ImGui::Begin("timing", nullptr, layout.side_flags());
-  // Plots leave room for their longest label, at any width and scale.
-  ImGui::PushItemWidth(-(ImGui::CalcTextSize("map+step+unmap").x + ImGui::GetStyle().ItemInnerSpacing.x));
+  // Plots leave room for their longest label ("map+yours+unmap" while a
+  // student's kernel steps the scene on CUDA), at any width and scale.
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("map+yours+unmap").x + ImGui::GetStyle().ItemInnerSpacing.x));
   char label[96];
   auto plot = [&](const char* name, const History& h, const char* unit) {
     std::snprintf(label, sizeof label, "%.3f %s", h.latest(), unit);
