@@ -67,6 +67,9 @@ struct Submission {
   Stage stage = Stage::Queued;
   double submitted_s = 0, verdict_s = 0, done_s = 0;  // seconds since the challenge opened
   Compiled compiled;
+  // The GPU compile's unguarded PTX, kept from the run to explain (which reads
+  // how nvcc unrolled the loops from it) and dropped after; "" on the CPU.
+  std::string gpu_ptx;
   Verdict verdict;
   bool has_verdict = false;
 };

@@ -177,14 +177,14 @@ void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
   }
 }
 
-void explain_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c, Verdict& v) {
+void explain_stage(const JudgeSettings& s, const JudgeRequest& r, const std::string& gpu_ptx, Verdict& v) {
   if (!s.explain) return;
   try {
     const usercode::TemplateSpec& t = spec_of(r);
     usercode::ExplainOptions eo;
     eo.paths = s.paths;
     eo.isolate = true;  // a submission's code: NVRTC in its confined child
-    if (c.result && c.result->ok) eo.ptx = c.result->ptx;  // the CUDA judge's own compile: no second one
+    eo.ptx = gpu_ptx;  // the CUDA judge's own compile: no second one
     emu::ExplainRequest q = usercode::make_explain_request(t, r.source, eo);
     // In the background of a verdict already given, on a machine busy judging
     // a class: more time than the kernel tab's explain gets.

@@ -82,7 +82,8 @@ bool compile_failed(const Compiled& c, Verdict& v);
 void run_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c,
                const std::shared_ptr<usercode::RunnerClient>& runner, RunControl* control, Verdict& v);
 // explain's findings in words (races, sectors per request, divergence).
-void explain_stage(const JudgeSettings& s, const JudgeRequest& r, const Compiled& c, Verdict& v);
+// `gpu_ptx`: the GPU compile's PTX of this source ("" : explain compiles it).
+void explain_stage(const JudgeSettings& s, const JudgeRequest& r, const std::string& gpu_ptx, Verdict& v);
 
 // The built-in variants of the template's scene or lab on this backend at the
 // challenge's size: {variant, median ms} (the leaderboard's reference lines).
