@@ -56,6 +56,23 @@ RaceGroup group_from(const nlohmann::json& g) {
   return o;
 }
 
+SectorLine sector_line_from(const nlohmann::json& s) {
+  SectorLine o;
+  o.line = s.at("line");
+  o.call_line = s.value("call_line", 0);
+  o.buffer = s.at("buffer");
+  o.kind = kind_from(s.at("kind"));
+  o.bytes = s.at("bytes");
+  o.requests = s.at("requests");
+  o.sectors = s.at("sectors");
+  o.sectors_per_request = s.at("sectors_per_request");
+  o.efficiency = s.at("efficiency");
+  o.repeats = s.value("repeats", 0ull);
+  o.unrolled = s.value("unrolled", 1u);
+  o.remainder_first = s.value("remainder_first", false);
+  return o;
+}
+
 }  // namespace
 
 const char* kind_name(int kind) {
@@ -121,22 +138,7 @@ Explain explain_from_json(const nlohmann::json& j) {
   for (const auto& r : j.at("races")) x.races.push_back(race_from(r));
   for (const auto& g : j.value("race_groups", nlohmann::json::array())) x.race_groups.push_back(group_from(g));
   x.racy_elements = j.value("racy_elements", 0ull);
-  for (const auto& s : j.at("sectors_per_request")) {
-    SectorLine o;
-    o.line = s.at("line");
-    o.call_line = s.value("call_line", 0);
-    o.buffer = s.at("buffer");
-    o.kind = kind_from(s.at("kind"));
-    o.bytes = s.at("bytes");
-    o.requests = s.at("requests");
-    o.sectors = s.at("sectors");
-    o.sectors_per_request = s.at("sectors_per_request");
-    o.efficiency = s.at("efficiency");
-    o.repeats = s.value("repeats", 0ull);
-    o.unrolled = s.value("unrolled", 1u);
-    o.remainder_first = s.value("remainder_first", false);
-    x.sectors.push_back(o);
-  }
+  for (const auto& s : j.at("sectors_per_request")) x.sectors.push_back(sector_line_from(s));
   for (const auto& b : j.at("branches")) {
     Branch o;
     o.line = b.at("line");
