@@ -316,7 +316,7 @@ std::vector<Submission> ChallengeStore::of_device(int device, size_t last) const
     if (it->second.device == device) {
       out.push_back(it->second);
       out.back().compiled = {};
-    out.back().gpu_ptx.clear();
+      out.back().gpu_ptx.clear();
     }
   return out;
 }

@@ -16,6 +16,7 @@
 #include "usercode/guard/loop_proof.h"
 #include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_text.h"
+#include "usercode/guard/student_lines.h"
 
 namespace cv::usercode::guard {
 namespace {
@@ -134,11 +135,6 @@ struct Function {
   bool has_body = false;
 };
 
-std::string basename_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string function_name(const std::string& header) {
   const std::string h = squeeze(header);
   // The name is the identifier right before the parameter list's '(' (a .func
@@ -162,55 +158,18 @@ class Rewriter {
   Rewriter(const std::vector<Piece>& pieces, const std::map<std::string, Var>& module_vars,
            const std::set<std::string>& defined_functions, const std::set<int>& student_files,
            GuardedPtx& out)
-      : pieces_(pieces), vars_(module_vars), defined_(defined_functions),
-        student_files_(student_files), out_(out) {}
+      : pieces_(pieces), vars_(module_vars), defined_(defined_functions), out_(out), lines_(student_files) {}
 
   // The prelude's line marker (checked s[i], guard_abi.h) -> the student's line here.
   std::string with_line(const std::string& text) const {
     const std::string marker = std::to_string(kLineMarker);
     const size_t at = text.find(marker);
     if (at == std::string::npos) return text;
-    return text.substr(0, at) + std::to_string(line_) + text.substr(at + marker.size());
+    return text.substr(0, at) + std::to_string(lines_.line()) + text.substr(at + marker.size());
   }
 
-  // Tracks the student's line through every .loc, inside functions or not.
-  // A .loc of inlined code names only its own call site (`inlined_at`): the
-  // call site's function is the one whose .loc was last at that place, whose
-  // own call site is known the same way, up to the student's file. So code of
-  // the prelude inlined through several helpers (s[i] -> access() ->
-  // record_out_of_range()) is placed at the student's line that called it.
-  void directive(const std::string& text) {
-    const std::string t = squeeze(text);
-    if (t.rfind(".loc ", 0) != 0) return;
-    std::istringstream in(t.substr(5));
-    int file = 0, line = 0;
-    in >> file >> line;
-    std::string fn;
-    if (const size_t f = t.find("function_name "); f != std::string::npos)
-      fn = t.substr(f + 14, t.find_first_of(", ", f + 14) - f - 14);
-    const Loc here{file, line};
-    last_fn_at_[here] = fn;
-    if (const size_t at = t.find("inlined_at "); at != std::string::npos && !fn.empty()) {
-      std::istringstream in2(t.substr(at + 11));
-      Loc site{0, 0};
-      in2 >> site.first >> site.second;
-      call_site_[fn] = site;
-    }
-    // Up the chain of call sites to the student's file.
-    Loc at = here;
-    std::string in_fn = fn;
-    for (int depth = 0; depth < 32; ++depth) {
-      if (student_files_.count(at.first) && at.second > 0) {
-        line_ = at.second;
-        return;
-      }
-      auto site = call_site_.find(in_fn);
-      if (in_fn.empty() || site == call_site_.end()) return;  // not under the student's code: the line stays
-      at = site->second;
-      auto caller = last_fn_at_.find(at);
-      in_fn = caller == last_fn_at_.end() ? std::string() : caller->second;
-    }
-  }
+  // The student's line through every .loc, inside functions or not (student_lines.h).
+  void directive(const std::string& text) { lines_.see(text); }
 
   // long: one function's passes in order (roots, facts, loops, pieces, prologue, failure paths).
   void function(const Function& f, std::string& text) {
@@ -302,8 +261,8 @@ class Rewriter {
   }
 
   void refuse(const std::string& what) {
-    std::string where = line_ ? "line " + std::to_string(line_) : "code the prelude added";
-    if (out_.error.empty()) out_.error_line = line_;
+    std::string where = lines_.line() ? "line " + std::to_string(lines_.line()) : "code the prelude added";
+    if (out_.error.empty()) out_.error_line = lines_.line();
     out_.error += (out_.error.empty() ? "" : "\n") + where + ": " + what +
                   ": the guard cannot check it, so the kernel is refused (turn the guard off "
                   "to run it unguarded).";
@@ -642,7 +601,7 @@ class Rewriter {
       }
     }
     const unsigned site = static_cast<unsigned>(out_.sites.size());
-    GuardSite s{line_, access, space, width, ins.opcode, fn_, false};
+    GuardSite s{lines_.line(), access, space, width, ins.opcode, fn_, false};
     // A named variable at a fixed offset inside it: proven here.
     if (a.kind == Address::Variable && var->bytes >= 0 && a.offset >= 0 &&
         a.offset + static_cast<long long>(width) <= var->bytes && a.offset % width == 0 &&
@@ -657,7 +616,7 @@ class Rewriter {
     out_.sites.push_back(s);
     ++out_.guarded_instructions;
     Access acc;
-    acc.site = site, acc.line = line_, acc.access = access, acc.space = space, acc.width = width;
+    acc.site = site, acc.line = lines_.line(), acc.access = access, acc.space = space, acc.width = width;
     acc.guard = ins.guard, acc.guard_negated = ins.guard_negated, acc.body = ins.body;
     acc.base_kind = a.kind == Address::Absolute   ? Access::Base::Absolute
                     : a.kind == Address::Variable ? Access::Base::Variable
@@ -699,16 +658,12 @@ class Rewriter {
   const std::vector<Piece>& pieces_;
   const std::map<std::string, Var>& vars_;
   const std::set<std::string>& defined_;
-  const std::set<int>& student_files_;
   GuardedPtx& out_;
   Registers regs_;
   std::map<std::string, Var> local_vars_;
   std::string fn_, depot_;
   long long depot_bytes_ = 0;
-  int line_ = 0;
-  using Loc = std::pair<int, int>;            // (file, line)
-  std::map<std::string, Loc> call_site_;      // inlined function label -> its latest call site
-  std::map<Loc, std::string> last_fn_at_;     // place -> the function whose .loc was last there ("" outside any)
+  StudentLines lines_;
   unsigned groups_ = 0;  // group ids, unique in the module
   unsigned loops_ = 0;   // proven loops, unique in the module
   LoopScratch scratch_;  // the loop checks' registers, per function
@@ -735,22 +690,11 @@ GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
   // Module scope: variables, functions, the student's file ids.
   std::map<std::string, Var> vars;
   std::set<std::string> defined;
-  std::set<int> student_files;
+  const std::set<int> student_files = student_file_ids(pieces, options.student_file);
   std::vector<Function> functions;
-  const std::string want = basename_of(options.student_file);
   for (size_t i = 0; i < pieces.size(); ++i) {
     const Piece& p = pieces[i];
-    if (p.kind == PieceKind::Directive) {
-      const std::string t = squeeze(p.text);
-      if (t.rfind(".file ", 0) == 0) {
-        std::istringstream in(t.substr(6));
-        int id = 0;
-        std::string name;
-        in >> id >> name;
-        if (name.size() >= 2 && name.front() == '"') name = name.substr(1, name.find('"', 1) - 1);
-        if (!want.empty() && basename_of(name) == want) student_files.insert(id);
-      }
-    } else if (p.kind == PieceKind::Header) {
+    if (p.kind == PieceKind::Header) {
       Function f;
       f.header = i;
       f.name = function_name(p.text);
