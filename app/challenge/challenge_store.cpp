@@ -225,7 +225,8 @@ void ChallengeStore::ran(uint64_t id, const Verdict& v) {
   const auto it = subs_.find(id);
   if (it == subs_.end()) return;
   Submission& s = it->second;
-  if (s.compiled.result && s.compiled.result->ok) s.gpu_ptx = s.compiled.result->ptx;
+  if (s.compiled.result && s.compiled.result->ok && !s.compiled.result->ptx.empty())
+    s.gpu_ptx = std::make_shared<const std::string>(s.compiled.result->ptx);
   s.compiled = {};  // the binary is not needed again
   s.verdict = v;
   judged(s);
@@ -246,7 +247,7 @@ void ChallengeStore::explained(uint64_t id, const Verdict& v) {
   const auto it = subs_.find(id);
   if (it == subs_.end()) return;
   Submission& s = it->second;
-  s.gpu_ptx = std::string();
+  s.gpu_ptx.reset();
   s.verdict.findings = v.findings;
   s.verdict.explain_note = v.explain_note;
   s.verdict.explain_ms = v.explain_ms;
@@ -284,7 +285,6 @@ std::vector<Submission> ChallengeStore::queue() const {
   for (const uint64_t id : active_) {
     out.push_back(subs_.at(id));
     out.back().compiled = {};
-    out.back().gpu_ptx.clear();
   }
   auto count = [](const auto& m, const auto& k) {
     const auto it = m.find(k);
@@ -304,7 +304,6 @@ std::optional<Submission> ChallengeStore::submission(uint64_t id) const {
   if (it == subs_.end()) return std::nullopt;
   Submission s = it->second;
   s.compiled = {};
-  s.gpu_ptx.clear();
   if (const auto t = texts_.find(id); t != texts_.end()) s.source = t->second;
   return s;
 }
@@ -316,7 +315,6 @@ std::vector<Submission> ChallengeStore::of_device(int device, size_t last) const
     if (it->second.device == device) {
       out.push_back(it->second);
       out.back().compiled = {};
-      out.back().gpu_ptx.clear();
     }
   return out;
 }

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -68,8 +69,9 @@ struct Submission {
   double submitted_s = 0, verdict_s = 0, done_s = 0;  // seconds since the challenge opened
   Compiled compiled;
   // The GPU compile's unguarded PTX, kept from the run to explain (which reads
-  // how nvcc unrolled the loops from it) and dropped after; "" on the CPU.
-  std::string gpu_ptx;
+  // how nvcc unrolled the loops from it) and dropped after; none on the CPU.
+  // Shared: the store's snapshots copy a submission and never need it.
+  std::shared_ptr<const std::string> gpu_ptx;
   Verdict verdict;
   bool has_verdict = false;
 };

@@ -102,7 +102,7 @@ void JudgeQueue::explain_loop() {
   while (store_->take(ChallengeStore::Work::Explain, stop_, s)) {
     Verdict v;
     const auto t0 = std::chrono::steady_clock::now();
-    explain_stage(settings_, {store_->settings().template_name, s.source, s.seed}, s.gpu_ptx, v);
+    explain_stage(settings_, {store_->settings().template_name, s.source, s.seed}, s.gpu_ptx ? *s.gpu_ptx : std::string(), v);
     v.explain_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     store_->explained(s.id, v);
   }
