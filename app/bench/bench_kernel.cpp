@@ -110,9 +110,11 @@ void add_compile_fields(Run& r, const CompileResult& c, const std::vector<double
 // --explain (any backend): the kernel once through the emulator at explain's
 // size (usercode/client/explain_launch.h: the same launch rules, at most 65,536
 // threads), in cudaviz-explain's process; races, sectors and divergence join the line.
-void add_explain(Run& r, const std::string& src, long long n, const BlockShape& block) {
+// `c`: this file's compile, whose PTX (the GPU's) tells explain how nvcc unrolled its loops.
+void add_explain(Run& r, const std::string& src, const CompileResult& c, long long n, const BlockShape& block) {
   const auto t0 = Clock::now();
   ExplainOptions eo;
+  if (c.ok) eo.ptx = c.ptx;  // "" on the CPU: explain compiles it
   eo.n = n;
   eo.block = block;
   eo.file_name = std::filesystem::path(r.path).filename().string();
@@ -504,7 +506,7 @@ std::vector<Measurement> run(const BenchOptions& opt, Backend backend) {
   double last_edit_ms = 0;
   const CompileResult c = edit_to_running(r, req, can_run, first_workload, judging, compile_ms, ahead, last_edit_ms);
   add_compile_fields(r, c, compile_ms);
-  if (opt.explain) add_explain(r, src, explain_size, block);
+  if (opt.explain) add_explain(r, src, c, explain_size, block);
   if (backend == Backend::Cpu && !opt.judge_only && (emulated || opt.explain))
     add_sync_costs(r);
   if (!can_run)
