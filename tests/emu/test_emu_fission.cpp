@@ -16,20 +16,28 @@ struct Outcome {
   std::vector<unsigned> out;
 };
 
+// A block of x * y * z threads.
+struct Block {
+  Block(unsigned bx, unsigned by = 1, unsigned bz = 1) : x(bx), y(by), z(bz) {}
+  unsigned x, y, z;
+};
+
 // Runs `k` on a fresh zeroed `out` of `words` unsigneds with (out, n) as its arguments.
-Outcome launch(const Built& b, unsigned grid, unsigned block, unsigned n, size_t words, bool fibers) {
+Outcome launch(const Built& b, unsigned grid, Block block, unsigned n, size_t words, bool fibers) {
   Outcome o;
   o.out.assign(words, 0);
   SpanArg<unsigned> s{o.out.data(), o.out.size()};
   void* params[] = {&s, &n};
   Options opt;
   opt.force_fibers = fibers;
-  o.report = run(b.kernel, shape(grid, block), params, {view(o.out, "out")}, opt);
+  usercode::LaunchShape sh = shape(grid, block.x, 1, block.y);
+  sh.block[2] = block.z;
+  o.report = run(b.kernel, sh, params, {view(o.out, "out")}, opt);
   return o;
 }
 
 // Both paths: the fast one taken, the same buffer, the same words and lines.
-void same_both_ways(const std::string& src, unsigned grid, unsigned block, unsigned n, size_t words) {
+void same_both_ways(const std::string& src, unsigned grid, Block block, unsigned n, size_t words) {
   const Built b = build_kernel(src, "k");
   ASSERT_TRUE(b.module);
   const Outcome fast = launch(b, grid, block, n, words, false), fibers = launch(b, grid, block, n, words, true);
@@ -199,6 +207,63 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   EXPECT_NE(code.find("cv_fis_defer_add("), std::string::npos) << code;  // out[5 + t % 3]
   same_both_ways(src, 3, 64, 40, 8);
   same_both_ways(src, 3, 64, 100, 8);  // no thread passes t > n
+}
+
+// The block function is compiled twice: for blocks of one row (y = z = 1),
+// where the flat index is x and the compiler bounds `t < half` loops by it,
+// and for any shape. Both give the fibers' results, whichever the launch has.
+TEST(EmuFission, OneRowAndManyRowBlocksGiveTheFibersResults) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  __shared__ unsigned part[512];
+  const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  part[t] = t * 3 + threadIdx.y * 5 + threadIdx.z * 7 + blockIdx.x;
+  __syncthreads();
+  for (unsigned half = threads / 2; half > 0; half /= 2) {
+    if (t < half) part[t] += part[t + half];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = part[0];
+  if (t < n) atomicAdd(&out[8 + threadIdx.y % 4], threadIdx.z + 1);
+  if (threadIdx.x == 1 && threadIdx.y == blockDim.y - 1) out[12 + threadIdx.z % 4] += blockDim.y * 10 + blockDim.z;
+}
+)";
+  const Built b = build_kernel(src, "k");
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("template <bool cv_1d> static void cv_fis_k("), std::string::npos)
+      << b.build.fission.code;
+  for (const Block block : {Block{64}, Block{8, 4, 2}, Block{4, 2, 8}, Block{16, 1, 4}, Block{2, 32}}) {
+    SCOPED_TRACE(std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z));
+    same_both_ways(src, 3, block, 40, 16);
+    // The tree's sum, from the host: what the one-row copy must not get wrong.
+    const Outcome fast = launch(b, 3, block, 40, 16, false);
+    const unsigned threads = block.x * block.y * block.z;
+    for (unsigned bx = 0; bx < 3; ++bx) {
+      unsigned want = 0;
+      for (unsigned t = 0; t < threads; ++t)
+        want += t * 3 + (t / block.x % block.y) * 5 + (t / (block.x * block.y)) * 7 + bx;
+      EXPECT_EQ(fast.out[bx], want) << "block " << bx;
+    }
+  }
+}
+
+// A conditional atomic on a block's address: the fast path tests the address
+// without the checked access's record (cv_fis_peek), so the compiler need not
+// branch on the condition; out of range, see EmuFastPath (through the runner).
+TEST(EmuFission, AConditionalAtomicsAddressIsTestedWithoutARecord) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned t = threadIdx.x;
+  unsigned mine = (t * 5 + blockIdx.x) % 3;
+  if (mine == 2) atomicAdd(&out[n], mine);
+}
+)";
+  const Built b = build_kernel(src, "k");
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("cv_fis_peek(out, n)"), std::string::npos) << b.build.fission.code;
+  same_both_ways(src, 2, Block{64}, 3, 8);
+  same_both_ways(src, 2, Block{64}, 0, 8);
 }
 
 TEST(EmuFission, WhatItCannotSplitRunsAsFibersAndSaysWhy) {

@@ -151,7 +151,9 @@ bool Analysis::pure_call(const Node& call, bool thread_index) const {
 }
 
 bool Analysis::touches_thread_index(const Node& call) const {
-  if (call.ref_file.empty()) return false;  // a compiler builtin
+  // A compiler builtin, or the C or C++ library's (sqrtf: declared in a system
+  // header, its definition unseen): neither knows the emulator's context.
+  if (call.ref_file.empty() || call.ref_system) return false;
   auto m = touch_memo.find(call.ref);
   if (m != touch_memo.end()) return m->second != 0;
   auto f = tree->functions.find(call.ref);

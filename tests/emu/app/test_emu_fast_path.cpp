@@ -88,5 +88,55 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
   EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
 }
 
+// `if (c) atomicAdd(&count[k], v)` with k the same for the block, out of range
+// in block 2 only: the fast path sums it without a branch and tests the
+// address without recording; the access, made where the condition first
+// holds, names the thread, block, index and line the fibers name.
+TEST(EmuFastPath, AConditionalAtomicOutOfRangeNamesTheFibersThread) {
+  if (usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
+  const std::string source =
+      "// template: count3\n"
+      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+      "  const unsigned long long i = cv::global_index();\n"
+      "  const unsigned long long mine = i < data.size && data[i] % 3 == 0;\n"
+      "  if (mine) atomicAdd(&count[blockIdx.x == 2 ? 1000000 : 0], mine);\n"
+      "}\n";
+  usercode::CompileRequest req;
+  req.source = source;
+  req.template_name = "count3";
+  req.build = usercode::BuildKind::Cpu;
+  req.guard = true;
+  req.file_name = "atomic_oor.cu";
+  req.paths = test_config().paths;
+  const usercode::CompileResult built = usercode::compile(req);
+  ASSERT_TRUE(built.ok) << built.first_error() << built.error;
+  usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
+  ASSERT_TRUE(client.load(built, 30).ok);
+  const usercode::TemplateSpec& spec = *usercode::find_template("count3");
+  auto run = [&](usercode::Schedule s, long long n) {
+    usercode::Workload w = usercode::first_launch(spec, n, {64, 1, 1});
+    usercode::LaunchRequest r = usercode::make_launch(spec, w, "editor");
+    r.schedule = s;
+    return client.launch(r, 30);
+  };
+  const usercode::LaunchOutcome right = run(usercode::Schedule::Fast, 128);  // two blocks: no fault
+  ASSERT_TRUE(right.ok) << right.fault->describe();
+  EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
+  const usercode::LaunchOutcome fast = run(usercode::Schedule::Fast, 1000), fibers = run(usercode::Schedule::Fibers, 1000);
+  ASSERT_TRUE(fast.fault && fast.fault->out_of_range);
+  ASSERT_TRUE(fibers.fault && fibers.fault->out_of_range);
+  const usercode::OutOfRange &a = *fast.fault->out_of_range, &b = *fibers.fault->out_of_range;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(a.thread[k], b.thread[k]) << k;
+    EXPECT_EQ(a.block[k], b.block[k]) << k;
+  }
+  EXPECT_EQ(b.block[0], 2u);
+  EXPECT_EQ(a.index, 1000000);
+  EXPECT_EQ(a.index, b.index);
+  EXPECT_EQ(a.line, 5);
+  EXPECT_EQ(a.line, b.line);
+  EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
+}
+
 }  // namespace
 }  // namespace cv::emu::app_test

@@ -86,6 +86,17 @@ struct cv_fis_defer {
   T v = 0;
   bool c = false;
 };
+// &s[i] without the checked access's record: where i is out of range, the
+// scratch slot the checked access returns then (never null: a first null
+// would equal cv_fis_defer's empty address and the access would not be made).
+template <class T>
+inline T* cv_fis_peek(const cv::Span<T>& s, long long i) {
+  return static_cast<unsigned long long>(i) < s.size ? s.data + i : reinterpret_cast<T*>(cv_scratch);
+}
+template <class T>
+inline T* cv_fis_peek(T* p, long long i) {
+  return p + i;
+}
 template <class T>
 inline void cv_fis_flush(cv_fis_defer<T>& d) {
   if (d.p && d.v) atomicAdd(d.p, d.v);

@@ -65,5 +65,13 @@ template <auto F>
 inline void fission(void** p, Ctx*, unsigned long long first, unsigned long long last) {
   fission_impl<F>(F, p, first, last, std::make_index_sequence<arity(F)>{});
 }
+// F1 where the launch's blocks are one row of threads (y = z = 1), else F:
+// the same block function, F1 compiled knowing the shape.
+template <auto F1, auto F>
+inline void fission_by_shape(void** p, Ctx* c, unsigned long long first, unsigned long long last) {
+  const Dim bd = cv_emu_ctx_tls.block_dim;
+  if (bd.y == 1 && bd.z == 1) fission<F1>(p, c, first, last);
+  else fission<F>(p, c, first, last);
+}
 
 }  // namespace cv_emu
