@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "common/device_info.h"
 #include "usercode/compile/compile.h"
 #include "usercode/compile/compile_parts.h"
 #include "usercode/compile/unrolled_loops.h"
@@ -29,9 +28,8 @@ std::vector<emu::UnrolledLoop> gpu_unrolled_loops(const TemplateSpec& t, const s
   req.source = source;
   req.template_name = t.name;
   req.build = BuildKind::Gpu;
-  const DeviceInfo& d = device_info();
   // compute_XY: the PTX alone (the cubin is not needed); NVVM unrolls the same for both.
-  req.arch = "compute_" + (d.available ? std::to_string(d.cc_major * 10 + d.cc_minor) : std::string(kDefaultArch + 3));
+  req.arch = "compute_" + device_arch().substr(3);
   req.file_name = o.file_name;
   req.paths = o.paths;
   req.isolate = o.isolate;

@@ -75,6 +75,8 @@ struct CompileRequest {
   bool isolate = false;
 };
 constexpr const char* kDefaultArch = "sm_75";  // the oldest CUDA 13 supports
+// "sm_XY" of the running device, else kDefaultArch (what an empty arch compiles for).
+std::string device_arch();
 
 struct CompileResult {
   bool ok = false;                      // compiled with no error

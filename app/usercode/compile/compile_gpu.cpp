@@ -11,7 +11,14 @@
 #include "usercode/compile/nvrtc_child.h"
 #include "process/find_program.h"
 
-namespace cv::usercode::detail {
+namespace cv::usercode {
+
+std::string device_arch() {
+  const DeviceInfo& d = device_info();
+  return d.available ? "sm_" + std::to_string(d.cc_major * 10 + d.cc_minor) : kDefaultArch;
+}
+
+namespace detail {
 namespace {
 
 // RAII for one nvrtcProgram.
@@ -28,13 +35,8 @@ class Program {
   nvrtcProgram p_;
 };
 
-// "sm_90" for the device, else kDefaultArch; the request's when given.
-std::string choose_arch(const CompileRequest& req) {
-  if (!req.arch.empty()) return req.arch;
-  const DeviceInfo& d = device_info();
-  if (d.available) return "sm_" + std::to_string(d.cc_major * 10 + d.cc_minor);
-  return kDefaultArch;
-}
+// The request's architecture, else the device's (device_arch).
+std::string choose_arch(const CompileRequest& req) { return req.arch.empty() ? device_arch() : req.arch; }
 
 std::string check_arch(const NvrtcApi& api, const std::string& arch) {
   static const std::regex form(R"((sm|compute)_(\d+)[af]?)");
@@ -177,4 +179,5 @@ void compile_gpu(const CompileRequest& req, CompileResult& r) {
            "declares it (extern \"C\" __global__ void " + entry + "(...))"});
 }
 
-}  // namespace cv::usercode::detail
+}  // namespace detail
+}  // namespace cv::usercode

@@ -13,15 +13,17 @@ using guard::Instruction;
 using guard::Piece;
 using guard::PieceKind;
 
-// A load, store or atomic that may reach global memory (not shared, local, param or const).
+// A load, store or atomic that may reach global memory: of the global space
+// or generic (through a pointer), not shared, local, param or const.
 bool global_access(const Instruction& ins) {
-  if (ins.parts.empty()) return false;
-  const std::string& op = ins.parts[0];
-  if (op != "ld" && op != "st" && op != "atom" && op != "red") return false;
-  const std::string space = ins.parts.size() > 1 ? ins.parts[1] : "";
-  return space != "shared" && space != "local" && space != "param" && space != "const";
+  if (ins.parts.empty() || !guard::is_memory_root(ins.parts[0])) return false;
+  std::string space;
+  guard::access_shape(ins, space);
+  return space == "global" || space == "generic";
 }
-bool global_write(const Instruction& ins) { return global_access(ins) && ins.parts[0] != "ld"; }
+bool global_write(const Instruction& ins) {
+  return global_access(ins) && ins.parts[0] != "ld" && ins.parts[0] != "ldu";
+}
 
 }  // namespace
 

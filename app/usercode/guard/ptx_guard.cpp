@@ -54,10 +54,6 @@ std::string refused_what(const std::string& root, const std::string& opcode) {
   return "the instruction " + opcode + ", which the guard does not know";
 }
 
-bool is_memory_root(const std::string& r) {
-  return r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red";
-}
-
 // The address inside [...]: a register, a variable or a number, plus an offset.
 struct Address {
   enum Kind { Register, Variable, Absolute } kind = Register;
@@ -519,24 +515,6 @@ class Rewriter {
       return GroupMember{space, a.base, bytes == 4, a.offset, width};
     }
     return std::nullopt;
-  }
-
-  // The state space ("generic" when none is named; "" for param / const and
-  // other blocks' shared memory, which are not guarded here) and the width in
-  // bytes (0 when unknown).
-  static unsigned access_shape(const Instruction& ins, std::string& space) {
-    space = "generic";
-    unsigned vec = 1, type = 0;
-    for (size_t k = 1; k < ins.parts.size(); ++k) {
-      const std::string& q = ins.parts[k];
-      if (q == "param" || q == "const" || q.rfind("const[", 0) == 0) space = "";
-      else if (q == "global" || q == "local") space = q;
-      else if (q == "shared" || q == "shared::cta") space = "shared";
-      else if (q.rfind("shared::", 0) == 0) space = "";
-      else if (q == "v2" || q == "v4" || q == "v8") vec = q[1] - '0';
-      else if (unsigned b = type_bytes(q)) type = b;
-    }
-    return vec * type;
   }
 
   const Var* find_var(const std::string& name) const {

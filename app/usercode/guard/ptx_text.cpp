@@ -237,6 +237,25 @@ unsigned type_bytes(const std::string& t) {
   return 0;
 }
 
+bool is_memory_root(const std::string& r) {
+  return r == "ld" || r == "ldu" || r == "st" || r == "atom" || r == "red";
+}
+
+unsigned access_shape(const Instruction& ins, std::string& space) {
+  space = "generic";
+  unsigned vec = 1, type = 0;
+  for (size_t k = 1; k < ins.parts.size(); ++k) {
+    const std::string& q = ins.parts[k];
+    if (q == "param" || q == "const" || q.rfind("const[", 0) == 0) space = "";
+    else if (q == "global" || q == "local") space = q;
+    else if (q == "shared" || q == "shared::cta") space = "shared";
+    else if (q.rfind("shared::", 0) == 0) space = "";
+    else if (q == "v2" || q == "v4" || q == "v8") vec = q[1] - '0';
+    else if (unsigned b = type_bytes(q)) type = b;
+  }
+  return vec * type;
+}
+
 std::optional<VarDecl> parse_decl(const std::string& stmt) {
   std::string t = squeeze(stmt);
   if (!t.empty() && t.back() == ';') t.pop_back();

@@ -58,4 +58,11 @@ std::optional<VarDecl> parse_decl(const std::string& stmt);
 // Bytes of a PTX scalar type ("f32" -> 4, "b128" -> 16, "f16x2" -> 4); 0 if not a type.
 unsigned type_bytes(const std::string& type);
 
+// ld, ldu, st, atom, red: the opcode roots that access memory.
+bool is_memory_root(const std::string& root);
+// A memory instruction's state space ("generic" when none is named; "" for
+// param / const and other blocks' shared memory, which cannot fault here) and
+// its width in bytes (0 when unknown).
+unsigned access_shape(const Instruction& ins, std::string& space);
+
 }  // namespace cv::usercode::guard

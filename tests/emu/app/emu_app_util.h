@@ -59,11 +59,13 @@ inline bool racy(const Case& c) {
   return line.find("race") != std::string::npos || line.find("racy") != std::string::npos;
 }
 
-inline usercode::CompileResult compile_cpu(const Case& c) {
+// `guard`: checked spans, as the window and bench build by default.
+inline usercode::CompileResult compile_cpu(const Case& c, bool guard = false) {
   usercode::CompileRequest req;
   req.source = c.source;
   req.template_name = c.spec->name;
   req.build = usercode::BuildKind::Cpu;
+  req.guard = guard;
   req.file_name = std::filesystem::path(c.path).filename().string();
   req.paths = test_config().paths;
   return usercode::compile(req);

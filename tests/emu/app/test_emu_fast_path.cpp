@@ -33,6 +33,36 @@ TEST(EmuFastPath, EveryWholeKernelGivesTheFibersBuffersByteForByte) {
   EXPECT_GE(compared, 15);
 }
 
+// `c` built with checked spans and loaded into `client`.
+void load_checked(const Case& c, usercode::RunnerClient& client) {
+  const usercode::CompileResult built = compile_cpu(c, true);
+  ASSERT_TRUE(built.ok) << built.first_error() << built.error;
+  ASSERT_TRUE(built.checked);
+  ASSERT_TRUE(client.load(built, 30).ok);
+}
+
+usercode::LaunchOutcome launch_at(usercode::RunnerClient& client, const Case& c, usercode::Schedule s, long long n,
+                                  const BlockShape& block) {
+  usercode::LaunchRequest r = usercode::make_launch(*c.spec, usercode::first_launch(*c.spec, n, block), "editor");
+  r.schedule = s;
+  return client.launch(r, 30);
+}
+
+// Both paths stopped at an index out of range, naming the same thread, block,
+// index and line in the same words.
+void expect_the_fibers_fault(const usercode::LaunchOutcome& fast, const usercode::LaunchOutcome& fibers) {
+  ASSERT_TRUE(fast.fault && fast.fault->out_of_range);
+  ASSERT_TRUE(fibers.fault && fibers.fault->out_of_range);
+  const usercode::OutOfRange &a = *fast.fault->out_of_range, &b = *fibers.fault->out_of_range;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(a.thread[k], b.thread[k]) << k;
+    EXPECT_EQ(a.block[k], b.block[k]) << k;
+  }
+  EXPECT_EQ(a.index, b.index);
+  EXPECT_EQ(a.line, b.line);
+  EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
+}
+
 // A checked s[i] out of range after a barrier, by thread (5,2,0) of block 2 only:
 // the fast path (whose loops keep the thread in the emulator's context where
 // an access may record a fault) names the thread, block, index and line the
@@ -50,42 +80,21 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
          "  if (i < in.size) out[i == 645 ? in.size + 3 : in.size - 1 - i] = tile[t];\n"
          "}\n",
          usercode::find_template("reverse")};
-  usercode::CompileRequest req;
-  req.source = c.source;
-  req.template_name = "reverse";
-  req.build = usercode::BuildKind::Cpu;
-  req.guard = true;  // checked spans, as the window and bench build by default
-  req.file_name = c.path;
-  req.paths = test_config().paths;
-  const usercode::CompileResult built = usercode::compile(req);
-  ASSERT_TRUE(built.ok) << built.first_error() << built.error;
-  ASSERT_TRUE(built.checked);
   usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
-  ASSERT_TRUE(client.load(built, 30).ok);
-  auto run = [&](usercode::Schedule s, long long n = 1000) {
-    usercode::Workload w = usercode::first_launch(*c.spec, n, {64, 4, 1});
-    usercode::LaunchRequest r = usercode::make_launch(*c.spec, w, "editor");
-    r.schedule = s;
-    return client.launch(r, 30);
-  };
-  const usercode::LaunchOutcome right = run(usercode::Schedule::Fast, 600);  // (645 is past the end: no fault)
+  ASSERT_NO_FATAL_FAILURE(load_checked(c, client));
+  const BlockShape block{64, 4, 1};
+  // (645 is past the end: no fault)
+  const usercode::LaunchOutcome right = launch_at(client, c, usercode::Schedule::Fast, 600, block);
   ASSERT_TRUE(right.ok) << right.fault->describe();
   EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
-  const usercode::LaunchOutcome fast = run(usercode::Schedule::Fast), fibers = run(usercode::Schedule::Fibers);
-  ASSERT_TRUE(fast.fault && fast.fault->out_of_range);
-  ASSERT_TRUE(fibers.fault && fibers.fault->out_of_range);
-  const usercode::OutOfRange &a = *fast.fault->out_of_range, &b = *fibers.fault->out_of_range;
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_EQ(a.thread[k], b.thread[k]) << k;
-    EXPECT_EQ(a.block[k], b.block[k]) << k;
-  }
+  const usercode::LaunchOutcome fast = launch_at(client, c, usercode::Schedule::Fast, 1000, block);
+  const usercode::LaunchOutcome fibers = launch_at(client, c, usercode::Schedule::Fibers, 1000, block);
+  ASSERT_NO_FATAL_FAILURE(expect_the_fibers_fault(fast, fibers));
+  const usercode::OutOfRange& b = *fibers.fault->out_of_range;
   EXPECT_EQ(b.thread[0], 5u);
   EXPECT_EQ(b.thread[1], 2u);
   EXPECT_EQ(b.block[0], 2u);
-  EXPECT_EQ(a.index, b.index);
-  EXPECT_EQ(a.line, b.line);
-  EXPECT_EQ(a.line, 8);
-  EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
+  EXPECT_EQ(fast.fault->out_of_range->line, 8);
 }
 
 // `if (c) atomicAdd(&count[k], v)` with k the same for the block, out of range
@@ -94,48 +103,26 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
 // holds, names the thread, block, index and line the fibers name.
 TEST(EmuFastPath, AConditionalAtomicOutOfRangeNamesTheFibersThread) {
   if (usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
-  const std::string source =
-      "// template: count3\n"
-      "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
-      "  const unsigned long long i = cv::global_index();\n"
-      "  const unsigned long long mine = i < data.size && data[i] % 3 == 0;\n"
-      "  if (mine) atomicAdd(&count[blockIdx.x == 2 ? 1000000 : 0], mine);\n"
-      "}\n";
-  usercode::CompileRequest req;
-  req.source = source;
-  req.template_name = "count3";
-  req.build = usercode::BuildKind::Cpu;
-  req.guard = true;
-  req.file_name = "atomic_oor.cu";
-  req.paths = test_config().paths;
-  const usercode::CompileResult built = usercode::compile(req);
-  ASSERT_TRUE(built.ok) << built.first_error() << built.error;
+  Case c{"atomic_oor.cu", "atomic_oor.cu",
+         "// template: count3\n"
+         "extern \"C\" __global__ void count3(cv::Span<const int> data, cv::Span<unsigned long long> count) {\n"
+         "  const unsigned long long i = cv::global_index();\n"
+         "  const unsigned long long mine = i < data.size && data[i] % 3 == 0;\n"
+         "  if (mine) atomicAdd(&count[blockIdx.x == 2 ? 1000000 : 0], mine);\n"
+         "}\n",
+         usercode::find_template("count3")};
   usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
-  ASSERT_TRUE(client.load(built, 30).ok);
-  const usercode::TemplateSpec& spec = *usercode::find_template("count3");
-  auto run = [&](usercode::Schedule s, long long n) {
-    usercode::Workload w = usercode::first_launch(spec, n, {64, 1, 1});
-    usercode::LaunchRequest r = usercode::make_launch(spec, w, "editor");
-    r.schedule = s;
-    return client.launch(r, 30);
-  };
-  const usercode::LaunchOutcome right = run(usercode::Schedule::Fast, 128);  // two blocks: no fault
+  ASSERT_NO_FATAL_FAILURE(load_checked(c, client));
+  const BlockShape block{64, 1, 1};
+  const usercode::LaunchOutcome right = launch_at(client, c, usercode::Schedule::Fast, 128, block);  // two blocks: no fault
   ASSERT_TRUE(right.ok) << right.fault->describe();
   EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
-  const usercode::LaunchOutcome fast = run(usercode::Schedule::Fast, 1000), fibers = run(usercode::Schedule::Fibers, 1000);
-  ASSERT_TRUE(fast.fault && fast.fault->out_of_range);
-  ASSERT_TRUE(fibers.fault && fibers.fault->out_of_range);
-  const usercode::OutOfRange &a = *fast.fault->out_of_range, &b = *fibers.fault->out_of_range;
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_EQ(a.thread[k], b.thread[k]) << k;
-    EXPECT_EQ(a.block[k], b.block[k]) << k;
-  }
-  EXPECT_EQ(b.block[0], 2u);
-  EXPECT_EQ(a.index, 1000000);
-  EXPECT_EQ(a.index, b.index);
-  EXPECT_EQ(a.line, 5);
-  EXPECT_EQ(a.line, b.line);
-  EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
+  const usercode::LaunchOutcome fast = launch_at(client, c, usercode::Schedule::Fast, 1000, block);
+  const usercode::LaunchOutcome fibers = launch_at(client, c, usercode::Schedule::Fibers, 1000, block);
+  ASSERT_NO_FATAL_FAILURE(expect_the_fibers_fault(fast, fibers));
+  EXPECT_EQ(fibers.fault->out_of_range->block[0], 2u);
+  EXPECT_EQ(fast.fault->out_of_range->index, 1000000);
+  EXPECT_EQ(fast.fault->out_of_range->line, 5);
 }
 
 }  // namespace
