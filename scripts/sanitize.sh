@@ -64,16 +64,23 @@ for dir in tests/corpus/*/; do
   done
 done
 corpus="^Kernels/(CorpusCpu|RacyCpu)[.][A-Za-z]+/($(IFS='|'; echo "${sample[*]}"))\$"
-# LeakSanitizer's own tracer now and then crashes at exit after every test in
-# the process passed (google/sanitizers#1353; CI met it at stop 40, on
-# GuardKernels.UncheckableCodeIsRefusedAtItsLine): such tests, and only such,
-# run once more.
+# LeakSanitizer's own tracer crashes at exit, after every test in the process
+# passed, on some machines (google/sanitizers#1353; CI met it at stop 40 on
+# GuardKernels.UncheckableCodeIsRefusedAtItsLine, and at stop 41 on
+# GuardLoops.AGridStrideLoopsOneTripThreadsLeaveBeforeTheDivision twice in a
+# row, at the same pc and address: on that machine it repeats). Such tests, and
+# only such, run once more; if the tracer crashes again they run a third time
+# with only the leak check off (ASan and UBSan still on), and the log names them.
 ctest_sanitized() {
   if ctest --test-dir "$build" --output-on-failure "$@"; then return 0; fi
   local again
   again=$(python3 scripts/lsan_tracer_crashes.py "$build") || return 1
   echo "sanitize.sh: LeakSanitizer's tracer crashed after these tests passed; once more: $again"
-  ctest --test-dir "$build" --output-on-failure -R "$again"
+  if ctest --test-dir "$build" --output-on-failure -R "$again"; then return 0; fi
+  again=$(python3 scripts/lsan_tracer_crashes.py "$build") || return 1
+  echo "sanitize.sh: the tracer crashed again; these run without the leak check" \
+       "(ASan and UBSan on): $again"
+  ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest --test-dir "$build" --output-on-failure -R "$again"
 }
 ctest_sanitized -L cpu -LE window -j "$jobs" \
   -E '^(deps|repo)[.]|^UsercodeBench[.]EveryShippedKernel|^EmuFastPath[.]EveryWholeKernel|^ExplainShipped[.]EveryShippedKernel|^Kernels/(CorpusCpu|RacyCpu)[.]'

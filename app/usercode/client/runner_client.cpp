@@ -489,6 +489,25 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double l
   }
   const double watch = backend_ == Backend::Cpu ? ceiling_s : -1;  // a GPU's launch is not watched
   if (auto f = call(req, blob, {}, deadline, out.reply, reply_blob, expect, watch)) {
+    // A signal while the emulator ran threads batched (the fast path, plain
+    // loops; the module is built at -O3) may name a neighbouring thread and
+    // the next line: the optimiser can move an access before the store of its
+    // thread's index, or into the next line's code. The same launch on the
+    // fibers, where each thread runs alone, names the true ones.
+    std::string unnamed;
+    if (out.reply.is_object() && out.reply.value("fault_batched", false) && r.schedule == Schedule::Fast) {
+      LaunchRequest again = r;
+      again.schedule = Schedule::Fibers;
+      LaunchOutcome named = launch_locked(again, limit_s, ceiling_s);
+      if (named.fault && named.fault->error_name == f->error_name) return named;
+      // It did not fault again (a launch that reads what the last one wrote, or one
+      // too slow on the fibers): the batched run's line, and no thread.
+      out.reply.erase("fault_thread");
+      out.reply.erase("fault_block");
+      unnamed = " It faulted on the fast path; run again thread by thread it " +
+                std::string(named.fault ? "ended with " + named.fault->error_name : "did not fault") +
+                ", so its thread is not known and its line is the nearest the fast path's code gives.";
+    }
     if (f->error_name == "time-out")  // with the blocks it finished, when the emulator said
       f->explanation = explain_error(f->error_name, limit_s) + (f->explanation.empty() ? "" : " " + f->explanation);
     else if (f->explanation.empty() || f->error_name == "out of range" ||
@@ -505,6 +524,7 @@ LaunchOutcome RunnerClient::launch_locked(const LaunchRequest& request, double l
       place_signal(*f, out.reply, c);
     if (c.spec && !c.spec->student_function.empty()) f->kernel = c.spec->student_function;
     if (f->kernel.empty()) f->kernel = c.entry_points.empty() ? "" : c.entry_points[0];
+    f->explanation += unnamed;
     return failed(std::move(*f));
   }
   out.ok = true;

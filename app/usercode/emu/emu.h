@@ -118,7 +118,10 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
            const std::vector<usercode::BufferView>& buffers, const Options& opt);
 
 // The emulated thread the calling worker thread is running now (false: none).
-// Reads only the thread's own state: a signal handler may call it.
-bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread);
+// Reads only the thread's own state: a signal handler may call it. `batched`:
+// the worker runs the fast path or plain loops, where the optimiser may have
+// moved a thread's access before the store of its index (or into the next
+// line's code): the thread and line are then the nearest known, not certain.
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread, bool& batched);
 
 }  // namespace cv::emu

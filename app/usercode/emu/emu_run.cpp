@@ -63,6 +63,7 @@ struct Worker {
   WorkerRecord* rec = nullptr;
   Range shared{0, 0}, ctx_range{0, 0};
   bool verdict = false;
+  bool batched = false;  // the fast path or plain loops: many emulated threads in one compiled loop
   TextRange text;  // the module's code: an access's call stack is walked inside it
 };
 
@@ -285,6 +286,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
     w.text = k.module->text;
   }
   w.verdict = path == Path::Verdict;
+  w.batched = path == Path::Fission || path == Path::Loop;
   c.fibers = c.fibers || w.verdict;
   Worker* saved = tl;
   tl = &w;
@@ -423,10 +425,11 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
   return rep;
 }
 
-bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread) {
+bool current_thread(cv_emu::Dim& block, cv_emu::Dim& thread, bool& batched) {
   const Worker* w = tl;  // the calling thread's own: safe in a signal handler
   if (!w || !w->ctx) return false;
   block = w->ctx->block_idx, thread = w->ctx->thread_idx;
+  batched = w->batched;
   return true;
 }
 

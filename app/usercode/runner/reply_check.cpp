@@ -91,6 +91,7 @@ std::string check_reply(const json& reply, size_t blob_bytes) {
       {"fault_size", [](const json& v) { return v.is_number_unsigned(); }},
       {"fault_block", unsigned_triple},
       {"fault_thread", unsigned_triple},
+      {"fault_batched", boolean},
       {"block", unsigned_triple},
   };
   if (!reply.is_object()) return "not an object";

@@ -106,7 +106,7 @@ void on_signal(int sig, siginfo_t* si, void* uc) {
   f.pc = fault_pc(uc);
   f.address = reinterpret_cast<uintptr_t>(si->si_addr);
   cv_emu::Dim b{}, t{};
-  if (emu::current_thread(b, t)) {
+  if (emu::current_thread(b, t, f.batched)) {
     f.where = true;
     f.block[0] = b.x, f.block[1] = b.y, f.block[2] = b.z;
     f.thread[0] = t.x, f.thread[1] = t.y, f.thread[2] = t.z;
@@ -153,6 +153,7 @@ size_t signal_reply_json(const SignalFacts& f, char* out, size_t cap) {
   if (f.where) {
     w.str(",\"fault_block\":"), w.dim(f.block);
     w.str(",\"fault_thread\":"), w.dim(f.thread);
+    if (f.batched) w.str(",\"fault_batched\":true");
   }
   w.str("}");
   return w.n;

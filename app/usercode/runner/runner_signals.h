@@ -28,6 +28,7 @@ struct SignalFacts {
   int signal = 0;
   uintptr_t pc = 0, address = 0;
   bool where = false;
+  bool batched = false;  // the thread ran batched (emu::current_thread): its place is approximate
   unsigned block[3] = {0, 0, 0}, thread[3] = {0, 0, 0};
 };
 // Writes at most `cap` bytes (NUL-terminated); returns the length.
