@@ -198,15 +198,63 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   const Built b = build_kernel(src, "k");
   ASSERT_TRUE(b.module);
   const std::string& code = b.build.fission.code;
-  size_t branch_free = 0;
-  for (size_t at = code.find(".c = static_cast<bool>("); at != std::string::npos;
-       at = code.find(".c = static_cast<bool>(", at + 1))
-    ++branch_free;
-  EXPECT_EQ(branch_free, 4u) << code;  // out[0], out[1 + ...], out[4], out[3]
+  // Outside a thread's loop, on a block's address: summed (cv_fis_usum), the
+  // address made once after the loop over threads.
+  size_t summed = 0;
+  for (size_t at = code.find(".any |= cv_c"); at != std::string::npos; at = code.find(".any |= cv_c", at + 1))
+    ++summed;
+  EXPECT_EQ(summed, 4u) << code;  // out[0], out[1 + ...], out[4], out[3]
   EXPECT_NE(code.find("cv_fis_atomicAdd(&hits, cv_c ? (mine) : 0)"), std::string::npos) << code;
   EXPECT_NE(code.find("cv_fis_defer_add("), std::string::npos) << code;  // out[5 + t % 3]
   same_both_ways(src, 3, 64, 40, 8);
   same_both_ways(src, 3, 64, 100, 8);  // no thread passes t > n
+}
+
+// A helper whose whole body is one integer atomicAdd of its parameters (the
+// reduce template's atomic_add) is summed per block like the atomicAdd itself,
+// its arguments converted as the call would (negative ints wrap the same);
+// a helper that does more is called as written.
+TEST(EmuFission, AHelperThatIsOneAtomicIsSummedPerBlock) {
+  const char* src = R"(
+__device__ __forceinline__ void add_to(unsigned* total, int v) {
+  atomicAdd(total, static_cast<unsigned>(v));
+}
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) add_to(&out[0], static_cast<int>(i) - 40);
+  for (unsigned j = 0; j < i % 4; ++j) add_to(&out[1 + blockIdx.x % 2], -3);
+}
+)";
+  const Built b = build_kernel(src, "k");
+  ASSERT_TRUE(b.module);
+  const std::string& code = b.build.fission.code;
+  EXPECT_NE(code.find("cv_fis_defer<unsigned int> cv_d_0"), std::string::npos) << code;
+  EXPECT_NE(code.find("cv_fis_defer<unsigned int> cv_d_1"), std::string::npos) << code;
+  EXPECT_EQ(code.find("add_to("), std::string::npos) << code;  // both calls summed
+  same_both_ways(src, 3, 64, 150, 4);
+  same_both_ways(src, 2, Block(8, 4), 50, 4);
+  const Outcome o = launch(b, 3, 64, 150, 4, false);
+  long long first = 0;
+  for (long long i = 0; i < 150; ++i) first += i - 40;
+  EXPECT_EQ(o.out[0], static_cast<unsigned>(first));
+  // A block of 64 makes 16 * (0 + 1 + 2 + 3) = 96 trips of -3: blocks 0 and 2 on out[1], block 1 on out[2].
+  EXPECT_EQ(o.out[1], static_cast<unsigned>(-2 * 96 * 3));
+  EXPECT_EQ(o.out[2], static_cast<unsigned>(-96 * 3));
+
+  const char* more = R"(
+__device__ void add_twice(unsigned* total, unsigned v) {
+  atomicAdd(total, v);
+  atomicAdd(total, v);
+}
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  add_twice(&out[0], (blockIdx.x * blockDim.x + threadIdx.x) & 1);
+}
+)";
+  const Built twice = build_kernel(more, "k");
+  ASSERT_TRUE(twice.module);
+  EXPECT_NE(twice.build.fission.code.find("add_twice("), std::string::npos) << twice.build.fission.code;
+  EXPECT_EQ(launch(twice, 3, 64, 0, 1, false).out[0], 192u);  // 96 odd threads of 192, twice each
+  same_both_ways(more, 3, 64, 0, 1);
 }
 
 // The block function is compiled twice: for blocks of one row (y = z = 1),
@@ -248,22 +296,30 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   }
 }
 
-// A conditional atomic on a block's address: the fast path tests the address
-// without the checked access's record (cv_fis_peek), so the compiler need not
-// branch on the condition; out of range, see EmuFastPath (through the runner).
-TEST(EmuFission, AConditionalAtomicsAddressIsTestedWithoutARecord) {
+// A conditional atomic on a block's address: outside a thread's loop the loop
+// over threads only sums (and stores each thread's condition), and the first
+// thread whose condition held makes the access once after it; inside a
+// thread's loop the address is tested without the checked access's record
+// (cv_fis_peek). Out of range, see EmuFastPath (through the runner).
+TEST(EmuFission, AConditionalAtomicsAddressIsMadeOnceOrTestedWithoutARecord) {
   const char* src = R"(
 extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   const unsigned t = threadIdx.x;
   unsigned mine = (t * 5 + blockIdx.x) % 3;
   if (mine == 2) atomicAdd(&out[n], mine);
+  for (unsigned j = 0; j < t % 3; ++j)
+    if (mine == 1) atomicAdd(&out[n + 1], j);
 }
 )";
   const Built b = build_kernel(src, "k");
   ASSERT_TRUE(b.module);
-  EXPECT_NE(b.build.fission.code.find("cv_fis_peek(out, n)"), std::string::npos) << b.build.fission.code;
+  const std::string& code = b.build.fission.code;
+  EXPECT_NE(code.find(".c[cv_t] = cv_c"), std::string::npos) << code;
+  EXPECT_NE(code.find("while (!cv_u_"), std::string::npos) << code;  // the first thread, after the loop
+  EXPECT_NE(code.find("cv_fis_peek(out, n + 1)"), std::string::npos) << code;
   same_both_ways(src, 2, Block{64}, 3, 8);
   same_both_ways(src, 2, Block{64}, 0, 8);
+  same_both_ways(src, 2, Block(4, 8, 2), 5, 8);
 }
 
 TEST(EmuFission, WhatItCannotSplitRunsAsFibersAndSaysWhy) {

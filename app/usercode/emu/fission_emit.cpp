@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <set>
 
@@ -94,6 +95,15 @@ class Emitter {
   std::vector<const Node*> statics_;           // __shared__ / static declarations, hoisted
   bool tracking_ = false;                      // threads can leave early: cv_done
   std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
+  // Deferred calls of a helper that is one atomicAdd of its parameters (the
+  // reduce template's atomic_add): the atomic's type and the parameters' types.
+  struct Through {
+    std::string type, address, value;
+  };
+  std::map<const Node*, Through> through_;
+  std::optional<Through> atomic_helper(const Node& call) const;
+  std::string address_as(const Node& call, const std::string& a) const;  // a as the atomic's address
+  std::string value_open(const Node& call) const;  // before the value: its conversion to the parameter's type
   std::set<std::string> remat_;                // const locals computed again in each region that reads them
   std::map<std::string, int> decl_region_;     // local USR -> the region that declares it
   bool remat_expr(const Node& e) const;
@@ -107,6 +117,9 @@ class Emitter {
   bool needs_context(const std::vector<Part>& parts) const;
   void find_deferred();
   const Node* branch_free_site(const Node& if_stmt) const;
+  const Node* summed_site(const Node& if_stmt, bool in_loop) const;
+  std::vector<const Node*> summed_in(const std::vector<Part>& parts) const;
+  std::string summed_takes(const std::vector<Part>& parts) const;
   void branch_free_edits(const Node& if_stmt, const Node& call, bool in_loop, std::vector<Edit>& out) const;
   void clone_call_edits(const Node& call, std::vector<Edit>& out) const;
   std::string flushes() const;
@@ -172,6 +185,14 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, bool in_loop, s
     return;
   }
   const std::string d = "cv_d_" + std::to_string(deferred_.at(&call));
+  if (summed_site(s, in_loop)) {  // the address is made after the loop (summed_takes)
+    const std::string u = "cv_u_" + std::to_string(deferred_.at(&call));
+    out.push_back({s.begin, cond.begin, "{ const bool cv_c = static_cast<bool>("});
+    out.push_back({cond.end, value.begin, "); " + u + ".v += cv_c ? static_cast<decltype(" + u + ".v)>(" + value_open(call)});
+    out.push_back({value.end, end, std::string(through_.count(&call) ? ")" : "") + ") : 0; " + u + ".any |= cv_c; " +
+                                       u + ".c[cv_t] = cv_c; }"});
+    return;
+  }
   out.push_back({s.begin, cond.begin, "{ " + d + ".c = static_cast<bool>("});
   // The address is the same for every thread at this point, not always for
   // a whole loop (a per-thread loop may step it): a new one flushes the sum so
@@ -185,19 +206,20 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, bool in_loop, s
   // predicted: there `&&` (computing the address each step cost sum3_hoisted
   // 35%). The record stays with the real access, made as before.
   // branch_free_site's addresses: P (a pointer parameter: nothing to record) or &P[e].
-  std::string a = text_.substr(addr.begin, addr.end - addr.begin);
+  std::string a = address_as(call, text_.substr(addr.begin, addr.end - addr.begin));
   const Node& at = strip(addr);
   bool record_free = at.kind == K::DeclRef;
   if (at.kind == K::Unary && at.op == "&" && !at.kids.empty() && strip(at.kids[0]).kids.size() >= 2) {
     const Node &base = strip(at.kids[0]).kids.front(), &index = strip(at.kids[0]).kids.back();
-    a = "cv_fis_peek(" + text_.substr(base.begin, base.end - base.begin) + ", " +
-        text_.substr(index.begin, index.end - index.begin) + ")";
+    a = address_as(call, "cv_fis_peek(" + text_.substr(base.begin, base.end - base.begin) + ", " +
+                             text_.substr(index.begin, index.end - index.begin) + ")");
     record_free = true;
   }
   const std::string both = record_free && !in_loop ? " & " : " && ";  // (`&&` lets it branch on c alone)
-  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(" + d + ".c" + both + "((" + a + ") != " + d + ".p), 0)) { cv_fis_flush(" + d + "); " + d + ".p = "});
-  out.push_back({addr.end, value.begin, "; } " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>("});
-  out.push_back({value.end, end, ") : 0; }"});
+  const std::string open = address_as(call, "@"), close = open.substr(open.find('@') + 1);
+  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(" + d + ".c" + both + "((" + a + ") != " + d + ".p), 0)) { cv_fis_flush(" + d + "); " + d + ".p = " + open.substr(0, open.find('@'))});
+  out.push_back({addr.end, value.begin, close + "; } " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>(" + value_open(call)});
+  out.push_back({value.end, end, std::string(through_.count(&call) ? ")" : "") + ") : 0; }"});
 }
 
 // A call of a helper that has a copy taking the coordinates (find_clones): the copy, called with them.
@@ -251,7 +273,13 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
       }
     if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
       const Node& callee = strip(n.kids[0]);
-      out.push_back({callee.ref_offset, n.kids[1].begin, "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", "});
+      const std::string open = address_as(n, "@");
+      out.push_back({callee.ref_offset, n.kids[1].begin,
+                     "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", " + open.substr(0, open.find('@'))});
+      if (through_.count(&n) && n.kids.size() > 2) {  // (the helper's two arguments, converted as its call would)
+        out.push_back({n.kids[1].end, n.kids[2].begin, open.substr(open.find('@') + 1) + ", " + value_open(n)});
+        out.push_back({n.kids[2].end, n.kids[2].end, ")"});
+      }
       for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
       return;
     }
@@ -438,9 +466,10 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
   // a local the compiler drops where it proves every access in range.
   if (checked_) out_ += "cv_here.t = cv_t;\n";
   out_ += "const uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  for (const Node* c : summed_in(parts)) out_ += "cv_u_" + std::to_string(deferred_.at(c)) + ".c[cv_t] = 0; ";
   out_ += remat_prefix(id);
   for (const Part& p : parts) out_ += part_code(p, id);
-  out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + flushes() + "\n";
+  out_ += "\n}\ncv_next_" + std::to_string(id) + ":;\n}\n" + summed_takes(parts) + flushes() + "\n";
 }
 
 // Whether a region calls something that reads the running thread's
@@ -531,11 +560,14 @@ void Emitter::find_deferred() {
     const bool integer = is_integer(n.type);
     // (kids: the callee, the address, the value, and the default `line` argument, unspelt)
     const bool two_args = n.kids.size() >= 3 && n.kids[2].main && (n.kids.size() == 3 || !n.kids[3].main);
-    if (discarded && n.kind == K::Call && n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer &&
-        two_args && !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
+    const std::optional<Through> helper = discarded && n.kind == K::Call ? atomic_helper(n) : std::nullopt;
+    if (discarded && n.kind == K::Call &&
+        ((n.name == "atomicAdd" && n.ref_file == "cudaviz_emu.h" && integer) || helper) && two_args &&
+        !shared_rooted(n.kids[1]) && strip(n.kids[0]).ref_offset)
       if (const Node* r = root(n.kids[1])) {
         ++atomic_uses[r->ref];
         sites.push_back({&n, r->ref});
+        if (helper) through_[&n] = *helper;
       }
     // A value is discarded as a statement's whole expression, and so is what a
     // parenthesis, an implicit conversion or a cast in that place holds
@@ -546,6 +578,42 @@ void Emitter::find_deferred() {
   walk(*a_.body, false);
   for (const auto& [call, param] : sites)
     if (uses[param] == atomic_uses[param]) deferred_[call] = static_cast<int>(deferred_.size());
+    else through_.erase(call);
+}
+
+// `f(a, v)` where f's whole body is `atomicAdd(a', v');` of an integer type,
+// a' and v' its two parameters (through casts): the reduce template's
+// `atomic_add(long long*, long long)`, which adds the two's-complement bits.
+// Deferred as that atomic, the arguments converted as the call and the casts would.
+std::optional<Emitter::Through> Emitter::atomic_helper(const Node& call) const {
+  auto f = a_.tree->functions.find(call.ref);
+  if (f == a_.tree->functions.end() || !f->second.has_body || f->second.system) return std::nullopt;
+  const Node& def = f->second.def;
+  if (def.kids.size() != 3 || def.kids[0].kind != K::Param || def.kids[1].kind != K::Param ||
+      def.kids[2].kind != K::Compound || def.kids[2].kids.size() != 1)
+    return std::nullopt;
+  const Node& s = def.kids[2].kids[0];
+  if (s.kind != K::ExprStmt || s.kids.size() != 1) return std::nullopt;
+  const Node& atomic = strip(s.kids[0]);
+  if (atomic.kind != K::Call || atomic.name != "atomicAdd" || atomic.ref_file != "cudaviz_emu.h" ||
+      !is_integer(atomic.type) || atomic.kids.size() < 3)
+    return std::nullopt;
+  const Node &a = strip(atomic.kids[1]), &v = strip(atomic.kids[2]);
+  if (a.kind != K::DeclRef || a.ref != def.kids[0].usr || v.kind != K::DeclRef || v.ref != def.kids[1].usr ||
+      !def.kids[0].is_pointer)
+    return std::nullopt;
+  return Through{atomic.type, def.kids[0].type, def.kids[1].type};
+}
+
+std::string Emitter::address_as(const Node& call, const std::string& a) const {
+  auto t = through_.find(&call);
+  if (t == through_.end()) return a;
+  return "reinterpret_cast<" + t->second.type + "*>(static_cast<" + t->second.address + ">(" + a + "))";
+}
+
+std::string Emitter::value_open(const Node& call) const {
+  auto t = through_.find(&call);
+  return t == through_.end() ? "" : "static_cast<" + t->second.value + ">(";
 }
 
 // `if (c) atomicAdd(a, v);` (no else, nothing else under it, its result
@@ -576,6 +644,56 @@ const Node* Emitter::branch_free_site(const Node& s) const {
   for (size_t i = shared ? 1 : 0; i < p->kids.size(); ++i)  // (a __shared__ array is no uniform value)
     if (!a_.uniform_expr(p->kids[i])) return nullptr;
   return &call;
+}
+
+// A branch-free site outside the thread's own loops whose address has no call
+// (it is made after the loop over threads, where only block values exist):
+// summed over the threads without its address (cv_fis_usum).
+const Node* Emitter::summed_site(const Node& s, bool in_loop) const {
+  if (in_loop) return nullptr;
+  const Node* call = branch_free_site(s);
+  if (!call || !deferred_.count(call)) return nullptr;
+  bool calls = false;
+  each(call->kids[1], [&](const Node& n) { calls = calls || n.kind == K::Call; });
+  const Node& a = strip(call->kids[1]);
+  if (a.kind == K::Unary && a.op == "&" && !a.kids.empty()) {  // &P[e]: operator[] is the one call allowed
+    const Node& sub = strip(a.kids[0]);
+    calls = false;
+    for (size_t i = 1; i < sub.kids.size(); ++i) each(sub.kids[i], [&](const Node& n) { calls = calls || n.kind == K::Call; });
+  }
+  return calls ? nullptr : call;
+}
+
+// After a region's loop over threads: each summed site in it makes its access
+// once, for the first thread whose condition held, and adds the sum.
+std::vector<const Node*> Emitter::summed_in(const std::vector<Part>& parts) const {
+  std::vector<const Node*> sites;
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == K::For || n.kind == K::While || n.kind == K::Do || n.kind == K::Lambda) return;
+    if (n.kind == K::If && n.main)
+      if (const Node* c = summed_site(n, false)) sites.push_back(c);
+    for (const Node& k : n.kids) walk(k);
+  };
+  for (const Part& p : parts)
+    if (p.mode == Part::Whole) walk(*p.s);
+  return sites;
+}
+
+// Each thread's condition is stored at the region's top as false (so a thread
+// that does not reach the site leaves no stale true) and where the site is.
+// A thread done before the region writes nothing: the scan skips it.
+std::string Emitter::summed_takes(const std::vector<Part>& parts) const {
+  std::string code;
+  for (const Node* c : summed_in(parts)) {
+    const std::string k = std::to_string(deferred_.at(c)), u = "cv_u_" + k;
+    const Node& addr = c->kids[1];
+    code += "\nif (" + u + ".any) { unsigned cv_f = 0; while (!" + u + ".c[cv_f]" +
+            (tracking_ ? " || cv_done[cv_f]" : "") + ") ++cv_f;" + (checked_ ? " cv_here.t = cv_f;" : " (void)cv_f;") +
+            " cv_fis_defer_add(cv_d_" + k + ", " +
+            address_as(*c, line_directive(addr.begin) + rewrite(addr.begin, addr.end, -1)) + ", " + u + ".v);\n" +
+            u + ".v = 0; " + u + ".any = 0; }";
+  }
+  return code;
 }
 
 // The code a warp call's operands become before the exchange: posted in the thread's slot.
@@ -781,7 +899,12 @@ std::string Emitter::prologue(const std::string& name) {
          "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\n";
   for (size_t i = 0; i < most_warp_calls_; ++i)
     p += "cv_emu::LaneSlot cv_slots_" + std::to_string(i) + "[" + std::to_string(kMaxThreads) + "];\n";
-  for (const auto& [call, k] : deferred_) p += "cv_fis_defer<" + call->type + "> cv_d_" + std::to_string(k) + ";\n";
+  for (const auto& [call, k] : deferred_) {
+    auto t = through_.find(call);
+    const std::string type = t == through_.end() ? call->type : t->second.type;
+    p += "cv_fis_defer<" + type + "> cv_d_" + std::to_string(k) + ";\ncv_fis_usum<" + type + "> cv_u_" +
+         std::to_string(k) + ";\n";
+  }
   return p;
 }
 

@@ -86,6 +86,19 @@ struct cv_fis_defer {
   T v = 0;
   bool c = false;
 };
+// `if (c) atomicAdd(&P[e], v)` with e the same for the block, outside a
+// thread's loop: the loop over threads only sums `c ? v : 0`, ors the c's and
+// stores each thread's c (all of which the compiler vectorises; GCC 12 does
+// not vectorise "the first index where"); after the loop the first thread
+// where c held makes the access once, with its record, and the sum goes to
+// the block's deferred atomic (fission_emit.cpp, summed_site).
+template <class T>
+struct cv_fis_usum {
+  T v = 0;
+  unsigned char any = 0;
+  unsigned char c[1024];  // each thread's c: false at the region's top, then the site's (summed_takes)
+};
+
 // &s[i] without the checked access's record: where i is out of range, the
 // scratch slot the checked access returns then (never null: a first null
 // would equal cv_fis_defer's empty address and the access would not be made).
