@@ -1,6 +1,11 @@
 // The execution model with known answers: barriers, warp operations with the
 // GPU's semantics, atomics on shared and global memory, extern __shared__,
 // and the errors that replace a hang.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <numeric>
 
 #include "emu_test_util.h"
@@ -262,6 +267,31 @@ TEST(EmuModel, GpuOnlyFeaturesAreErrorsAtTheStudentsLine) {
   for (const BuildDiagnostic& d : t.diagnostics)
     named = named || (d.line == 2 && d.message.find("only on an NVIDIA GPU") != std::string::npos);
   EXPECT_TRUE(named) << t.log;
+}
+
+// A compiler that refuses -march=native (GCC on Arm reads /proc/cpuinfo for
+// it, which a confined compile may not see): the module is built without it.
+TEST(EmuModel, ACompilerThatRefusesMarchNativeBuildsWithoutIt) {
+  const char* real = access("/usr/bin/c++", X_OK) == 0 ? "/usr/bin/c++" : nullptr;
+  if (!real) GTEST_SKIP() << "no /usr/bin/c++";
+  std::string dir = ::testing::TempDir() + "cv_march_XXXXXX";
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  const std::string cxx = dir + "/cxx";
+  std::ofstream(cxx) << "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = -march=native ]; then\n"
+                        "    echo \"cc1: error: unknown value 'native' for '-march'\" >&2; exit 1\n  fi\ndone\n"
+                        "exec " << real << " \"$@\"\n";
+  ASSERT_EQ(chmod(cxx.c_str(), 0755), 0);
+  BuildRequest q;
+  q.cxx = cxx;
+  q.source = "extern \"C\" __global__ void k(cv::Span<unsigned> out) {\n  out[threadIdx.x] = threadIdx.x;\n}\n";
+  q.entries = {"k"};
+  q.headers = {{"cudaviz.h", emu_test::prelude::cudaviz_h}};
+  q.includes = {"cudaviz.h"};
+  const BuildResult r = build_module(q);
+  EXPECT_TRUE(r.ok) << r.first_error() << r.error << r.log;
+  EXPECT_EQ(r.log.find("native"), std::string::npos) << r.log;  // the retry's log: no refusal left
+  std::remove(cxx.c_str());
+  rmdir(dir.c_str());
 }
 
 TEST(EmuWarpOps, ShuffleSourcesFollowCuda) {

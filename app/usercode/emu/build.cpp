@@ -228,6 +228,15 @@ std::string compile_once(const BuildRequest& req, const std::string& dir, int& s
     std::ofstream(log, std::ios::trunc).flush();
     why = run_tool(argv, log, status, req.confine_helper, dir);
   }
+  // -march=native refused (a compiler that cannot read this CPU's features where it runs,
+  // as GCC on Arm reads /proc/cpuinfo): the same for the baseline architecture.
+  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+      read_file_or_empty(log).find("march") != std::string::npos &&
+      read_file_or_empty(log).find("native") != std::string::npos) {
+    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-march=native")), argv.end());
+    std::ofstream(log, std::ios::trunc).flush();
+    why = run_tool(argv, log, status, req.confine_helper, dir);
+  }
   // Explain on GCC: clang's option (compile_flags_common) is not GCC's; the same without it.
   if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
       read_file_or_empty(log).find("-mllvm") != std::string::npos) {
