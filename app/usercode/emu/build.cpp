@@ -206,6 +206,19 @@ std::string BuildResult::first_error() const {
 
 namespace {
 
+// Options of compile_flags some compilers refuse, each dropped (with its
+// argument) for a second run when the compiler's log names it.
+struct Refusable {
+  const char* named;  // in the compiler's words
+  const char* flag;
+  long words;  // the flag and its arguments
+};
+constexpr Refusable kRefusable[] = {
+    {"-mtls-dialect", "-mtls-dialect=gnu2", 1},  // clang before 19: no TLS descriptors
+    {"-march", "-march=native", 1},  // a compiler that cannot read this CPU (GCC on Arm reads /proc/cpuinfo)
+    {"-mllvm", "-mllvm", 2},         // explain on GCC: clang's option (compile_flags_common)
+};
+
 // One compiler run (and, for explain or a verdict build, the link without the
 // sanitizer's runtime); "" or why the compiler could not run.
 std::string compile_once(const BuildRequest& req, const std::string& dir, int& status) {
@@ -221,27 +234,12 @@ std::string compile_once(const BuildRequest& req, const std::string& dir, int& s
   if (unlinked) argv.insert(argv.end(), {"-c", "-o", obj, src});
   else argv.insert(argv.end(), {"-shared", "-o", so, src});
   std::string why = run_tool(argv, log, status, req.confine_helper, dir);
-  // A compiler without TLS descriptors (clang before 19): the same without them.
-  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_file_or_empty(log).find("-mtls-dialect") != std::string::npos) {
-    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-mtls-dialect=gnu2")), argv.end());
-    std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status, req.confine_helper, dir);
-  }
-  // -march=native refused (a compiler that cannot read this CPU's features where it runs,
-  // as GCC on Arm reads /proc/cpuinfo): the same for the baseline architecture.
-  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_file_or_empty(log).find("march") != std::string::npos &&
-      read_file_or_empty(log).find("native") != std::string::npos) {
-    argv.erase(std::remove(argv.begin(), argv.end(), std::string("-march=native")), argv.end());
-    std::ofstream(log, std::ios::trunc).flush();
-    why = run_tool(argv, log, status, req.confine_helper, dir);
-  }
-  // Explain on GCC: clang's option (compile_flags_common) is not GCC's; the same without it.
-  if (why.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-      read_file_or_empty(log).find("-mllvm") != std::string::npos) {
-    auto at = std::find(argv.begin(), argv.end(), std::string("-mllvm"));
-    if (at != argv.end()) argv.erase(at, at + 2);
+  // Options some compilers refuse (kRefusable): where the log names one, the same again without it.
+  for (const Refusable& r : kRefusable) {
+    if (!why.empty() || !WIFEXITED(status) || WEXITSTATUS(status) == 0) break;
+    const auto at = std::find(argv.begin(), argv.end(), std::string(r.flag));
+    if (argv.end() - at < r.words || read_file_or_empty(log).find(r.named) == std::string::npos) continue;
+    argv.erase(at, at + r.words);
     std::ofstream(log, std::ios::trunc).flush();
     why = run_tool(argv, log, status, req.confine_helper, dir);
   }

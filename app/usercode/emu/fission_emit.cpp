@@ -102,8 +102,13 @@ class Emitter {
   };
   std::map<const Node*, Through> through_;
   std::optional<Through> atomic_helper(const Node& call) const;
-  std::string address_as(const Node& call, const std::string& a) const;  // a as the atomic's address
-  std::string value_open(const Node& call) const;  // before the value: its conversion to the parameter's type
+  // Around a helper call's address and value: their conversions to the atomic's (empty for atomicAdd).
+  struct Wrap {
+    std::string open, close;
+    std::string operator()(const std::string& x) const { return open + x + close; }
+  };
+  Wrap address_wrap(const Node& call) const;
+  Wrap value_wrap(const Node& call) const;
   std::set<std::string> remat_;                // const locals computed again in each region that reads them
   std::map<std::string, int> decl_region_;     // local USR -> the region that declares it
   bool remat_expr(const Node& e) const;
@@ -188,9 +193,8 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, bool in_loop, s
   if (summed_site(s, in_loop)) {  // the address is made after the loop (summed_takes)
     const std::string u = "cv_u_" + std::to_string(deferred_.at(&call));
     out.push_back({s.begin, cond.begin, "{ const bool cv_c = static_cast<bool>("});
-    out.push_back({cond.end, value.begin, "); " + u + ".v += cv_c ? static_cast<decltype(" + u + ".v)>(" + value_open(call)});
-    out.push_back({value.end, end, std::string(through_.count(&call) ? ")" : "") + ") : 0; " + u + ".any |= cv_c; " +
-                                       u + ".c[cv_t] = cv_c; }"});
+    out.push_back({cond.end, value.begin, "); " + u + ".v += cv_c ? static_cast<decltype(" + u + ".v)>(" + value_wrap(call).open});
+    out.push_back({value.end, end, value_wrap(call).close + ") : 0; " + u + ".any |= cv_c; " + u + ".c[cv_t] = cv_c; }"});
     return;
   }
   out.push_back({s.begin, cond.begin, "{ " + d + ".c = static_cast<bool>("});
@@ -206,20 +210,20 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, bool in_loop, s
   // predicted: there `&&` (computing the address each step cost sum3_hoisted
   // 35%). The record stays with the real access, made as before.
   // branch_free_site's addresses: P (a pointer parameter: nothing to record) or &P[e].
-  std::string a = address_as(call, text_.substr(addr.begin, addr.end - addr.begin));
+  const Wrap address = address_wrap(call), converted = value_wrap(call);
+  std::string a = address(text_.substr(addr.begin, addr.end - addr.begin));
   const Node& at = strip(addr);
   bool record_free = at.kind == K::DeclRef;
   if (at.kind == K::Unary && at.op == "&" && !at.kids.empty() && strip(at.kids[0]).kids.size() >= 2) {
     const Node &base = strip(at.kids[0]).kids.front(), &index = strip(at.kids[0]).kids.back();
-    a = address_as(call, "cv_fis_peek(" + text_.substr(base.begin, base.end - base.begin) + ", " +
-                             text_.substr(index.begin, index.end - index.begin) + ")");
+    a = address("cv_fis_peek(" + text_.substr(base.begin, base.end - base.begin) + ", " +
+                text_.substr(index.begin, index.end - index.begin) + ")");
     record_free = true;
   }
   const std::string both = record_free && !in_loop ? " & " : " && ";  // (`&&` lets it branch on c alone)
-  const std::string open = address_as(call, "@"), close = open.substr(open.find('@') + 1);
-  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(" + d + ".c" + both + "((" + a + ") != " + d + ".p), 0)) { cv_fis_flush(" + d + "); " + d + ".p = " + open.substr(0, open.find('@'))});
-  out.push_back({addr.end, value.begin, close + "; } " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>(" + value_open(call)});
-  out.push_back({value.end, end, std::string(through_.count(&call) ? ")" : "") + ") : 0; }"});
+  out.push_back({cond.end, addr.begin, "); if (__builtin_expect(" + d + ".c" + both + "((" + a + ") != " + d + ".p), 0)) { cv_fis_flush(" + d + "); " + d + ".p = " + address.open});
+  out.push_back({addr.end, value.begin, address.close + "; } " + d + ".v += " + d + ".c ? static_cast<decltype(" + d + ".v)>(" + converted.open});
+  out.push_back({value.end, end, converted.close + ") : 0; }"});
 }
 
 // A call of a helper that has a copy taking the coordinates (find_clones): the copy, called with them.
@@ -273,12 +277,11 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
       }
     if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
       const Node& callee = strip(n.kids[0]);
-      const std::string open = address_as(n, "@");
-      out.push_back({callee.ref_offset, n.kids[1].begin,
-                     "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", " + open.substr(0, open.find('@'))});
+      const Wrap address = address_wrap(n);
+      out.push_back({callee.ref_offset, n.kids[1].begin, "cv_fis_defer_add(cv_d_" + std::to_string(d->second) + ", " + address.open});
       if (through_.count(&n) && n.kids.size() > 2) {  // (the helper's two arguments, converted as its call would)
-        out.push_back({n.kids[1].end, n.kids[2].begin, open.substr(open.find('@') + 1) + ", " + value_open(n)});
-        out.push_back({n.kids[2].end, n.kids[2].end, ")"});
+        out.push_back({n.kids[1].end, n.kids[2].begin, address.close + ", " + value_wrap(n).open});
+        out.push_back({n.kids[2].end, n.kids[2].end, value_wrap(n).close});
       }
       for (size_t i = 1; i < n.kids.size(); ++i) walk(n.kids[i]);
       return;
@@ -605,15 +608,16 @@ std::optional<Emitter::Through> Emitter::atomic_helper(const Node& call) const {
   return Through{atomic.type, def.kids[0].type, def.kids[1].type};
 }
 
-std::string Emitter::address_as(const Node& call, const std::string& a) const {
+Emitter::Wrap Emitter::address_wrap(const Node& call) const {
   auto t = through_.find(&call);
-  if (t == through_.end()) return a;
-  return "reinterpret_cast<" + t->second.type + "*>(static_cast<" + t->second.address + ">(" + a + "))";
+  if (t == through_.end()) return {};
+  return {"reinterpret_cast<" + t->second.type + "*>(static_cast<" + t->second.address + ">(", "))"};
 }
 
-std::string Emitter::value_open(const Node& call) const {
+Emitter::Wrap Emitter::value_wrap(const Node& call) const {
   auto t = through_.find(&call);
-  return t == through_.end() ? "" : "static_cast<" + t->second.value + ">(";
+  if (t == through_.end()) return {};
+  return {"static_cast<" + t->second.value + ">(", ")"};
 }
 
 // `if (c) atomicAdd(a, v);` (no else, nothing else under it, its result
@@ -653,14 +657,11 @@ const Node* Emitter::summed_site(const Node& s, bool in_loop) const {
   if (in_loop) return nullptr;
   const Node* call = branch_free_site(s);
   if (!call || !deferred_.count(call)) return nullptr;
-  bool calls = false;
-  each(call->kids[1], [&](const Node& n) { calls = calls || n.kind == K::Call; });
   const Node& a = strip(call->kids[1]);
-  if (a.kind == K::Unary && a.op == "&" && !a.kids.empty()) {  // &P[e]: operator[] is the one call allowed
-    const Node& sub = strip(a.kids[0]);
-    calls = false;
-    for (size_t i = 1; i < sub.kids.size(); ++i) each(sub.kids[i], [&](const Node& n) { calls = calls || n.kind == K::Call; });
-  }
+  if (a.kind != K::Unary) return call;  // P, a pointer parameter (branch_free_site: else &P[e])
+  const Node& sub = strip(a.kids[0]);  // P[e]: its operator[] is the one call allowed
+  bool calls = false;
+  for (size_t i = 1; i < sub.kids.size(); ++i) each(sub.kids[i], [&](const Node& n) { calls = calls || n.kind == K::Call; });
   return calls ? nullptr : call;
 }
 
@@ -690,7 +691,7 @@ std::string Emitter::summed_takes(const std::vector<Part>& parts) const {
     code += "\nif (" + u + ".any) { unsigned cv_f = 0; while (!" + u + ".c[cv_f]" +
             (tracking_ ? " || cv_done[cv_f]" : "") + ") ++cv_f;" + (checked_ ? " cv_here.t = cv_f;" : " (void)cv_f;") +
             " cv_fis_defer_add(cv_d_" + k + ", " +
-            address_as(*c, line_directive(addr.begin) + rewrite(addr.begin, addr.end, -1)) + ", " + u + ".v);\n" +
+            address_wrap(*c)(line_directive(addr.begin) + rewrite(addr.begin, addr.end, -1)) + ", " + u + ".v);\n" +
             u + ".v = 0; " + u + ".any = 0; }";
   }
   return code;

@@ -63,6 +63,21 @@ void expect_the_fibers_fault(const usercode::LaunchOutcome& fast, const usercode
   EXPECT_EQ(fast.fault->describe(), fibers.fault->describe());
 }
 
+// `c` built checked and run on the fast path and the fibers: at `right_n`
+// elements right and on the fast path, at `n` stopped at the same index out of
+// range by the same thread (expect_the_fibers_fault); both faulted runs out.
+void faults_both_ways(const Case& c, const BlockShape& block, long long right_n, long long n,
+                      usercode::LaunchOutcome& fast, usercode::LaunchOutcome& fibers) {
+  usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
+  ASSERT_NO_FATAL_FAILURE(load_checked(c, client));
+  const usercode::LaunchOutcome right = launch_at(client, c, usercode::Schedule::Fast, right_n, block);
+  ASSERT_TRUE(right.ok) << right.fault->describe();
+  EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
+  fast = launch_at(client, c, usercode::Schedule::Fast, n, block);
+  fibers = launch_at(client, c, usercode::Schedule::Fibers, n, block);
+  ASSERT_NO_FATAL_FAILURE(expect_the_fibers_fault(fast, fibers));
+}
+
 // A checked s[i] out of range after a barrier, by thread (5,2,0) of block 2 only:
 // the fast path (whose loops keep the thread in the emulator's context where
 // an access may record a fault) names the thread, block, index and line the
@@ -80,16 +95,9 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
          "  if (i < in.size) out[i == 645 ? in.size + 3 : in.size - 1 - i] = tile[t];\n"
          "}\n",
          usercode::find_template("reverse")};
-  usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
-  ASSERT_NO_FATAL_FAILURE(load_checked(c, client));
-  const BlockShape block{64, 4, 1};
-  // (645 is past the end: no fault)
-  const usercode::LaunchOutcome right = launch_at(client, c, usercode::Schedule::Fast, 600, block);
-  ASSERT_TRUE(right.ok) << right.fault->describe();
-  EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
-  const usercode::LaunchOutcome fast = launch_at(client, c, usercode::Schedule::Fast, 1000, block);
-  const usercode::LaunchOutcome fibers = launch_at(client, c, usercode::Schedule::Fibers, 1000, block);
-  ASSERT_NO_FATAL_FAILURE(expect_the_fibers_fault(fast, fibers));
+  usercode::LaunchOutcome fast, fibers;
+  // (at 600 elements, 645 is past the end: no fault)
+  ASSERT_NO_FATAL_FAILURE(faults_both_ways(c, BlockShape{64, 4, 1}, 600, 1000, fast, fibers));
   const usercode::OutOfRange& b = *fibers.fault->out_of_range;
   EXPECT_EQ(b.thread[0], 5u);
   EXPECT_EQ(b.thread[1], 2u);
@@ -98,9 +106,9 @@ TEST(EmuFastPath, AnOutOfRangeNamesTheFibersThreadAndBlock) {
 }
 
 // `if (c) atomicAdd(&count[k], v)` with k the same for the block, out of range
-// in block 2 only: the fast path sums it without a branch and tests the
-// address without recording; the access, made where the condition first
-// holds, names the thread, block, index and line the fibers name.
+// in block 2 only: the fast path sums it in the loop over threads and makes
+// the access once after it, for the first thread whose condition held, which
+// names the thread, block, index and line the fibers name.
 TEST(EmuFastPath, AConditionalAtomicOutOfRangeNamesTheFibersThread) {
   if (usercode::find_host_compiler(test_config().paths).empty()) GTEST_SKIP() << "no host C++ compiler";
   Case c{"atomic_oor.cu", "atomic_oor.cu",
@@ -111,15 +119,9 @@ TEST(EmuFastPath, AConditionalAtomicOutOfRangeNamesTheFibersThread) {
          "  if (mine) atomicAdd(&count[blockIdx.x == 2 ? 1000000 : 0], mine);\n"
          "}\n",
          usercode::find_template("count3")};
-  usercode::RunnerClient client(usercode::find_runner(test_config().paths.runner), Backend::Cpu);
-  ASSERT_NO_FATAL_FAILURE(load_checked(c, client));
-  const BlockShape block{64, 1, 1};
-  const usercode::LaunchOutcome right = launch_at(client, c, usercode::Schedule::Fast, 128, block);  // two blocks: no fault
-  ASSERT_TRUE(right.ok) << right.fault->describe();
-  EXPECT_EQ(right.reply.value("path", ""), "fission") << right.reply.value("fast_path_off", "");
-  const usercode::LaunchOutcome fast = launch_at(client, c, usercode::Schedule::Fast, 1000, block);
-  const usercode::LaunchOutcome fibers = launch_at(client, c, usercode::Schedule::Fibers, 1000, block);
-  ASSERT_NO_FATAL_FAILURE(expect_the_fibers_fault(fast, fibers));
+  usercode::LaunchOutcome fast, fibers;
+  // (at 128 elements, two blocks: no fault)
+  ASSERT_NO_FATAL_FAILURE(faults_both_ways(c, BlockShape{64, 1, 1}, 128, 1000, fast, fibers));
   EXPECT_EQ(fibers.fault->out_of_range->block[0], 2u);
   EXPECT_EQ(fast.fault->out_of_range->index, 1000000);
   EXPECT_EQ(fast.fault->out_of_range->line, 5);
