@@ -84,6 +84,22 @@ LaunchPlan plan_launch(const RunOptions& opt, Backend backend, const Config& con
   return plan;
 }
 
+
+// What the kernel tab would hold before a student's first edit of a --kernel
+// file: its template's shipped kernel (the prestart compiles it to warm the
+// compiler; not the file itself, so the first edit is a real first compile of
+// the student's text). "" when the file names no template or it is unreadable.
+std::string shipped_kernel_of(const std::string& source, const PathConfig& paths) {
+  const std::optional<std::string> name = usercode::template_from_source(source);
+  const usercode::TemplateSpec* t = name ? usercode::find_template(*name) : nullptr;
+  if (!t) return {};
+  try {
+    return usercode::read_template_source(*t, paths);
+  } catch (const std::runtime_error&) {
+    return {};
+  }
+}
+
 }  // namespace
 
 int run_app(const RunOptions& opt, const Config& config) {
@@ -181,9 +197,9 @@ App::App(const RunOptions& opt, const LaunchPlan& plan, const Config& config)
   // --kernel: the runner starts beside the scene's setup; the file is submitted
   // once it is up, as a student's first Ctrl+Enter in the open tab would be.
   const bool kernel = opt_.kernel && !plan.reopened;
-  if (kernel) ctx_.user_kernel.prestart();
+  ctx_.user_kernel.set_guard(opt_.guard);  // --guard on|off (docs/guard.md); the warm-up compiles as the edits will
+  if (kernel) ctx_.user_kernel.prestart(shipped_kernel_of(plan.kernel_source, config.paths));
   setup_scene(plan);
-  ctx_.user_kernel.set_guard(opt_.guard);  // --guard on|off (docs/guard.md)
   // --kernel: compiled off the UI thread; the fountain runs it once it is loaded.
   if (kernel) {
     ctx_.user_kernel.wait_prestarted();

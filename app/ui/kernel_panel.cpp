@@ -229,7 +229,7 @@ void KernelPanel::refresh_marks(const usercode::UserKernelStatus& st) {
 
 void KernelPanel::draw(ui::Layout& layout, UserKernel& uk) {
   if (!tab_.begin(layout, "Your kernel")) return;
-  uk.prestart();  // the runner starts while the student types, not at the first Ctrl+Enter
+  uk.prestart(source_.text());  // the runner starts (and compiles the tab's text once) while the student types
   const ImGuiStyle& st = ImGui::GetStyle();
   const float font = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

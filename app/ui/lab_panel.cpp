@@ -10,6 +10,7 @@
 #include "bench/comparison.h"
 #include "bench/kernel_action.h"
 #include "labs/lab_views.h"
+#include "ui/kernel_source.h"
 #include "ui/notes_text.h"
 #include "ui/panels.h"
 #include "ui/presentation.h"
@@ -243,6 +244,7 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
   if (!busy) {
     if (ImGui::Button("run")) run_now();
     refused_.clear();
+    static const std::string no_text;
     for (const bench::LabAction& a : t.lab.actions) {
       const std::string label = button_label(a.name);
       ui::same_line_if_fits(label.c_str());
@@ -253,7 +255,8 @@ void LabPanel::draw_run_controls(const bench::Target& t, bool busy) {
       ui::tooltip((why ? *why : a.tooltip).c_str());
       if (why) refused_ += label + ": " + *why + "\n";
       // It can run: start the runner now, not when the button is pressed.
-      if (!why && a.name == bench::kYourKernelAction && user_kernel_) user_kernel_->prestart();
+      if (!why && a.name == bench::kYourKernelAction && user_kernel_)
+        user_kernel_->prestart(kernel_source_ ? kernel_source_->text() : no_text);
     }
   } else {
     if (ImGui::Button("cancel")) worker_.cancel();

@@ -6,6 +6,7 @@
 
 #include "gpu/gpu_test_util.h"
 #include "usercode/compile/compile.h"
+#include "usercode/compile/guard_compile.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
@@ -24,7 +25,7 @@ TEST(SandboxGpu, AnIsolatedCompileRunsRightOnTheDevice) {
   const CompileResult c = compile(req);
   ASSERT_TRUE(c.ok) << c.first_error() << c.error;
   std::cout << "[ sandbox ] " << c.sandbox << "\n";
-  ASSERT_FALSE(c.cubin.empty());
+  ASSERT_FALSE(guard::load_image(c).empty()) << "the guarded PTX (the runner's JIT compiles it) or a cubin";
   std::string why;
   RunnerClient client(find_runner(test_config().paths.runner, &why), Backend::Cuda);
   const LoadOutcome lo = client.load(c, 5.0);

@@ -112,7 +112,12 @@ class UserKernel {
   // load too) now, on a background thread, so the first submit does not wait
   // for them: the kernel tab, a lab's "run your kernel" and --kernel call it
   // when they first need the runner. At most once; nothing when no runner exists.
-  void prestart();
+  // `warm_source`: what the student is about to compile (the tab's text, or the
+  // shipped kernel of --kernel's template), compiled once on that thread and
+  // thrown away: the compiler's code paths that source takes (its template's
+  // prelude, math library, unrolled loops) are paged in and set up before the
+  // first Ctrl+Enter. Empty: a small kernel of the count3 template.
+  void prestart(const std::string& warm_source = {});
   // Waits for prestart() to finish (the runner's start limit bounds it).
   void wait_prestarted() { prestart_.wait(); }
   // How long the prestart took once it finished (ms); why it failed ("" if not).

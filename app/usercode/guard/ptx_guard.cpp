@@ -9,6 +9,7 @@
 
 #include "usercode/guard/access_groups.h"
 #include "usercode/guard/access_roots.h"
+#include "usercode/guard/bounds_proof.h"
 #include "usercode/guard/address_facts.h"
 #include "usercode/guard/check_code.h"
 #include "usercode/guard/guard_abi.h"
@@ -153,8 +154,9 @@ class Rewriter {
  public:
   Rewriter(const std::vector<Piece>& pieces, const std::map<std::string, Var>& module_vars,
            const std::set<std::string>& defined_functions, const std::set<int>& student_files,
-           GuardedPtx& out)
-      : pieces_(pieces), vars_(module_vars), defined_(defined_functions), out_(out), lines_(student_files) {}
+           const GuardOptions& options, GuardedPtx& out)
+      : pieces_(pieces), vars_(module_vars), defined_(defined_functions), out_(out), lines_(student_files),
+        options_(options) {}
 
   // The prelude's line marker (checked s[i], guard_abi.h) -> the student's line here.
   std::string with_line(const std::string& text) const {
@@ -186,12 +188,14 @@ class Rewriter {
       }
     }
     const std::vector<int> depth = block_depths(f);
-    const std::vector<AccessGroup> groups = find_groups(
-        pieces_, f.open + 1, f.close,
-        [&](size_t i, const Instruction& ins) { return depth[i] ? std::nullopt : group_member(ins); });
     roots_.clear();
-    if ((" " + squeeze(pieces_[f.header].text)).find(" .entry ") != std::string::npos)
-      roots_ = parameter_roots(pieces_, f.open + 1, f.close);
+    const bool entry = (" " + squeeze(pieces_[f.header].text)).find(" .entry ") != std::string::npos;
+    if (entry) roots_ = parameter_roots(pieces_, f.open + 1, f.close);
+    bounded_ = proven_by_bounds(pieces_, f.open + 1, f.close, bounds_input(entry ? f.name : ""));
+    const std::vector<AccessGroup> groups = find_groups(
+        pieces_, f.open + 1, f.close, [&](size_t i, const Instruction& ins) {
+          return depth[i] || bounded_.count(i) ? std::nullopt : group_member(ins);
+        });
     facts_ = facts(f);
     const std::map<size_t, Planned> loops = plan_loops(f);
     Emit e;
@@ -397,7 +401,7 @@ class Rewriter {
   }
 
   std::optional<LoopAccess> loop_access(size_t i, const Instruction& ins) const {
-    if (!is_memory_root(ins.parts[0])) return std::nullopt;
+    if (!is_memory_root(ins.parts[0]) || bounded_.count(i)) return std::nullopt;
     std::string space;
     const unsigned width = access_shape(ins, space);
     if (!width || (space != "global" && space != "shared" && space != "local")) return std::nullopt;
@@ -591,6 +595,15 @@ class Rewriter {
              std::to_string(a.offset) + ")\n\t" + ins_text(ins, "") + ";";
       return true;
     }
+    // In range by its index's bounds (bounds_proof.h): no code.
+    if (bounded_.count(piece_)) {
+      s.bounds_proven = true;
+      out_.sites.push_back(s);
+      ++out_.guarded_instructions;
+      ++out_.bounds_proven_instructions;
+      code = "\t// cudaviz guard: site " + std::to_string(site) + " proven by its bounds\n\t" + ins_text(ins, "") + ";";
+      return true;
+    }
     out_.sites.push_back(s);
     ++out_.guarded_instructions;
     Access acc;
@@ -623,6 +636,21 @@ class Rewriter {
     return "@" + std::string(ins.guard_negated ? "!" : "") + ins.guard + " " + ins.body;
   }
 
+  // What bounds_proof.h needs of this function: its parameters' spans, its static shared arrays.
+  BoundsInput bounds_input(const std::string& entry) const {
+    BoundsInput b;
+    b.entry = entry;
+    b.span_elem_bytes = options_.span_elem_bytes;
+    b.span_size_class = options_.span_size_class;
+    for (const auto& [j, fields] : options_.scalar_at_most)
+      for (const auto& [offset, bytes, spans] : fields) b.scalar_at_most[j].push_back({offset, bytes, spans});
+    b.max_threads_per_block = options_.max_threads_per_block;
+    for (const auto* m : {&vars_, &local_vars_})
+      for (const auto& [name, v] : *m)
+        if (v.space == "shared" && v.bytes >= 0) b.shared[name] = SharedArray{v.bytes, v.align};
+    return b;
+  }
+
   // Once a function: the block's shared window and the thread's frame.
   std::string prologue(bool window) const {
     if (!window) return "";
@@ -652,6 +680,8 @@ class Rewriter {
   AddressFacts facts_;                // known low zero bits of address registers (this function)
   std::set<size_t> unalign_;          // barriers of versioned loops, emitted non-aligned (this function)
   size_t piece_ = 0;                  // the piece memory() is rewriting
+  std::set<size_t> bounded_;          // pieces in range by their bounds (this function)
+  GuardOptions options_;
 };
 
 }  // namespace
@@ -710,7 +740,7 @@ GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
   }
   // Rewrite, function by function; module text passes through, with the
   // guard's two variables after .address_size.
-  Rewriter rw(pieces, vars, defined, student_files, out);
+  Rewriter rw(pieces, vars, defined, student_files, options, out);
   std::string text;
   text.reserve(ptx.size() * 3);
   bool declared = false;

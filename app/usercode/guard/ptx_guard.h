@@ -11,6 +11,9 @@
 // written to cv_guard_record (guard_abi.h). Instructions the guard cannot
 // check are refused with a sentence naming the student's line.
 // Pure text to text: tested on machines without a GPU.
+#include <map>
+#include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -25,11 +28,19 @@ struct GuardSite {
   std::string function;      // the .entry / .func it is in
   bool proven = false;       // a named variable at a fixed offset, guarded here (no code)
   bool loop_proven = false;  // also guarded once before its loop (loop_proof.h): unguarded in the loop's fast copy
+  bool bounds_proven = false;  // in range by its index's bounds (bounds_proof.h): no code at all
 };
 
 struct GuardOptions {
   // The student's file as NVRTC names it in `.file` (basename compared).
   std::string student_file = "kernel.cu";
+  // Kernel parameter -> element bytes of its cv::Span, for accesses proven by
+  // their bounds (bounds_proof.h); none given, none are proven that way.
+  std::map<int, unsigned> span_elem_bytes;
+  std::map<int, int> span_size_class;  // parameter -> the first one always as large (bounds_proof.h)
+  // Scalar parameter -> (byte offset, bytes, spans' parameters): fields at most those spans' sizes.
+  std::map<int, std::vector<std::tuple<long long, unsigned, std::set<int>>>> scalar_at_most;
+  unsigned max_threads_per_block = 1024;  // the device's
 };
 
 struct GuardedPtx {
@@ -43,6 +54,7 @@ struct GuardedPtx {
   size_t grouped_instructions = 0;  // of those, also guarded at once with others (access_groups.h)
   size_t loop_proven_instructions = 0;  // of those, guarded once before their loop (loop_proof.h)
   size_t loops_proven = 0;              // loops run as a proven copy when their check passes
+  size_t bounds_proven_instructions = 0;  // of the guarded, in range by their bounds: no code (bounds_proof.h)
   std::vector<std::string> module_globals;  // .global variables the table admits after the buffers
   std::vector<std::string> shared_names;    // the module's __shared__ variables (for messages)
 };

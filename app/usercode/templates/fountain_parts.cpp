@@ -1,5 +1,6 @@
 #include "usercode/templates/fountain_parts.h"
 
+#include <cstddef>
 #include <cstring>
 
 #include "usercode/templates/fountain_args.h"
@@ -62,7 +63,8 @@ void fill(TemplateSpec& t) {
       span_arg("in", in),
       span_arg("out", particles(Access::Write, true)),
       span_arg("vy", vy),
-      scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); }}),
+      scalar_arg("g", {"cv::Grid", [](const Workload& w) { return bytes_of(fountain::make_grid(count_of(w))); },
+                       {{offsetof(fountain::Grid, count), sizeof(unsigned), {"in", "out", "vy"}}}}),
       scalar_arg(fountain_args::frame, {frame_of}),
       scalar_arg(fountain_args::params, {params_of}),
       span_arg("ids", colour_ids_span()),

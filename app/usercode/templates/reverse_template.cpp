@@ -81,6 +81,7 @@ TemplateSpec spec() {
   out.access = Access::Write;
   out.size_text = "n";
   out.size = [](const Workload& w) { return static_cast<unsigned long long>(w.n); };
+  out.same_size_as = "in";
   out.source = SpanArg::From::Zero;
   out.read_back = true;
   const SpanSpec in = lab_data();

@@ -1,5 +1,6 @@
 #include "usercode/templates/swarm_parts.h"
 
+#include <cstddef>
 #include <cstring>
 
 #include "usercode/templates/colour_ids.h"
@@ -63,7 +64,8 @@ void fill(TemplateSpec& t) {
       span_arg("in", in),
       span_arg("out", out),
       span_arg("state", state),
-      scalar_arg("g", {"cv::swarm::Grid", [](const Workload& w) { return bytes_of(swarm::make_grid(count_of(w))); }}),
+      scalar_arg("g", {"cv::swarm::Grid", [](const Workload& w) { return bytes_of(swarm::make_grid(count_of(w))); },
+                       {{offsetof(swarm::Grid, count), sizeof(unsigned), {"in", "out", "state"}}}}),
       scalar_arg(swarm_args::target, {target_of}),
       scalar_arg(swarm_args::key, {key_of}),
       scalar_arg(swarm_args::variant, {variant_of}),

@@ -1,5 +1,6 @@
 // A template's rules applied to one workload: the launch request the runner gets.
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "usercode/templates/template_spec.h"
@@ -93,6 +94,32 @@ LaunchRequest make_launch(const TemplateSpec& t, const Workload& w, const std::s
                                   ") must come from what runs it");
     }
     r.args.push_back(std::move(a));
+  }
+  // A span said to have another's size has it: the guard's proofs rely on it.
+  for (size_t i = 0; i < t.args.size(); ++i) {
+    const std::string& other = t.args[i].is_span ? t.args[i].span.same_size_as : "";
+    if (other.empty()) continue;
+    const auto o = std::find_if(r.args.begin(), r.args.end(), [&](const LaunchArg& a) { return a.name == other; });
+    if (o == r.args.end() || !o->is_span || o->span.count != r.args[i].span.count)
+      throw std::logic_error(t.name + ": span " + t.args[i].name + " must have " + other + "'s size (" +
+                             std::to_string(r.args[i].span.count) + " vs " +
+                             (o == r.args.end() ? std::string("none") : std::to_string(o->span.count)) + ")");
+  }
+  for (size_t i = 0; i < t.args.size(); ++i) {
+    if (t.args[i].is_span) continue;
+    for (const ScalarSpec::AtMost& m : t.args[i].scalar.at_most) {
+      const std::vector<char>& bytes = r.args[i].scalar;
+      if (m.offset + m.bytes > bytes.size() || (m.bytes != 4 && m.bytes != 8))
+        throw std::logic_error(t.name + ": " + t.args[i].name + " has no field at byte " + std::to_string(m.offset));
+      unsigned long long v = 0;
+      std::memcpy(&v, bytes.data() + m.offset, m.bytes);  // little-endian, as the GPU reads it
+      for (const std::string& span : m.spans) {
+        const auto o = std::find_if(r.args.begin(), r.args.end(), [&](const LaunchArg& a) { return a.name == span; });
+        if (o == r.args.end() || !o->is_span || v > o->span.count)
+          throw std::logic_error(t.name + ": " + t.args[i].name + "'s field at byte " + std::to_string(m.offset) +
+                                 " (" + std::to_string(v) + ") must be at most " + span + "'s size");
+      }
+    }
   }
   auto kept = [&](const std::string& n) {
     for (const LaunchArg& a : r.args)

@@ -59,6 +59,9 @@ struct SpanSpec {
   unsigned elem_bytes = 1;
   Access access = Access::Read;
   std::string size_text;  // the size rule in words ("n", "1") for the docs and the prelude view
+  // Another span argument whose size this one always has (make_launch holds it
+  // to that): the guard then proves `out[i]` under `i < in.size` (bounds_proof.h).
+  std::string same_size_as;
   std::function<unsigned long long(const Workload&)> size;
   // Shared: the feeder's buffer of this name, else runner-kept state of this name.
   SpanArg::From source = SpanArg::From::Zero;
@@ -76,6 +79,14 @@ struct ScalarSpec {
   std::string type;  // as declared: "unsigned long long", "cv::Params"
   // The default bytes; Workload::scalars[name] wins. Unset: the feeder must give them.
   std::function<std::vector<char>(const Workload&)> value;
+  // Unsigned fields never larger than some spans' sizes (a grid's count of
+  // particles): make_launch holds every launch to it, and the guard proves
+  // `in[i]` under `i < g.count` by it (bounds_proof.h).
+  struct AtMost {
+    unsigned offset = 0, bytes = 4;  // the field in the scalar's bytes
+    std::vector<std::string> spans;
+  };
+  std::vector<AtMost> at_most;
 };
 
 struct ArgSpec {
