@@ -1,8 +1,14 @@
 #include "usercode/guard/bounds_proof.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "usercode/guard/ptx_loops.h"
 
