@@ -146,11 +146,6 @@ TEST(GuardBounds, TheFaultKernelsAreNotProven) {
   EXPECT_EQ(at_line(r.guarded, 7).bounded, 0u) << r.guarded.ptx;
 }
 
-}  // namespace
-}  // namespace cv::usercode
-
-namespace cv::usercode {
-namespace {
 
 std::string reverse(const std::string& body) {
   return "// template: reverse\n"
@@ -223,11 +218,6 @@ TEST(GuardBounds, AGridCountPastTheSpansIsNeverLaunched) {
   EXPECT_THROW(make_launch(t, w, "m"), std::logic_error);
 }
 
-}  // namespace
-}  // namespace cv::usercode
-
-namespace cv::usercode {
-namespace {
 
 // A bound a barrier's count writes (bar.red.popc) is a value like any other:
 // an index compared with it before the barrier is not bounded after it.

@@ -26,18 +26,18 @@ void guard_result(const std::string& student_file, CompileResult& r) {
           std::set<int> spans;
           for (const std::string& n : m.spans)
             if (index_of(n) >= 0) spans.insert(index_of(n));
-          o.scalar_at_most[static_cast<int>(j)].emplace_back(m.offset, m.bytes, spans);
+          o.bounds.scalar_at_most[static_cast<int>(j)].push_back({m.offset, m.bytes, spans});
         }
         continue;
       }
       if (!args[j].span.elem_bytes) continue;
-      o.span_elem_bytes[static_cast<int>(j)] = args[j].span.elem_bytes;
+      o.bounds.span_elem_bytes[static_cast<int>(j)] = args[j].span.elem_bytes;
       for (size_t k = 0; k < args.size(); ++k)  // sizes make_launch keeps equal: one class
         if (args[k].is_span && args[k].name == args[j].span.same_size_as)
-          o.span_size_class[static_cast<int>(j)] = static_cast<int>(k);
+          o.bounds.span_size_class[static_cast<int>(j)] = static_cast<int>(k);
     }
   }
-  if (const DeviceInfo& d = device_info(); d.available) o.max_threads_per_block = d.limits.max_threads_per_block;
+  if (const DeviceInfo& d = device_info(); d.available) o.bounds.max_threads_per_block = d.limits.max_threads_per_block;
   r.guarded = guard_ptx(r.ptx, o);
   if (!r.guarded.ok) {
     r.diagnostics.push_back({r.guarded.error_line, 0, Severity::Error, r.guarded.error});

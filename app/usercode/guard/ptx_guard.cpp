@@ -638,13 +638,8 @@ class Rewriter {
 
   // What bounds_proof.h needs of this function: its parameters' spans, its static shared arrays.
   BoundsInput bounds_input(const std::string& entry) const {
-    BoundsInput b;
+    BoundsInput b = options_.bounds;
     b.entry = entry;
-    b.span_elem_bytes = options_.span_elem_bytes;
-    b.span_size_class = options_.span_size_class;
-    for (const auto& [j, fields] : options_.scalar_at_most)
-      for (const auto& [offset, bytes, spans] : fields) b.scalar_at_most[j].push_back({offset, bytes, spans});
-    b.max_threads_per_block = options_.max_threads_per_block;
     for (const auto* m : {&vars_, &local_vars_})
       for (const auto& [name, v] : *m)
         if (v.space == "shared" && v.bytes >= 0) b.shared[name] = SharedArray{v.bytes, v.align};

@@ -11,11 +11,10 @@
 // written to cv_guard_record (guard_abi.h). Instructions the guard cannot
 // check are refused with a sentence naming the student's line.
 // Pure text to text: tested on machines without a GPU.
-#include <map>
-#include <set>
-#include <tuple>
 #include <string>
 #include <vector>
+
+#include "usercode/guard/bounds_proof.h"
 
 namespace cv::usercode::guard {
 
@@ -34,13 +33,11 @@ struct GuardSite {
 struct GuardOptions {
   // The student's file as NVRTC names it in `.file` (basename compared).
   std::string student_file = "kernel.cu";
-  // Kernel parameter -> element bytes of its cv::Span, for accesses proven by
-  // their bounds (bounds_proof.h); none given, none are proven that way.
-  std::map<int, unsigned> span_elem_bytes;
-  std::map<int, int> span_size_class;  // parameter -> the first one always as large (bounds_proof.h)
-  // Scalar parameter -> (byte offset, bytes, spans' parameters): fields at most those spans' sizes.
-  std::map<int, std::vector<std::tuple<long long, unsigned, std::set<int>>>> scalar_at_most;
-  unsigned max_threads_per_block = 1024;  // the device's
+  // What the launch guarantees (the spans' element sizes, the template's
+  // size rules, the device's block limit), for accesses proven by their
+  // bounds (bounds_proof.h); `entry` and `shared` are filled per function.
+  // None given, none are proven that way.
+  BoundsInput bounds;
 };
 
 struct GuardedPtx {
