@@ -113,7 +113,12 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
   if (st.edit_to_run_ms > 0) j["edit_to_run_ms"] = st.edit_to_run_ms;
   // The first edit-to-running of this window, and the runner's start that the
   // prestart took off it (usercode/client/runner_prestart.h).
-  if (st.first_edit_to_run_ms > 0) j["first_edit_to_run_ms"] = st.first_edit_to_run_ms;
+  if (st.first_edit_to_run_ms > 0) {
+    j["first_edit_to_run_ms"] = st.first_edit_to_run_ms;
+    const usercode::UserKernelStatus::EditPhases& p = st.first_edit_phases;
+    j["first_edit_phases_ms"] = {
+        {"compile", p.compile_ms}, {"wait", p.wait_ms}, {"load", p.load_ms}, {"launch", p.launch_ms}};
+  }
   if (auto ms = ctx.user_kernel.prestart_ms()) j["runner_prestart_ms"] = *ms;
   if (const std::string e = ctx.user_kernel.prestart_error(); !e.empty()) j["runner_prestart_error"] = e;
   if (const History* h = ctx.scenes.current().scene->user_kernel_times(); h && h->size())

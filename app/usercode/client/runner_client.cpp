@@ -219,7 +219,7 @@ std::optional<KernelFault> RunnerClient::call(const nlohmann::json& request,
   // The runner writes the page only inside a launch and it is idle now: zero it here, so a count
   // left by the previous launch cannot look like progress of this one before the runner resets it.
   if (ceiling_s >= 0 && progress_) {
-    progress_->counters().done.store(0);
+    progress_->counters().done.reset();
     progress_->counters().total.store(0);
   }
   if (std::string e = wire::send(proc_->socket(), request, blob, fds); !e.empty()) {

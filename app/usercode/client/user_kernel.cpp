@@ -97,6 +97,7 @@ void UserKernel::poll() {
   std::optional<CompileResult> r = job_.take();
   if (!r) return;
   if (job_.busy()) return;  // a newer edit is compiling; this result is stale
+  status_.edit_phases = {r->compile_ms, now_ms() - submitted_at_ - r->compile_ms, 0, 0};
   status_.compile = *r;
   status_.template_name = r->template_name;
   status_.spec = r->spec;
@@ -189,6 +190,7 @@ void UserKernel::load(CompileResult r) {
     return;
   }
   status_.resources = lo.resources;
+  status_.edit_phases.load_ms = lo.load_ms;
   status_.state = UserKernelState::Ready;
   status_.fallback.clear();
   status_.headline += "; loaded, runs at the next step";
@@ -265,7 +267,11 @@ void UserKernel::record_launch(double kernel_ms) {
   status_.kernel_ms = kernel_ms;
   if (first_launch_pending_) {
     status_.edit_to_run_ms = now_ms() - submitted_at_;
-    if (status_.first_edit_to_run_ms == 0) status_.first_edit_to_run_ms = status_.edit_to_run_ms;
+    status_.edit_phases.launch_ms = now_ms() - loaded_at_;
+    if (status_.first_edit_to_run_ms == 0) {
+      status_.first_edit_to_run_ms = status_.edit_to_run_ms;
+      status_.first_edit_phases = status_.edit_phases;
+    }
     first_launch_pending_ = false;
     status_.headline = "your kernel runs (edit to running: " +
                        std::to_string(static_cast<int>(status_.edit_to_run_ms + 0.5)) + " ms)";

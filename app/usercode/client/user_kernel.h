@@ -62,6 +62,14 @@ struct UserKernelStatus {
   double kernel_ms = 0;                  // the last launch's time (CUDA events / host clock)
   double edit_to_run_ms = 0;             // submit -> first launch finished (compile + load + run)
   double first_edit_to_run_ms = 0;       // the same for this app's first kernel that ran
+  // Where an edit-to-running went: the compile (NVRTC, the guard; the host
+  // compiler on the CPU), the wait until the UI thread took its result (the
+  // compile job's hand-over and the frame), the runner's load (the driver's
+  // JIT of guarded PTX) and the first launch (from the load until it finished).
+  struct EditPhases {
+    double compile_ms = 0, wait_ms = 0, load_ms = 0, launch_ms = 0;
+  };
+  EditPhases edit_phases, first_edit_phases;
   uint64_t version = 0;                  // changes whenever anything above does
   std::string source, file_name;         // the last submitted (presets embed them)
   std::string requested_template;        // as submitted ("" -> the file's first line)

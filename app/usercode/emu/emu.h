@@ -23,6 +23,7 @@
 #include "usercode/emu/prelude/cudaviz_emu_abi.h"
 #include "usercode/emu/tls_symbols.h"
 #include "usercode/wire/launch_abi.h"
+#include "usercode/wire/progress_page.h"
 
 namespace cv::emu {
 
@@ -84,7 +85,7 @@ struct Options {
   size_t stack_bytes = 128 * 1024;      // per emulated thread
   // Where to count finished blocks as they finish (another process may watch:
   // usercode/wire/progress_page.h); null: nowhere.
-  std::atomic<unsigned long long>* blocks_done = nullptr;
+  usercode::BlockCount* blocks_done = nullptr;
   // Explain: code addresses -> the student's lines, innermost first
   // (pc_lines.h), and shared variables' shapes (shared_names.h). Unset: run
   // here (addr2line, readelf); a sandboxed cell, which may not start

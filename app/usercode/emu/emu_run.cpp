@@ -249,7 +249,7 @@ void run_verdict(RunState& s, Worker& w, size_t first, size_t last) {
   const std::optional<BlockFailure> f = verdict_interleaver(s.opt->stack_bytes).run(
       *s.entry, s.params, w.ctx, first, last, shared, seed, [&](BlockStepper* r) { w.stepper = r; },
       [&](unsigned long long b) { return b < s.error_block.load(std::memory_order_relaxed); },
-      s.opt->blocks_done);
+      s.opt->blocks_done ? &s.opt->blocks_done->of(w.ctx->worker) : nullptr);
   if (f) fail(s, f->block, f->error);
 }
 
@@ -272,7 +272,8 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
   c.hooks = &kHooks;
   c.worker = worker_index();
   static_assert(sizeof(std::atomic<unsigned long long>) == sizeof(unsigned long long), "one counter, two views");
-  c.blocks_done = reinterpret_cast<unsigned long long*>(s.opt->blocks_done);
+  // The module adds to this worker's own slot (no cache line shared between workers).
+  c.blocks_done = s.opt->blocks_done ? reinterpret_cast<unsigned long long*>(&s.opt->blocks_done->of(c.worker)) : nullptr;
   const Path path = path_of(*s.entry, *s.opt);
   c.fibers = path == Path::Fibers;
   if (s.opt->explain) {
@@ -307,7 +308,7 @@ void run_chunk(RunState& s, const Kernel& k, size_t first, size_t last) {
           fail(s, b, std::move(*e));
           break;
         }
-        if (s.opt->blocks_done) s.opt->blocks_done->fetch_add(1, std::memory_order_relaxed);
+        if (s.opt->blocks_done) s.opt->blocks_done->add(c.worker, 1);
       }
     }
   } catch (const Trap& t) {

@@ -209,7 +209,7 @@ class CpuExecutor : public Executor {
     opts.verdict = schedule == Schedule::Verdict;
     if (progress_) {
       const LaunchShape& sh = binder_.request().shape;
-      progress_->counters().done.store(0);
+      progress_->counters().done.reset();
       progress_->counters().total.store(1ull * sh.grid[0] * sh.grid[1] * sh.grid[2] * static_cast<unsigned>(reps));
       opts.blocks_done = &progress_->counters().done;
     }

@@ -5,7 +5,7 @@
 
 namespace cv_emu {
 
-constexpr unsigned kAbiVersion = 2;
+constexpr unsigned kAbiVersion = 3;
 
 struct Dim {
   unsigned x, y, z;
@@ -68,6 +68,9 @@ struct Ctx {
   unsigned worker;     // the worker thread's index (an "SM" for colour by SM)
   int fibers;          // 1 when barriers and warp operations can suspend
   unsigned long long* blocks_done;  // null, or a count of finished blocks the caller watches (atomic adds)
+  // The fast path's block is the first / last of the worker's range: its
+  // deferred atomics start there / are made there (fission_emit.cpp flushes()).
+  int first_block, last_block;
 };
 
 // One entry point of a module: exported as `cv_emu_entry_<name>`.

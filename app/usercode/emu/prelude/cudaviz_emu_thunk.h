@@ -57,6 +57,8 @@ inline void fission_impl(void (*)(A...), void** p, unsigned long long first, uns
   for (unsigned long long b = first; b < last; ++b) {
     c.block_idx = Dim{static_cast<unsigned>(b % gd.x), static_cast<unsigned>((b / gd.x) % gd.y),
                       static_cast<unsigned>(b / (static_cast<unsigned long long>(gd.x) * gd.y))};
+    c.first_block = b == first;
+    c.last_block = b + 1 == last;
     F(std::get<I>(args)...);
     cv_emu_count_block(c.blocks_done);
   }

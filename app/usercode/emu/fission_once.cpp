@@ -1,0 +1,151 @@
+// once_loop(): a per-thread loop the fast path may run as an `if` (fission_once.h).
+#include "usercode/emu/fission_once.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace cv::emu::fission {
+namespace {
+
+const Node& strip(const Node& e) {
+  const Node* p = &e;
+  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
+    p = &p->kids.back();
+  return *p;
+}
+
+bool integer_type(std::string t) {
+  if (t.rfind("const ", 0) == 0) t = t.substr(6);
+  static const char* const kIntegers[] = {"int",  "unsigned int",  "long",  "unsigned long", "long long",
+                                          "unsigned long long", "short", "unsigned short", "size_t"};
+  return std::any_of(std::begin(kIntegers), std::end(kIntegers), [&](const char* k) { return t == k; });
+}
+
+bool is_var(const Node& e, const std::string& usr) {
+  const Node& s = strip(e);
+  return s.kind == K::DeclRef && s.ref == usr;
+}
+
+// A break or continue that leaves `n` (not one of a loop or switch inside it).
+bool leaves(const Node& n, bool in_switch = false) {
+  switch (n.kind) {
+    case K::Break: return !in_switch;
+    case K::Continue: return true;
+    case K::For: case K::While: case K::Do: case K::Lambda: return false;
+    default:
+      return std::any_of(n.kids.begin(), n.kids.end(),
+                         [&](const Node& k) { return leaves(k, in_switch || n.kind == K::Switch); });
+  }
+}
+
+class Reader {
+ public:
+  Reader(const Analysis& a, std::string var) : a_(a), var_(std::move(var)) {}
+
+  // Without effects, reading only the loop's variable (when allowed), the
+  // parameters, the block's values and pure calls; with `coordinates`, also
+  // the thread's coordinates and const locals computed from them (noted).
+  bool pure(const Node& e, bool var_ok, bool coordinates) {
+    switch (e.kind) {
+      case K::Literal: case K::SizeOf:
+        return true;
+      case K::DeclRef:
+        if (e.ref == var_) return var_ok;
+        if (e.ref_kind == K::Param || e.ref_kind == K::Function || e.ref_kind == K::Other) return true;
+        if (e.ref_kind != K::Var) return false;
+        if (!a_.locals.count(e.ref)) return e.is_const;
+        if (a_.uniform.count(e.ref)) return true;  // set only between the loops over threads
+        return coordinates && computed(*a_.locals.at(e.ref));
+      case K::MemberRef:
+        if (e.arrow || e.kids.empty()) return false;
+        if (strip(e.kids[0]).kind == K::DeclRef && strip(e.kids[0]).name == "cv_emu_ctx_tls")
+          return e.name == "block_idx" || e.name == "block_dim" || e.name == "grid_dim" ||
+                 (coordinates && e.name == "thread_idx");
+        break;
+      case K::Unary:
+        if (e.op == "*" || e.op == "&" || e.op == "++" || e.op == "--") return false;
+        break;
+      case K::Binary:
+        if (e.op == "=" || e.op == ",") return false;
+        break;
+      case K::Call:
+        if (!a_.pure_call(e, coordinates)) return false;
+        break;
+      case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
+        break;
+      default:
+        return false;
+    }
+    return std::all_of(e.kids.begin(), e.kids.end(), [&](const Node& k) { return pure(k, var_ok, coordinates); });
+  }
+
+  std::vector<const Node*> computed_in_order() const {
+    std::vector<const Node*> v(seen_.begin(), seen_.end());
+    std::sort(v.begin(), v.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+    return v;
+  }
+
+ private:
+  // A const local of plain data whose initialiser is itself such a value.
+  bool computed(const Node& v) {
+    if (seen_.count(&v)) return true;
+    if (!v.is_const || v.is_array || v.is_reference || !v.is_pod || v.type_in_body || !v.name_begin || v.is_static)
+      return false;
+    const Node* init = nullptr;
+    for (const Node& k : v.kids)
+      if (k.kind >= K::DeclRef) init = &k;
+    if (!init || !pure(*init, false, true)) return false;
+    seen_.insert(&v);
+    return true;
+  }
+
+  const Analysis& a_;
+  std::string var_;
+  std::set<const Node*> seen_;
+};
+
+// Whether `body` changes `usr` or takes its address.
+bool changes(const Node& body, const std::string& usr) {
+  bool r = false;
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (r) return;
+    if ((n.kind == K::Binary && n.op == "=") || n.kind == K::CompoundAssign) r = is_var(n.kids[0], usr);
+    if (n.kind == K::Unary && (n.op == "++" || n.op == "--" || n.op == "&") && !n.kids.empty())
+      r = r || is_var(n.kids[0], usr);
+    if (n.kind == K::Call)  // passed by reference
+      for (size_t i = 1; i < n.kids.size(); ++i)
+        r = r || (i - 1 < n.param_ref.size() && n.param_ref[i - 1] == "ref" && is_var(n.kids[i], usr));
+    if (n.kind == K::Lambda) r = r || true;  // a capture by reference could change it
+    for (const Node& k : n.kids) walk(k);
+  };
+  walk(body);
+  return r;
+}
+
+}  // namespace
+
+bool once_loop(const Analysis& a, const Node& s, OnceLoop& out) {
+  if (s.kind != K::For || s.kids.size() != 4) return false;
+  const Node &init = s.kids[0], &cond = s.kids[1], &inc = s.kids[2], &body = s.kids[3];
+  if (init.kind != K::DeclStmt || init.kids.size() != 1 || init.kids[0].kind != K::Var) return false;
+  const Node& v = init.kids[0];
+  if (v.is_static || v.is_reference || !integer_type(v.type)) return false;
+  const Node* start = nullptr;
+  for (const Node& k : v.kids)
+    if (k.kind >= K::DeclRef) start = &k;
+  if (!start || cond.kind == K::Null) return false;
+  Reader r(a, v.usr);
+  if (!r.pure(*start, false, true) || !r.pure(cond, true, false)) return false;
+  // The step: ++i, i++, i += STEP (STEP of the block).
+  const bool step_ok =
+      (inc.kind == K::Unary && inc.op == "++" && !inc.kids.empty() && is_var(inc.kids[0], v.usr)) ||
+      (inc.kind == K::CompoundAssign && inc.op == "+=" && inc.kids.size() == 2 && is_var(inc.kids[0], v.usr) &&
+       r.pure(inc.kids[1], false, false));
+  if (!step_ok || leaves(body) || changes(body, v.usr)) return false;
+  out.loop = &s;
+  out.computed = r.computed_in_order();
+  return true;
+}
+
+}  // namespace cv::emu::fission

@@ -1,0 +1,31 @@
+#pragma once
+// Loops a thread runs at most once (docs/emulator.md, "Grid-stride loops run
+// once"): the fast path's per-thread `for (T i = INIT; i < BOUND; i += STEP)`
+// whose start follows from the thread's and block's coordinates and whose
+// bound and step are the block's. A grid that covers its data (the usual
+// launch) runs such a loop once per thread, but a loop whose trip count the
+// compiler cannot know keeps the loop over threads scalar. The emitter tests,
+// once a block, whether every thread would leave after its first trip, and
+// then runs the region with each such loop as an `if` (which vectorises);
+// otherwise as written. Pure: the analysis in, an answer out.
+#include <vector>
+
+#include "usercode/emu/fission_plan.h"
+
+namespace cv::emu::fission {
+
+struct OnceLoop {
+  const Node* loop = nullptr;         // K::For: kids init (one variable), cond, inc, body
+  std::vector<const Node*> computed;  // const locals its start reads, in declaration order (K::Var)
+};
+
+// `s` as a loop the emitter may run as an `if` when no thread of the block
+// takes a second trip: its variable is an integer declared in its head, read
+// but never changed by its body; its start reads only parameters, the
+// block's values, the coordinates, pure calls and const locals computed from
+// those alone; its condition compares the variable (`<`, `<=`, `!=`) with a
+// value of the block; its step adds one (`++i`, `i += STEP`) and nothing of
+// either has an effect; its body has no break or continue of its own.
+bool once_loop(const Analysis& a, const Node& s, OnceLoop& out);
+
+}  // namespace cv::emu::fission
