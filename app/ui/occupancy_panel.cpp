@@ -241,7 +241,7 @@ void OccupancyPanel::draw(ParticleScene& scene, SceneUi& sui, ui::Layout& layout
     // The student's kernel lives in the runner: its occupancy call answers there.
     if (usercode::UserKernel* uk = user_kernel_running(scene))
       if (usercode::RunnerClient* rc = uk->runner()) {
-        const usercode::OccupancyReply r = rc->occupancy(pick->block, uk->options().time_limit_s);
+        const usercode::OccupancyReply r = rc->occupancy(pick->block, uk->options().time_limit_s, uk->module());
         cross_ = CudaAnswer{r.ok, r.blocks_per_sm, r.ok ? "" : "cuOccupancyMaxActiveBlocksPerMultiprocessor: " + r.error};
         busy = r.busy;
       }

@@ -117,10 +117,14 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   // The alignment of a 16-byte access is tested with mask 15.
   EXPECT_NE(g.ptx.find("and.b64 %cvg_d6, %cvg_d0, 15;"), std::string::npos);
   EXPECT_NE(g.ptx.find("setp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;"), std::string::npos);
-  // The first entries unrolled at fixed offsets, then the loop over the count.
-  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
-  EXPECT_NE(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+64];"), std::string::npos);
-  EXPECT_NE(g.ptx.find("ld.const.u32 %cvg_r0, [cv_guard_table];"), std::string::npos);
+  // Past the parameter's own buffer (the slow way), one loop over the table's
+  // count: no entries unrolled at fixed offsets (they were code the JIT compiled
+  // at every site for a way rarely taken).
+  EXPECT_NE(g.ptx.find("[cv_guard_table+272];\n\tsetp.ge.s64 %cvg_p0, %cvg_d0, %cvg_d2;\n\tsetp.le.and.u64 %cvg_p0, "
+                       "%cvg_d1, %cvg_d3, %cvg_p0;\n\t@%cvg_p0 bra $cvg_0_guarded;\n\tld.const.u32 %cvg_r0, "
+                       "[cv_guard_table];\n\tmov.u64 %cvg_d4, cv_guard_table;\n$cvg_0_loop:"),
+            std::string::npos) << g.ptx;
+  EXPECT_EQ(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
 }
 
 TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {

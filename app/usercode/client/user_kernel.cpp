@@ -1,5 +1,6 @@
 #include "usercode/client/user_kernel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -66,8 +67,17 @@ void UserKernel::submit(std::string source, std::string template_name, std::stri
   req.checked = opts_.checked;
   req.guard = opts_.guard;
   req.paths = opts_.paths;
-  if (runner_) runner_->build_verdict_ahead("editor", req);  // the CPU's verdict build, beside this compile
-  job_.start(std::move(req));
+  staging_ = module_ == "editor" ? "editor-b" : "editor";
+  if (runner_) runner_->build_verdict_ahead(staging_, req);  // the CPU's verdict build, beside this compile
+  preload_.reset();
+  CompileJob::Then then;
+  if (std::string why; req.build == BuildKind::Gpu && opts_.backend == Backend::Cuda && make_runner(why)) {
+    preload_ = std::make_shared<std::optional<LoadOutcome>>();
+    then = [runner = runner_, limit = opts_.time_limit_s, module = staging_, slot = preload_](const CompileResult& r) {
+      if (r.ok) *slot = runner->load(r, limit, module);
+    };
+  }
+  job_.start(std::move(req), std::move(then));
   submitted_at_ = now_ms();
   first_launch_pending_ = false;
   judge_due_ = false;
@@ -110,6 +120,10 @@ void UserKernel::poll() {
       status_.fallback = "running the built-in kernel because a " + r->template_name +
                          " kernel needs a CUDA GPU to run (this machine has none); its errors, "
                          "warnings and PTX still show here";
+    } else if (preload_ && *preload_) {
+      // Loaded on the compile's thread: the wait is what came after it.
+      status_.edit_phases.wait_ms = std::max(0.0, status_.edit_phases.wait_ms - (*preload_)->load_ms);
+      adopt(**preload_);
     } else {
       load(std::move(*r));
     }
@@ -183,7 +197,10 @@ void UserKernel::load(CompileResult r) {
     status_.fallback = "running the built-in kernel because " + why;
     return;
   }
-  const LoadOutcome lo = runner_->load(r, opts_.time_limit_s);
+  adopt(runner_->load(r, opts_.time_limit_s, staging_));
+}
+
+void UserKernel::adopt(const LoadOutcome& lo) {
   if (!lo.ok) {
     status_.state = UserKernelState::CannotRun;
     status_.fallback = "running the built-in kernel because your kernel could not be loaded: " + lo.error;
@@ -191,6 +208,7 @@ void UserKernel::load(CompileResult r) {
   }
   status_.resources = lo.resources;
   status_.edit_phases.load_ms = lo.load_ms;
+  module_ = staging_;
   status_.state = UserKernelState::Ready;
   status_.fallback.clear();
   status_.headline += "; loaded, runs at the next step";
@@ -207,7 +225,7 @@ void UserKernel::start_judge() {
   // A GPU may not show a race: the source is checked on the emulator too.
   std::optional<JudgeJob::Races> races;
   if (opts_.backend == Backend::Cuda) races = JudgeJob::Races{status_.source, opts_.paths};
-  judge_.start(*status_.spec, runner_, "editor", opts_.time_limit_s, std::move(races));
+  judge_.start(*status_.spec, runner_, module_, opts_.time_limit_s, std::move(races));
   status_.judging = judge_.progress();
   bump();
 }
@@ -244,7 +262,7 @@ LaunchOutcome UserKernel::launch(const Workload& w, bool wait) {
   }
   LaunchRequest req;
   try {
-    req = make_launch(*status_.spec, w, "editor");
+    req = make_launch(*status_.spec, w, module_);
   } catch (const std::invalid_argument& e) {
     KernelFault f;
     f.error_name = "runner";

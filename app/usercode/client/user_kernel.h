@@ -28,6 +28,7 @@
 namespace cv::usercode {
 
 class RunnerClient;
+struct LoadOutcome;
 struct LaunchOutcome;
 
 enum class UserKernelState {
@@ -112,6 +113,9 @@ class UserKernel {
   // The process the kernels run in (protocol, launches); nullptr before the
   // first successful load.
   RunnerClient* runner() { return runner_.get(); }
+  // The runner's module the loaded kernel is (launches, occupancy): each
+  // compile loads into the other of two names while the last one still runs.
+  const std::string& module() const { return module_; }
   // The same process for others (the labs' "run your kernel"), made now when
   // needed (its process starts with its first request); nullptr when no
   // cudaviz-runner exists.
@@ -139,6 +143,7 @@ class UserKernel {
 
  private:
   void load(CompileResult result);
+  void adopt(const LoadOutcome& lo);  // the load of the last compile: it runs from the next step
   bool make_runner(std::string& why);  // the client (not yet the process); false: no runner
   void set_headline_from_compile(const CompileResult& r);
   void bump() { ++status_.version; }
@@ -148,6 +153,10 @@ class UserKernel {
 
   UserKernelOptions opts_;
   UserKernelStatus status_;
+  std::string module_, staging_;  // none loaded yet: the first compile loads as "editor"
+  // On the GPU the compile's own thread loads its result into the runner (the
+  // driver's JIT of guarded PTX, 60-120 ms) instead of the UI thread at its next frame.
+  std::shared_ptr<std::optional<LoadOutcome>> preload_;
   CompileJob job_;
   std::shared_ptr<RunnerClient> runner_;
   RunnerPrestart prestart_;  // after runner_: its thread is joined first

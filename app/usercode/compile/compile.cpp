@@ -204,9 +204,10 @@ CompileResult compile(const CompileRequest& in) {
 
 CompileJob::~CompileJob() { worker_.join(); }
 
-void CompileJob::start(CompileRequest req) {
+void CompileJob::start(CompileRequest req, Then then) {
   std::lock_guard<std::mutex> lock(mutex_);
   pending_ = std::move(req);
+  pending_then_ = std::move(then);
   if (!running_) launch_locked();
 }
 
@@ -217,11 +218,14 @@ bool CompileJob::busy() const {
 
 void CompileJob::launch_locked() {
   CompileRequest req = std::move(*pending_);
+  Then then = std::move(pending_then_);
   pending_.reset();
+  pending_then_ = nullptr;
   running_ = true;
   worker_.join();  // the last run's thread has finished its job already
-  const std::optional<std::string> why = worker_.start({[this, req = std::move(req)](RunControl&) {
+  const std::optional<std::string> why = worker_.start({[this, req = std::move(req), then = std::move(then)](RunControl&) {
     CompileResult result = compile(req);
+    if (then) then(result);
     std::lock_guard<std::mutex> lock(mutex_);
     done_ = std::move(result);
     running_ = false;

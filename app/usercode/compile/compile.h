@@ -10,6 +10,7 @@
 // thread on the project's Worker (worker/worker.h).
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -132,13 +133,16 @@ std::string find_host_compiler(const PathConfig& paths, std::string* why = nullp
 
 // One compile at a time off the UI thread. start() while busy replaces the
 // pending request (the newest edit wins; the running compile finishes first).
+// `then`, when given, runs on the same thread once its compile has finished,
+// before take() sees the result (the kernel tab loads it into the runner there).
 class CompileJob {
  public:
+  using Then = std::function<void(const CompileResult&)>;
   CompileJob() = default;
   ~CompileJob();
   CompileJob(const CompileJob&) = delete;
   CompileJob& operator=(const CompileJob&) = delete;
-  void start(CompileRequest req);
+  void start(CompileRequest req, Then then = {});
   bool busy() const;
   // The finished result, once (then nullopt until the next finishes). UI thread.
   std::optional<CompileResult> take();
@@ -148,6 +152,7 @@ class CompileJob {
   mutable std::mutex mutex_;
   Worker worker_;
   std::optional<CompileRequest> pending_;
+  Then pending_then_;
   std::optional<CompileResult> done_;
   bool running_ = false;
 };
