@@ -6,7 +6,11 @@
 // seccomp policy the test skips, saying what was active.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,6 +29,26 @@ namespace cv::usercode {
 namespace {
 
 std::string attacks_dir() { return std::string(CUDAVIZ_SOURCE_DIR) + "/tests/attacks"; }
+
+// Whether this machine's kernel takes 32-bit system calls from 64-bit code at
+// all (`int $0x80`): a kernel built without IA-32 emulation (some VM kernels)
+// raises SIGSEGV before any system call, so no filter ever sees it. Probed in a
+// child process (getpid, i386 number 20).
+bool ia32_syscalls() {
+#if defined(__x86_64__)
+  const pid_t p = fork();
+  if (p == 0) {
+    long r;
+    __asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+    _exit(r == getpid() ? 0 : 1);
+  }
+  int st = 0;
+  if (p < 0 || waitpid(p, &st, 0) != p) return true;  // cannot tell: expect the filter's words
+  return !(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+#else
+  return true;
+#endif
+}
 
 std::vector<std::string> attack_files() {
   std::vector<std::string> v;
@@ -137,12 +161,19 @@ TEST_P(SandboxAttack, IsStoppedAndNamedAndTheNextKernelRuns) {
   } else {
     ASSERT_FALSE(out.ok) << "the attack ran to its end";
     ASSERT_TRUE(out.fault);
-    const std::string name = kind == "time-out" ? "time-out" : kind;
+    std::string name = kind == "time-out" ? "time-out" : kind;
+    std::string want = words;
+    if (words == "another architecture" && !ia32_syscalls()) {
+      // No 32-bit system calls on this kernel: the attack faults before it
+      // reaches the filter, and is still stopped and named (the next kernel runs).
+      name = "SIGSEGV";
+      want = "segmentation fault";
+    }
     EXPECT_EQ(out.fault->error_name, name) << out.fault->describe();
-    EXPECT_NE(out.fault->explanation.find(words), std::string::npos) << out.fault->describe();
+    EXPECT_NE(out.fault->explanation.find(want), std::string::npos) << out.fault->describe();
   }
   good_kernel_runs(client);
-  if (kind != "forbidden") return;
+  if (kind != "forbidden" || (words == "another architecture" && !ia32_syscalls())) return;
   // Explain runs the same code in its own process's cell: stopped and named there too.
   ExplainOptions o;
   o.paths = test_config().paths;
