@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "labs/lab_worker.h"
+#include "usercode/sandbox/asan.h"
 
 using cv::Backend;
 using cv::BenchOptions;
@@ -41,7 +42,11 @@ TEST_P(LabCancel, StopsWithinASecondOfTheRequest) {
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
   RecordProperty("cancel_ms", static_cast<int>(ms.count()));
-  EXPECT_LT(ms, 1000ms) << run.target << "/" << run.variant;
+  // An AddressSanitizer build (scripts/sanitize.sh) runs the CPU paths 2-3x
+  // slower, two tests side by side on two cores: 1.0-1.4 s measured there on
+  // the development VM; the promise is the release build's.
+  const auto bound = cv::sandbox::kAddressSanitizer ? 3000ms : 1000ms;
+  EXPECT_LT(ms, bound) << run.target << "/" << run.variant;
   EXPECT_EQ(r.state(), LabWorker::State::Cancelled) << r.error();
 }
 
