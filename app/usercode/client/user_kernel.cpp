@@ -107,7 +107,10 @@ void UserKernel::poll() {
   std::optional<CompileResult> r = job_.take();
   if (!r) return;
   if (job_.busy()) return;  // a newer edit is compiling; this result is stale
-  status_.edit_phases = {r->compile_ms, now_ms() - submitted_at_ - r->compile_ms, 0, 0};
+  // On the GPU the compile's thread has loaded it already: the wait is what came after.
+  const LoadOutcome* preloaded = preload_ && *preload_ ? &**preload_ : nullptr;
+  const double loaded_ms = preloaded ? preloaded->load_ms : 0;
+  status_.edit_phases = {r->compile_ms, std::max(0.0, now_ms() - submitted_at_ - r->compile_ms - loaded_ms), 0, 0};
   status_.compile = *r;
   status_.template_name = r->template_name;
   status_.spec = r->spec;
@@ -120,10 +123,8 @@ void UserKernel::poll() {
       status_.fallback = "running the built-in kernel because a " + r->template_name +
                          " kernel needs a CUDA GPU to run (this machine has none); its errors, "
                          "warnings and PTX still show here";
-    } else if (preload_ && *preload_) {
-      // Loaded on the compile's thread: the wait is what came after it.
-      status_.edit_phases.wait_ms = std::max(0.0, status_.edit_phases.wait_ms - (*preload_)->load_ms);
-      adopt(**preload_);
+    } else if (preloaded) {
+      adopt(*preloaded);
     } else {
       load(std::move(*r));
     }

@@ -10,13 +10,6 @@ void find_uniform(Analysis& a);
 
 namespace {
 
-const Node& strip(const Node& e) {
-  const Node* p = &e;
-  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
-    p = &p->kids.back();
-  return *p;
-}
-
 bool is_barrier_call(const Node& e) {
   const Node& s = strip(e);
   return s.kind == K::Call && s.ref_file == "cudaviz_emu.h" && is_barrier_name(s.name);
@@ -33,19 +26,6 @@ bool holds(const Node& n, K kind) {
   bool r = false;
   each(n, [&](const Node& x) { r = r || x.kind == kind; });
   return r;
-}
-
-// A break or continue that leaves `n` (not one of a loop or switch inside it).
-bool escapes(const Node& n, bool in_switch = false) {
-  switch (n.kind) {
-    case K::Break: return !in_switch;
-    case K::Continue: return true;
-    case K::For: case K::While: case K::Do: case K::Lambda: return false;
-    default:
-      for (const Node& k : n.kids)
-        if (escapes(k, in_switch || n.kind == K::Switch)) return true;
-      return false;
-  }
 }
 
 // The local or parameter an assignment to `lhs` changes (x, x.f, x[i] of a local array), or null.

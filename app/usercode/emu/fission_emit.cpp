@@ -18,13 +18,6 @@ namespace {
 constexpr unsigned kMaxThreads = 1024;
 constexpr size_t kMaxReplicatedBytes = 512 * 1024;  // per-thread copies live on the worker's stack
 
-const Node& strip(const Node& e) {
-  const Node* p = &e;
-  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
-    p = &p->kids.back();
-  return *p;
-}
-
 void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas = true) {
   f(n);
   if (n.kind == K::Lambda && !into_lambdas) return;
@@ -462,13 +455,11 @@ void Emitter::flush() {
   pending_.clear();
 }
 
-namespace {
 const char* const kThreadLoop =
     "\nfor (unsigned cv_z = 0; cv_z < cv_bd.z; ++cv_z)\n"
     "for (unsigned cv_y = 0; cv_y < cv_bd.y; ++cv_y)\n"
     "for (unsigned cv_x = 0; cv_x < cv_bd.x; ++cv_x) {\n"
     "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
-}  // namespace
 
 void Emitter::region_code(int id, const std::vector<Part>& parts) {
   std::vector<OnceLoop> once;
@@ -522,18 +513,13 @@ std::string Emitter::once_code(const OnceLoop& o, int id) const {
 std::string Emitter::once_check(int id, const std::vector<OnceLoop>& once) const {
   // (An integer or, not a bool's and: GCC vectorises the loop with the former.)
   const std::string flag = "cv_more_" + std::to_string(id);
-  bool context = false;
+  std::vector<Part> evaluated;  // the starts and the values they read
   for (const OnceLoop& o : once) {
-    auto note = [&](const Node& n) {
-      each(n, [&](const Node& c) {
-        context = context || (c.kind == K::Call && !clones_.count(c.ref) && a_.touches_thread_index(c));
-      });
-    };
-    note(o.loop->kids[0]);
-    for (const Node* v : o.computed) note(*v);
+    evaluated.push_back({Part::Whole, &o.loop->kids[0], nullptr});
+    for (const Node* v : o.computed) evaluated.push_back({Part::Declarator, v, v});
   }
   std::string out = "\nunsigned long long " + flag + " = 0;" + kThreadLoop;
-  if (context) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  if (needs_context(evaluated)) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   out += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n";
   for (const OnceLoop& o : once) {
     const Node &init = o.loop->kids[0], &cond = o.loop->kids[1], &inc = o.loop->kids[2];

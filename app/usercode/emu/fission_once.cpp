@@ -8,13 +8,6 @@
 namespace cv::emu::fission {
 namespace {
 
-const Node& strip(const Node& e) {
-  const Node* p = &e;
-  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
-    p = &p->kids.back();
-  return *p;
-}
-
 bool integer_type(std::string t) {
   if (t.rfind("const ", 0) == 0) t = t.substr(6);
   static const char* const kIntegers[] = {"int",  "unsigned int",  "long",  "unsigned long", "long long",
@@ -25,18 +18,6 @@ bool integer_type(std::string t) {
 bool is_var(const Node& e, const std::string& usr) {
   const Node& s = strip(e);
   return s.kind == K::DeclRef && s.ref == usr;
-}
-
-// A break or continue that leaves `n` (not one of a loop or switch inside it).
-bool leaves(const Node& n, bool in_switch = false) {
-  switch (n.kind) {
-    case K::Break: return !in_switch;
-    case K::Continue: return true;
-    case K::For: case K::While: case K::Do: case K::Lambda: return false;
-    default:
-      return std::any_of(n.kids.begin(), n.kids.end(),
-                         [&](const Node& k) { return leaves(k, in_switch || n.kind == K::Switch); });
-  }
 }
 
 class Reader {
@@ -142,7 +123,7 @@ bool once_loop(const Analysis& a, const Node& s, OnceLoop& out) {
       (inc.kind == K::Unary && inc.op == "++" && !inc.kids.empty() && is_var(inc.kids[0], v.usr)) ||
       (inc.kind == K::CompoundAssign && inc.op == "+=" && inc.kids.size() == 2 && is_var(inc.kids[0], v.usr) &&
        r.pure(inc.kids[1], false, false));
-  if (!step_ok || leaves(body) || changes(body, v.usr)) return false;
+  if (!step_ok || escapes(body) || changes(body, v.usr)) return false;
   out.loop = &s;
   out.computed = r.computed_in_order();
   return true;

@@ -24,14 +24,6 @@ bool pure_library_function(std::string n) {
   return false;
 }
 
-// Through parentheses, implicit conversions and casts.
-const Node& strip(const Node& e) {
-  const Node* p = &e;
-  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
-    p = &p->kids.back();
-  return *p;
-}
-
 bool is_ctx_ref(const Node& e) {
   const Node& s = strip(e);
   return s.kind == K::DeclRef && s.name == "cv_emu_ctx_tls";

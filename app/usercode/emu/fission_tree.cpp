@@ -501,4 +501,23 @@ Tree build_tree(const std::string& text, const std::string&, const std::vector<s
 }
 #endif
 
+const Node& strip(const Node& e) {
+  const Node* p = &e;
+  while ((p->kind == K::Paren || p->kind == K::Unexposed || p->kind == K::Cast) && !p->kids.empty())
+    p = &p->kids.back();
+  return *p;
+}
+
+bool escapes(const Node& n, bool in_switch) {
+  switch (n.kind) {
+    case K::Break: return !in_switch;
+    case K::Continue: return true;
+    case K::For: case K::While: case K::Do: case K::Lambda: return false;
+    default:
+      for (const Node& k : n.kids)
+        if (escapes(k, in_switch || n.kind == K::Switch)) return true;
+      return false;
+  }
+}
+
 }  // namespace cv::emu::fission

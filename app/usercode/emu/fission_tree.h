@@ -72,6 +72,11 @@ struct Tree {
   std::vector<std::string> errors;            // libclang's errors (then nothing is built)
 };
 
+// Through parentheses, implicit conversions and casts.
+const Node& strip(const Node& e);
+// A break or continue that leaves `n` (not one of a loop or switch inside it).
+bool escapes(const Node& n, bool in_switch = false);
+
 // Parses `text` (the assembled kernel.cpp, whose headers are in `dir`) and
 // builds the trees of `entries` (extern "C" names) and what they call.
 // `why` says what kept libclang from it ("" when the tree is built).
