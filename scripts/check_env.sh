@@ -11,16 +11,19 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 
 bad=0
-files=0
-while IFS= read -r file; do
-  files=$((files + 1))
-  case $file in app/core/* | app/main.cpp) continue ;; esac
-  # Drop // comments, then look for a call of getenv or its variants.
-  while IFS= read -r hit; do
-    echo "$file:$hit: reads the environment; take the value from the Config main() built (app/config/config.h)"
-    bad=1
-  done < <(sed -E 's://.*$::' "$file" | grep -nE '\b(secure_)?getenv[[:space:]]*\(' | cut -d: -f1)
-done < <(find app kernels -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+# One awk over every file (a process a file took 15 s on two cores): drop //
+# comments, then look for a call of getenv or its variants.
+mapfile -t all < <(find app kernels -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+files=${#all[@]}
+scan=()
+for file in "${all[@]}"; do
+  case $file in app/core/* | app/main.cpp) ;; *) scan+=("$file") ;; esac
+done
+while IFS= read -r hit; do
+  echo "$hit: reads the environment; take the value from the Config main() built (app/config/config.h)"
+  bad=1
+done < <(awk '{ line = $0; sub(/\/\/.*$/, "", line)
+               if (line ~ /(^|[^A-Za-z0-9_])(secure_)?getenv[[:space:]]*\(/) print FILENAME ":" FNR }' "${scan[@]}")
 
 if ((bad)); then
   echo "check_env: getenv below app/core or in kernels/ (docs/architecture.md \"Configuration\")"

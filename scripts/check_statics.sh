@@ -11,20 +11,19 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 
 bad=0
-files=0
-while IFS= read -r file; do
-  files=$((files + 1))
-  # An indented `static` (inside a function or class) that is neither const nor
-  # a function declaration: a variable that keeps its value between calls.
-  while IFS= read -r hit; do
-    echo "$file:$hit: a function-local static keeps state; keep it in UiState, the panel or the Context"
-    bad=1
-  done < <(sed -E 's://.*$::' "$file" |
-           grep -nE '^[[:space:]]+static[[:space:]]' |
-           grep -vE 'static[[:space:]]+(const|constexpr|inline[[:space:]]+const)[[:space:]]' |
-           grep -vE 'static[[:space:]]+[A-Za-z_][A-Za-z0-9_:<>, *&]*[[:space:]*&]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' |
-           cut -d: -f1)
-done < <(find app/ui app/insight app/lessons app/widgets app/core -type f \( -name '*.h' -o -name '*.cpp' \) | sort)
+# One awk over every file (a pipeline a file took 7 s on two cores).
+# An indented `static` (inside a function or class) that is neither const nor
+# a function declaration: a variable that keeps its value between calls.
+mapfile -t all < <(find app/ui app/insight app/lessons app/widgets app/core -type f \( -name '*.h' -o -name '*.cpp' \) | sort)
+files=${#all[@]}
+while IFS= read -r hit; do
+  echo "$hit: a function-local static keeps state; keep it in UiState, the panel or the Context"
+  bad=1
+done < <(awk '{ line = $0; sub(/\/\/.*$/, "", line)
+               if (line !~ /^[[:space:]]+static[[:space:]]/) next
+               if (line ~ /static[[:space:]]+(const|constexpr|inline[[:space:]]+const)[[:space:]]/) next
+               if (line ~ /static[[:space:]]+[A-Za-z_][A-Za-z0-9_:<>, *&]*[[:space:]*&]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/) next
+               print FILENAME ":" FNR }' "${all[@]}")
 
 if ((bad)); then
   echo "check_statics: function-local statics in UI code (docs/architecture.md \"A frame\")"
