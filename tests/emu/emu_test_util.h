@@ -24,12 +24,13 @@ struct Built {
 
 // template: "count3", "pi", "fountain_kernel" or "" (cudaviz.h alone).
 inline Built build_kernel(const std::string& source, const std::string& entry, const std::string& tmpl = "",
-                          bool explain = false, bool verdict = false) {
+                          bool explain = false, bool verdict = false, bool checked = false) {
   BuildRequest q;
   q.source = source;
   q.entries = {entry};
   q.explain = explain;
   q.verdict = verdict;
+  q.checked = checked;
   // Whole kernels' template headers hold only their declaration, which the
   // kernel's own extern "C" definition gives: the app's cudaviz.h is enough.
   q.headers = {{"cudaviz.h", emu_test::prelude::cudaviz_h},

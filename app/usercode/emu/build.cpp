@@ -55,7 +55,6 @@ std::string c_string(const std::string& s) {
 
 std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fission::Split* split) {
   std::string s = "\n#undef if\n" + req.after + "\n#line 1 \"cudaviz_emu_epilogue.h\"\n#include \"cudaviz_emu_thunk.h\"\n";
-  if (split && !split->code.empty()) s += "#include \"" + std::string(kFissionCode) + "\"\n";
   // Every `extern __shared__` array is the block's one dynamic shared memory,
   // as on the GPU: aliases of one thread-local block.
   if (!scan.extern_shared.empty())
@@ -64,6 +63,10 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fiss
   for (const ExternShared& e : scan.extern_shared)
     s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
          " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
+  // The fast path after those definitions: its loops then reach an extern
+  // __shared__ array directly, not through a call of its thread_local wrapper
+  // at every access (which also kept the tiled n-body's loop from vectorising).
+  if (split && !split->code.empty()) s += "#include \"" + std::string(kFissionCode) + "\"\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";
   std::string list;

@@ -27,6 +27,10 @@
 
 namespace cv::emu {
 
+// The size of a checked build's cv_fault (the prelude's cv::FaultRecord, which
+// this library does not include; the runner asserts the two agree).
+constexpr size_t kFaultRecordBytes = 56;
+
 class Module;
 
 // One entry point of a loaded module.
@@ -60,7 +64,7 @@ class Module {
   uint64_t ctx_tls_offset = 0, tls_bytes = 0;
   TextRange text;  // its code, where explain walks an access's calls
   void* handle() const { return h_; }
-  void* fault_record() const { return fault_; }  // cv_fault (checked builds)
+  void* fault_record() const { return fault_; }  // cv_fault (checked builds), kFaultRecordBytes
 
  private:
   void* h_ = nullptr;

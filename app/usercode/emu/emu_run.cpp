@@ -398,7 +398,7 @@ Report run(const Kernel& k, const usercode::LaunchShape& shape, void** params,
   }
   s.seed = opt.verdict_seed ? opt.verdict_seed : std::random_device{}();
   s.record_blocks = opt.explain ? std::max<unsigned long long>(1, opt.max_recorded_threads / threads) : 0;
-  if (k.module->fault_record()) std::memset(k.module->fault_record(), 0, 48);
+  if (k.module->fault_record()) std::memset(k.module->fault_record(), 0, kFaultRecordBytes);
 
   Report rep;
   rep.blocks = blocks;

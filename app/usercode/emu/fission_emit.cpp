@@ -9,6 +9,7 @@
 #include <sstream>
 #include <set>
 
+#include "usercode/emu/fission_ahead.h"
 #include "usercode/emu/fission_once.h"
 #include "usercode/emu/source_scan.h"
 
@@ -28,6 +29,8 @@ struct Edit {
   unsigned begin, end;
   std::string text;
 };
+
+unsigned statement_end(const std::string& text, const Node& s);
 
 // A piece of a region: a whole statement, the part of a warp statement before
 // its warp call (its operands) or after it (the rest, the call replaced by its result).
@@ -58,6 +61,8 @@ class Emitter {
   void warp_statement(const Node& s);
   void flush();
   void region_code(int id, const std::vector<Part>& parts);
+  std::string versions(int id, const std::vector<Part>& parts);
+  std::string ahead_condition(int id, const std::vector<AheadAccess>& ahead) const;
   std::string thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once);
   std::string once_code(const OnceLoop& o, int id) const;
   std::string once_check(int id, const std::vector<OnceLoop>& once) const;
@@ -73,6 +78,7 @@ class Emitter {
   std::string init_text(const Node& v, int region, const Calls* warps) const;
   bool choose_replicated(std::string& why, int& line);
   std::string prologue(const std::string& name);
+  std::string static_declaration(const Node& s) const;
   std::string ref_text(const std::string& usr) const;
   bool shared_rooted(const Node& e) const;
   std::string warp_post_code(const Node& call, size_t index) const;
@@ -92,6 +98,13 @@ class Emitter {
   std::map<std::string, int> replicated_;      // local USR -> its copies' index
   std::vector<const Node*> statics_;           // __shared__ / static declarations, hoisted
   bool tracking_ = false;                      // threads can leave early: cv_done
+  // The region's copy run when its ahead checks passed (region_code): the
+  // accesses in `unchecked_` without their check, the threads [0, cv_live).
+  bool fast_ = false;
+  mutable std::set<const Node*> unchecked_;
+  mutable std::set<const Node*> versioning_;  // range loops being written out (range_loop_code)
+  std::string range_loop_code(const RangeLoop& r, int region, const Calls* warps) const;
+  long line_of(unsigned offset) const;
   std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
   // Deferred calls of a helper that is one atomicAdd of its parameters (the
   // reduce template's atomic_add): the atomic's type and the parameters' types.
@@ -128,11 +141,49 @@ class Emitter {
   std::string flushes() const;
 };
 
+long Emitter::line_of(unsigned offset) const {
+  return 1 + std::count(text_.begin() + static_cast<long>(student_start_), text_.begin() + static_cast<long>(offset), '\n');
+}
+
 std::string Emitter::line_directive(unsigned offset) const {
   if (offset < student_start_) return "\n";
-  const long line = 1 + std::count(text_.begin() + static_cast<long>(student_start_),
-                                   text_.begin() + static_cast<long>(offset), '\n');
-  return "\n#line " + std::to_string(line) + " \"" + file_ + "\"\n";
+  return "\n#line " + std::to_string(line_of(offset)) + " \"" + file_ + "\"\n";
+}
+
+// A thread's loop over an index whose accesses its range decides
+// (fission_ahead.h, range_loop): its start and bound computed once, one test
+// per distinct access, then the loop without those checks; else as written.
+// The replaced text keeps its line breaks after it (rewrite), so the last
+// #line counts them back.
+std::string Emitter::range_loop_code(const RangeLoop& r, int region, const Calls* warps) const {
+  const Node& s = *r.loop;
+  const Node &cond = s.kids[1], &inc = s.kids[2], &body = s.kids[3];
+  const unsigned end = statement_end(text_, s);
+  const std::string k = std::to_string(s.begin), lo = "cv_lo_" + k, hi = "cv_hi_" + k;
+  std::string proof;
+  std::set<std::string> seen;
+  for (const RangeLoop::Access& x : r.accesses) {
+    const std::string test = "cv_fis_span_range(" + lo + ", " + hi + ", " + (r.inclusive ? "true" : "false") + ", " +
+                             std::to_string(x.offset) + "LL, " + text_.substr(x.span->begin, x.span->end - x.span->begin) +
+                             ".size)";
+    if (seen.insert(test).second) proof += (proof.empty() ? "" : " && ") + test;
+  }
+  versioning_.insert(&s);
+  const std::string head = line_directive(s.begin) + "for (" + r.var->type + " " + r.var->name + " = " + lo + "; " +
+                           rewrite(cond.begin, cond.end, region, warps) + "; " + rewrite(inc.begin, inc.end, region, warps) +
+                           ")" + line_directive(body.begin);
+  const std::string slow = head + rewrite(body.begin, statement_end(text_, body), region, warps);
+  std::vector<const Node*> added;
+  for (const RangeLoop::Access& x : r.accesses)
+    if (unchecked_.insert(x.call).second) added.push_back(x.call);
+  const std::string fast = head + rewrite(body.begin, statement_end(text_, body), region, warps);
+  for (const Node* c : added) unchecked_.erase(c);
+  versioning_.erase(&s);
+  const long breaks = std::count(text_.begin() + s.begin, text_.begin() + end, '\n');
+  return "{ const " + r.var->type + " " + lo + " = (" + rewrite(r.start->begin, r.start->end, region, warps) +
+         "); const auto " + hi + " = (" + rewrite(r.bound->begin, r.bound->end, region, warps) + ");\nif (" + proof +
+         ") {" + fast + "\n} else {" + slow + "\n}}\n#line " + std::to_string(line_of(end) - breaks) + " \"" + file_ +
+         "\"\n";
 }
 
 std::string Emitter::ref_text(const std::string& usr) const {
@@ -150,8 +201,6 @@ bool Emitter::shared_rooted(const Node& e) const {
   auto it = a_.locals.find(p->ref);
   return it != a_.locals.end() && it->second->is_static;
 }
-
-unsigned statement_end(const std::string& text, const Node& s);
 
 bool is_integer(const std::string& type) {
   return type == "int" || type == "unsigned int" || type == "long long" || type == "unsigned long long";
@@ -239,6 +288,19 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
   auto inside = [&](unsigned b, unsigned e) { return b >= begin && e <= end && b < e; };
   int loops = 0;  // per-thread loops around the node (a uniform loop around the region is not walked)
   std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == K::For && checked_ && versioning_.size() < 2 && !versioning_.count(&n) && n.begin >= student_start_ &&
+        inside(n.begin, n.end)) {
+      RangeLoop r;
+      if (range_loop(a_, n, r)) {
+        out.push_back({n.begin, statement_end(text_, n), range_loop_code(r, region, warps)});
+        return;
+      }
+    }
+    if (unchecked_.count(&n) && inside(n.begin, n.end)) {  // P[E] -> P.data[E], checked ahead
+      const Node& index = n.kids.back();
+      out.push_back({strip(n.kids.front()).end, index.begin, ".data[static_cast<long long>("});
+      out.push_back({index.end, n.end, ")]"});
+    }
     if (n.kind == K::For || n.kind == K::While || n.kind == K::Do) {  // (no edit is of a loop itself)
       ++loops;
       for (const Node& k : n.kids) walk(k);
@@ -460,29 +522,69 @@ const char* const kThreadLoop =
     "for (unsigned cv_y = 0; cv_y < cv_bd.y; ++cv_y)\n"
     "for (unsigned cv_x = 0; cv_x < cv_bd.x; ++cv_x) {\n"
     "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
+// The running threads only, where they are the block's first (cv_fis_live): no test a thread.
+const char* const kLiveThreadLoop =
+    "\nfor (unsigned cv_z = 0; cv_z < cv_bd.z; ++cv_z)\n"
+    "for (unsigned cv_y = 0; cv_y < cv_bd.y; ++cv_y)\n"
+    "for (unsigned cv_x = 0; cv_x < cv_live; ++cv_x) {\n"
+    "const unsigned cv_t = (cv_z * cv_bd.y + cv_y) * cv_bd.x + cv_x;\n";
 
+// A region's loop over threads, in up to two copies: when every access it
+// can check ahead (fission_ahead.h) is in range and the running threads are
+// the block's first (cv_live), a copy without those checks and without a
+// test a thread; else as written. Either copy has its once-loops' versions.
 void Emitter::region_code(int id, const std::vector<Part>& parts) {
+  std::vector<const Node*> statements;
+  for (const Part& p : parts)
+    if (statements.empty() || statements.back() != p.s) statements.push_back(p.s);
+  const std::vector<AheadAccess> ahead = checked_ ? ahead_accesses(a_, statements) : std::vector<AheadAccess>{};
+  if (ahead.empty() && !tracking_) {
+    out_ += versions(id, parts);
+  } else {
+    fast_ = true;
+    for (const AheadAccess& x : ahead) unchecked_.insert(x.call);
+    const std::string fast = std::regex_replace(versions(id, parts), std::regex("cv_next_" + std::to_string(id) + "(?![0-9])"),
+                                                "cv_next_" + std::to_string(id) + "_fast");
+    fast_ = false;
+    unchecked_.clear();
+    out_ += "\nif (" + ahead_condition(id, ahead) + ") {" + fast + "} else {" + versions(id, parts) + "}\n";
+  }
+  out_ += summed_takes(parts) + flushes() + "\n";
+  bool exits = false;
+  for (const Node* s : statements) each(*s, [&](const Node& n) { exits = exits || n.kind == K::Return; }, false);
+  if (tracking_ && exits) out_ += "cv_live = cv_fis_live(cv_done, cv_bd.x * cv_bd.y * cv_bd.z, cv_bd.x, cv_1d);\n";
+}
+
+std::string Emitter::versions(int id, const std::vector<Part>& parts) {
   std::vector<OnceLoop> once;
   for (const Part& p : parts)
     if (OnceLoop o; p.mode == Part::Whole && once_loop(a_, *p.s, o)) once.push_back(o);
   const std::string plain = thread_loop(id, parts, {});
-  if (once.empty()) {
-    out_ += plain;
-  } else {
-    // The same loop over threads with each such loop as an `if`, taken when
-    // no thread of this block would make a second trip (fission_once.h).
-    const std::string label = "cv_next_" + std::to_string(id);
-    const std::string as_ifs = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"),
-                                                  label + "_once");
-    out_ += once_check(id, once) + "\nif (!cv_more_" + std::to_string(id) + ") {" + as_ifs + "} else {" + plain +
-            "}\n";
+  if (once.empty()) return plain;
+  // The same loop over threads with each such loop as an `if`, taken when
+  // no thread of this block would make a second trip (fission_once.h).
+  const std::string label = "cv_next_" + std::to_string(id);
+  const std::string as_ifs = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"),
+                                                label + "_once");
+  return once_check(id, once) + "\nif (!cv_more_" + std::to_string(id) + ") {" + as_ifs + "} else {" + plain + "}\n";
+}
+
+// The ahead checks, each distinct access once, in the region's own scope: its
+// indices are block values the region does not change (fission_ahead.h).
+std::string Emitter::ahead_condition(int id, const std::vector<AheadAccess>& ahead) const {
+  std::string c = tracking_ ? "cv_live != ~0u" : "true";
+  std::set<std::string> seen;
+  for (const AheadAccess& x : ahead) {
+    const std::string test = "cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
+                             rewrite(x.index->begin, x.index->end, id) + ")";
+    if (seen.insert(test).second) c += " && " + test;
   }
-  out_ += summed_takes(parts) + flushes() + "\n";
+  return c;
 }
 
 std::string Emitter::thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once) {
-  std::string out = kThreadLoop;
-  if (tracking_) out += "if (cv_done[cv_t]) continue;\n";
+  std::string out = tracking_ && fast_ ? kLiveThreadLoop : kThreadLoop;
+  if (tracking_ && !fast_) out += "if (cv_done[cv_t]) continue;\n";
   if (needs_context(parts)) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   // A checked access out of range records this (cv_emu_fault_thread): a store to
   // a local the compiler drops where it proves every access in range.
@@ -940,6 +1042,22 @@ std::string Emitter::remat_prefix(int region) const {
   return p;
 }
 
+// A hoisted __shared__ or static declaration. An `extern __shared__ T a[]`
+// becomes a pointer into the block's dynamic shared memory (defined before
+// this code, build.cpp): through the extern declaration every access would
+// call its thread_local wrapper, and a loop with a call does not vectorise.
+std::string Emitter::static_declaration(const Node& s) const {
+  const std::string as_written = text_.substr(s.begin, statement_end(text_, s) - s.begin);
+  if (s.kids.size() != 1 || s.kids[0].kind != K::Var || !s.kids[0].is_extern) return as_written;
+  const Node& v = s.kids[0];
+  std::string element = v.type;
+  while (!element.empty() && element.back() == ' ') element.pop_back();
+  if (element.size() < 3 || element.compare(element.size() - 2, 2, "[]") != 0) return as_written;
+  element.resize(element.size() - 2);
+  if (element.find_first_of("[]") != std::string::npos) return as_written;
+  return element + "* const " + v.name + " = reinterpret_cast<" + element + "*>(cv_emu_dynamic_shared);";
+}
+
 std::string Emitter::prologue(const std::string& name) {
   // cv_1d: blocks of one row (y = z = 1): the loops over y and z vanish and the
   // thread's flat index is its x: one loop over x with less index arithmetic
@@ -951,7 +1069,7 @@ std::string Emitter::prologue(const std::string& name) {
   p += ") {\nconst uint3 cv_bd = cv_1d ? uint3{cv_emu_ctx_tls.block_dim.x, 1u, 1u} : cv_emu_ctx_tls.block_dim, "
        "cv_bi = cv_emu_ctx_tls.block_idx, cv_gd = cv_emu_ctx_tls.grid_dim;\n";
   if (checked_) p += "cv_fis_here cv_here;\n";
-  for (const Node* s : statics_) p += line_directive(s->begin) + text_.substr(s->begin, statement_end(text_, *s) - s->begin);
+  for (const Node* s : statics_) p += line_directive(s->begin) + static_declaration(*s);
   p += "\n";
   for (const auto& [usr, k] : replicated_) {
     const Node& v = *a_.locals.at(usr);
@@ -961,7 +1079,7 @@ std::string Emitter::prologue(const std::string& name) {
   }
   if (tracking_)
     p += "unsigned char cv_done[" + std::to_string(kMaxThreads) +
-         "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\n";
+         "];\nfor (unsigned i = 0; i < cv_bd.x * cv_bd.y * cv_bd.z; ++i) cv_done[i] = 0;\nunsigned cv_live = cv_bd.x;\n";
   for (size_t i = 0; i < most_warp_calls_; ++i)
     p += "cv_emu::LaneSlot cv_slots_" + std::to_string(i) + "[" + std::to_string(kMaxThreads) + "];\n";
   for (const auto& [call, k] : deferred_) {

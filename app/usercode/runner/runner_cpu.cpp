@@ -137,6 +137,7 @@ class CpuExecutor : public Executor {
       } catch (const std::exception& e) {
         return error_reply("dlopen", e.what(), false);
       }
+      static_assert(sizeof(FaultRecord) == emu::kFaultRecordBytes, "the emulator clears the whole record");
       m.fault = static_cast<FaultRecord*>(m.emu_module->fault_record());
     }
     modules_[key] = std::move(m);

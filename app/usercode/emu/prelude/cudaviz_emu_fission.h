@@ -5,10 +5,44 @@
 // (a block's threads run one after another on one worker: nothing else
 // touches its shared memory while they run).
 #pragma once
+#include <limits>
 
 namespace cv_emu {
 template <class T>
 using Id = T;  // a declarator for any type: Id<float[4]> a;
+}
+
+// An access checked ahead (fission_ahead.h): the span's own test (Span::access).
+template <class S, class I>
+inline bool cv_fis_in(const S& s, I i) {
+  return static_cast<unsigned long long>(static_cast<long long>(i)) < s.size;
+}
+
+// A thread's loop `for (T i = lo; i < hi; ++i)` (`<=` when inclusive) reads
+// span[i + k] in range at every step (fission_ahead.h, range_loop): true when
+// it makes no step, or its index starts at 0 or more, never wraps, and ends
+// in the span. `lo < hi` converts as the loop's own test does.
+template <class T, class U>
+inline bool cv_fis_span_range(T lo, U hi, bool inclusive, long long k, unsigned long long size) {
+  if (!(inclusive ? lo <= hi : lo < hi)) return true;
+  if (static_cast<__int128>(lo) < 0) return false;  // (a signed index below 0: the slow loop names it)
+  using C = decltype(lo + hi);
+  const __int128 first = static_cast<__int128>(lo);
+  const __int128 last = static_cast<__int128>(static_cast<C>(hi)) - (inclusive ? 0 : 1);
+  if (last >= static_cast<__int128>(std::numeric_limits<T>::max())) return false;  // the index would wrap
+  return first + k >= 0 && last + k < static_cast<__int128>(size);
+}
+
+// The bound of a region's fast copy over x (fission_emit.cpp, region_code):
+// every thread when none has left, the first L of a one-row block when the
+// rest have all left, else ~0u (the copy that tests each thread runs).
+inline unsigned cv_fis_live(const unsigned char* done, unsigned threads, unsigned row, bool one_row) {
+  unsigned l = 0;
+  while (l < threads && !done[l]) ++l;
+  if (l == threads) return row;
+  for (unsigned t = l; t < threads; ++t)
+    if (!done[t]) return ~0u;
+  return one_row ? l : ~0u;
 }
 
 template <class T>

@@ -1,0 +1,237 @@
+// ahead_accesses(): span accesses whose index every thread of a block shares (fission_ahead.h).
+#include "usercode/emu/fission_ahead.h"
+
+#include <cctype>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <set>
+#include <string>
+
+namespace cv::emu::fission {
+namespace {
+
+void each(const Node& n, const std::function<void(const Node&)>& f) {
+  f(n);
+  for (const Node& k : n.kids) each(k, f);
+}
+
+// The local an assignment, step or address-of reaches through members and array elements.
+const Node* root_local(const Node& e) {
+  const Node& s = strip(e);
+  if (s.kind == K::DeclRef) return s.ref_kind == K::Var ? &s : nullptr;
+  if ((s.kind == K::MemberRef && !s.arrow) || (s.kind == K::Subscript && strip(s.kids.at(0)).is_array))
+    return s.kids.empty() ? nullptr : root_local(s.kids[0]);
+  return nullptr;
+}
+
+// Locals the statements may change or declare: such a local's value before
+// the loop over threads is not the one an access inside sees.
+std::set<std::string> changed_locals(const std::vector<const Node*>& statements) {
+  std::set<std::string> out;
+  for (const Node* s : statements)
+    each(*s, [&](const Node& n) {
+      const Node* r = nullptr;
+      if ((n.kind == K::Binary && n.op == "=") || n.kind == K::CompoundAssign ||
+          (n.kind == K::Unary && (n.op == "++" || n.op == "--" || n.op == "&")))
+        r = n.kids.empty() ? nullptr : root_local(n.kids[0]);
+      if (r) out.insert(r->ref);
+      if (n.kind == K::Var) out.insert(n.usr);
+      if (n.kind == K::Call)  // passed by reference (a const one may still be cast away: any reference)
+        for (size_t i = 0; i < n.param_ref.size() && i + 1 < n.kids.size(); ++i)
+          if (!n.param_ref[i].empty())
+            if (const Node* a = root_local(n.kids[i + 1])) out.insert(a->ref);
+      if (n.kind == K::Lambda)  // what a lambda reaches, it may change
+        each(n, [&](const Node& x) {
+          if (x.kind == K::DeclRef && x.ref_kind == K::Var) out.insert(x.ref);
+        });
+    });
+  return out;
+}
+
+bool literal_nonzero(const Node& e, const std::string& text) {
+  const Node& s = strip(e);
+  if (s.kind != K::Literal || s.end <= s.begin || s.end > text.size()) return false;
+  const std::string t = text.substr(s.begin, s.end - s.begin);
+  return t.find_first_of("123456789") != std::string::npos && t.find_first_of(".eEpP") == std::string::npos;
+}
+
+// E can be computed before the loop over threads, at no risk: no call, no
+// memory, no division by something that may be zero in a thread that never makes the access.
+bool computable_ahead(const Analysis& a, const Node& e, const std::set<std::string>& changed) {
+  switch (e.kind) {
+    case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
+      break;
+    case K::DeclRef:
+      if (e.ref_kind == K::Param) return true;
+      if (e.ref_kind == K::Var) return a.locals.count(e.ref) && a.uniform.count(e.ref) && !changed.count(e.ref);
+      return e.ref_kind == K::Other;  // enumerators, template constants
+    case K::MemberRef:
+      if (e.arrow) return false;
+      break;
+    case K::Unary:
+      if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
+      break;
+    case K::Binary:
+      if (e.op == "=" || e.op == ",") return false;
+      if ((e.op == "/" || e.op == "%") && !(e.kids.size() == 2 && literal_nonzero(e.kids[1], a.tree->text)))
+        return false;
+      break;
+    default:
+      return false;
+  }
+  for (const Node& k : e.kids)
+    if (!computable_ahead(a, k, changed)) return false;
+  return true;
+}
+
+// `P[E]` as spelt: the bracket right after P, E's end right before the closing one.
+bool spelt_as_subscript(const std::string& text, const Node& span, const Node& index, const Node& call) {
+  auto only = [&](unsigned b, unsigned e, char want) {
+    if (b > e || e > text.size()) return false;
+    std::string s;
+    for (unsigned i = b; i < e; ++i)
+      if (!std::isspace(static_cast<unsigned char>(text[i]))) s += text[i];
+    return s == std::string(1, want);
+  };
+  return only(span.end, index.begin, '[') && only(index.end, call.end, ']');
+}
+
+bool span_parameter(const Node& n) {
+  return n.kind == K::DeclRef && n.ref_kind == K::Param && n.type.rfind("cv::Span<", 0) == 0 && !n.is_reference;
+}
+
+// B of `i < B`: computed again before the loop, it must give what the loop's
+// own test reads: no call, access or effect, and nothing the body changes.
+bool invariant_bound(const Analysis& a, const Node& e, const std::set<std::string>& changed) {
+  switch (e.kind) {
+    case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
+      break;
+    case K::DeclRef:
+      if (e.ref_kind == K::Param) return true;
+      if (e.ref_kind == K::Var) return a.locals.count(e.ref) && !changed.count(e.ref) && !a.locals.at(e.ref)->is_static;
+      return e.ref_kind == K::Other;
+    case K::MemberRef:
+      if (e.arrow) return false;
+      break;
+    case K::Unary:
+      if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
+      break;
+    case K::Binary:
+      if (e.op == "=" || e.op == ",") return false;
+      if ((e.op == "/" || e.op == "%") && !(e.kids.size() == 2 && literal_nonzero(e.kids[1], a.tree->text)))
+        return false;
+      break;
+    default:
+      return false;
+  }
+  for (const Node& k : e.kids)
+    if (!invariant_bound(a, k, changed)) return false;
+  return true;
+}
+
+bool refers_to(const Node& e, const std::string& usr) {
+  const Node& s = strip(e);
+  return s.kind == K::DeclRef && s.ref == usr;
+}
+
+// An integer literal's value (decimal, hex, octal; suffixes allowed), or false.
+bool literal_value(const Node& e, const std::string& text, long long& v) {
+  const Node& s = strip(e);
+  if (s.kind != K::Literal || s.end <= s.begin || s.end > text.size()) return false;
+  std::string t = text.substr(s.begin, s.end - s.begin);
+  while (!t.empty() && std::strchr("uUlL", t.back())) t.pop_back();
+  if (t.empty() || t.find_first_of(".eEpP'") != std::string::npos) return false;
+  try {
+    size_t used = 0;
+    const unsigned long long u = std::stoull(t, &used, 0);
+    if (used != t.size() || u > (1ull << 40)) return false;
+    v = static_cast<long long>(u);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// P[i], P[i + c], P[c + i], P[i - c]: the offset c (signed), or false.
+bool index_offset(const Node& index, const std::string& usr, const std::string& text, long long& offset) {
+  const Node& s = strip(index);
+  if (refers_to(s, usr)) return offset = 0, true;
+  if (s.kind != K::Binary || s.kids.size() != 2 || (s.op != "+" && s.op != "-")) return false;
+  long long c = 0;
+  if (refers_to(s.kids[0], usr) && literal_value(s.kids[1], text, c)) return offset = s.op == "+" ? c : -c, true;
+  if (s.op == "+" && refers_to(s.kids[1], usr) && literal_value(s.kids[0], text, c)) return offset = c, true;
+  return false;
+}
+
+bool integer_type(const std::string& t) {
+  for (const char* x : {"int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long"})
+    if (t == x) return true;
+  return false;
+}
+
+}  // namespace
+
+bool range_loop(const Analysis& a, const Node& s, RangeLoop& out) {
+  if (s.kind != K::For || s.kids.size() != 4 || !s.main) return false;
+  const Node &init = s.kids[0], &cond = strip(s.kids[1]), &inc = strip(s.kids[2]), &body = s.kids[3];
+  if (init.kind != K::DeclStmt || init.kids.size() != 1 || init.kids[0].kind != K::Var) return false;
+  const Node& var = init.kids[0];
+  if (!integer_type(var.type) || var.is_reference || var.is_static || var.kids.empty()) return false;
+  const Node& start = var.kids.back();
+  if (start.kind < K::DeclRef) return false;  // (an initialiser is an expression)
+  // The step: ++i, i++, i += 1.
+  long long one = 0;
+  const bool step = (inc.kind == K::Unary && inc.op == "++" && !inc.kids.empty() && refers_to(inc.kids[0], var.usr)) ||
+                    (inc.kind == K::CompoundAssign && inc.op == "+=" && inc.kids.size() == 2 &&
+                     refers_to(inc.kids[0], var.usr) && literal_value(inc.kids[1], a.tree->text, one) && one == 1);
+  if (!step || cond.kind != K::Binary || cond.kids.size() != 2) return false;
+  const Node* bound = nullptr;
+  if ((cond.op == "<" || cond.op == "<=") && refers_to(cond.kids[0], var.usr)) bound = &cond.kids[1];
+  if ((cond.op == ">" || cond.op == ">=") && refers_to(cond.kids[1], var.usr)) bound = &cond.kids[0];
+  if (!bound) return false;
+  bool plain = true;
+  each(body, [&](const Node& n) { plain = plain && n.kind != K::Goto && n.kind != K::Label && n.kind != K::Lambda; });
+  if (!plain) return false;
+  const std::set<std::string> changed = changed_locals({&body});
+  bool reads_var = false;
+  each(*bound, [&](const Node& n) { reads_var = reads_var || refers_to(n, var.usr); });
+  if (changed.count(var.usr) || reads_var || !invariant_bound(a, *bound, changed)) return false;
+  RangeLoop r;
+  r.loop = &s, r.var = &var, r.start = &start, r.bound = bound;
+  r.inclusive = cond.op == "<=" || cond.op == ">=";
+  const std::string& text = a.tree->text;
+  each(body, [&](const Node& n) {
+    if (n.kind != K::Call || n.name != "operator[]" || !n.main || n.kids.size() < 2 || r.accesses.size() >= 16) return;
+    const Node &span = strip(n.kids.front()), &index = n.kids.back();
+    long long offset = 0;
+    if (span_parameter(span) && span.main && index.main && spelt_as_subscript(text, span, index, n) &&
+        index_offset(index, var.usr, text, offset))
+      r.accesses.push_back({&n, &span, offset});
+  });
+  if (r.accesses.empty()) return false;
+  out = r;
+  return true;
+}
+
+std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<const Node*>& statements, size_t limit) {
+  std::vector<AheadAccess> out;
+  const std::set<std::string> changed = changed_locals(statements);
+  const std::string& text = a.tree->text;
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == K::Lambda || out.size() >= limit) return;
+    if (n.kind == K::Call && n.name == "operator[]" && n.main && n.kids.size() >= 2) {
+      const Node &span = strip(n.kids.front()), &index = n.kids.back();
+      if (span_parameter(span) && span.main && index.main && spelt_as_subscript(text, span, index, n) &&
+          a.uniform_expr(index) && computable_ahead(a, index, changed)) {
+        out.push_back({&n, &span, &index});
+        return;
+      }
+    }
+    for (const Node& k : n.kids) walk(k);
+  };
+  for (const Node* s : statements) walk(*s);
+  return out;
+}
+
+}  // namespace cv::emu::fission

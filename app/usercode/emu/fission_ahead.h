@@ -1,0 +1,52 @@
+#pragma once
+// Span accesses checked once a region instead of once a thread (docs/emulator.md,
+// "Accesses checked ahead"): `P[E]` where P is a span parameter and E is the
+// same for every thread and can be computed before the region's loop over
+// threads: it reads parameters, literals, the block's values and uniform
+// locals the region does not change, and holds no call, division or access.
+// The emitter tests every such access once before the loop; when all are in
+// range the loop runs them unchecked (n-body's inner loop, turned inside out,
+// then vectorises), else the loop runs as written and a bad access is named
+// as before. And a thread's own loop over an index (`for (T i = S; i < B;
+// ++i)`) whose span accesses are `P[i]`, `P[i + c]` or `P[i - c]`: one test
+// before the loop of the range i takes, then the loop without those checks
+// (sum3's `v[k]` up to a bound that is not the span's own size). Pure: the
+// analysis and the statements in, the accesses out.
+#include <vector>
+
+#include "usercode/emu/fission_plan.h"
+
+namespace cv::emu::fission {
+
+struct AheadAccess {
+  const Node* call = nullptr;   // the span's operator[] call
+  const Node* span = nullptr;   // its parameter (K::DeclRef)
+  const Node* index = nullptr;  // E
+};
+
+// The accesses of `statements` (a region's, in order) that can be checked
+// ahead, in source order; at most `limit` (none past it are taken).
+std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<const Node*>& statements,
+                                        size_t limit = 16);
+
+// A thread's loop whose accesses follow from its index and its bounds.
+struct RangeLoop {
+  const Node* loop = nullptr;   // K::For
+  const Node* var = nullptr;    // its one variable (K::Var, an integer), never changed by the body
+  const Node* start = nullptr;  // the variable's initialiser
+  const Node* bound = nullptr;  // the condition's other side: no call, access or effect, unchanged by the body
+  bool inclusive = false;       // `<=` (else `<`)
+  struct Access {
+    const Node* call = nullptr;  // operator[] of a span parameter
+    const Node* span = nullptr;
+    long long offset = 0;        // P[i + offset]
+  };
+  std::vector<Access> accesses;  // at least one
+};
+
+// `s` as such a loop: `for (T i = S; i < B; ++i)` (or `i <= B`, `B > i`,
+// `i++`, `i += 1`), no goto or label in its body, which changes neither `i`
+// nor anything B reads.
+bool range_loop(const Analysis& a, const Node& s, RangeLoop& out);
+
+}  // namespace cv::emu::fission

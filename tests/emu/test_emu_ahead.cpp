@@ -1,0 +1,226 @@
+// Accesses checked ahead (fission_ahead.h, docs/emulator.md): a region's
+// accesses at an index every thread shares, tested once before its loop over
+// threads; a thread's loop over an index, its range tested once before the
+// loop. Either way the fibers' answers, and an access out of range still
+// named with its index and line (the copy as written runs then).
+#include "emu_test_util.h"
+
+#include <cstring>
+
+namespace cv::emu::test {
+namespace {
+
+// cv_fault of a checked build (app/usercode/prelude/cudaviz.h), as the runner reads it.
+struct Fault {
+  int hit, line;
+  long long index, size;
+  unsigned thread[3], block[3];
+  unsigned long long pc;
+};
+static_assert(sizeof(Fault) == kFaultRecordBytes, "the prelude's FaultRecord");
+
+Fault fault_of(const Built& b) {
+  Fault f{};
+  if (b.module && b.module->fault_record()) std::memcpy(&f, b.module->fault_record(), sizeof f);
+  return f;
+}
+
+// k(in, out, n) on grid x block threads; the fast path or the fibers.
+std::vector<float> run_k(const Built& b, unsigned grid, unsigned block, std::vector<float> in, size_t out_words,
+                         unsigned n, bool fibers, std::string* path = nullptr) {
+  std::vector<float> out(out_words, 0.f);
+  SpanArg<float> a{in.data(), in.size()}, o{out.data(), out.size()};
+  void* params[] = {&a, &o, &n};
+  Options opt;
+  opt.force_fibers = fibers;
+  const Report r = run(b.kernel, shape(grid, block), params, {view(in, "in", false), view(out, "out")}, opt);
+  EXPECT_TRUE(r.ok) << r.error;
+  if (path) *path = r.path;
+  return out;
+}
+
+std::vector<float> ramp(size_t n) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = 0.25f * static_cast<float>(i % 97) + 1.f;
+  return v;
+}
+
+// An all-pairs loop every thread runs with the same bounds, after threads
+// past n left: turned inside out, its `in[j]` tested once a step for the
+// block, the running threads the block's first.
+TEST(EmuAhead, ATurnedLoopsSharedIndexIsTestedOnceForTheBlock) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float sum = 0.f;
+  for (unsigned j = 0; j < n; ++j) sum += in[j] * in[i];
+  out[i] = sum;
+}
+)";
+  const Built b = build_kernel(src, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("cv_fis_in(in, j)"), std::string::npos) << b.build.fission.code;
+  EXPECT_NE(b.build.fission.code.find("cv_live"), std::string::npos);
+  for (unsigned n : {1u, 63u, 64u, 200u}) {  // a full block, and a last block some threads left
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::string path;
+    const std::vector<float> fast = run_k(b, (n + 63) / 64, 64, ramp(n), n, n, false, &path);
+    EXPECT_EQ(path, "fission");
+    EXPECT_EQ(fast, run_k(b, (n + 63) / 64, 64, ramp(n), n, n, true));
+    EXPECT_EQ(fault_of(b).hit, 0);
+  }
+}
+
+// The same loop one step too far: the test before the loop fails at j = n,
+// the loop runs as written and its check names the index, size and line.
+TEST(EmuAhead, ASharedIndexOutOfRangeIsStillNamedAtItsLine) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float sum = 0.f;
+  for (unsigned j = 0; j <= n; ++j)
+    sum += in[j];
+  out[i] = sum;
+}
+)";
+  const Built b = build_kernel(src, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  ASSERT_NE(b.build.fission.code.find("cv_fis_in(in, j)"), std::string::npos) << b.build.fission.code;
+  std::string path;
+  run_k(b, 2, 64, ramp(100), 100, 100, false, &path);
+  EXPECT_EQ(path, "fission");
+  const Fault f = fault_of(b);
+  EXPECT_EQ(f.hit, 1);
+  EXPECT_EQ(f.index, 100);
+  EXPECT_EQ(f.size, 100);
+  EXPECT_NE(f.pc, 0u);  // the access's own code: the runner reads its line there (pc_lines.h)
+}
+
+// A thread's own loop over an index: P[i], P[i + c], P[c + i], P[i - c]
+// with `<` or `<=`, its range tested once before the loop, against the fibers
+// on sizes where every access is in range.
+TEST(EmuAhead, AThreadsLoopOverAnIndexIsTestedOnceBeforeIt) {
+  const char* loops[] = {
+      "for (long long k = t + 1; k < m; ++k) s += in[k];",
+      "for (unsigned k = t; k <= m - 1; k++) s += in[k] * 2.f;",
+      "for (int k = 1; k < static_cast<int>(m); k += 1) s += in[k - 1] + in[k];",
+      "for (unsigned long long k = 0; m - 1 > k; ++k) s += in[1 + k] - in[k + 1] + in[k];",
+  };
+  for (const char* loop : loops) {
+    SCOPED_TRACE(loop);
+    const std::string src = std::string(R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned m = n - t % 3;
+  float s = 0.f;
+  )") + loop + R"(
+  if (t < out.size) out[t] = s;
+}
+)";
+    const Built b = build_kernel(src, "k", "", false, false, true);
+    ASSERT_TRUE(b.module);
+    EXPECT_NE(b.build.fission.code.find("cv_fis_span_range("), std::string::npos) << b.build.fission.code;
+    for (unsigned n : {3u, 50u, 130u}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      EXPECT_EQ(run_k(b, 2, 64, ramp(n), 128, n, false), run_k(b, 2, 64, ramp(n), 128, n, true));
+      EXPECT_EQ(fault_of(b).hit, 0);
+    }
+  }
+}
+
+// The bound past the span: the loop as written runs and names the first bad index.
+// (A start that differs between threads: a loop every thread runs alike is turned instead.)
+TEST(EmuAhead, AThreadsLoopPastItsSpanIsStillNamed) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  float s = 0.f;
+  for (unsigned k = 2 + threadIdx.x; k < n + 5; ++k)
+    s += in[k - 2];
+  out[0] = s;
+}
+)";
+  const Built b = build_kernel(src, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  ASSERT_NE(b.build.fission.code.find("cv_fis_span_range("), std::string::npos) << b.build.fission.code;
+  run_k(b, 1, 1, ramp(40), 1, 40, false);
+  const Fault f = fault_of(b);
+  EXPECT_EQ(f.hit, 1);
+  EXPECT_EQ(f.index, 40);
+  EXPECT_NE(f.pc, 0u);
+}
+
+// A thread's loops whose range the test before them could not know: the
+// index or the bound changed in the body, a bound that calls or reads the
+// index, an index not i + c, a start below zero. Each runs as written (no range test, or one that fails), with
+// the fibers' answers.
+TEST(EmuAhead, LoopsWhoseRangeMayChangeAreLeftAsWritten) {
+  struct Case {
+    const char* loop;
+    bool versioned;
+  };
+  const Case cases[] = {
+      {"for (unsigned k = t % 2; k < m; ++k) { s += in[k]; if (s > 40.f) k += 1; }", false},
+      {"for (unsigned k = t % 2; k < m; ++k) { s += in[k]; if (k == 3) m -= 1; }", false},
+      {"for (unsigned k = t % 2; k < m - k; ++k) s += in[k];", false},
+      {"for (unsigned k = t % 2; k < static_cast<unsigned>(sqrtf(m)); ++k) s += in[k];", false},
+      {"for (unsigned k = t % 2; k < m; ++k) s += in[2 * k / 3];", false},
+      {"for (int k = static_cast<int>(t % 2) - 1; k < static_cast<int>(m) - 1; ++k) s += in[k + 1];", true},  // tested, fails for even t
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.loop);
+    const std::string src = std::string(R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned m = n;
+  float s = 0.f;
+  )") + c.loop + R"(
+  if (t < out.size) out[t] = s;
+}
+)";
+    const Built b = build_kernel(src, "k", "", false, false, true);
+    ASSERT_TRUE(b.module);
+    EXPECT_EQ(b.build.fission.code.find("cv_fis_span_range(") != std::string::npos, c.versioned)
+        << b.build.fission.code;
+    for (unsigned n : {10u, 100u}) {
+      EXPECT_EQ(run_k(b, 1, 32, ramp(n), 32, n, false), run_k(b, 1, 32, ramp(n), 32, n, true));
+      EXPECT_EQ(fault_of(b).hit, 0);
+    }
+  }
+}
+
+// `#pragma unroll` before a loop every thread runs alike: still turned
+// inside out (the hint dropped on the CPU), the fibers' answers.
+TEST(EmuAhead, APragmaUnrolledLoopIsStillTurned) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  extern __shared__ float tile[];
+  const unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  float sum = 0.f;
+  for (unsigned base = 0; base < n; base += blockDim.x) {
+    tile[t] = base + t < n ? in[base + t] : 0.f;
+    __syncthreads();
+#pragma unroll 4
+    for (unsigned k = 0; k < blockDim.x; ++k) sum += tile[k] * (i % 5);
+    __syncthreads();
+  }
+  if (i < n) out[i] = sum;
+}
+)";
+  const Built b = build_kernel(src, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  // Turned: the loop over k holds the loop over the block's threads.
+  const std::string& code = b.build.fission.code;
+  const size_t k_loop = code.find("for (unsigned k = 0;");
+  ASSERT_NE(k_loop, std::string::npos) << code;
+  EXPECT_NE(code.find("for (unsigned cv_x", k_loop), std::string::npos) << code;
+  EXPECT_EQ(code.find("#pragma unroll"), std::string::npos) << code;
+  for (unsigned n : {64u, 100u}) {
+    const std::vector<float> fast = run_k(b, (n + 63) / 64, 64, ramp(n), n, n, false);
+    EXPECT_EQ(fast, run_k(b, (n + 63) / 64, 64, ramp(n), n, n, true));
+  }
+}
+
+}  // namespace
+}  // namespace cv::emu::test
