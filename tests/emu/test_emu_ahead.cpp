@@ -190,6 +190,52 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   }
 }
 
+// A deferred atomic inside a thread's loop at one address every thread
+// shares (checked ahead): the fast copy takes the address once before its
+// loop over threads and the loop only sums; the totals are the fibers' and
+// the host's, over several blocks and a last block some threads skip.
+TEST(EmuAhead, AnAtomicAtOneAddressInAThreadsLoopIsTakenOnceAndSummed) {
+  const char* src = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<unsigned long long> count, unsigned n) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned j = t; j < n; ++j)
+    if (in[j] > 12.f) atomicAdd(&count[0], 1ull);
+  for (unsigned j = 0; j < t % 4; ++j) atomicAdd(&count[1], 2ull);
+}
+)";
+  const Built b = build_kernel(src, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("cv_fis_defer_put("), std::string::npos) << b.build.fission.code;
+  EXPECT_NE(b.build.fission.code.find("auto* const cv_a ="), std::string::npos);
+  for (unsigned n : {1u, 100u, 300u}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<float> in = ramp(n);
+    auto launch = [&](bool fibers) {
+      std::vector<unsigned long long> count(2, 0);
+      SpanArg<float> a{in.data(), in.size()};
+      SpanArg<unsigned long long> c{count.data(), count.size()};
+      unsigned nn = n;
+      void* params[] = {&a, &c, &nn};
+      Options opt;
+      opt.force_fibers = fibers;
+      const Report r = run(b.kernel, shape((n + 63) / 64, 64), params, {view(in, "in", false), view(count, "count")}, opt);
+      EXPECT_TRUE(r.ok) << r.error;
+      return count;
+    };
+    const std::vector<unsigned long long> fast = launch(false);
+    EXPECT_EQ(fast, launch(true));
+    unsigned long long hits = 0, twos = 0;
+    const unsigned threads = (n + 63) / 64 * 64;
+    for (unsigned t = 0; t < threads; ++t) {
+      for (unsigned j = t; j < n; ++j) hits += in[j] > 12.f;
+      twos += 2ull * (t % 4);
+    }
+    EXPECT_EQ(fast[0], hits);
+    EXPECT_EQ(fast[1], twos);
+    EXPECT_EQ(fault_of(b).hit, 0);
+  }
+}
+
 // `#pragma unroll` before a loop every thread runs alike: still turned
 // inside out (the hint dropped on the CPU), the fibers' answers.
 TEST(EmuAhead, APragmaUnrolledLoopIsStillTurned) {

@@ -1,9 +1,12 @@
 // ahead_accesses(): span accesses whose index every thread of a block shares (fission_ahead.h).
 #include "usercode/emu/fission_ahead.h"
 
+#include "usercode/emu/fission_once.h"
+
 #include <cctype>
 #include <cstring>
 #include <exception>
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <string>
@@ -85,20 +88,25 @@ bool computable_ahead(const Analysis& a, const Node& e, const std::set<std::stri
   return true;
 }
 
-// `P[E]` as spelt: the bracket right after P, E's end right before the closing one.
-bool spelt_as_subscript(const std::string& text, const Node& span, const Node& index, const Node& call) {
-  auto only = [&](unsigned b, unsigned e, char want) {
-    if (b > e || e > text.size()) return false;
-    std::string s;
-    for (unsigned i = b; i < e; ++i)
-      if (!std::isspace(static_cast<unsigned char>(text[i]))) s += text[i];
-    return s == std::string(1, want);
-  };
-  return only(span.end, index.begin, '[') && only(index.end, call.end, ']');
-}
-
 bool span_parameter(const Node& n) {
   return n.kind == K::DeclRef && n.ref_kind == K::Param && n.type.rfind("cv::Span<", 0) == 0 && !n.is_reference;
+}
+
+// The text between two offsets without white space.
+std::string between(const std::string& text, unsigned b, unsigned e) {
+  std::string s;
+  for (unsigned i = b; i < e && i < text.size(); ++i)
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) s += text[i];
+  return b <= e ? s : "?";
+}
+
+bool divides_by_variable(const Node& e, const std::string& text) {
+  bool r = false;
+  each(e, [&](const Node& n) {
+    r = r || (n.kind == K::Binary && (n.op == "/" || n.op == "%") &&
+              !(n.kids.size() == 2 && literal_nonzero(n.kids[1], text)));
+  });
+  return r;
 }
 
 // B of `i < B`: computed again before the loop, it must give what the loop's
@@ -202,16 +210,80 @@ bool range_loop(const Analysis& a, const Node& s, RangeLoop& out) {
   r.inclusive = cond.op == "<=" || cond.op == ">=";
   const std::string& text = a.tree->text;
   each(body, [&](const Node& n) {
-    if (n.kind != K::Call || n.name != "operator[]" || !n.main || n.kids.size() < 2 || r.accesses.size() >= 16) return;
-    const Node &span = strip(n.kids.front()), &index = n.kids.back();
     long long offset = 0;
-    if (span_parameter(span) && span.main && index.main && spelt_as_subscript(text, span, index, n) &&
-        index_offset(index, var.usr, text, offset))
-      r.accesses.push_back({&n, &span, offset});
+    if (AheadAccess x; r.accesses.size() < 16 && span_access(n, text, x) && index_offset(*x.index, var.usr, text, offset))
+      r.accesses.push_back({x, offset});
   });
   if (r.accesses.empty()) return false;
   out = r;
   return true;
+}
+
+bool span_access(const Node& n, const std::string& text, AheadAccess& out) {
+  if (n.kind != K::Call || !n.main || n.kids.size() < 2) return false;
+  const Node *span = nullptr, *index = nullptr;
+  std::string open, close;
+  if (n.name == "operator[]") {
+    span = &strip(n.kids.front()), index = &n.kids.back(), open = "[", close = "]";
+  } else if (n.name == "at") {  // P.at(E), its line argument left to its default
+    const Node& callee = strip(n.kids[0]);
+    if (callee.kind != K::MemberRef || callee.arrow || callee.kids.empty()) return false;
+    for (size_t k = 2; k < n.kids.size(); ++k)
+      if (n.kids[k].main) return false;
+    span = &strip(callee.kids[0]), index = &n.kids[1], open = ".at(", close = ")";
+  } else {
+    return false;
+  }
+  if (!span_parameter(*span) || !span->main || !index->main || between(text, span->end, index->begin) != open ||
+      between(text, index->end, n.end) != close)
+    return false;
+  out = {&n, span, index};
+  return true;
+}
+
+ThreadAccesses thread_accesses(const Analysis& a, const std::vector<const Node*>& statements,
+                               const std::vector<AheadAccess>& skip, size_t limit) {
+  ThreadAccesses out;
+  const std::set<std::string> changed = changed_locals(statements);
+  const std::string& text = a.tree->text;
+  std::set<const Node*> skipped;
+  for (const AheadAccess& x : skip) skipped.insert(x.call);
+  // What an index reads that is neither computed again nor unchanged by the region.
+  auto stable = [&](const Node& e, const std::vector<const Node*>& computed) {
+    std::set<std::string> mine;
+    for (const Node* v : computed) mine.insert(v->usr);
+    bool ok = !divides_by_variable(e, text);
+    each(e, [&](const Node& n) {
+      if (n.kind == K::DeclRef && n.ref_kind == K::Var && a.locals.count(n.ref) && !mine.count(n.ref))
+        ok = ok && !changed.count(n.ref);
+    });
+    return ok;
+  };
+  std::function<void(const Node&)> walk = [&](const Node& n) {
+    if (n.kind == K::Lambda || out.accesses.size() >= limit) return;
+    AheadAccess x;
+    if (!skipped.count(&n) && span_access(n, text, x)) {
+      std::vector<const Node*> computed = out.computed;
+      if (thread_value(a, *x.index, computed) && stable(*x.index, computed)) {
+        bool ok = true;
+        for (const Node* v : computed)  // the initialisers the pass computes again
+          if (std::find(out.computed.begin(), out.computed.end(), v) == out.computed.end())
+            for (const Node& k : v->kids)
+              if (k.kind >= K::DeclRef) ok = ok && stable(k, computed);
+        if (ok) {
+          out.accesses.push_back(x);
+          out.computed = computed;
+        }
+      }
+    }
+    for (const Node& k : n.kids) walk(k);
+  };
+  for (const Node* s : statements) walk(*s);
+  // The pass declares each once, in one scope: two of one name cannot be.
+  std::set<std::string> names;
+  for (const Node* v : out.computed)
+    if (!names.insert(v->name).second) return {};
+  return out;
 }
 
 std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<const Node*>& statements, size_t limit) {
@@ -220,13 +292,9 @@ std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<con
   const std::string& text = a.tree->text;
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (n.kind == K::Lambda || out.size() >= limit) return;
-    if (n.kind == K::Call && n.name == "operator[]" && n.main && n.kids.size() >= 2) {
-      const Node &span = strip(n.kids.front()), &index = n.kids.back();
-      if (span_parameter(span) && span.main && index.main && spelt_as_subscript(text, span, index, n) &&
-          a.uniform_expr(index) && computable_ahead(a, index, changed)) {
-        out.push_back({&n, &span, &index});
-        return;
-      }
+    if (AheadAccess x; span_access(n, text, x) && a.uniform_expr(*x.index) && computable_ahead(a, *x.index, changed)) {
+      out.push_back(x);
+      return;
     }
     for (const Node& k : n.kids) walk(k);
   };

@@ -19,15 +19,30 @@
 namespace cv::emu::fission {
 
 struct AheadAccess {
-  const Node* call = nullptr;   // the span's operator[] call
+  const Node* call = nullptr;   // the span's operator[] or at() call
   const Node* span = nullptr;   // its parameter (K::DeclRef)
   const Node* index = nullptr;  // E
 };
+
+// `P[E]` or `P.at(E)` of a span parameter P, as spelt (the unchecked copy
+// replaces the text between P and E, and after E).
+bool span_access(const Node& call, const std::string& text, AheadAccess& out);
 
 // The accesses of `statements` (a region's, in order) that can be checked
 // ahead, in source order; at most `limit` (none past it are taken).
 std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<const Node*>& statements,
                                         size_t limit = 16);
+
+// A region's accesses whose index each thread can compute before the region
+// runs (thread_value, fission_once.h): a pass over the block's threads tests
+// them all, and when every one is in range the region runs them unchecked.
+// Indices read no local the region changes, and divide only by literals.
+struct ThreadAccesses {
+  std::vector<AheadAccess> accesses;
+  std::vector<const Node*> computed;  // const locals the pass declares again, in order
+};
+ThreadAccesses thread_accesses(const Analysis& a, const std::vector<const Node*>& statements,
+                               const std::vector<AheadAccess>& skip, size_t limit = 16);
 
 // A thread's loop whose accesses follow from its index and its bounds.
 struct RangeLoop {
@@ -37,9 +52,8 @@ struct RangeLoop {
   const Node* bound = nullptr;  // the condition's other side: no call, access or effect, unchanged by the body
   bool inclusive = false;       // `<=` (else `<`)
   struct Access {
-    const Node* call = nullptr;  // operator[] of a span parameter
-    const Node* span = nullptr;
-    long long offset = 0;        // P[i + offset]
+    AheadAccess at;              // P[i + offset] (span_access)
+    long long offset = 0;
   };
   std::vector<Access> accesses;  // at least one
 };

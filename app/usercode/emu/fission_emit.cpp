@@ -63,6 +63,7 @@ class Emitter {
   void region_code(int id, const std::vector<Part>& parts);
   std::string versions(int id, const std::vector<Part>& parts);
   std::string ahead_condition(int id, const std::vector<AheadAccess>& ahead) const;
+  std::string thread_pass(int id, const ThreadAccesses& ta) const;
   std::string thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once);
   std::string once_code(const OnceLoop& o, int id) const;
   std::string once_check(int id, const std::vector<OnceLoop>& once) const;
@@ -101,7 +102,11 @@ class Emitter {
   // The region's copy run when its ahead checks passed (region_code): the
   // accesses in `unchecked_` without their check, the threads [0, cv_live).
   bool fast_ = false;
-  mutable std::set<const Node*> unchecked_;
+  mutable std::map<const Node*, AheadAccess> unchecked_;
+  // Deferred atomics whose address the fast copy takes once before its loop
+  // over threads (region_code): in the loop only their sum.
+  std::set<const Node*> hoisted_;
+  std::string hoisted_addresses(int id) const;
   mutable std::set<const Node*> versioning_;  // range loops being written out (range_loop_code)
   std::string range_loop_code(const RangeLoop& r, int region, const Calls* warps) const;
   long line_of(unsigned offset) const;
@@ -164,8 +169,8 @@ std::string Emitter::range_loop_code(const RangeLoop& r, int region, const Calls
   std::set<std::string> seen;
   for (const RangeLoop::Access& x : r.accesses) {
     const std::string test = "cv_fis_span_range(" + lo + ", " + hi + ", " + (r.inclusive ? "true" : "false") + ", " +
-                             std::to_string(x.offset) + "LL, " + text_.substr(x.span->begin, x.span->end - x.span->begin) +
-                             ".size)";
+                             std::to_string(x.offset) + "LL, " +
+                             text_.substr(x.at.span->begin, x.at.span->end - x.at.span->begin) + ".size)";
     if (seen.insert(test).second) proof += (proof.empty() ? "" : " && ") + test;
   }
   versioning_.insert(&s);
@@ -175,7 +180,7 @@ std::string Emitter::range_loop_code(const RangeLoop& r, int region, const Calls
   const std::string slow = head + rewrite(body.begin, statement_end(text_, body), region, warps);
   std::vector<const Node*> added;
   for (const RangeLoop::Access& x : r.accesses)
-    if (unchecked_.insert(x.call).second) added.push_back(x.call);
+    if (unchecked_.emplace(x.at.call, x.at).second) added.push_back(x.at.call);
   const std::string fast = head + rewrite(body.begin, statement_end(text_, body), region, warps);
   for (const Node* c : added) unchecked_.erase(c);
   versioning_.erase(&s);
@@ -244,6 +249,12 @@ void Emitter::branch_free_edits(const Node& s, const Node& call, bool in_loop, s
     out.push_back({value.end, end, value_wrap(call).close + ") : 0; " + u + ".any |= cv_c; " + u + ".c[cv_t] = cv_c; }"});
     return;
   }
+  if (hoisted_.count(&call)) {  // the address taken before the loop over threads: only the sum here
+    out.push_back({s.begin, cond.begin, "{ const bool cv_c = static_cast<bool>("});
+    out.push_back({cond.end, value.begin, "); " + d + ".v += cv_c ? static_cast<decltype(" + d + ".v)>(" + value_wrap(call).open});
+    out.push_back({value.end, end, value_wrap(call).close + ") : 0; }"});
+    return;
+  }
   out.push_back({s.begin, cond.begin, "{ " + d + ".c = static_cast<bool>("});
   // The address is the same for every thread at this point, not always for
   // a whole loop (a per-thread loop may step it): a new one flushes the sum so
@@ -296,10 +307,10 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
         return;
       }
     }
-    if (unchecked_.count(&n) && inside(n.begin, n.end)) {  // P[E] -> P.data[E], checked ahead
-      const Node& index = n.kids.back();
-      out.push_back({strip(n.kids.front()).end, index.begin, ".data[static_cast<long long>("});
-      out.push_back({index.end, n.end, ")]"});
+    if (auto u = unchecked_.find(&n); u != unchecked_.end() && inside(n.begin, n.end)) {  // P.data[E], checked ahead
+      const AheadAccess& x = u->second;
+      out.push_back({x.span->end, x.index->begin, ".data[static_cast<long long>("});
+      out.push_back({x.index->end, n.end, ")]"});
     }
     if (n.kind == K::For || n.kind == K::While || n.kind == K::Do) {  // (no edit is of a loop itself)
       ++loops;
@@ -335,6 +346,14 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
         for (const Node* k : {&n.kids[0], &c->kids[1], &c->kids[2]}) walk(*k);
         return;
       }
+    if (auto d = deferred_.find(&n); d != deferred_.end() && hoisted_.count(&n) && n.kids.size() > 2 &&
+                                     inside(n.begin, n.end)) {  // the address taken before the loop
+      const Wrap value = through_.count(&n) ? value_wrap(n) : Wrap{};
+      out.push_back({strip(n.kids[0]).ref_offset, n.kids[2].begin, "cv_fis_defer_put(cv_d_" + std::to_string(d->second) + ", " + value.open});
+      if (!value.close.empty()) out.push_back({n.kids[2].end, n.kids[2].end, value.close});
+      walk(n.kids[2]);
+      return;
+    }
     if (auto d = deferred_.find(&n); d != deferred_.end() && n.kids.size() > 1 && inside(n.begin, n.end)) {
       const Node& callee = strip(n.kids[0]);
       const Wrap address = address_wrap(n);
@@ -538,21 +557,77 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
   for (const Part& p : parts)
     if (statements.empty() || statements.back() != p.s) statements.push_back(p.s);
   const std::vector<AheadAccess> ahead = checked_ ? ahead_accesses(a_, statements) : std::vector<AheadAccess>{};
-  if (ahead.empty() && !tracking_) {
+  const ThreadAccesses threads = checked_ ? thread_accesses(a_, statements, ahead) : ThreadAccesses{};
+  if (ahead.empty() && threads.accesses.empty() && !tracking_) {
     out_ += versions(id, parts);
   } else {
     fast_ = true;
-    for (const AheadAccess& x : ahead) unchecked_.insert(x.call);
-    const std::string fast = std::regex_replace(versions(id, parts), std::regex("cv_next_" + std::to_string(id) + "(?![0-9])"),
-                                                "cv_next_" + std::to_string(id) + "_fast");
+    for (const AheadAccess& x : ahead) unchecked_.emplace(x.call, x);
+    for (const AheadAccess& x : threads.accesses) unchecked_.emplace(x.call, x);
+    // A deferred atomic at P or &P[e] checked ahead: the same address for
+    // every thread and step, so taken once here (a new one flushes the sum so
+    // far, as a step would) and the loop only sums.
+    for (const auto& [call, slot] : deferred_) {
+      const Node& at = strip(call->kids[1]);
+      const bool whole = at.kind == K::DeclRef && at.ref_kind == K::Param;
+      const bool element = at.kind == K::Unary && at.op == "&" && !at.kids.empty() && unchecked_.count(&strip(at.kids[0])) &&
+                           std::any_of(ahead.begin(), ahead.end(), [&](const AheadAccess& x) { return x.call == &strip(at.kids[0]); });
+      const bool here = std::any_of(statements.begin(), statements.end(), [&](const Node* st) {
+        return call->begin >= st->begin && call->end <= statement_end(text_, *st);
+      });
+      if (here && call->kids.size() > 2 && (whole || element)) hoisted_.insert(call);
+    }
+    const std::string k = std::to_string(id);
+    const std::string fast = hoisted_addresses(id) +
+                             std::regex_replace(versions(id, parts), std::regex("cv_next_" + k + "(?![0-9])"),
+                                                "cv_next_" + k + "_fast");
     fast_ = false;
     unchecked_.clear();
-    out_ += "\nif (" + ahead_condition(id, ahead) + ") {" + fast + "} else {" + versions(id, parts) + "}\n";
+    hoisted_.clear();
+    out_ += "\nbool cv_fast_" + k + " = " + ahead_condition(id, ahead) + ";";
+    if (!threads.accesses.empty()) out_ += "\nif (cv_fast_" + k + ") {" + thread_pass(id, threads) + "}";
+    out_ += "\nif (cv_fast_" + k + ") {" + fast + "} else {" + versions(id, parts) + "}\n";
   }
   out_ += summed_takes(parts) + flushes() + "\n";
   bool exits = false;
   for (const Node* s : statements) each(*s, [&](const Node& n) { exits = exits || n.kind == K::Return; }, false);
   if (tracking_ && exits) out_ += "cv_live = cv_fis_live(cv_done, cv_bd.x * cv_bd.y * cv_bd.z, cv_bd.x, cv_1d);\n";
+}
+
+std::string Emitter::hoisted_addresses(int id) const {
+  std::string out;
+  for (const Node* call : hoisted_) {
+    const std::string d = "cv_d_" + std::to_string(deferred_.at(call));
+    const Node& addr = call->kids[1];
+    out += "\n{ auto* const cv_a = " + address_wrap(*call)(rewrite(addr.begin, addr.end, id)) + "; if (cv_a != " + d +
+           ".p) { cv_fis_flush(" + d + "); " + d + ".p = cv_a; } }";
+  }
+  return out;
+}
+
+// Once a block, before a region: every thread's indices of the region's
+// accesses that follow from its coordinates (thread_accesses), the const
+// locals they read computed again; any out of range leaves cv_fast_K false,
+// and the copy as written runs (and names it). Over the threads the fast copy
+// would run; computing has no effects, so doing it ahead changes nothing.
+std::string Emitter::thread_pass(int id, const ThreadAccesses& ta) const {
+  const std::string k = std::to_string(id);
+  bool context = false;
+  auto note = [&](const Node& e) {
+    each(e, [&](const Node& n) {
+      context = context || (n.kind == K::Call && !clones_.count(n.ref) && a_.touches_thread_index(n));
+    });
+  };
+  for (const AheadAccess& x : ta.accesses) note(*x.index);
+  for (const Node* v : ta.computed) note(*v);
+  std::string out = "\nunsigned long long cv_bad_" + k + " = 0;" + (tracking_ ? kLiveThreadLoop : kThreadLoop);
+  if (context) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  out += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  for (const Node* v : ta.computed) out += declarator(*v, id, nullptr);
+  for (const AheadAccess& x : ta.accesses)
+    out += "\ncv_bad_" + k + " |= !cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
+           rewrite(x.index->begin, x.index->end, id) + ");";
+  return out + "\n}\n}\ncv_fast_" + k + " = !cv_bad_" + k + ";";
 }
 
 std::string Emitter::versions(int id, const std::vector<Part>& parts) {

@@ -61,6 +61,7 @@ class Reader {
     return std::all_of(e.kids.begin(), e.kids.end(), [&](const Node& k) { return pure(k, var_ok, coordinates); });
   }
 
+  void note(const Node* v) { seen_.insert(v); }
   std::vector<const Node*> computed_in_order() const {
     std::vector<const Node*> v(seen_.begin(), seen_.end());
     std::sort(v.begin(), v.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
@@ -126,6 +127,14 @@ bool once_loop(const Analysis& a, const Node& s, OnceLoop& out) {
   if (!step_ok || escapes(body) || changes(body, v.usr)) return false;
   out.loop = &s;
   out.computed = r.computed_in_order();
+  return true;
+}
+
+bool thread_value(const Analysis& a, const Node& e, std::vector<const Node*>& computed) {
+  Reader r(a, "");
+  for (const Node* v : computed) r.note(v);
+  if (!r.pure(e, false, true)) return false;
+  computed = r.computed_in_order();
   return true;
 }
 

@@ -28,4 +28,10 @@ struct OnceLoop {
 // either has an effect; its body has no break or continue of its own.
 bool once_loop(const Analysis& a, const Node& s, OnceLoop& out);
 
+// `e` without effects, reading only the parameters, the block's values, pure
+// calls, the thread's coordinates and const locals computed from those alone
+// (added to `computed`, once each, in declaration order): a value a pass
+// over the block's threads can compute ahead of the region (fission_ahead.h).
+bool thread_value(const Analysis& a, const Node& e, std::vector<const Node*>& computed);
+
 }  // namespace cv::emu::fission

@@ -149,6 +149,11 @@ inline void cv_fis_flush(cv_fis_defer<T>& d) {
   if (d.p && d.v) atomicAdd(d.p, d.v);
   d.p = nullptr, d.v = 0;
 }
+// The same, its address taken before the loop over threads (region_code's hoisted_).
+template <class T>
+inline void cv_fis_defer_put(cv_fis_defer<T>& d, typename cv_fis_same<T>::type v, int = 0) {
+  d.v += v;
+}
 template <class T>
 inline void cv_fis_defer_add(cv_fis_defer<T>& d, T* p, typename cv_fis_same<T>::type v, int = 0) {
   if (p != d.p) {
