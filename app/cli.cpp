@@ -109,12 +109,14 @@ std::string usage_text() {
           [--reps R] [--input FILE] [--backend auto|cuda|cpu] [--device N]
   cudaviz bench kernel --source FILE.cu [--template NAME] [--n N] [--block X[,Y[,Z]]] [--explain]
           [--reps R] [--backend auto|cuda|cpu] [--device N] [--guard on|off] [--seed S]
+          [--edit-reps N]
           compiles and runs your kernel (docs/kernels.md); the template is the file's
           first line `// template: NAME` unless named; exit 2 on a compile error;
           judged on the template's test set with inputs from a new seed each run
           (--seed S: the seed a verdict reported, to see its failure again);
           --guard on (default) checks every memory access (docs/guard.md) and also
-          times the unguarded kernel (guard_ratio), off runs the raw kernel
+          times the unguarded kernel (guard_ratio), off runs the raw kernel;
+          --edit-reps N times compile, load and first launch N times (default 5, 1-100)
   cudaviz sweep <scene-or-lab> --shapes 8x8,16x16,256x1,... [--csv out.csv]
           [--variant NAME] [--n N] [--reps R] [--backend auto|cuda|cpu] [--device N]
   cudaviz doctor      what this machine offers (driver, GPUs, code in this build, OpenGL,
@@ -288,6 +290,7 @@ Command parse_bench(const std::vector<std::string>& args, FlagReader& f,
   o.explain = f.get("--explain").has_value();
   if (auto seed = f.get("--seed"))
     o.seed = static_cast<uint64_t>(parse_integer(*seed, "--seed", 1, (1ll << 62)));
+  if (auto e = f.get("--edit-reps")) o.edit_reps = static_cast<int>(parse_integer(*e, "--edit-reps", 1, 100));
   if (o.target == "kernel" && !o.source)
     throw UsageError("bench kernel: --source FILE.cu is required (the kernel to compile and run)");
   return cmd;
@@ -318,7 +321,7 @@ Command parse_bench_or_sweep(const std::vector<std::string>& args) {
   std::set<std::string> known{"--variant", "--n", "--reps", "--backend", "--device"};
   if (bench) {
     known.insert({"--block", "--input"});
-    if (args[1] == "kernel") known.insert({"--source", "--template", "--guard", "--seed"});
+    if (args[1] == "kernel") known.insert({"--source", "--template", "--guard", "--seed", "--edit-reps"});
   } else {
     known.insert({"--shapes", "--csv"});
   }

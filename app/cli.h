@@ -89,6 +89,7 @@ struct BenchArgs {
   bool guard = true;  // --guard on|off (bench kernel); on also times the unguarded kernel
   bool explain = false;  // bench kernel --explain: the emulator's races, sectors, divergence
   std::optional<uint64_t> seed;  // bench kernel --seed S: the verdict's inputs (unset: a new seed)
+  int edit_reps = 0;  // bench kernel --edit-reps N: edit to running measured N times (0: the default, 5)
 };
 
 struct SweepOptions {

@@ -363,7 +363,8 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
                               const std::function<void()>& ahead, double& last_edit_ms) {
   std::vector<double> edit_ms, load_ms;
   CompileResult c;
-  const int edit_reps = r.opt.judge_only ? 1 : kEditReps;  // a challenge's judge: once
+  // A challenge's judge: once; --edit-reps N: N times.
+  const int edit_reps = r.opt.judge_only ? 1 : r.opt.edit_reps > 0 ? r.opt.edit_reps : kEditReps;
   for (int k = 0; k < edit_reps; ++k) {
     check_cancel(r.opt, 0.3f * k / edit_reps);  // the labs window's cancel
     const auto t0 = Clock::now();

@@ -40,6 +40,7 @@ Result bench(const std::string& source, const std::string& tmpl = "", std::optio
   if (!tmpl.empty()) opt.template_name = tmpl;
   opt.n = n;
   opt.reps = 3;
+  opt.edit_reps = 1;  // each compile of a kernel is seconds here; the figures' own tests time more (bench_kernel_edit)
   opt.backend = "cpu";
   std::ostringstream out, err;
   Result r;

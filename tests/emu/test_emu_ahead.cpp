@@ -98,6 +98,44 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   EXPECT_NE(f.pc, 0u);  // the access's own code: the runner reads its line there (pc_lines.h)
 }
 
+// Indices each thread computes from its coordinates (a reversal): one pass
+// over the block's threads tests them before the region; the fibers' answers
+// where all are in range (and a block whose last threads are past the end
+// runs as written), and an off-by-one named with its index.
+TEST(EmuAhead, EachThreadsIndicesAreTestedInOnePassBeforeTheRegion) {
+  const char* right = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned long long i = cv::global_index();
+  if (i < in.size) out[i] = in[in.size - i - 1];
+}
+)";
+  const Built b = build_kernel(right, "k", "", false, false, true);
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("cv_bad_"), std::string::npos) << b.build.fission.code;
+  for (unsigned n : {64u, 100u, 256u}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const std::vector<float> fast = run_k(b, (n + 63) / 64, 64, ramp(n), n, n, false);
+    EXPECT_EQ(fast, run_k(b, (n + 63) / 64, 64, ramp(n), n, n, true));
+    EXPECT_EQ(fast[0], ramp(n)[n - 1]);
+    EXPECT_EQ(fault_of(b).hit, 0);
+  }
+  const char* off_by_one = R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned long long i = cv::global_index();
+  if (i < in.size) out[i] = in[in.size - i];
+}
+)";
+  const Built w = build_kernel(off_by_one, "k", "", false, false, true);
+  ASSERT_TRUE(w.module);
+  run_k(w, 2, 64, ramp(128), 128, 128, false);
+  const Fault f = fault_of(w);
+  EXPECT_EQ(f.hit, 1);
+  EXPECT_EQ(f.index, 128);
+  EXPECT_EQ(f.size, 128);
+  EXPECT_EQ(f.thread[0], 0u);
+  EXPECT_EQ(f.block[0], 0u);
+}
+
 // A thread's own loop over an index: P[i], P[i + c], P[c + i], P[i - c]
 // with `<` or `<=`, its range tested once before the loop, against the fibers
 // on sizes where every access is in range.

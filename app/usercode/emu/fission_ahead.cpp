@@ -59,15 +59,19 @@ bool literal_nonzero(const Node& e, const std::string& text) {
   return t.find_first_of("123456789") != std::string::npos && t.find_first_of(".eEpP") == std::string::npos;
 }
 
-// E can be computed before the loop over threads, at no risk: no call, no
-// memory, no division by something that may be zero in a thread that never makes the access.
-bool computable_ahead(const Analysis& a, const Node& e, const std::set<std::string>& changed) {
+// E computed again before its loop (over threads, or a thread's own) gives
+// what E gives where it stands, at no risk: no call, memory or effect, no
+// local in `changed` (with `uniform`, only uniform locals), no division by
+// something that may be zero in a thread that never evaluates E.
+bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>& changed, bool uniform) {
   switch (e.kind) {
     case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
       break;
     case K::DeclRef:
       if (e.ref_kind == K::Param) return true;
-      if (e.ref_kind == K::Var) return a.locals.count(e.ref) && a.uniform.count(e.ref) && !changed.count(e.ref);
+      if (e.ref_kind == K::Var)
+        return a.locals.count(e.ref) && !changed.count(e.ref) && !a.locals.at(e.ref)->is_static &&
+               (!uniform || a.uniform.count(e.ref));
       return e.ref_kind == K::Other;  // enumerators, template constants
     case K::MemberRef:
       if (e.arrow) return false;
@@ -84,7 +88,7 @@ bool computable_ahead(const Analysis& a, const Node& e, const std::set<std::stri
       return false;
   }
   for (const Node& k : e.kids)
-    if (!computable_ahead(a, k, changed)) return false;
+    if (!recomputable(a, k, changed, uniform)) return false;
   return true;
 }
 
@@ -107,35 +111,6 @@ bool divides_by_variable(const Node& e, const std::string& text) {
               !(n.kids.size() == 2 && literal_nonzero(n.kids[1], text)));
   });
   return r;
-}
-
-// B of `i < B`: computed again before the loop, it must give what the loop's
-// own test reads: no call, access or effect, and nothing the body changes.
-bool invariant_bound(const Analysis& a, const Node& e, const std::set<std::string>& changed) {
-  switch (e.kind) {
-    case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
-      break;
-    case K::DeclRef:
-      if (e.ref_kind == K::Param) return true;
-      if (e.ref_kind == K::Var) return a.locals.count(e.ref) && !changed.count(e.ref) && !a.locals.at(e.ref)->is_static;
-      return e.ref_kind == K::Other;
-    case K::MemberRef:
-      if (e.arrow) return false;
-      break;
-    case K::Unary:
-      if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
-      break;
-    case K::Binary:
-      if (e.op == "=" || e.op == ",") return false;
-      if ((e.op == "/" || e.op == "%") && !(e.kids.size() == 2 && literal_nonzero(e.kids[1], a.tree->text)))
-        return false;
-      break;
-    default:
-      return false;
-  }
-  for (const Node& k : e.kids)
-    if (!invariant_bound(a, k, changed)) return false;
-  return true;
 }
 
 bool refers_to(const Node& e, const std::string& usr) {
@@ -204,7 +179,7 @@ bool range_loop(const Analysis& a, const Node& s, RangeLoop& out) {
   const std::set<std::string> changed = changed_locals({&body});
   bool reads_var = false;
   each(*bound, [&](const Node& n) { reads_var = reads_var || refers_to(n, var.usr); });
-  if (changed.count(var.usr) || reads_var || !invariant_bound(a, *bound, changed)) return false;
+  if (changed.count(var.usr) || reads_var || !recomputable(a, *bound, changed, false)) return false;
   RangeLoop r;
   r.loop = &s, r.var = &var, r.start = &start, r.bound = bound;
   r.inclusive = cond.op == "<=" || cond.op == ">=";
@@ -292,7 +267,7 @@ std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<con
   const std::string& text = a.tree->text;
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (n.kind == K::Lambda || out.size() >= limit) return;
-    if (AheadAccess x; span_access(n, text, x) && a.uniform_expr(*x.index) && computable_ahead(a, *x.index, changed)) {
+    if (AheadAccess x; span_access(n, text, x) && a.uniform_expr(*x.index) && recomputable(a, *x.index, changed, true)) {
       out.push_back(x);
       return;
     }
