@@ -125,7 +125,8 @@ void compile_host(const CompileRequest& req, CompileResult& r) {
   }
   std::vector<std::string> argv = {cxx, "-std=c++17", "-O2", "-fPIC", "-shared",
                                    "-fno-math-errno", "-fno-trapping-math", "-Wall", "-Wextra",
-                                   "-Wno-unused-parameter", "-fdiagnostics-color=never", "-fmax-errors=50",
+                                   "-Wno-unused-parameter", "-Wno-unknown-pragmas",  // CUDA's (#pragma unroll)
+                                   "-fdiagnostics-color=never", "-fmax-errors=50",
                                    // An undefined function (a particle_step of other
                                    // parameters) fails here, at its name, not at load.
                                    "-Wl,-z,defs",
