@@ -39,6 +39,22 @@ std::vector<float> run_k(const Built& b, unsigned grid, unsigned block, std::vec
   return out;
 }
 
+// A checked build (CV_CHECKED: the guard's CPU side), the only one that tests ahead.
+Built checked_build(const std::string& src) { return build_kernel(src, "k", "", false, false, true); }
+
+// k(in, out, n) with `loop` summing into s for thread t, after `m_declaration` (of m).
+std::string loop_kernel(const char* m_declaration, const char* loop) {
+  return std::string(R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  )") + m_declaration + R"(
+  float s = 0.f;
+  )" + loop + R"(
+  if (t < out.size) out[t] = s;
+}
+)";
+}
+
 std::vector<float> ramp(size_t n) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = 0.25f * static_cast<float>(i % 97) + 1.f;
@@ -58,7 +74,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   out[i] = sum;
 }
 )";
-  const Built b = build_kernel(src, "k", "", false, false, true);
+  const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
   EXPECT_NE(b.build.fission.code.find("cv_fis_in(in, j)"), std::string::npos) << b.build.fission.code;
   EXPECT_NE(b.build.fission.code.find("cv_live"), std::string::npos);
@@ -85,7 +101,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   out[i] = sum;
 }
 )";
-  const Built b = build_kernel(src, "k", "", false, false, true);
+  const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
   ASSERT_NE(b.build.fission.code.find("cv_fis_in(in, j)"), std::string::npos) << b.build.fission.code;
   std::string path;
@@ -109,7 +125,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   if (i < in.size) out[i] = in[in.size - i - 1];
 }
 )";
-  const Built b = build_kernel(right, "k", "", false, false, true);
+  const Built b = checked_build(right);
   ASSERT_TRUE(b.module);
   EXPECT_NE(b.build.fission.code.find("cv_bad_"), std::string::npos) << b.build.fission.code;
   for (unsigned n : {64u, 100u, 256u}) {
@@ -125,7 +141,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   if (i < in.size) out[i] = in[in.size - i];
 }
 )";
-  const Built w = build_kernel(off_by_one, "k", "", false, false, true);
+  const Built w = checked_build(off_by_one);
   ASSERT_TRUE(w.module);
   run_k(w, 2, 64, ramp(128), 128, 128, false);
   const Fault f = fault_of(w);
@@ -148,16 +164,7 @@ TEST(EmuAhead, AThreadsLoopOverAnIndexIsTestedOnceBeforeIt) {
   };
   for (const char* loop : loops) {
     SCOPED_TRACE(loop);
-    const std::string src = std::string(R"(
-extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned m = n - t % 3;
-  float s = 0.f;
-  )") + loop + R"(
-  if (t < out.size) out[t] = s;
-}
-)";
-    const Built b = build_kernel(src, "k", "", false, false, true);
+    const Built b = checked_build(loop_kernel("const unsigned m = n - t % 3;", loop));
     ASSERT_TRUE(b.module);
     EXPECT_NE(b.build.fission.code.find("cv_fis_span_range("), std::string::npos) << b.build.fission.code;
     for (unsigned n : {3u, 50u, 130u}) {
@@ -179,7 +186,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   out[0] = s;
 }
 )";
-  const Built b = build_kernel(src, "k", "", false, false, true);
+  const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
   ASSERT_NE(b.build.fission.code.find("cv_fis_span_range("), std::string::npos) << b.build.fission.code;
   run_k(b, 1, 1, ramp(40), 1, 40, false);
@@ -191,8 +198,8 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
 
 // A thread's loops whose range the test before them could not know: the
 // index or the bound changed in the body, a bound that calls or reads the
-// index, an index not i + c, a start below zero. Each runs as written (no range test, or one that fails), with
-// the fibers' answers.
+// index, an index not i + c, a start below zero. Each runs as written (no
+// range test, or one that fails), with the fibers' answers.
 TEST(EmuAhead, LoopsWhoseRangeMayChangeAreLeftAsWritten) {
   struct Case {
     const char* loop;
@@ -208,16 +215,7 @@ TEST(EmuAhead, LoopsWhoseRangeMayChangeAreLeftAsWritten) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.loop);
-    const std::string src = std::string(R"(
-extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
-  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned m = n;
-  float s = 0.f;
-  )") + c.loop + R"(
-  if (t < out.size) out[t] = s;
-}
-)";
-    const Built b = build_kernel(src, "k", "", false, false, true);
+    const Built b = checked_build(loop_kernel("unsigned m = n;", c.loop));
     ASSERT_TRUE(b.module);
     EXPECT_EQ(b.build.fission.code.find("cv_fis_span_range(") != std::string::npos, c.versioned)
         << b.build.fission.code;
@@ -241,7 +239,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<unsigned long lo
   for (unsigned j = 0; j < t % 4; ++j) atomicAdd(&count[1], 2ull);
 }
 )";
-  const Built b = build_kernel(src, "k", "", false, false, true);
+  const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
   EXPECT_NE(b.build.fission.code.find("cv_fis_defer_put("), std::string::npos) << b.build.fission.code;
   EXPECT_NE(b.build.fission.code.find("auto* const cv_a ="), std::string::npos);
@@ -292,7 +290,7 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   if (i < n) out[i] = sum;
 }
 )";
-  const Built b = build_kernel(src, "k", "", false, false, true);
+  const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
   // Turned: the loop over k holds the loop over the block's threads.
   const std::string& code = b.build.fission.code;

@@ -63,9 +63,10 @@ std::string epilogue(const BuildRequest& req, const SourceScan& scan, const fiss
   for (const ExternShared& e : scan.extern_shared)
     s += "extern thread_local " + e.type + " " + e.name + "[" + std::to_string(kDynamicSharedCapacity) +
          " / sizeof(" + e.type + ")] __attribute__((alias(\"cv_emu_dynamic_shared\")));\n";
-  // The fast path after those definitions: its loops then reach an extern
-  // __shared__ array directly, not through a call of its thread_local wrapper
-  // at every access (which also kept the tiled n-body's loop from vectorising).
+  // The fast path after those definitions: it reaches an extern __shared__
+  // array as a pointer into cv_emu_dynamic_shared (fission_emit.cpp,
+  // static_declaration), which must be defined here, not through the extern
+  // declaration, whose every access calls its thread_local wrapper.
   if (split && !split->code.empty()) s += "#include \"" + std::string(kFissionCode) + "\"\n";
   s += "extern \"C\" const unsigned long long cv_emu_dynamic_shared_capacity = " +
        std::to_string(scan.extern_shared.empty() ? 0 : kDynamicSharedCapacity) + ";\n";

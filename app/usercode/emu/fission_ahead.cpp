@@ -1,23 +1,18 @@
-// ahead_accesses(): span accesses whose index every thread of a block shares (fission_ahead.h).
+// Span accesses tested before their loop instead of at each step (fission_ahead.h).
 #include "usercode/emu/fission_ahead.h"
 
-#include "usercode/emu/fission_once.h"
-
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <exception>
-#include <algorithm>
 #include <functional>
 #include <set>
 #include <string>
 
+#include "usercode/emu/fission_once.h"
+
 namespace cv::emu::fission {
 namespace {
-
-void each(const Node& n, const std::function<void(const Node&)>& f) {
-  f(n);
-  for (const Node& k : n.kids) each(k, f);
-}
 
 // The local an assignment, step or address-of reaches through members and array elements.
 const Node* root_local(const Node& e) {
@@ -52,11 +47,30 @@ std::set<std::string> changed_locals(const std::vector<const Node*>& statements)
   return out;
 }
 
-bool literal_nonzero(const Node& e, const std::string& text) {
+// An integer literal's value (decimal, hex, octal; suffixes allowed), or false.
+bool literal_value(const Node& e, const std::string& text, long long& v) {
   const Node& s = strip(e);
   if (s.kind != K::Literal || s.end <= s.begin || s.end > text.size()) return false;
-  const std::string t = text.substr(s.begin, s.end - s.begin);
-  return t.find_first_of("123456789") != std::string::npos && t.find_first_of(".eEpP") == std::string::npos;
+  std::string t = text.substr(s.begin, s.end - s.begin);
+  while (!t.empty() && std::strchr("uUlL", t.back())) t.pop_back();
+  if (t.empty() || t.find_first_of(".eEpP'") != std::string::npos) return false;
+  try {
+    size_t used = 0;
+    const unsigned long long u = std::stoull(t, &used, 0);
+    if (used != t.size() || u > (1ull << 40)) return false;
+    v = static_cast<long long>(u);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// A division or remainder whose divisor may be zero (anything but a literal
+// other than 0): computed ahead for a thread that never evaluates it, it could trap.
+bool risky_division(const Node& n, const std::string& text) {
+  long long d = 0;
+  return n.kind == K::Binary && (n.op == "/" || n.op == "%") &&
+         !(n.kids.size() == 2 && literal_value(n.kids[1], text, d) && d != 0);
 }
 
 // E computed again before its loop (over threads, or a thread's own) gives
@@ -80,9 +94,7 @@ bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>&
       if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
       break;
     case K::Binary:
-      if (e.op == "=" || e.op == ",") return false;
-      if ((e.op == "/" || e.op == "%") && !(e.kids.size() == 2 && literal_nonzero(e.kids[1], a.tree->text)))
-        return false;
+      if (e.op == "=" || e.op == "," || risky_division(e, a.tree->text)) return false;
       break;
     default:
       return false;
@@ -106,34 +118,8 @@ std::string between(const std::string& text, unsigned b, unsigned e) {
 
 bool divides_by_variable(const Node& e, const std::string& text) {
   bool r = false;
-  each(e, [&](const Node& n) {
-    r = r || (n.kind == K::Binary && (n.op == "/" || n.op == "%") &&
-              !(n.kids.size() == 2 && literal_nonzero(n.kids[1], text)));
-  });
+  each(e, [&](const Node& n) { r = r || risky_division(n, text); });
   return r;
-}
-
-bool refers_to(const Node& e, const std::string& usr) {
-  const Node& s = strip(e);
-  return s.kind == K::DeclRef && s.ref == usr;
-}
-
-// An integer literal's value (decimal, hex, octal; suffixes allowed), or false.
-bool literal_value(const Node& e, const std::string& text, long long& v) {
-  const Node& s = strip(e);
-  if (s.kind != K::Literal || s.end <= s.begin || s.end > text.size()) return false;
-  std::string t = text.substr(s.begin, s.end - s.begin);
-  while (!t.empty() && std::strchr("uUlL", t.back())) t.pop_back();
-  if (t.empty() || t.find_first_of(".eEpP'") != std::string::npos) return false;
-  try {
-    size_t used = 0;
-    const unsigned long long u = std::stoull(t, &used, 0);
-    if (used != t.size() || u > (1ull << 40)) return false;
-    v = static_cast<long long>(u);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
 }
 
 // P[i], P[i + c], P[c + i], P[i - c]: the offset c (signed), or false.
@@ -144,12 +130,6 @@ bool index_offset(const Node& index, const std::string& usr, const std::string& 
   long long c = 0;
   if (refers_to(s.kids[0], usr) && literal_value(s.kids[1], text, c)) return offset = s.op == "+" ? c : -c, true;
   if (s.op == "+" && refers_to(s.kids[1], usr) && literal_value(s.kids[0], text, c)) return offset = c, true;
-  return false;
-}
-
-bool integer_type(const std::string& t) {
-  for (const char* x : {"int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long"})
-    if (t == x) return true;
   return false;
 }
 

@@ -16,15 +16,9 @@ bool is_barrier_call(const Node& e) {
 }
 
 // Every node, depth first, not into lambdas (their code runs where they are called).
-void each(const Node& n, const std::function<void(const Node&)>& f) {
-  f(n);
-  if (n.kind == K::Lambda) return;
-  for (const Node& k : n.kids) each(k, f);
-}
-
 bool holds(const Node& n, K kind) {
   bool r = false;
-  each(n, [&](const Node& x) { r = r || x.kind == kind; });
+  each(n, [&](const Node& x) { r = r || x.kind == kind; }, false);
   return r;
 }
 
@@ -75,7 +69,7 @@ bool Checker::callee_sync(const Node& s) {
                " holds a barrier or a warp operation (the fast path splits only the kernel's own body)",
            n.line);
     }
-  });
+  }, false);
   return found;
 }
 
@@ -114,7 +108,7 @@ bool Checker::sync_statement(const Node& s, bool in_sync_loop) {
           barriers += is_barrier_name(n.name);
           warps += is_warp_name(n.name);
         }
-      });
+      }, false);
       if (barriers) return fail("__syncthreads()" + at + " is part of a larger expression", s.line);
       if (static_cast<size_t>(warps) != a_.warp_calls(s).size())
         return fail("a warp operation" + at + " sits inside another's operands", s.line);
@@ -208,13 +202,13 @@ bool Analysis::turned(const Node& s) const {
     plain = plain && n.kind != K::Return && n.kind != K::Goto && !(n.kind == K::Var && n.is_static) &&
             n.kind != K::Lambda;
     if (n.kind == K::Var) inside.insert(n.usr);
-  });
+  }, false);
   // What it reads of the thread's own locals must be keepable per thread (else fibers would be the price).
   each(body, [&](const Node& n) {
     if (!plain || n.kind != K::DeclRef || !locals.count(n.ref) || inside.count(n.ref) || uniform.count(n.ref)) return;
     const Node& v = *locals.at(n.ref);
     plain = v.is_static || (v.is_pod && v.size > 0 && !v.is_reference && !v.type_in_body && n.ref_offset);
-  });
+  }, false);
   return plain;
 }
 
@@ -288,7 +282,7 @@ bool Analysis::params_unchanged() {
       if (callee.kind == K::MemberRef && !callee.arrow && !n.const_method && !callee.kids.empty())
         param(changed_root(callee.kids[0]), n);
     }
-  });
+  }, false);
   if (bad.empty()) return true;
   why = "the kernel changes (or may change) its parameter '" + bad + "' at line " + std::to_string(line);
   this->line = line;
@@ -302,14 +296,14 @@ void assigned_outside(const Analysis& a, const Node& s, std::set<std::string>& o
   std::set<std::string> inside;
   each(s, [&](const Node& n) {
     if (n.kind == K::Var) inside.insert(n.usr);
-  });
+  }, false);
   each(s, [&](const Node& n) {
     const Node* r = nullptr;
     if (((n.kind == K::Binary && n.op == "=") || n.kind == K::CompoundAssign ||
          (n.kind == K::Unary && (n.op == "++" || n.op == "--"))) && !n.kids.empty())
       r = changed_root(n.kids[0]);
     if (r && r->ref_kind == K::Var && a.locals.count(r->ref) && !inside.count(r->ref)) out.insert(r->ref);
-  });
+  }, false);
 }
 
 // Statements that run per thread change what they assign once per thread: a
@@ -355,7 +349,7 @@ Analysis analyse(const Tree& tree, const std::string& kernel_usr) {
     if (bad) return;
     if (n.kind == K::Goto || n.kind == K::Label) bad = !c.fail("a goto or label at line " + std::to_string(n.line), n.line);
     else if (n.kind == K::Asm || n.kind == K::Try) bad = !c.fail("asm or try at line " + std::to_string(n.line), n.line);
-  });
+  }, false);
   if (bad) return a;
   if (!a.params_unchanged()) return a;
   do find_uniform(a);

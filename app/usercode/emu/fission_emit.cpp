@@ -19,12 +19,6 @@ namespace {
 constexpr unsigned kMaxThreads = 1024;
 constexpr size_t kMaxReplicatedBytes = 512 * 1024;  // per-thread copies live on the worker's stack
 
-void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas = true) {
-  f(n);
-  if (n.kind == K::Lambda && !into_lambdas) return;
-  for (const Node& k : n.kids) each(k, f, into_lambdas);
-}
-
 struct Edit {
   unsigned begin, end;
   std::string text;
@@ -570,7 +564,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
     for (const auto& [call, slot] : deferred_) {
       const Node& at = strip(call->kids[1]);
       const bool whole = at.kind == K::DeclRef && at.ref_kind == K::Param;
-      const bool element = at.kind == K::Unary && at.op == "&" && !at.kids.empty() && unchecked_.count(&strip(at.kids[0])) &&
+      const bool element = at.kind == K::Unary && at.op == "&" && !at.kids.empty() &&
                            std::any_of(ahead.begin(), ahead.end(), [&](const AheadAccess& x) { return x.call == &strip(at.kids[0]); });
       const bool here = std::any_of(statements.begin(), statements.end(), [&](const Node* st) {
         return call->begin >= st->begin && call->end <= statement_end(text_, *st);

@@ -8,18 +8,6 @@
 namespace cv::emu::fission {
 namespace {
 
-bool integer_type(std::string t) {
-  if (t.rfind("const ", 0) == 0) t = t.substr(6);
-  static const char* const kIntegers[] = {"int",  "unsigned int",  "long",  "unsigned long", "long long",
-                                          "unsigned long long", "short", "unsigned short", "size_t"};
-  return std::any_of(std::begin(kIntegers), std::end(kIntegers), [&](const char* k) { return t == k; });
-}
-
-bool is_var(const Node& e, const std::string& usr) {
-  const Node& s = strip(e);
-  return s.kind == K::DeclRef && s.ref == usr;
-}
-
 class Reader {
  public:
   Reader(const Analysis& a, std::string var) : a_(a), var_(std::move(var)) {}
@@ -92,12 +80,12 @@ bool changes(const Node& body, const std::string& usr) {
   bool r = false;
   std::function<void(const Node&)> walk = [&](const Node& n) {
     if (r) return;
-    if ((n.kind == K::Binary && n.op == "=") || n.kind == K::CompoundAssign) r = is_var(n.kids[0], usr);
+    if ((n.kind == K::Binary && n.op == "=") || n.kind == K::CompoundAssign) r = refers_to(n.kids[0], usr);
     if (n.kind == K::Unary && (n.op == "++" || n.op == "--" || n.op == "&") && !n.kids.empty())
-      r = r || is_var(n.kids[0], usr);
+      r = r || refers_to(n.kids[0], usr);
     if (n.kind == K::Call)  // passed by reference
       for (size_t i = 1; i < n.kids.size(); ++i)
-        r = r || (i - 1 < n.param_ref.size() && n.param_ref[i - 1] == "ref" && is_var(n.kids[i], usr));
+        r = r || (i - 1 < n.param_ref.size() && n.param_ref[i - 1] == "ref" && refers_to(n.kids[i], usr));
     if (n.kind == K::Lambda) r = r || true;  // a capture by reference could change it
     for (const Node& k : n.kids) walk(k);
   };
@@ -121,8 +109,8 @@ bool once_loop(const Analysis& a, const Node& s, OnceLoop& out) {
   if (!r.pure(*start, false, true) || !r.pure(cond, true, false)) return false;
   // The step: ++i, i++, i += STEP (STEP of the block).
   const bool step_ok =
-      (inc.kind == K::Unary && inc.op == "++" && !inc.kids.empty() && is_var(inc.kids[0], v.usr)) ||
-      (inc.kind == K::CompoundAssign && inc.op == "+=" && inc.kids.size() == 2 && is_var(inc.kids[0], v.usr) &&
+      (inc.kind == K::Unary && inc.op == "++" && !inc.kids.empty() && refers_to(inc.kids[0], v.usr)) ||
+      (inc.kind == K::CompoundAssign && inc.op == "+=" && inc.kids.size() == 2 && refers_to(inc.kids[0], v.usr) &&
        r.pure(inc.kids[1], false, false));
   if (!step_ok || escapes(body) || changes(body, v.usr)) return false;
   out.loop = &s;

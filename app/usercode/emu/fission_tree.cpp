@@ -514,6 +514,25 @@ const Node& strip(const Node& e) {
   return *p;
 }
 
+void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas) {
+  f(n);
+  if (n.kind == K::Lambda && !into_lambdas) return;
+  for (const Node& k : n.kids) each(k, f, into_lambdas);
+}
+
+bool refers_to(const Node& e, const std::string& usr) {
+  const Node& s = strip(e);
+  return s.kind == K::DeclRef && s.ref == usr;
+}
+
+bool integer_type(std::string t) {
+  if (t.rfind("const ", 0) == 0) t = t.substr(6);
+  for (const char* k : {"int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "short",
+                        "unsigned short"})
+    if (t == k) return true;
+  return false;
+}
+
 bool escapes(const Node& n, bool in_switch) {
   switch (n.kind) {
     case K::Break: return !in_switch;

@@ -4,6 +4,7 @@
 // place in the assembled file, the declaration it names, types and
 // operators. Built once per build; plain data, so the analysis is testable
 // without libclang.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -76,6 +77,12 @@ struct Tree {
 const Node& strip(const Node& e);
 // A break or continue that leaves `n` (not one of a loop or switch inside it).
 bool escapes(const Node& n, bool in_switch = false);
+// `f` on `n` and every node below it (below a lambda only with `into_lambdas`).
+void each(const Node& n, const std::function<void(const Node&)>& f, bool into_lambdas = true);
+// `e` (through parentheses and conversions) names the declaration `usr`.
+bool refers_to(const Node& e, const std::string& usr);
+// A builtin integer type, as a node's canonical type spells it ("const " aside).
+bool integer_type(std::string type);
 
 // Parses `text` (the assembled kernel.cpp, whose headers are in `dir`) and
 // builds the trees of `entries` (extern "C" names) and what they call.

@@ -138,7 +138,7 @@ struct cv_fis_usum {
 // would equal cv_fis_defer's empty address and the access would not be made).
 template <class T>
 inline T* cv_fis_peek(const cv::Span<T>& s, long long i) {
-  return static_cast<unsigned long long>(i) < s.size ? s.data + i : reinterpret_cast<T*>(cv_scratch);
+  return cv_fis_in(s, i) ? s.data + i : reinterpret_cast<T*>(cv_scratch);
 }
 template <class T>
 inline T* cv_fis_peek(T* p, long long i) {
