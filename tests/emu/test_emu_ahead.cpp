@@ -272,9 +272,11 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<unsigned long lo
   }
 }
 
-// `#pragma unroll` before a loop every thread runs alike: still turned
-// inside out (the hint dropped on the CPU), the fibers' answers.
-TEST(EmuAhead, APragmaUnrolledLoopIsStillTurned) {
+// `#pragma unroll` before a loop every thread runs alike: the fibers'
+// answers. (Such a loop is not turned inside out: with it turned, the lent
+// GPU machine's 16 workers judged count3_guard_unrolled wrong, c32; why is
+// not yet known, so the hint keeps the loop a thread's own.)
+TEST(EmuAhead, APragmaUnrolledLoopGivesTheFibersAnswers) {
   const char* src = R"(
 extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
   extern __shared__ float tile[];
@@ -292,12 +294,6 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
 )";
   const Built b = checked_build(src);
   ASSERT_TRUE(b.module);
-  // Turned: the loop over k holds the loop over the block's threads.
-  const std::string& code = b.build.fission.code;
-  const size_t k_loop = code.find("for (unsigned k = 0;");
-  ASSERT_NE(k_loop, std::string::npos) << code;
-  EXPECT_NE(code.find("for (unsigned cv_x", k_loop), std::string::npos) << code;
-  EXPECT_EQ(code.find("#pragma unroll"), std::string::npos) << code;
   for (unsigned n : {64u, 100u}) {
     const std::vector<float> fast = run_k(b, (n + 63) / 64, 64, ramp(n), n, n, false);
     EXPECT_EQ(fast, run_k(b, (n + 63) / 64, 64, ramp(n), n, n, true));

@@ -361,12 +361,6 @@ Node Builder::node(CXCursor c, bool as_statement_here) {
   if (n.kind == K::Call) as_operator(n);
   if (n.kind == K::If || n.kind == K::For || n.kind == K::While || n.kind == K::Do || n.kind == K::Switch)
     order_statement_kids(n);
-  // `#pragma unroll` around a loop (an attributed statement, unexposed in
-  // libclang): the loop itself, so the analysis sees a loop; the emitted text
-  // starts at the loop, without the hint (which GCC does not read anyway).
-  if (n.kind == K::Other && n.raw_kind >= CXCursor_FirstStmt && n.raw_kind <= CXCursor_LastStmt && n.kids.size() == 1 &&
-      (n.kids[0].kind == K::For || n.kids[0].kind == K::While || n.kids[0].kind == K::Do))
-    return std::move(n.kids[0]);
   // An expression used as a statement (in a block; branches and loop bodies: order_statement_kids).
   return as_statement_here ? as_statement(std::move(n)) : n;
 }
