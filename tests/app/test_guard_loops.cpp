@@ -98,6 +98,35 @@ TEST(GuardLoops, AGridStrideLoopsOneTripThreadsLeaveBeforeTheDivision) {
   EXPECT_NE(before.find("setp.le.u64"), std::string::npos) << before;
 }
 
+// The commonest loop, a 32-bit index stepped by 1 to a bound in a register
+// (corelated's search), is counted in 32 bits: its check has no trip-count
+// select, no 128-bit overflow test and no division, and is about half as long
+// as before this form (45 PTX instructions before the window compare).
+TEST(GuardLoops, AUnitStep32BitSearchHasTheShortCheck) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  const Both b = build(count3(
+      "  const unsigned lo = unsigned(data[0]), hi = unsigned(data[1]);\n"
+      "  unsigned hits = 0;\n"
+      "  for (unsigned y = lo; y < hi; ++y)\n"
+      "    if (data[y] == int(i)) { ++hits; break; }\n"
+      "  if (hits) atomicAdd(&count[0], 1ull);"));
+  ASSERT_TRUE(b.guarded.ok) << b.guarded.first_error() << b.guarded.error;
+  const std::string& ptx = b.guarded.guarded.ptx;
+  ASSERT_GE(b.guarded.guarded.loops_proven, 1u) << ptx;
+  const size_t check = ptx.find("guarded once, before it runs"), proven = ptx.find("_fast:", check);
+  ASSERT_NE(check, std::string::npos) << ptx;
+  ASSERT_NE(proven, std::string::npos) << ptx;
+  const std::string code = ptx.substr(check, proven - check);
+  EXPECT_EQ(code.find("selp"), std::string::npos) << code;
+  EXPECT_EQ(code.find("mul.hi"), std::string::npos) << code;
+  EXPECT_EQ(code.find("div."), std::string::npos) << code;
+  EXPECT_NE(code.find("setp.lt.u32"), std::string::npos) << code;
+  size_t lines = 0;  // instructions before the window compare's table loads
+  const std::string upto = code.substr(0, code.find("ld.const"));
+  for (size_t at = 0; (at = upto.find(";\n", at)) != std::string::npos; ++at) ++lines;
+  EXPECT_LE(lines, 20u) << upto;
+}
+
 // An index read from memory (data[data[k]]) does not follow from the loop:
 // that read keeps its own check in the proven copy, the other one is proven.
 TEST(GuardLoops, AnAccessThatCannotBeProvenIsStillChecked) {

@@ -12,6 +12,13 @@ CV_CLANG_FN(clang_disposeDiagnostic)
 CV_CLANG_FN(clang_getTranslationUnitCursor)
 CV_CLANG_FN(clang_visitChildren)
 CV_CLANG_FN(clang_getCursorKind)
+// Kinds by class, asked of the loaded library: libclang's numbering moved
+// between versions (the translation unit 300 in LLVM 14, 350 in 16), and this
+// build's headers may not be the library's.
+CV_CLANG_FN(clang_isTranslationUnit)
+CV_CLANG_FN(clang_isStatement)
+CV_CLANG_FN(clang_isExpression)
+CV_CLANG_FN(clang_isReference)
 CV_CLANG_FN(clang_getCursorSpelling)
 CV_CLANG_FN(clang_getCString)
 CV_CLANG_FN(clang_disposeString)

@@ -123,6 +123,7 @@ class Emitter {
   std::map<std::string, int> decl_region_;     // local USR -> the region that declares it
   bool remat_expr(const Node& e) const;
   bool rematerialisable(const Node& v) const;
+  std::vector<const Node*> remat_vars(int region) const;
   std::string remat_prefix(int region) const;
   std::string dir_;
   bool checked_ = false;  // CV_CHECKED: each loop step says which thread runs (cv_here)
@@ -654,7 +655,10 @@ std::string Emitter::ahead_condition(int id, const std::vector<AheadAccess>& ahe
 std::string Emitter::thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once) {
   std::string out = tracking_ && fast_ ? kLiveThreadLoop : kThreadLoop;
   if (tracking_ && !fast_) out += "if (cv_done[cv_t]) continue;\n";
-  if (needs_context(parts)) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  // The values computed again read the coordinates as the region's own code does.
+  std::vector<Part> reads = parts;
+  for (const Node* v : remat_vars(id)) reads.push_back({Part::Declarator, v, v});
+  if (needs_context(reads)) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   // A checked access out of range records this (cv_emu_fault_thread): a store to
   // a local the compiler drops where it proves every access in range.
   if (checked_) out += "cv_here.t = cv_t;\n";
@@ -1091,7 +1095,7 @@ bool Emitter::remat_expr(const Node& e) const {
 
 // The values computed again that a region reads but does not declare, and
 // those they are computed from, in declaration order.
-std::string Emitter::remat_prefix(int region) const {
+std::vector<const Node*> Emitter::remat_vars(int region) const {
   std::set<std::string> need;
   std::function<void(const std::string&)> add = [&](const std::string& usr) {
     if (decl_region_.count(usr) && decl_region_.at(usr) == region) return;
@@ -1105,8 +1109,12 @@ std::string Emitter::remat_prefix(int region) const {
   std::vector<const Node*> vs;
   for (const std::string& usr : need) vs.push_back(a_.locals.at(usr));
   std::sort(vs.begin(), vs.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  return vs;
+}
+
+std::string Emitter::remat_prefix(int region) const {
   std::string p;
-  for (const Node* v : vs)
+  for (const Node* v : remat_vars(region))
     p += line_directive(v->name_begin) + "cv_emu::Id<" + v->type + "> " + v->name + init_text(*v, region, nullptr) + ";";
   return p;
 }

@@ -350,8 +350,7 @@ Node Builder::node(CXCursor c, bool as_statement_here) {
       &vs);
   for (CXCursor k : vs.kids) {
     const K kk = kind_of(C().clang_getCursorKind(k));
-    if (kk == K::Other && C().clang_getCursorKind(k) >= CXCursor_FirstRef &&
-        C().clang_getCursorKind(k) <= CXCursor_LastRef)
+    if (kk == K::Other && C().clang_isReference(C().clang_getCursorKind(k)))
       continue;  // type / namespace / template names: nothing to analyse
     if (n.kind == K::Function && kk != K::Param && kk != K::Compound) continue;
     n.kids.push_back(node(k, n.kind == K::Compound));
@@ -361,6 +360,12 @@ Node Builder::node(CXCursor c, bool as_statement_here) {
   if (n.kind == K::Call) as_operator(n);
   if (n.kind == K::If || n.kind == K::For || n.kind == K::While || n.kind == K::Do || n.kind == K::Switch)
     order_statement_kids(n);
+  // `#pragma unroll` around a loop (an attributed statement, unexposed in
+  // libclang): the loop itself, so the analysis sees a loop; the emitted text
+  // starts at the loop, without the hint (which GCC does not read anyway).
+  if (n.kind == K::Other && C().clang_isStatement(static_cast<CXCursorKind>(n.raw_kind)) && n.kids.size() == 1 &&
+      (n.kids[0].kind == K::For || n.kids[0].kind == K::While || n.kids[0].kind == K::Do))
+    return std::move(n.kids[0]);
   // An expression used as a statement (in a block; branches and loop bodies: order_statement_kids).
   return as_statement_here ? as_statement(std::move(n)) : n;
 }
@@ -412,7 +417,7 @@ void Builder::place_in_file(CXCursor def, Function& f) {
               k,
               [](CXCursor e, CXCursor, CXClientData d2) {
                 const CXCursorKind ek = C().clang_getCursorKind(e);
-                if (ek >= CXCursor_FirstExpr && ek <= CXCursor_LastExpr) static_cast<Body*>(d2)->defaults = true;
+                if (C().clang_isExpression(ek)) static_cast<Body*>(d2)->defaults = true;
                 return CXChildVisit_Continue;
               },
               &b);
@@ -424,7 +429,7 @@ void Builder::place_in_file(CXCursor def, Function& f) {
   for (CXCursor p = C().clang_getCursorSemanticParent(def); !C().clang_Cursor_isNull(p);
        p = C().clang_getCursorSemanticParent(p)) {
     const CXCursorKind k = C().clang_getCursorKind(p);
-    if (k == CXCursor_TranslationUnit) break;
+    if (C().clang_isTranslationUnit(k)) break;
     if (k == CXCursor_Namespace) f.namespaces.insert(f.namespaces.begin(), str(C().clang_getCursorSpelling(p)));
     else if (k != CXCursor_LinkageSpec && k != CXCursor_UnexposedDecl) f.free_function = false;
   }

@@ -67,6 +67,10 @@ std::vector<std::string> written(const Instruction& ins) {
   return out;
 }
 
+// Address steps up to this (bytes a trip) times a trip count below 2^32 stay
+// below 2^60: their product needs no overflow test.
+constexpr long long kSmallStep = 1ll << 28;
+
 int type_bits(const std::string& t) {
   if (t == "s32" || t == "u32" || t == "b32") return 32;
   if (t == "s64" || t == "u64" || t == "b64") return 64;
@@ -209,10 +213,11 @@ class Prover {
     c_ << "\t" << setp << " " << p << ", " << op(a) << ", " << op(b) << ";\n";
     oks_.push_back(p);
   }
-  Val select(const Val& yes, const Val& no, const std::string& pred) {
-    const std::string d = fresh(64);
-    c_ << "\tselp.b64 " << d << ", " << op(yes) << ", " << op(no) << ", " << pred << ";\n";
-    return {false, 0, d};
+  // The last iteration's index, ceil(d / step), for d > 0: the loop's `in`
+  // held (the check has left for the guarded copy otherwise), so no select.
+  Val last_trip(const Val& d, const Val& step) {
+    if (step.imm && step.v == 1) return d;
+    return add(64, divide(add(64, d, imm(-1)), step), imm(1));
   }
   Val divide(const Val& a, const Val& by) {  // unsigned 64-bit
     if (by.imm && by.v > 0 && (by.v & (by.v - 1)) == 0) {
@@ -285,6 +290,12 @@ class Prover {
        << ";\n";
   }
   bool trip_ne(int bits, Val x0, Val bound, long long step);
+  // A loop that runs once gains nothing from its proven copy: straight to the guarded one.
+  void leave_if_once() {
+    once_ = fresh(1);
+    c_ << "\tsetp.lt.u64 " << once_ << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once_ << " bra "
+       << kSlowLabel << ";\n";
+  }
 
   const std::vector<Piece>& pieces_;
   const Loop& loop_;
@@ -413,6 +424,17 @@ std::string plain(const std::string& c) {  // the unsigned spellings
 // bound, else 0, provided no value of x wraps (bound + step - 1 fits).
 // Counting down (x > bound) is the same with both negated.
 void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) {
+  // The commonest loop, a 32-bit index stepped by 1 to a bound (a search, a
+  // row): x0 < bound in 32 bits, and the last iteration is bound - x0, exact
+  // as an unsigned 32-bit difference; nothing can wrap (x stops at bound).
+  if (bits == 32 && !le && step.imm && step.v == 1 && !bound.imm) {
+    const std::string in = fresh(1), S = sign ? "s32" : "u32";
+    if (x0.imm) c_ << "\tsetp.gt." << S << " " << in << ", " << op(bound) << ", " << op(x0) << ";\n";
+    else c_ << "\tsetp.lt." << S << " " << in << ", " << op(x0) << ", " << op(bound) << ";\n";
+    leave_if_short(in, step, imm(1));
+    k_ = widen(x0.imm ? add(32, bound, imm(wrap(-x0.v, 32))) : emit("sub.s32", 32, bound, x0), false);
+    return;
+  }
   if (bits == 32) {
     x0 = widen(x0, sign), bound = widen(bound, sign);
     step = step.imm ? imm(step.v) : widen(step, sign);
@@ -424,7 +446,7 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
     const std::string in = fresh(1);
     c_ << "\tsetp.gt.s64 " << in << ", " << op(d) << ", 0;\n";
     leave_if_short(in, step, d);
-    k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
+    k_ = last_trip(d, step);
     return;
   }
   const std::string S = sign ? "s64" : "u64";
@@ -440,7 +462,7 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
   c_ << "\tsetp.lt." << S << " " << in << ", " << op(x0) << ", " << op(bound) << ";\n";
   const Val d = add(64, bound, neg(64, x0));  // when `in`: the distance, below 2^64 as unsigned
   leave_if_short(in, step, d);
-  k_ = select(add(64, divide(add(64, d, imm(-1)), step), imm(1)), imm(0), in);
+  k_ = last_trip(d, step);
 }
 
 // x != bound, x stepping by a power of two: the last iteration is
@@ -522,15 +544,14 @@ bool Prover::trip_count() {
   } else {
     return false;
   }
-  require("setp.lt.u64", *k_, imm(1ll << 32));  // keeps every product below exact in 64 bits
+  // Keeps every product below exact in 64 bits; a 32-bit loop's K is below it already.
+  if (bits == 64) require("setp.lt.u64", *k_, imm(1ll << 32));
   for (const auto& [w, sign] : deferred_) no_wrap(w, sign);
   deferred_.clear();
-  // A loop that runs once gains nothing from its proven copy: straight to the guarded one.
-  // With a register step (a grid-stride loop) the rest of the check costs more
-  // than two guarded trips: those go there too.
-  once_ = fresh(1);
-  c_ << "\tsetp.lt.u64 " << once_ << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once_ << " bra "
-     << kSlowLabel << ";\n";
+  // A loop counted up or down has left already for the guarded copy if it
+  // runs once (leave_if_short: K is at least short_trips_ here); x != bound
+  // may stop after its first trip.
+  if (cmp == "ne") leave_if_once();
   return true;
 }
 
@@ -544,7 +565,13 @@ bool Prover::prove_range(const Range& r, LoopProof& out) {
   if (!addr || (!is_zero(addr->step) && !k_) || (addr->step.imm && addr->step.v % r.align)) return false;
   Val lo = add(64, addr->base, imm(r.lo));
   Val len = imm(r.hi - r.lo);
-  if (!is_zero(addr->step)) {
+  if (addr->step.imm && addr->step.v != 0 && addr->step.v >= -kSmallStep && addr->step.v <= kSmallStep) {
+    // K < 2^32 (or the check fails anyway): step * K is exact, below 2^60,
+    // and its sign is the step's; so is the range's length below 2^62.
+    const Val p = mul(64, addr->step, *k_);
+    if (addr->step.v > 0) len = add(64, p, len);
+    else lo = add(64, lo, p), len = add(64, neg(64, p), len);
+  } else if (!is_zero(addr->step)) {
     // step * K, exact in 64 bits, then the range from both ends.
     const Val p = mul(64, addr->step, *k_);
     const Val hi_part = addr->step.imm ? emit("mul.hi.s64", 64, *k_, addr->step) : emit("mul.hi.s64", 64, addr->step, *k_);
@@ -556,7 +583,9 @@ bool Prover::prove_range(const Range& r, LoopProof& out) {
       require("setp.eq.u64", emit("and.b64", 64, addr->step, imm(r.align - 1)), imm(0));
   }
   if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
-  if (!len.imm) require("setp.lt.u64", len, imm(1ll << 62));  // lo + len cannot wrap past 2^64
+  // lo + len cannot wrap past 2^64 (a small immediate step's length is below it)
+  if (!len.imm && !(addr->step.imm && addr->step.v >= -kSmallStep && addr->step.v <= kSmallStep))
+    require("setp.lt.u64", len, imm(1ll << 62));
   c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
   c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len), a.root);
   const std::string p = fresh(1);
