@@ -196,6 +196,28 @@ bool span_access(const Node& n, const std::string& text, AheadAccess& out) {
   return true;
 }
 
+// ThreadAccesses::all_if: `s` is `if (c) S`, c a thread value the pass can
+// compute (its locals then in out.computed), S nothing but assignments,
+// arithmetic and the accesses the pass tests.
+template <class Stable>
+void plain_if(const Analysis& a, const Node& s, ThreadAccesses& out, const Stable& stable) {
+  if (s.kind != K::If || s.kids.size() != 2 || !s.main) return;
+  std::set<const Node*> tested;
+  for (const AheadAccess& x : out.accesses) tested.insert(x.call);
+  bool plain = true;
+  each(s.kids[1], [&](const Node& n) {
+    const bool access = n.kind == K::Call && tested.count(&n);
+    plain = plain && (access || (n.kind != K::Call && n.kind != K::Return && n.kind != K::Break &&
+                                 n.kind != K::Continue && n.kind != K::Goto && n.kind != K::Lambda &&
+                                 n.kind != K::Other && n.kind != K::New && n.kind != K::Delete &&
+                                 n.kind != K::Throw && n.kind != K::Asm));
+  });
+  std::vector<const Node*> computed = out.computed;
+  if (!plain || !thread_value(a, s.kids[0], computed) || !stable(s.kids[0], computed)) return;
+  out.computed = computed;
+  out.all_if = &s;
+}
+
 ThreadAccesses thread_accesses(const Analysis& a, const std::vector<const Node*>& statements,
                                const std::vector<AheadAccess>& skip, size_t limit) {
   ThreadAccesses out;
@@ -234,6 +256,7 @@ ThreadAccesses thread_accesses(const Analysis& a, const std::vector<const Node*>
     for (const Node& k : n.kids) walk(k);
   };
   for (const Node* s : statements) walk(*s);
+  if (!out.accesses.empty()) plain_if(a, *statements.back(), out, stable);
   // The pass declares each once, in one scope: two of one name cannot be.
   std::set<std::string> names;
   for (const Node* v : out.computed)

@@ -37,9 +37,14 @@ std::vector<AheadAccess> ahead_accesses(const Analysis& a, const std::vector<con
 // runs (thread_value, fission_once.h): a pass over the block's threads tests
 // them all, and when every one is in range the region runs them unchecked.
 // Indices read no local the region changes, and divide only by literals.
+// The region's last statement `if (c) S` (no else), c such a value and S
+// only accesses (of these) and assignments: the pass tests c too, and where
+// it holds for every thread a copy runs S without the test (a masked loop,
+// a backward load under `if (i < n)`, does not vectorise).
 struct ThreadAccesses {
   std::vector<AheadAccess> accesses;
   std::vector<const Node*> computed;  // const locals the pass declares again, in order
+  const Node* all_if = nullptr;       // that `if`, when it qualifies
 };
 ThreadAccesses thread_accesses(const Analysis& a, const std::vector<const Node*>& statements,
                                const std::vector<AheadAccess>& skip, size_t limit = 16);

@@ -57,7 +57,7 @@ class Emitter {
   void region_code(int id, const std::vector<Part>& parts);
   std::string versions(int id, const std::vector<Part>& parts);
   std::string ahead_condition(int id, const std::vector<AheadAccess>& ahead) const;
-  std::string thread_pass(int id, const ThreadAccesses& ta) const;
+  std::string thread_pass(int id, const ThreadAccesses& ta, bool all_if) const;
   std::string thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once);
   std::string once_code(const OnceLoop& o, int id) const;
   std::string once_check(int id, const std::vector<OnceLoop>& once) const;
@@ -573,14 +573,23 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
       if (here && call->kids.size() > 2 && (whole || element)) hoisted_.insert(call);
     }
     const std::string k = std::to_string(id);
-    const std::string fast = hoisted_addresses(id) +
-                             std::regex_replace(versions(id, parts), std::regex("cv_next_" + k + "(?![0-9])"),
-                                                "cv_next_" + k + "_fast");
+    auto renamed = [&](const std::vector<Part>& ps, const char* as) {
+      return hoisted_addresses(id) +
+             std::regex_replace(versions(id, ps), std::regex("cv_next_" + k + "(?![0-9])"), "cv_next_" + k + as);
+    };
+    const std::string fast = renamed(parts, "_fast");
+    // Where the region's last `if` holds for every running thread: its body alone.
+    const bool all_if = threads.all_if && parts.back().mode == Part::Whole && parts.back().s == threads.all_if;
+    std::vector<Part> bare = parts;
+    if (all_if) bare.back() = {Part::Whole, &threads.all_if->kids[1], nullptr};
+    const std::string all = all_if ? renamed(bare, "_all") : "";
     fast_ = false;
     unchecked_.clear();
     hoisted_.clear();
     out_ += "\nbool cv_fast_" + k + " = " + ahead_condition(id, ahead) + ";";
-    if (!threads.accesses.empty()) out_ += "\nif (cv_fast_" + k + ") {" + thread_pass(id, threads) + "}";
+    if (all_if) out_ += "\nbool cv_all_" + k + " = false;";
+    if (!threads.accesses.empty()) out_ += "\nif (cv_fast_" + k + ") {" + thread_pass(id, threads, all_if) + "}";
+    if (all_if) out_ += "\nif (cv_fast_" + k + " && cv_all_" + k + ") {" + all + "} else";
     out_ += "\nif (cv_fast_" + k + ") {" + fast + "} else {" + versions(id, parts) + "}\n";
   }
   out_ += summed_takes(parts) + flushes() + "\n";
@@ -605,7 +614,7 @@ std::string Emitter::hoisted_addresses(int id) const {
 // locals they read computed again; any out of range leaves cv_fast_K false,
 // and the copy as written runs (and names it). Over the threads the fast copy
 // would run; computing has no effects, so doing it ahead changes nothing.
-std::string Emitter::thread_pass(int id, const ThreadAccesses& ta) const {
+std::string Emitter::thread_pass(int id, const ThreadAccesses& ta, bool all_if) const {
   const std::string k = std::to_string(id);
   bool context = false;
   auto note = [&](const Node& e) {
@@ -615,14 +624,21 @@ std::string Emitter::thread_pass(int id, const ThreadAccesses& ta) const {
   };
   for (const AheadAccess& x : ta.accesses) note(*x.index);
   for (const Node* v : ta.computed) note(*v);
-  std::string out = "\nunsigned long long cv_bad_" + k + " = 0;" + (tracking_ ? kLiveThreadLoop : kThreadLoop);
+  if (all_if) note(ta.all_if->kids[0]);
+  std::string out = "\nunsigned long long cv_bad_" + k + " = 0" + (all_if ? ", cv_not_" + k + " = 0;" : ";") +
+                    (tracking_ ? kLiveThreadLoop : kThreadLoop);
   if (context) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   out += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
   for (const Node* v : ta.computed) out += declarator(*v, id, nullptr);
   for (const AheadAccess& x : ta.accesses)
     out += "\ncv_bad_" + k + " |= !cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
            rewrite(x.index->begin, x.index->end, id) + ");";
-  return out + "\n}\n}\ncv_fast_" + k + " = !cv_bad_" + k + ";";
+  if (all_if) {
+    const Node& c = ta.all_if->kids[0];
+    out += "\ncv_not_" + k + " |= !static_cast<bool>(" + rewrite(c.begin, c.end, id) + ");";
+  }
+  out += "\n}\n}\ncv_fast_" + k + " = !cv_bad_" + k + ";";
+  return all_if ? out + " cv_all_" + k + " = !cv_not_" + k + ";" : out;
 }
 
 std::string Emitter::versions(int id, const std::vector<Part>& parts) {
