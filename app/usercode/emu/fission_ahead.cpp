@@ -197,8 +197,9 @@ bool span_access(const Node& n, const std::string& text, AheadAccess& out) {
 }
 
 // ThreadAccesses::all_if: `s` is `if (c) S`, c a thread value the pass can
-// compute (its locals then in out.computed), S nothing but assignments,
-// arithmetic and the accesses the pass tests.
+// compute (its locals then in out.computed), S nothing but statements,
+// declarations, arithmetic, assignments and the accesses the pass tests (no
+// loop, exit, call or atomic, which other copies of the region treat apart).
 template <class Stable>
 void plain_if(const Analysis& a, const Node& s, ThreadAccesses& out, const Stable& stable) {
   if (s.kind != K::If || s.kids.size() != 2 || !s.main) return;
@@ -206,11 +207,18 @@ void plain_if(const Analysis& a, const Node& s, ThreadAccesses& out, const Stabl
   for (const AheadAccess& x : out.accesses) tested.insert(x.call);
   bool plain = true;
   each(s.kids[1], [&](const Node& n) {
-    const bool access = n.kind == K::Call && tested.count(&n);
-    plain = plain && (access || (n.kind != K::Call && n.kind != K::Return && n.kind != K::Break &&
-                                 n.kind != K::Continue && n.kind != K::Goto && n.kind != K::Lambda &&
-                                 n.kind != K::Other && n.kind != K::New && n.kind != K::Delete &&
-                                 n.kind != K::Throw && n.kind != K::Asm));
+    switch (n.kind) {
+      case K::Compound: case K::ExprStmt: case K::DeclStmt: case K::Var: case K::If: case K::Null:
+      case K::DeclRef: case K::MemberRef: case K::Subscript: case K::Unary: case K::Binary: case K::CompoundAssign:
+      case K::Conditional: case K::Paren: case K::Cast: case K::Literal: case K::InitList: case K::SizeOf:
+      case K::Unexposed:
+        break;
+      case K::Call:
+        plain = plain && tested.count(&n);
+        break;
+      default:
+        plain = false;
+    }
   });
   std::vector<const Node*> computed = out.computed;
   if (!plain || !thread_value(a, s.kids[0], computed) || !stable(s.kids[0], computed)) return;

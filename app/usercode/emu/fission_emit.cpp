@@ -57,7 +57,7 @@ class Emitter {
   void region_code(int id, const std::vector<Part>& parts);
   std::string versions(int id, const std::vector<Part>& parts);
   std::string ahead_condition(int id, const std::vector<AheadAccess>& ahead) const;
-  std::string thread_pass(int id, const ThreadAccesses& ta, bool all_if) const;
+  std::string thread_pass(int id, const ThreadAccesses& ta) const;
   std::string thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once);
   std::string once_code(const OnceLoop& o, int id) const;
   std::string once_check(int id, const std::vector<OnceLoop>& once) const;
@@ -552,7 +552,10 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
   for (const Part& p : parts)
     if (statements.empty() || statements.back() != p.s) statements.push_back(p.s);
   const std::vector<AheadAccess> ahead = checked_ ? ahead_accesses(a_, statements) : std::vector<AheadAccess>{};
-  const ThreadAccesses threads = checked_ ? thread_accesses(a_, statements, ahead) : ThreadAccesses{};
+  ThreadAccesses threads = checked_ ? thread_accesses(a_, statements, ahead) : ThreadAccesses{};
+  // Its last `if` gets a copy of its own only where it is the region's last part, whole.
+  if (threads.all_if && !(parts.back().mode == Part::Whole && parts.back().s == threads.all_if))
+    threads.all_if = nullptr;
   if (ahead.empty() && threads.accesses.empty() && !tracking_) {
     out_ += versions(id, parts);
   } else {
@@ -579,7 +582,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
     };
     const std::string fast = renamed(parts, "_fast");
     // Where the region's last `if` holds for every running thread: its body alone.
-    const bool all_if = threads.all_if && parts.back().mode == Part::Whole && parts.back().s == threads.all_if;
+    const bool all_if = threads.all_if != nullptr;
     std::vector<Part> bare = parts;
     if (all_if) bare.back() = {Part::Whole, &threads.all_if->kids[1], nullptr};
     const std::string all = all_if ? renamed(bare, "_all") : "";
@@ -588,7 +591,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
     hoisted_.clear();
     out_ += "\nbool cv_fast_" + k + " = " + ahead_condition(id, ahead) + ";";
     if (all_if) out_ += "\nbool cv_all_" + k + " = false;";
-    if (!threads.accesses.empty()) out_ += "\nif (cv_fast_" + k + ") {" + thread_pass(id, threads, all_if) + "}";
+    if (!threads.accesses.empty()) out_ += "\nif (cv_fast_" + k + ") {" + thread_pass(id, threads) + "}";
     if (all_if) out_ += "\nif (cv_fast_" + k + " && cv_all_" + k + ") {" + all + "} else";
     out_ += "\nif (cv_fast_" + k + ") {" + fast + "} else {" + versions(id, parts) + "}\n";
   }
@@ -614,8 +617,9 @@ std::string Emitter::hoisted_addresses(int id) const {
 // locals they read computed again; any out of range leaves cv_fast_K false,
 // and the copy as written runs (and names it). Over the threads the fast copy
 // would run; computing has no effects, so doing it ahead changes nothing.
-std::string Emitter::thread_pass(int id, const ThreadAccesses& ta, bool all_if) const {
+std::string Emitter::thread_pass(int id, const ThreadAccesses& ta) const {
   const std::string k = std::to_string(id);
+  const bool all_if = ta.all_if != nullptr;
   bool context = false;
   auto note = [&](const Node& e) {
     each(e, [&](const Node& n) {

@@ -292,8 +292,8 @@ class Prover {
   bool trip_ne(int bits, Val x0, Val bound, long long step);
   // A loop that runs once gains nothing from its proven copy: straight to the guarded one.
   void leave_if_once() {
-    once_ = fresh(1);
-    c_ << "\tsetp.lt.u64 " << once_ << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once_ << " bra "
+    const std::string once = fresh(1);
+    c_ << "\tsetp.lt.u64 " << once << ", " << op(*k_) << ", " << short_trips_ << ";\n\t@" << once << " bra "
        << kSlowLabel << ";\n";
   }
 
@@ -310,7 +310,6 @@ class Prover {
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
   long long short_trips_ = 1;  // fewer back-branches than this: the guarded copy
-  std::string once_;      // true when the loop runs once (then the check goes to the guarded copy)
   bool defer_ = false;    // widened values' ranges guarded after the trip count
   std::vector<std::pair<Lin, bool>> deferred_;
 };
@@ -565,7 +564,8 @@ bool Prover::prove_range(const Range& r, LoopProof& out) {
   if (!addr || (!is_zero(addr->step) && !k_) || (addr->step.imm && addr->step.v % r.align)) return false;
   Val lo = add(64, addr->base, imm(r.lo));
   Val len = imm(r.hi - r.lo);
-  if (addr->step.imm && addr->step.v != 0 && addr->step.v >= -kSmallStep && addr->step.v <= kSmallStep) {
+  const bool small_step = addr->step.imm && addr->step.v >= -kSmallStep && addr->step.v <= kSmallStep;
+  if (small_step && addr->step.v != 0) {
     // K < 2^32 (or the check fails anyway): step * K is exact, below 2^60,
     // and its sign is the step's; so is the range's length below 2^62.
     const Val p = mul(64, addr->step, *k_);
@@ -584,8 +584,7 @@ bool Prover::prove_range(const Range& r, LoopProof& out) {
   }
   if (r.align > 1) require("setp.eq.u64", emit("and.b64", 64, addr->base, imm(r.align - 1)), imm(0));
   // lo + len cannot wrap past 2^64 (a small immediate step's length is below it)
-  if (!len.imm && !(addr->step.imm && addr->step.v >= -kSmallStep && addr->step.v <= kSmallStep))
-    require("setp.lt.u64", len, imm(1ll << 62));
+  if (!len.imm && !small_step) require("setp.lt.u64", len, imm(1ll << 62));
   c_ << "\tmov.b64 %cvg_d0, " << op(lo) << ";\n";
   c_ << window_check(a.space, "$cvl_" + std::to_string(s_.labels++) + "_", "%cvg_d0", op(len), a.root);
   const std::string p = fresh(1);
