@@ -37,6 +37,7 @@ CudaDriver CudaDriver::load() {
   entry("cuMemExportToShareableHandle", d.export_handle);
   entry("cuMemImportFromShareableHandle", d.import_handle);
   entry("cuModuleLoadData", d.module_load);
+  entry("cuModuleLoadDataEx", d.module_load_ex);
   entry("cuModuleUnload", d.module_unload);
   entry("cuModuleGetFunction", d.get_function);
   entry("cuModuleGetGlobal", d.get_global);

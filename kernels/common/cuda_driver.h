@@ -27,6 +27,7 @@ struct CudaDriver {
   PFN_cuMemImportFromShareableHandle_v10020 import_handle = nullptr;
   // Modules and launches (the runner).
   PFN_cuModuleLoadData_v2000 module_load = nullptr;
+  PFN_cuModuleLoadDataEx_v2010 module_load_ex = nullptr;  // with JIT options (a register cap)
   PFN_cuModuleUnload_v2000 module_unload = nullptr;
   PFN_cuModuleGetFunction_v2000 get_function = nullptr;
   PFN_cuModuleGetGlobal_v3020 get_global = nullptr;

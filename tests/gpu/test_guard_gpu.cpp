@@ -5,6 +5,7 @@
 // GuardGpuUnguarded: these DO fault the GPU, run them where a fault cannot
 // stop another process's OpenGL): the runner ends, as before the guard.
 // The shipped kernels run guarded with their right answers (no false alarms).
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "gpu/gpu_test_util.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/verdict.h"
+#include "usercode/runner/register_cap.h"
 #include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
 #include "test_config.h"
@@ -245,6 +247,41 @@ TEST(GuardGpu, CorpusKernelsRunGuardedWithTheirAnswers) {
     EXPECT_TRUE(v.correct) << v.summary();
   }
   EXPECT_GE(kernels, 15);
+}
+
+// The guard's register cap (runner/register_cap.h): the shared-tile search of
+// tests/corpus/corelated, whose guarded form took 64 registers to the
+// unguarded 27 on sm_90, holds as many warps guarded as unguarded (on any
+// device: both counted as loaded here) and keeps its right answers.
+TEST(GuardGpu, AGuardedKernelHoldsTheUnguardedKernelsWarps) {
+  CV_REQUIRE_GPU();
+  const std::filesystem::path file = std::filesystem::path(kernel_dir(test_config().paths)).parent_path().parent_path() /
+                                     "tests" / "corpus" / "corelated" / "guard_shared_tiles.cu";
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  const CompileResult guarded = build(text.str(), true), raw = build(text.str(), false);
+  ASSERT_TRUE(guarded.ok && guarded.guarded.ok) << guarded.first_error() << guarded.error;
+  ASSERT_TRUE(raw.ok) << raw.first_error() << raw.error;
+  auto client = client_for(guarded);
+  const LoadOutcome g = client->load(guarded, 5.0, "guarded"), u = client->load(raw, 5.0, "raw");
+  ASSERT_TRUE(g.ok && u.ok) << g.error << u.error;
+  ASSERT_TRUE(g.resources.known && u.resources.known);
+  cudaDeviceProp p{};
+  ASSERT_EQ(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+  const runner::RegisterFile file_of_device{p.regsPerMultiprocessor, p.maxThreadsPerMultiProcessor / p.warpSize,
+                                            p.warpSize};
+  EXPECT_GE(runner::resident_warps(g.resources.registers, file_of_device),
+            runner::resident_warps(u.resources.registers, file_of_device))
+      << "guarded " << g.resources.registers << " registers (before the cap " << g.uncapped_registers << ", cap "
+      << g.register_cap << "), unguarded " << u.resources.registers;
+  if (g.register_cap) {
+    EXPECT_EQ(g.raw_registers, u.resources.registers);  // the runner measured the same unguarded kernel
+    EXPECT_LE(g.resources.registers, g.register_cap);
+  }
+  ASSERT_TRUE(client->load(guarded, 5.0).ok);
+  const Verdict v = judge(*guarded.spec, *client, guarded.spec->default_seed);
+  EXPECT_TRUE(v.correct) << v.summary();
 }
 
 // Checked mode with the guard: an s[i] out of range is named at its line

@@ -262,6 +262,39 @@ LoadOutcome RunnerClient::load(const CompileResult& c, double limit_s, const std
   return load_locked(c, limit_s, module);
 }
 
+namespace {
+
+// The load frame for `c` under the runner's name `module`: its header, and in
+// `blob` the image (a GPU build's; a CPU build's shared object is named instead).
+nlohmann::json load_frame(const CompileResult& c, const std::string& module, std::vector<char>& blob) {
+  const bool items = c.build == BuildKind::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
+  nlohmann::json req = {{"op", "load"}, {"module", module}, {"checked", c.checked},
+                        {"form", items ? "items" : "kernel"},
+                        {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
+  if (c.build == BuildKind::Cpu) {
+    req["shared_object"] = c.shared_object;
+    req["file_name"] = c.file_name;  // the student's file in the module's line table
+    return req;
+  }
+  blob = guard::load_image(c);
+  if (c.guarded.ok && c.cubin.empty() && !c.ptx.empty()) {
+    // Guarded PTX for the runner's JIT: the unguarded PTX after it, which the
+    // register cap measures against (runner/register_cap.h).
+    req["raw_ptx_bytes"] = c.ptx.size();
+    blob.insert(blob.end(), c.ptx.begin(), c.ptx.end());
+  }
+  if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
+    req["guard"] = true;
+    req["guard_globals"] = c.guarded.module_globals;
+    nlohmann::json sites = nlohmann::json::array();
+    for (const guard::GuardSite& s : c.guarded.sites) sites.push_back({s.line, s.access, s.width, s.space});
+    req["guard_sites"] = std::move(sites);
+  }
+  return req;
+}
+
+}  // namespace
+
 LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, const std::string& module) {
   LoadOutcome out;
   const auto t0 = std::chrono::steady_clock::now();
@@ -271,25 +304,8 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     out.error = e.what();
     return out;
   }
-  const bool items = c.build == BuildKind::Cpu && c.spec && c.spec->cpu_form == CpuForm::Items;
-  nlohmann::json req = {{"op", "load"}, {"module", module}, {"checked", c.checked},
-                        {"form", items ? "items" : "kernel"},
-                        {"entry", c.entry_points.empty() ? "" : c.entry_points[0]}};
   std::vector<char> blob;
-  if (c.build == BuildKind::Cpu) {
-    req["shared_object"] = c.shared_object;
-    req["file_name"] = c.file_name;  // the student's file in the module's line table
-  } else {
-    blob = guard::load_image(c);
-    if (c.guarded.ok) {  // the runner fills the guard's table and reads its record (docs/guard.md)
-      req["guard"] = true;
-      req["guard_globals"] = c.guarded.module_globals;
-      nlohmann::json sites = nlohmann::json::array();
-      for (const guard::GuardSite& s : c.guarded.sites)
-        sites.push_back({s.line, s.access, s.width, s.space});
-      req["guard_sites"] = std::move(sites);
-    }
-  }
+  const nlohmann::json req = load_frame(c, module, blob);
   nlohmann::json reply;
   std::vector<char> reply_blob;
   if (auto f = call(req, blob, {}, limit_s + kStartLimitS, reply, reply_blob)) {
@@ -307,6 +323,11 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     out.resources.shared_bytes = r.value("shared_bytes", 0);
     out.resources.local_bytes = r.value("local_bytes", 0);
     out.resources.max_threads = r.value("max_threads", 0);
+  }
+  if (const auto cap = reply.find("register_cap"); cap != reply.end() && cap->is_object()) {
+    out.raw_registers = cap->value("raw", 0);
+    out.uncapped_registers = cap->value("guarded", 0);
+    out.register_cap = cap->value("cap", 0);
   }
   modules_.insert_or_assign(module, c);
   loaded_here_.insert(module);

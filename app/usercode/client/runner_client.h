@@ -72,6 +72,10 @@ struct LoadOutcome {
   // words, and whether its seccomp policy is in force. "" on the GPU.
   std::string sandbox;
   bool seccomp = false;
+  // The guard's register cap (runner/register_cap.h), when the runner weighed
+  // one: the unguarded kernel's registers, the guarded kernel's before the cap,
+  // and the cap it was compiled with (0: none). All 0 when not weighed.
+  int raw_registers = 0, uncapped_registers = 0, register_cap = 0;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).

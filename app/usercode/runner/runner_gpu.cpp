@@ -16,6 +16,7 @@
 #include "labs/reduce/reduce.h"
 #include "usercode/runner/guard_runtime.h"
 #include "usercode/runner/guard_words.h"
+#include "usercode/runner/register_cap.h"
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
 #include "usercode/wire/data_generators.h"
@@ -133,7 +134,14 @@ class GpuExecutor : public Executor {
     const std::string key = req.json.value("module", "editor");
     unload(key);
     if (modules_.size() >= kMaxModules) unload(modules_.begin()->first);
-    std::vector<char> image = req.blob;
+    // A guarded PTX image may carry the unguarded PTX after it (raw_ptx_bytes):
+    // what the register cap measures against (register_cap.h).
+    const size_t raw_bytes = req.json.value("raw_ptx_bytes", size_t{0});
+    if (raw_bytes > req.blob.size())
+      return error_reply("protocol", "raw_ptx_bytes " + std::to_string(raw_bytes) + " is more than the image's " +
+                                         std::to_string(req.blob.size()) + " bytes", false);
+    std::vector<char> image(req.blob.begin(), req.blob.end() - static_cast<std::ptrdiff_t>(raw_bytes));
+    std::vector<char> raw(req.blob.end() - static_cast<std::ptrdiff_t>(raw_bytes), req.blob.end());
     image.push_back('\0');  // PTX text must end in NUL; a cubin does not mind
     Module m;
     m.entry = req.json.at("entry").get<std::string>();
@@ -143,6 +151,11 @@ class GpuExecutor : public Executor {
     if (CUresult r = d_.get_function(&m.func, m.module, m.entry.c_str()); r != CUDA_SUCCESS) {
       d_.module_unload(m.module);
       return error_reply(d_.name(r), "cuModuleGetFunction(" + m.entry + "): " + d_.text(r), false);
+    }
+    nlohmann::json cap;
+    if (!raw.empty()) {
+      raw.push_back('\0');
+      cap = cap_registers(m, image, raw);
     }
     size_t bytes = 0;
     if (d_.get_global(&m.fault, &bytes, m.module, "cv_fault") != CUDA_SUCCESS || bytes != sizeof(FaultRecord))
@@ -162,8 +175,46 @@ class GpuExecutor : public Executor {
                               {"shared_bytes", attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)},
                               {"local_bytes", attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
                               {"max_threads", attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)}}}};
+    if (!cap.is_null()) reply["register_cap"] = std::move(cap);
     modules_[key] = m;
     return reply;
+  }
+
+  // The guard's register cap (register_cap.h): where the guarded kernel holds
+  // fewer warps than the unguarded one would, its PTX is compiled again with
+  // the most registers that keep them. The unguarded PTX is compiled only
+  // then, for its count, and never launched. Any refusal keeps the module as
+  // it is. {"raw", "guarded", "cap"} (cap 0: none), or null when nothing was asked.
+  nlohmann::json cap_registers(Module& m, const std::vector<char>& image, const std::vector<char>& raw) {
+    const RegisterFile file{prop_.regsPerMultiprocessor, prop_.maxThreadsPerMultiProcessor / prop_.warpSize,
+                            prop_.warpSize};
+    int guarded = 0;
+    d_.func_attribute(&guarded, CU_FUNC_ATTRIBUTE_NUM_REGS, m.func);
+    if (resident_warps(guarded, file) >= file.max_warps_per_sm) return nullptr;
+    CUmodule raw_module = nullptr;
+    CUfunction raw_func = nullptr;
+    int raw_registers = 0;
+    if (d_.module_load(&raw_module, raw.data()) != CUDA_SUCCESS) return nullptr;
+    if (d_.get_function(&raw_func, raw_module, m.entry.c_str()) == CUDA_SUCCESS)
+      d_.func_attribute(&raw_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, raw_func);
+    d_.module_unload(raw_module);
+    nlohmann::json note = {{"raw", raw_registers}, {"guarded", guarded}, {"cap", 0}};
+    const int cap = register_cap(raw_registers, guarded, file);
+    if (!cap) return note;
+    CUjit_option option = CU_JIT_MAX_REGISTERS;
+    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(cap));
+    CUmodule capped = nullptr;
+    CUfunction func = nullptr;
+    if (d_.module_load_ex(&capped, image.data(), 1, &option, &value) != CUDA_SUCCESS) return note;
+    if (d_.get_function(&func, capped, m.entry.c_str()) != CUDA_SUCCESS) {
+      d_.module_unload(capped);
+      return note;
+    }
+    d_.module_unload(m.module);
+    m.module = capped;
+    m.func = func;
+    note["cap"] = cap;
+    return note;
   }
 
   nlohmann::json share(const wire::Frame& req) override {

@@ -1,0 +1,45 @@
+// The guard's register cap (usercode/runner/register_cap.h): the most
+// registers a thread that keep the unguarded kernel's resident warps, from the
+// device's register file; none where the guarded kernel already holds them.
+#include <gtest/gtest.h>
+
+#include "usercode/runner/register_cap.h"
+
+namespace cv::usercode::runner {
+namespace {
+
+// sm_80 / sm_90: 64K registers and 64 warps a multiprocessor.
+constexpr RegisterFile kHopper{65536, 64, 32};
+// sm_86 / sm_89: 64K registers, 48 warps.
+constexpr RegisterFile kAda{65536, 48, 32};
+
+TEST(RegisterCap, ResidentWarpsFollowTheRegisterFileInUnitsOf256) {
+  EXPECT_EQ(resident_warps(27, kHopper), 64);  // 864 a warp, given 1024: 64
+  EXPECT_EQ(resident_warps(32, kHopper), 64);
+  EXPECT_EQ(resident_warps(33, kHopper), 51);  // 1056 -> 1280
+  EXPECT_EQ(resident_warps(40, kHopper), 51);
+  EXPECT_EQ(resident_warps(41, kHopper), 42);  // 1312 -> 1536
+  EXPECT_EQ(resident_warps(64, kHopper), 32);
+  EXPECT_EQ(resident_warps(40, kAda), 48);  // the warp limit, not the registers
+}
+
+// The shared-tile search of tests/corpus/corelated: 27 registers unguarded,
+// 64 guarded on sm_90 (half the warps): capped at 32, all of them back.
+TEST(RegisterCap, AGuardedKernelThatLostWarpsIsCappedWhereItHoldsThemAgain) {
+  EXPECT_EQ(register_cap(27, 64, kHopper), 32);
+  EXPECT_EQ(register_cap(40, 64, kHopper), 40);  // 51 warps unguarded: no register above 40 keeps them
+  EXPECT_EQ(register_cap(27, 48, kAda), 40);     // 48 warps hold up to 40 registers there
+  EXPECT_EQ(register_cap(33, 41, kHopper), 40);
+}
+
+TEST(RegisterCap, NoCapWhereTheGuardedKernelKeepsItsWarpsOrNothingIsKnown) {
+  EXPECT_EQ(register_cap(22, 32, kHopper), 0);  // 64 warps both
+  EXPECT_EQ(register_cap(27, 40, kAda), 0);     // 48 both
+  EXPECT_EQ(register_cap(40, 32, kHopper), 0);  // the guard took fewer
+  EXPECT_EQ(register_cap(32, 32, kHopper), 0);
+  EXPECT_EQ(register_cap(0, 64, kHopper), 0);   // the unguarded count unknown
+  EXPECT_EQ(register_cap(27, 64, RegisterFile{}), 0);
+}
+
+}  // namespace
+}  // namespace cv::usercode::runner
