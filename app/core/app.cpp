@@ -18,6 +18,8 @@
 #include "common/nvtx_range.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
+#include "process/exit_words.h"
+#include "process/stop_signal.h"
 #include "system/startup.h"
 #include "timing/frame_pacing.h"
 
@@ -47,8 +49,10 @@ std::string window_title(const ParticleScene& scene, float fps) {
 
 int App::run() {
   try {
-    while (!glfwWindowShouldClose(window_.handle()))
+    while (!glfwWindowShouldClose(window_.handle()) && !stop_signal())
       if (!frame()) break;
+    if (const int sig = stop_signal())
+      std::fprintf(stderr, "cudaviz: %s: closing, as the window's close button does\n", signal_name(sig).c_str());
   } catch (const GlContextLost& lost) {
     reopen(lost);
   } catch (...) {  // the run fails (exit 1), but no worker outlives what it reads

@@ -14,6 +14,7 @@
 #include "usercode/templates/template_registry.h"
 #include "core/observers.h"
 #include "gl/gl_check.h"
+#include "process/stop_signal.h"
 #include "record/clip_format.h"
 #include "scenes/scene_factory.h"
 #include "system/startup.h"
@@ -111,6 +112,7 @@ int run_app(const RunOptions& opt, const Config& config) {
     if (!config.interop_error.empty()) throw LaunchError(config.interop_error);
     if (opt.record && !record::find_ffmpeg(config.paths))  // before a window flashes up
       throw LaunchError(std::string("--record: ") + record::kNeedsFfmpeg);
+    install_stop_signals();  // Ctrl+C or SIGTERM closes the window as its button does
     LaunchPlan current = plan;
     for (;;) {
       try {

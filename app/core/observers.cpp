@@ -12,6 +12,8 @@
 #include "core/lesson_observer.h"
 #include "gl/gl_check.h"
 #include "gl/png_writer.h"
+#include "process/exit_words.h"
+#include "process/stop_signal.h"
 #include "scenes/particle_scene.h"
 
 namespace cv {
@@ -202,6 +204,7 @@ void ScriptedRun::finish(Context& ctx, nlohmann::ordered_json& summary) {
   j["gl_renderer"] = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   j["gl_debug"] = ctx.gl_debug;  // KHR_debug output was on: gl_errors counts its errors too
   j["gl_errors"] = gl_error_count();
+  if (const int sig = stop_signal()) j["stopped_by"] = signal_name(sig);  // before --frames were drawn
   for (auto it = summary.begin(); it != summary.end(); ++it) j[it.key()] = it.value();
   summary = j;
   std::printf("%s\n", summary.dump().c_str());

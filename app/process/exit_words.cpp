@@ -16,6 +16,8 @@ std::string signal_name(int sig) {
     case SIGILL: return "SIGILL";
     case SIGTRAP: return "SIGTRAP";
     case SIGKILL: return "SIGKILL";
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
     default: return "signal " + std::to_string(sig);
   }
 }

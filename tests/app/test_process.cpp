@@ -61,7 +61,8 @@ TEST(Process, ExitsAndSignalsInWords) {
   EXPECT_EQ(cv::ended_words(segv), "SIGSEGV");
   EXPECT_EQ(cv::describe_wait_status(segv), "killed by signal 11 (" + cv::signal_description(SIGSEGV) + ")");
   EXPECT_EQ(cv::signal_name(SIGBUS), "SIGBUS");
-  EXPECT_EQ(cv::signal_name(SIGTERM), "signal " + std::to_string(SIGTERM));
+  EXPECT_EQ(cv::signal_name(SIGTERM), "SIGTERM");  // what stops the app (process/stop_signal.h)
+  EXPECT_EQ(cv::signal_name(SIGUSR1), "signal " + std::to_string(SIGUSR1));
 }
 
 TEST(Process, ChildIsKilledOnlyUntilReapedAndEndsWithItsOwner) {

@@ -7,6 +7,8 @@
 #   fault       an injected launch failure: exit 1 naming the call and the error
 #   fault_soak  the same fault during a scene cycle: the other scenes keep running
 #   close_lab   the window closed while a lab runs: clean exit within seconds
+#   signal      Ctrl+C (SIGINT) while a lab runs: closed as by the window's button,
+#               exit 0 with the summary, within seconds
 #   soak        a short soak (CI length): memory growth under 1%, 0 GL errors
 #   reopen      a lost GL context (injected): the window reopens with the state kept,
 #               the student's kernel back in the editor and not running
@@ -96,6 +98,30 @@ case $mode in
     [ -n "$ms" ] || fail "the summary lacks close_ms"
     echo "closed with the lab running: workers stopped ${ms} ms after the close (${wall} ms with start-up)"
     [ "$ms" -lt 5000 ] || fail "took ${ms} ms from the close to the workers stopped"
+    clean_gl
+    ;;
+  signal)
+    # As close_lab, but the close comes from the terminal (process/stop_signal.h).
+    # With DISPLAY set, with_xvfb.sh execs the app: $! is the app.
+    "${xrun[@]}" "$app" --backend cpu --scene pi --n 1000 --lab sum3 --frames 100000 >"$err.out" 2>"$err" &
+    pid=$!
+    for _ in $(seq 1 300); do grep -q "^backend:" "$err" && break; sleep 0.1; done
+    sleep 1  # some frames, the lab under way
+    kill -INT "$pid"
+    start=$(date +%s%N)
+    set +e
+    timeout 30 tail --pid="$pid" -f /dev/null
+    wait "$pid"
+    rc=$?
+    set -e
+    ms=$((($(date +%s%N) - start) / 1000000))
+    json=$(tail -n 1 "$err.out")
+    rm -f "$err.out"
+    echo "SIGINT -> exit $rc after ${ms} ms"
+    [ "$rc" = 0 ] || fail "exit $rc after SIGINT, expected 0"
+    has '"stopped_by":"SIGINT"'
+    grep -q "SIGINT: closing" "$err" || fail "the app did not say why it closed"
+    [ "$ms" -lt 20000 ] || fail "took ${ms} ms to close after SIGINT"
     clean_gl
     ;;
   soak)

@@ -12,8 +12,9 @@ KERNELS/count3_racy.cu (racy) in turn. Every verdict must be the right one
 submit-to-verdict p50/p99 (as the students saw it) and the window's frame-time
 p99 with the load and in a run without it (at most 20 s of frames). --max-p99 and
 --max-frame-p99-delta enforce targets (the GPU run); without them the figures
-are printed. Bounded: the app runs S seconds (default 60), the students give
-up with it. --template fountain_kernel: the students send the fountain's
+are printed. Bounded: the app runs at most S seconds (default 60), the students
+give up with it; once every student has the final word it is closed (SIGTERM, as
+Ctrl+C: it prints its summary). --template fountain_kernel: the students send the fountain's
 kernel (right) and one with gravity's sign flipped (wrong) instead; --live
 FILE.cu runs that kernel in the teacher's fountain meanwhile (--scene
 fountain --kernel FILE.cu: the path the tab's "run in the scene" takes), so
@@ -106,7 +107,10 @@ def run(xvfb, app, kernels, n, backend, seconds, fps, load, screenshot=None, tem
             t.start()
         for t in threads:
             t.join(seconds + 30)
-    # --frames sets the length: on a loaded machine the frames come slower than --fps.
+        # Every student has the final word (or gave up): the loaded run has what
+        # it measures, so the app closes now, as Ctrl+C does, not after --frames.
+        a.close()
+    # --frames sets the longest run: on a loaded machine the frames come slower than --fps.
     rc, summary = a.finish(max(seconds * 6, seconds + 120))
     if rc != 0 or summary is None:
         sys.exit(f"FAIL: the app exited {rc}\n" + a.stderr_tail())

@@ -52,6 +52,17 @@ class App:
             except OSError:
                 pass
 
+    def close(self):
+        """Asks the app (not its display) to close, as Ctrl+C in its terminal does
+        (process/stop_signal.h): it ends its run and prints its summary."""
+        for pid in children(self.proc.pid):
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == "cudaviz":
+                        os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+
     def finish(self, timeout):
         """Exit code and the JSON summary (None when there is none)."""
         try:
