@@ -27,14 +27,11 @@ cmake --build "$build" -j "$(nproc)"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-status=0
-summary=()
-for target in "${targets[@]}"; do
-  scratch="$build/corpus/$target"
+# One target's bounded run; its summary line goes to $build/$target.result.
+run_target() {
+  set +e  # the fuzzer's exit status is the result, read below
+  local target=$1 scratch="$build/corpus/$1" log="$build/$1.log" len=512 t=$secs rc execs rate
   mkdir -p "$scratch"
-  log="$build/$target.log"
-  len=512
-  t=$secs
   [ "$target" = fuzz_preset ] && len=2048  # a full preset is about 1 KiB of JSON
   # The routes' bodies are small JSON objects; a dozen routes: half the time finds them.
   [ "$target" = fuzz_class_api ] && len=1024 && t=$(( (secs + 1) / 2 ))
@@ -42,20 +39,43 @@ for target in "${targets[@]}"; do
   # -max_len: a few hundred bytes reach every branch of both parsers (chunk
   # boundaries in int_file are exercised by its unit tests, not here).
   # -timeout: a single input taking over 10 s counts as a hang.
-  set +e
   (cd "$build" && "./$target" -max_total_time="$t" -max_len="$len" -timeout=10 -rss_limit_mb=2048 \
      -print_final_stats=1 -artifact_prefix="./$target-" "corpus/$target" "$root/tests/fuzz/corpus/$target") \
      >"$log" 2>&1
   rc=$?
-  set -e
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   if [ $rc -ne 0 ]; then
-    status=1
-    tail -40 "$log"
-    summary+=("$target: FAILED (exit $rc) after ${execs:-?} executions; see $log")
+    echo "$target: FAILED (exit $rc) after ${execs:-?} executions; see $log" > "$build/$target.result"
   else
-    summary+=("$target: ${execs:-?} executions in ${t}s (${rate:-?}/s), corpus $(ls "$scratch" | wc -l) inputs, no crash")
+    echo "$target: ${execs:-?} executions in ${t}s (${rate:-?}/s), corpus $(ls "$scratch" | wc -l) inputs, no crash" \
+      > "$build/$target.result"
+  fi
+  return $rc
+}
+
+# Each fuzzer is one process on one core: as many run at once as there are
+# cores (CI's two: the four targets in about half the time, each with the
+# executions it had alone).
+status=0
+summary=()
+running=0
+for target in "${targets[@]}"; do
+  rm -f "$build/$target.result"
+  if [ "$running" -ge "$(nproc)" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "$target" &
+  running=$((running + 1))
+done
+wait || true
+for target in "${targets[@]}"; do
+  line=$(cat "$build/$target.result" 2>/dev/null || echo "$target: FAILED (no result)")
+  summary+=("$line")
+  if [[ $line == *FAILED* ]]; then
+    status=1
+    tail -40 "$build/$target.log"
   fi
 done
 echo "== fuzz summary"
