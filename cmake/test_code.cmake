@@ -10,7 +10,8 @@
 # is the code it calls, which keeps -O1.
 function(cudaviz_test_code target)
   if(CUDAVIZ_SANITIZE)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize=undefined -O0>)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize=undefined>
+                                             $<$<COMPILE_LANGUAGE:CXX>:-O0>)
   else()
     target_compile_options(${target} PRIVATE
       $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O1>)

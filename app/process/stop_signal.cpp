@@ -1,12 +1,15 @@
 #include "process/stop_signal.h"
 
+#include <atomic>
 #include <csignal>
 
 namespace cv {
 namespace {
 
-// Written by the handler, read by the frame loop: the one state a signal handler may touch.
-volatile std::sig_atomic_t g_stop_signal = 0;
+// Written by the handler (on whichever thread the signal lands), read by the
+// frame loop: a lock-free atomic is both async-signal-safe and race-free.
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 void on_stop_signal(int sig) { g_stop_signal = sig; }
 
@@ -21,6 +24,6 @@ void install_stop_signals() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-int stop_signal() { return g_stop_signal; }
+int stop_signal() { return g_stop_signal.load(); }
 
 }  // namespace cv

@@ -4,6 +4,8 @@
 // tears down in order (a clip being recorded is finished, the class server
 // stops, a scripted run prints its summary). The handler is reset after the
 // first signal, so a second one ends an app stuck inside a frame at once.
+// It replaces an inherited SIG_IGN too (a shell's `&` job ignores SIGINT):
+// asking the app to close is always heard.
 namespace cv {
 
 void install_stop_signals();

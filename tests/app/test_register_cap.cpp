@@ -13,13 +13,16 @@ constexpr RegisterFile kHopper{65536, 64, 32};
 // sm_86 / sm_89: 64K registers, 48 warps.
 constexpr RegisterFile kAda{65536, 48, 32};
 
+// A warp's registers in units of 256, from a quarter of the file (16384 of
+// them): CUDA's occupancy calculator's figures.
 TEST(RegisterCap, ResidentWarpsFollowTheRegisterFileInUnitsOf256) {
-  EXPECT_EQ(resident_warps(27, kHopper), 64);  // 864 a warp, given 1024: 64
+  EXPECT_EQ(resident_warps(27, kHopper), 64);  // 864 a warp, given 1024: 16 a quarter
   EXPECT_EQ(resident_warps(32, kHopper), 64);
-  EXPECT_EQ(resident_warps(33, kHopper), 51);  // 1056 -> 1280
-  EXPECT_EQ(resident_warps(40, kHopper), 51);
-  EXPECT_EQ(resident_warps(41, kHopper), 42);  // 1312 -> 1536
+  EXPECT_EQ(resident_warps(33, kHopper), 48);  // 1056 -> 1280: 12 a quarter (not 65536 / 1280 = 51)
+  EXPECT_EQ(resident_warps(40, kHopper), 48);
+  EXPECT_EQ(resident_warps(41, kHopper), 40);  // 1312 -> 1536: 10 a quarter
   EXPECT_EQ(resident_warps(64, kHopper), 32);
+  EXPECT_EQ(resident_warps(96, kHopper), 20);  // 3072: 5 a quarter (65536 / 3072 = 21)
   EXPECT_EQ(resident_warps(40, kAda), 48);  // the warp limit, not the registers
 }
 
@@ -27,7 +30,8 @@ TEST(RegisterCap, ResidentWarpsFollowTheRegisterFileInUnitsOf256) {
 // 64 guarded on sm_90 (half the warps): capped at 32, all of them back.
 TEST(RegisterCap, AGuardedKernelThatLostWarpsIsCappedWhereItHoldsThemAgain) {
   EXPECT_EQ(register_cap(27, 64, kHopper), 32);
-  EXPECT_EQ(register_cap(40, 64, kHopper), 40);  // 51 warps unguarded: no register above 40 keeps them
+  EXPECT_EQ(register_cap(40, 64, kHopper), 40);  // 48 warps unguarded: no register above 40 keeps them
+  EXPECT_EQ(register_cap(81, 90, kHopper), 0);   // 20 warps both (by the whole file: 21 against 20)
   EXPECT_EQ(register_cap(27, 48, kAda), 40);     // 48 warps hold up to 40 registers there
   EXPECT_EQ(register_cap(33, 41, kHopper), 40);
 }

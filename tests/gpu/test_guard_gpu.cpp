@@ -275,10 +275,9 @@ TEST(GuardGpu, AGuardedKernelHoldsTheUnguardedKernelsWarps) {
             runner::resident_warps(u.resources.registers, file_of_device))
       << "guarded " << g.resources.registers << " registers (before the cap " << g.uncapped_registers << ", cap "
       << g.register_cap << "), unguarded " << u.resources.registers;
-  if (g.register_cap) {
-    EXPECT_EQ(g.raw_registers, u.resources.registers);  // the runner measured the same unguarded kernel
-    EXPECT_LE(g.resources.registers, g.register_cap);
-  }
+  // (The runner's count of the unguarded kernel is the driver JIT's; the
+  // unguarded load above is NVRTC's ptxas: they may differ by a driver.)
+  if (g.register_cap) EXPECT_LE(g.resources.registers, g.register_cap);
   ASSERT_TRUE(client->load(guarded, 5.0).ok);
   const Verdict v = judge(*guarded.spec, *client, guarded.spec->default_seed);
   EXPECT_TRUE(v.correct) << v.summary();

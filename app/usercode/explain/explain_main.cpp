@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cudaviz-explain --confine: %s\n", why.c_str());
     return 127;
   }
+  // Ctrl+C in the app's terminal is the app's to act on (process/stop_signal.h);
+  // it ends this helper as it closes.
+  signal(SIGINT, SIG_IGN);
   if (argc == 2 && !std::strcmp(argv[1], "--confine-probe")) {
     std::cout << cv::sandbox::probe_confinement() << std::endl;
     return 0;

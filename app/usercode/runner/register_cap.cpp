@@ -7,7 +7,7 @@ namespace cv::usercode::runner {
 int resident_warps(int registers, const RegisterFile& f) {
   if (registers <= 0 || f.warp_size <= 0) return f.max_warps_per_sm;
   const int per_warp = (registers * f.warp_size + kRegisterUnit - 1) / kRegisterUnit * kRegisterUnit;
-  return std::min(f.max_warps_per_sm, f.registers_per_sm / per_warp);
+  return std::min(f.max_warps_per_sm, kSubPartitions * (f.registers_per_sm / kSubPartitions / per_warp));
 }
 
 int register_cap(int raw, int guarded, const RegisterFile& f) {

@@ -16,9 +16,12 @@ struct RegisterFile {
   int max_registers_per_thread = 255;
 };
 
-// Registers are given to a warp in units of 256 (every architecture since
-// Maxwell; CUDA's occupancy calculator): the unit is not a device property.
+// Registers are given to a warp in units of 256, from one of the
+// multiprocessor's 4 sub-partitions' quarter of the file (every architecture
+// since Maxwell; CUDA's occupancy calculator, cudaOccMaxBlocksPerSMRegsLimit):
+// neither is a device property.
 constexpr int kRegisterUnit = 256;
+constexpr int kSubPartitions = 4;
 
 // Warps a multiprocessor holds at `registers` a thread, by registers alone.
 int resident_warps(int registers, const RegisterFile& f);

@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
   const pid_t parent = getppid();
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) return 1;
+  // Ctrl+C in the app's terminal reaches this process too (one process group):
+  // it is the app's to act on (process/stop_signal.h), which ends this process
+  // in its own order as it closes.
+  signal(SIGINT, SIG_IGN);
   int sock = -1, device = 0;
   std::string backend = "cpu";
   for (int i = 1; i + 1 < argc; i += 2) {

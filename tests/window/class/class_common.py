@@ -55,7 +55,8 @@ class App:
     def close(self):
         """Asks the app (not its display) to close, as Ctrl+C in its terminal does
         (process/stop_signal.h): it ends its run and prints its summary."""
-        for pid in children(self.proc.pid):
+        # With DISPLAY set, with_xvfb.sh execs the app: the process itself.
+        for pid in [self.proc.pid] + children(self.proc.pid):
             try:
                 with open(f"/proc/{pid}/comm") as f:
                     if f.read().strip() == "cudaviz":
@@ -70,10 +71,13 @@ class App:
         except subprocess.TimeoutExpired:
             self.stop()
             try:
-                rc = self.proc.wait(15)
+                self.proc.wait(15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                rc = self.proc.wait()
+                self.proc.wait()
+            # The app closes on SIGTERM with exit 0 and its summary: a run that had
+            # to be stopped still fails.
+            rc = 124
         time.sleep(0.2)  # the readers catch the last lines
         summary = None
         for line in reversed(self.out):
