@@ -8,10 +8,22 @@
 namespace cv::usercode::runner {
 namespace {
 
+OccupancyDevice device(int major, int minor, int threads_per_sm) {
+  OccupancyDevice d;
+  d.cc_major = major, d.cc_minor = minor, d.max_threads_per_sm = threads_per_sm, d.regs_per_sm = 65536;
+  apply_architecture_rules(d);
+  return d;
+}
 // sm_80 / sm_90: 64K registers and 64 warps a multiprocessor.
-constexpr RegisterFile kHopper{65536, 64, 32};
+const OccupancyDevice kHopper = device(9, 0, 2048);
 // sm_86 / sm_89: 64K registers, 48 warps.
-constexpr RegisterFile kAda{65536, 48, 32};
+const OccupancyDevice kAda = device(8, 9, 1536);
+// A device whose register file is not known.
+const OccupancyDevice kUnknown = [] {
+  OccupancyDevice d = device(9, 0, 2048);
+  d.regs_per_sm = 0;
+  return d;
+}();
 
 // A warp's registers in units of 256, from a quarter of the file (16384 of
 // them): CUDA's occupancy calculator's figures.
@@ -42,7 +54,7 @@ TEST(RegisterCap, NoCapWhereTheGuardedKernelKeepsItsWarpsOrNothingIsKnown) {
   EXPECT_EQ(register_cap(40, 32, kHopper), 0);  // the guard took fewer
   EXPECT_EQ(register_cap(32, 32, kHopper), 0);
   EXPECT_EQ(register_cap(0, 64, kHopper), 0);   // the unguarded count unknown
-  EXPECT_EQ(register_cap(27, 64, RegisterFile{}), 0);
+  EXPECT_EQ(register_cap(27, 64, kUnknown), 0);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 // GuardGpuUnguarded: these DO fault the GPU, run them where a fault cannot
 // stop another process's OpenGL): the runner ends, as before the guard.
 // The shipped kernels run guarded with their right answers (no false alarms).
-#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include "gpu/gpu_test_util.h"
 #include "usercode/client/runner_client.h"
 #include "usercode/client/verdict.h"
+#include "common/device_report.h"
 #include "usercode/runner/register_cap.h"
 #include "usercode/compile/compile.h"
 #include "usercode/templates/template_registry.h"
@@ -267,10 +267,7 @@ TEST(GuardGpu, AGuardedKernelHoldsTheUnguardedKernelsWarps) {
   const LoadOutcome g = client->load(guarded, 5.0, "guarded"), u = client->load(raw, 5.0, "raw");
   ASSERT_TRUE(g.ok && u.ok) << g.error << u.error;
   ASSERT_TRUE(g.resources.known && u.resources.known);
-  cudaDeviceProp p{};
-  ASSERT_EQ(cudaGetDeviceProperties(&p, 0), cudaSuccess);
-  const runner::RegisterFile file_of_device{p.regsPerMultiprocessor, p.maxThreadsPerMultiProcessor / p.warpSize,
-                                            p.warpSize};
+  const OccupancyDevice file_of_device = to_occupancy_device(device_report());
   EXPECT_GE(runner::resident_warps(g.resources.registers, file_of_device),
             runner::resident_warps(u.resources.registers, file_of_device))
       << "guarded " << g.resources.registers << " registers (before the cap " << g.uncapped_registers << ", cap "

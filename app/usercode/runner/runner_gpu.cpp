@@ -13,6 +13,7 @@
 #include "common/cuda_check.h"
 #include "common/cuda_driver.h"
 #include "common/cuda_resources.h"
+#include "common/device_report.h"
 #include "labs/reduce/reduce.h"
 #include "usercode/runner/guard_runtime.h"
 #include "usercode/runner/guard_words.h"
@@ -186,11 +187,10 @@ class GpuExecutor : public Executor {
   // then, for its count, and never launched. Any refusal keeps the module as
   // it is. {"raw", "guarded", "cap"} (cap 0: none), or null when nothing was asked.
   nlohmann::json cap_registers(Module& m, const std::vector<char>& image, const std::vector<char>& raw) {
-    const RegisterFile file{prop_.regsPerMultiprocessor, prop_.maxThreadsPerMultiProcessor / prop_.warpSize,
-                            prop_.warpSize};
+    const OccupancyDevice device = to_occupancy_device(device_report());
     int guarded = 0;
     d_.func_attribute(&guarded, CU_FUNC_ATTRIBUTE_NUM_REGS, m.func);
-    if (resident_warps(guarded, file) >= file.max_warps_per_sm) return nullptr;
+    if (resident_warps(guarded, device) >= device.max_threads_per_sm / device.warp_size) return nullptr;
     CUmodule raw_module = nullptr;
     CUfunction raw_func = nullptr;
     int raw_registers = 0;
@@ -199,7 +199,7 @@ class GpuExecutor : public Executor {
       d_.func_attribute(&raw_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, raw_func);
     d_.module_unload(raw_module);
     nlohmann::json note = {{"raw", raw_registers}, {"guarded", guarded}, {"cap", 0}};
-    const int cap = register_cap(raw_registers, guarded, file);
+    const int cap = register_cap(raw_registers, guarded, device);
     if (!cap) return note;
     CUjit_option option = CU_JIT_MAX_REGISTERS;
     void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(cap));

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/device_select.h"
 #include "usercode/runner/runner_executor.h"
 #include "usercode/runner/runner_signals.h"
 #include "usercode/wire/protocol.h"
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<cv::usercode::runner::Executor> ex;
   try {
     if (backend == "cuda") {
+      cv::select_device(device);  // recorded, so device_report() describes this device
       if (cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
         throw std::runtime_error(std::string("cudaSetDevice: ") + cudaGetErrorName(e));
       ex = cv::usercode::runner::make_gpu_executor();
