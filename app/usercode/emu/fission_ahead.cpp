@@ -23,6 +23,8 @@ const Node* root_local(const Node& e) {
   return nullptr;
 }
 
+}  // namespace
+
 // Locals the statements may change or declare: such a local's value before
 // the loop over threads is not the one an access inside sees.
 std::set<std::string> changed_locals(const std::vector<const Node*>& statements) {
@@ -46,6 +48,8 @@ std::set<std::string> changed_locals(const std::vector<const Node*>& statements)
     });
   return out;
 }
+
+namespace {
 
 // An integer literal's value (decimal, hex, octal; suffixes allowed), or false.
 bool literal_value(const Node& e, const std::string& text, long long& v) {
@@ -72,6 +76,8 @@ bool risky_division(const Node& n, const std::string& text) {
   return n.kind == K::Binary && (n.op == "/" || n.op == "%") &&
          !(n.kids.size() == 2 && literal_value(n.kids[1], text, d) && d != 0);
 }
+
+}  // namespace
 
 // E computed again before its loop (over threads, or a thread's own) gives
 // what E gives where it stands, at no risk: no call, memory or effect, no
@@ -108,6 +114,8 @@ bool span_parameter(const Node& n) {
   return n.kind == K::DeclRef && n.ref_kind == K::Param && n.type.rfind("cv::Span<", 0) == 0 && !n.is_reference;
 }
 
+namespace {
+
 // The text between two offsets without white space.
 std::string between(const std::string& text, unsigned b, unsigned e) {
   std::string s;
@@ -116,11 +124,15 @@ std::string between(const std::string& text, unsigned b, unsigned e) {
   return b <= e ? s : "?";
 }
 
+}  // namespace
+
 bool divides_by_variable(const Node& e, const std::string& text) {
   bool r = false;
   each(e, [&](const Node& n) { r = r || risky_division(n, text); });
   return r;
 }
+
+namespace {
 
 // P[i], P[i + c], P[c + i], P[i - c]: the offset c (signed), or false.
 bool index_offset(const Node& index, const std::string& usr, const std::string& text, long long& offset) {

@@ -12,6 +12,8 @@
 // before the loop of the range i takes, then the loop without those checks
 // (sum3's `v[k]` up to a bound that is not the span's own size). Pure: the
 // analysis and the statements in, the accesses out.
+#include <set>
+#include <string>
 #include <vector>
 
 #include "usercode/emu/fission_plan.h"
@@ -62,6 +64,16 @@ struct RangeLoop {
   };
   std::vector<Access> accesses;  // at least one
 };
+
+// What the checks above share with fission_reduce.h:
+// locals the statements may change or declare;
+std::set<std::string> changed_locals(const std::vector<const Node*>& statements);
+// `e` computed again elsewhere gives what it gives where it stands (no call,
+// memory or effect, no local in `changed`; with `uniform`, only uniform locals);
+bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>& changed, bool uniform);
+// `n` names a span parameter (by value); `e` divides by something other than a literal.
+bool span_parameter(const Node& n);
+bool divides_by_variable(const Node& e, const std::string& text);
 
 // `s` as such a loop: `for (T i = S; i < B; ++i)` (or `i <= B`, `B > i`,
 // `i++`, `i += 1`), no goto or label in its body, which changes neither `i`

@@ -11,6 +11,7 @@
 
 #include "usercode/emu/fission_ahead.h"
 #include "usercode/emu/fission_once.h"
+#include "usercode/emu/fission_reduce.h"
 #include "usercode/emu/source_scan.h"
 
 namespace cv::emu::fission {
@@ -102,7 +103,13 @@ class Emitter {
   std::set<const Node*> hoisted_;
   std::string hoisted_addresses(int id) const;
   mutable std::set<const Node*> versioning_;  // range loops being written out (range_loop_code)
+  // A shared counter's updates while its loop's fast copy is written: each
+  // adds to the local cv_acc_K (fission_reduce.h), K the loop's.
+  mutable std::map<const Node*, std::pair<SlotUpdate, std::string>> counter_;
   std::string range_loop_code(const RangeLoop& r, int region, const Calls* warps) const;
+  std::string search_code(const RangeLoop& r, const SearchLoop& q, int region, const Calls* warps) const;
+  std::string counter_code(const RangeLoop& r, const SharedCounter& c, const std::string& head, int region,
+                           const Calls* warps) const;
   long line_of(unsigned offset) const;
   std::map<const Node*, int> deferred_;        // atomicAdd calls summed per block (find_deferred)
   // Deferred calls of a helper that is one atomicAdd of its parameters (the
@@ -176,7 +183,11 @@ std::string Emitter::range_loop_code(const RangeLoop& r, int region, const Calls
   std::vector<const Node*> added;
   for (const RangeLoop::Access& x : r.accesses)
     if (unchecked_.emplace(x.at.call, x.at).second) added.push_back(x.at.call);
-  const std::string fast = head + rewrite(body.begin, statement_end(text_, body), region, warps);
+  SearchLoop q;
+  SharedCounter c;
+  const std::string fast = search_loop(a_, r, q)      ? search_code(r, q, region, warps)
+                           : shared_counter(a_, r, c) ? counter_code(r, c, head, region, warps)
+                                                      : head + rewrite(body.begin, statement_end(text_, body), region, warps);
   for (const Node* c : added) unchecked_.erase(c);
   versioning_.erase(&s);
   const long breaks = std::count(text_.begin() + s.begin, text_.begin() + end, '\n');
@@ -184,6 +195,38 @@ std::string Emitter::range_loop_code(const RangeLoop& r, int region, const Calls
          "); const auto " + hi + " = (" + rewrite(r.bound->begin, r.bound->end, region, warps) + ");\nif (" + proof +
          ") {" + fast + "\n} else {" + slow + "\n}}\n#line " + std::to_string(line_of(end) - breaks) + " \"" + file_ +
          "\"\n";
+}
+
+// A search's fast copy (fission_reduce.h): C ORed over chunks of 64 steps,
+// which GCC vectorises, up to the chunk with the first hit; then S once.
+std::string Emitter::search_code(const RangeLoop& r, const SearchLoop& q, int region, const Calls* warps) const {
+  const Node& s = *r.loop;
+  const std::string k = std::to_string(s.begin), lo = "cv_lo_" + k, hi = "cv_hi_" + k, hit = "cv_hit_" + k,
+                    from = "cv_c_" + k, to = "cv_e_" + k, t = r.var->type, v = r.var->name;
+  std::string step;
+  for (const Node* d : q.locals) step += line_directive(d->begin) + rewrite(d->begin, statement_end(text_, *d), region, warps);
+  step += line_directive(q.cond->begin) + hit + " |= (" + rewrite(q.cond->begin, q.cond->end, region, warps) + ") ? 1u : 0u;";
+  std::string then;
+  for (const Node* st : q.then) then += line_directive(st->begin) + rewrite(st->begin, statement_end(text_, *st), region, warps);
+  return "\n{ unsigned " + hit + " = 0;\nfor (" + t + " " + from + " = " + lo + "; !" + hit + " && " + from + " < " + hi +
+         ";) {\nconst " + t + " " + to + " = " + hi + " - " + from + " > 64 ? static_cast<" + t + ">(" + from +
+         " + 64) : static_cast<" + t + ">(" + hi + ");\nfor (" + t + " " + v + " = " + from + "; " + v + " < " + to +
+         "; ++" + v + ") {" + step + "\n}\n" + from + " = " + to + ";\n}\nif (" + hit + ") {" + then + "\n}\n}";
+}
+
+// A shared counter's fast copy (fission_reduce.h): the loop counts in a local,
+// added to S[e] after it unless the sum is 0 (then S[e] keeps its value
+// either way, and an S[e] the loop never reached is not touched).
+std::string Emitter::counter_code(const RangeLoop& r, const SharedCounter& c, const std::string& head, int region,
+                                  const Calls* warps) const {
+  const Node& body = r.loop->kids[3];
+  const std::string k = std::to_string(r.loop->begin), acc = "cv_acc_" + k;
+  const std::string slot = rewrite(c.slot->begin, c.slot->end, region, warps);
+  for (const SlotUpdate& u : c.updates) counter_.emplace(u.update, std::make_pair(u, k));
+  const std::string loop = head + rewrite(body.begin, statement_end(text_, body), region, warps);
+  for (const SlotUpdate& u : c.updates) counter_.erase(u.update);
+  return "\n{ std::remove_reference_t<decltype(" + slot + ")> " + acc + " = 0;" + loop + "\nif (" + acc + " != 0) " +
+         slot + " += " + acc + ";\n}";
 }
 
 std::string Emitter::ref_text(const std::string& usr) const {
@@ -301,6 +344,18 @@ std::vector<Edit> Emitter::edits(unsigned begin, unsigned end, int region, const
         out.push_back({n.begin, statement_end(text_, n), range_loop_code(r, region, warps)});
         return;
       }
+    }
+    if (auto c = counter_.find(&n); c != counter_.end() && inside(n.begin, n.end)) {  // S[e] += x: the local
+      const SlotUpdate& u = c->second.first;
+      const std::string to = "cv_acc_" + c->second.second + (u.add ? " += " : " -= ");
+      if (!u.value) {
+        out.push_back({n.begin, n.end, to + "1"});
+        return;
+      }
+      out.push_back({n.begin, u.value->begin, to + "("});
+      out.push_back({u.value->end, n.end, ")"});
+      walk(*u.value);
+      return;
     }
     if (auto u = unchecked_.find(&n); u != unchecked_.end() && inside(n.begin, n.end)) {  // P.data[E], checked ahead
       const AheadAccess& x = u->second;
