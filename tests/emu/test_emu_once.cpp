@@ -37,8 +37,10 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   const Built b = build_kernel(src, "k");
   ASSERT_TRUE(b.module);
   EXPECT_NE(b.build.fission.code.find("cv_more_"), std::string::npos) << b.build.fission.code;
+  // Unsigned bound and step of the block: tested once for it, the pass only where the step is short.
+  EXPECT_NE(b.build.fission.code.find("cv_wide_"), std::string::npos) << b.build.fission.code;
   const unsigned grid = 3, block = 64, threads = grid * block;
-  // None, some, exactly one each, one thread twice, many.
+  // None, some, exactly one each (the block's test alone), one thread twice, many (the pass).
   for (unsigned n : {0u, 100u, threads, threads + 1, 1000u}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     std::string path;
@@ -76,6 +78,46 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
     EXPECT_EQ(b.build.fission.code.find("cv_more_"), std::string::npos) << b.build.fission.code;
     for (unsigned n : {100u, 1000u}) EXPECT_EQ(run_k(b, 3, 64, n, 1 + 192, false), run_k(b, 3, 64, n, 1 + 192, true));
   }
+}
+
+
+// A step of more than half the type's range can wrap i below the bound
+// (i = t + 3.8e9 steps by 4e9 in 32 bits: down by 294,967,296 a trip, a dozen
+// trips): the block's test does not hold and the pass decides, as without it.
+// A signed variable (which may start below 0) always takes the pass.
+TEST(EmuOnceLoops, AStepThatMayWrapOrASignedVariableKeepsThePass) {
+  const char* wraps = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned t = threadIdx.x + blockIdx.x * blockDim.x;
+  unsigned trips = 0;
+  for (unsigned i = t + n; i < 3900000000u; i += 4000000000u) ++trips;
+  out[1 + t] = trips;
+}
+)";
+  const Built w = build_kernel(wraps, "k");
+  ASSERT_TRUE(w.module);
+  EXPECT_NE(w.build.fission.code.find("cv_wide_"), std::string::npos) << w.build.fission.code;
+  const std::vector<unsigned> fast = run_k(w, 2, 64, 3800000000u, 1 + 128, false);
+  EXPECT_EQ(fast, run_k(w, 2, 64, 3800000000u, 1 + 128, true));
+  for (unsigned t = 0; t < 128; ++t) {
+    unsigned trips = 0;
+    for (unsigned i = t + 3800000000u; i < 3900000000u; i += 4000000000u) ++trips;
+    ASSERT_GT(trips, 1u);
+    ASSERT_EQ(fast[1 + t], trips) << t;
+  }
+  const char* is_signed = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const int t = static_cast<int>(threadIdx.x + blockIdx.x * blockDim.x) - 5;
+  unsigned trips = 0;
+  for (int i = t; i < static_cast<int>(n); i += static_cast<int>(blockDim.x * gridDim.x)) ++trips;
+  out[6 + t] = trips;
+}
+)";
+  const Built s = build_kernel(is_signed, "k");
+  ASSERT_TRUE(s.module);
+  EXPECT_NE(s.build.fission.code.find("cv_more_"), std::string::npos) << s.build.fission.code;
+  EXPECT_EQ(s.build.fission.code.find("cv_wide_"), std::string::npos) << s.build.fission.code;
+  for (unsigned n : {100u, 128u, 300u}) EXPECT_EQ(run_k(s, 2, 64, n, 1 + 128, false), run_k(s, 2, 64, n, 1 + 128, true));
 }
 
 }  // namespace

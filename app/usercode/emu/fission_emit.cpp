@@ -768,7 +768,30 @@ std::string Emitter::once_check(int id, const std::vector<OnceLoop>& once) const
     evaluated.push_back({Part::Whole, &o.loop->kids[0], nullptr});
     for (const Node* v : o.computed) evaluated.push_back({Part::Declarator, v, v});
   }
-  std::string out = "\nunsigned long long " + flag + " = 0;" + kThreadLoop;
+  std::string out = "\nunsigned long long " + flag + " = 0;";
+  // Where every loop's bound and step say it of the block alone (wide_step), the pass runs only when they do not.
+  std::string wide = "true";
+  std::vector<Part> block_values;
+  for (const OnceLoop& o : once) {
+    WideStep w;
+    if (!wide_step(a_, o, w)) {
+      wide.clear();
+      break;
+    }
+    const std::string b = "(" + rewrite(w.bound->begin, w.bound->end, id) + ")",
+                      st = "(" + rewrite(w.step->begin, w.step->end, id) + ")";
+    wide += " && " + st + (w.inclusive ? " > " : " >= ") + b + " && " + st + " <= static_cast<" + w.type +
+            ">(~static_cast<" + w.type + ">(0)) / 2";
+    block_values.push_back({Part::Whole, w.bound, nullptr});
+    block_values.push_back({Part::Whole, w.step, nullptr});
+  }
+  if (!wide.empty()) {
+    // The values are the block's: any thread's coordinates give them (the first's).
+    out += "\nbool cv_wide_" + std::to_string(id) + ";\n{ const uint3 cv_tid{0u, 0u, 0u}; (void)cv_tid;";
+    if (needs_context(block_values)) out += " cv_emu_ctx_tls.thread_idx = cv_emu::Dim{0u, 0u, 0u};";
+    out += " cv_wide_" + std::to_string(id) + " = " + wide + "; }\nif (!cv_wide_" + std::to_string(id) + ")";
+  }
+  out += kThreadLoop;
   if (needs_context(evaluated)) out += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
   out += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n";
   for (const OnceLoop& o : once) {

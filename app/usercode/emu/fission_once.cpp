@@ -118,6 +118,33 @@ bool once_loop(const Analysis& a, const Node& s, OnceLoop& out) {
   return true;
 }
 
+namespace {
+
+bool unsigned_type(const std::string& type) {
+  const std::string t = type.rfind("const ", 0) == 0 ? type.substr(6) : type;
+  return integer_type(t) && t.rfind("unsigned ", 0) == 0;
+}
+
+bool reads_a_local(const Analysis& a, const Node& e) {
+  bool r = false;
+  each(e, [&](const Node& n) { r = r || (n.kind == K::DeclRef && a.locals.count(n.ref)); });
+  return r;
+}
+
+}  // namespace
+
+bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out) {
+  const Node &var = o.loop->kids[0].kids[0], &cond = strip(o.loop->kids[1]), &inc = strip(o.loop->kids[2]);
+  if (!unsigned_type(var.type) || cond.kind != K::Binary || cond.kids.size() != 2 || (cond.op != "<" && cond.op != "<=") ||
+      !refers_to(cond.kids[0], var.usr) || inc.kind != K::CompoundAssign || inc.kids.size() != 2)
+    return false;
+  const Node &bound = strip(cond.kids[1]), &step = strip(inc.kids[1]);
+  if (!unsigned_type(bound.type) || !unsigned_type(step.type) || reads_a_local(a, bound) || reads_a_local(a, step))
+    return false;
+  out = {&bound, &step, cond.op == "<=", var.type};
+  return true;
+}
+
 bool thread_value(const Analysis& a, const Node& e, std::vector<const Node*>& computed) {
   Reader r(a, "");
   for (const Node* v : computed) r.note(v);

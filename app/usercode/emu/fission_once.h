@@ -8,6 +8,7 @@
 // once a block, whether every thread would leave after its first trip, and
 // then runs the region with each such loop as an `if` (which vectorises);
 // otherwise as written. Pure: the analysis in, an answer out.
+#include <string>
 #include <vector>
 
 #include "usercode/emu/fission_plan.h"
@@ -27,6 +28,21 @@ struct OnceLoop {
 // value of the block; its step adds one (`++i`, `i += STEP`) and nothing of
 // either has an effect; its body has no break or continue of its own.
 bool once_loop(const Analysis& a, const Node& s, OnceLoop& out);
+
+// A test of the block's values alone that no thread takes a second trip,
+// which spares the pass over the threads: `i < B` (or `i <= B`) and
+// `i += S` with i, B and S of unsigned types and B and S reading no local
+// of the kernel (parameters, literals, the block's values). Then S >= B (S > B for `<=`)
+// and S <= max(T) / 2 mean that every i the test lets in is below B, so
+// i + S neither wraps in T nor stays under B: one trip (the grid covers the
+// data, the usual launch). Any other loop keeps the pass.
+struct WideStep {
+  const Node* bound = nullptr;  // B
+  const Node* step = nullptr;   // S
+  bool inclusive = false;       // `<=`
+  std::string type;             // T, as the variable's canonical type spells it
+};
+bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out);
 
 // `e` without effects, reading only the parameters, the block's values, pure
 // calls, the thread's coordinates and const locals computed from those alone
