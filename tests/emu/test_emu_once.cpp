@@ -120,5 +120,32 @@ extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
   for (unsigned n : {100u, 128u, 300u}) EXPECT_EQ(run_k(s, 2, 64, n, 1 + 128, false), run_k(s, 2, 64, n, 1 + 128, true));
 }
 
+
+// A bound held in a const local of the block (`const auto m = n;`): the
+// block's test declares it again. One that differs between threads is no
+// block value: the pass decides. Either way the fibers' answers.
+TEST(EmuOnceLoops, ABoundInAConstOfTheBlockIsTestedOnceForTheBlock) {
+  const char* kernel = R"(
+extern "C" __global__ void k(cv::Span<unsigned> out, unsigned n) {
+  const unsigned t = threadIdx.x + blockIdx.x * blockDim.x;
+  const unsigned long long m = BOUND;
+  unsigned trips = 0;
+  for (unsigned long long i = cv::global_index(); i < m; i += cv::grid_threads()) trips += 1 + static_cast<unsigned>(i % 3);
+  out[1 + t] = trips;
+}
+)";
+  for (const char* bound : {"n", "n + (threadIdx.x & 1)"}) {
+    SCOPED_TRACE(bound);
+    std::string src = kernel;
+    src.replace(src.find("BOUND"), 5, bound);
+    const Built b = build_kernel(src, "k");
+    ASSERT_TRUE(b.module);
+    EXPECT_EQ(b.build.fission.code.find("cv_wide_") != std::string::npos, std::string(bound) == "n")
+        << b.build.fission.code;
+    for (unsigned n : {100u, 128u, 129u, 500u})
+      EXPECT_EQ(run_k(b, 2, 64, n, 1 + 128, false), run_k(b, 2, 64, n, 1 + 128, true)) << n;
+  }
+}
+
 }  // namespace
 }  // namespace cv::emu::test

@@ -770,14 +770,20 @@ std::string Emitter::once_check(int id, const std::vector<OnceLoop>& once) const
   }
   std::string out = "\nunsigned long long " + flag + " = 0;";
   // Where every loop's bound and step say it of the block alone (wide_step), the pass runs only when they do not.
-  std::string wide = "true";
+  std::string wide = "true", constants;
+  std::set<const Node*> declared;  // the block's constants the test declares again
   std::vector<Part> block_values;
   for (const OnceLoop& o : once) {
     WideStep w;
-    if (!wide_step(a_, o, w)) {
+    const bool replicated = wide_step(a_, o, w) && std::any_of(w.locals.begin(), w.locals.end(), [&](const Node* v) {
+      return replicated_.count(v->usr) > 0;  // (its name is its per-thread copy's here)
+    });
+    if (!w.bound || replicated) {
       wide.clear();
       break;
     }
+    for (const Node* v : w.locals)
+      if (declared.insert(v).second) constants += "cv_emu::Id<" + v->type + "> " + v->name + init_text(*v, id, nullptr) + "; ";
     const std::string b = "(" + rewrite(w.bound->begin, w.bound->end, id) + ")",
                       st = "(" + rewrite(w.step->begin, w.step->end, id) + ")";
     wide += " && " + st + (w.inclusive ? " > " : " >= ") + b + " && " + st + " <= static_cast<" + w.type +
@@ -787,7 +793,7 @@ std::string Emitter::once_check(int id, const std::vector<OnceLoop>& once) const
   }
   if (!wide.empty()) {
     // The values are the block's: any thread's coordinates give them (the first's).
-    out += "\nbool cv_wide_" + std::to_string(id) + ";\n{ const uint3 cv_tid{0u, 0u, 0u}; (void)cv_tid;";
+    out += "\nbool cv_wide_" + std::to_string(id) + ";\n{ const uint3 cv_tid{0u, 0u, 0u}; (void)cv_tid; " + constants;
     if (needs_context(block_values)) out += " cv_emu_ctx_tls.thread_idx = cv_emu::Dim{0u, 0u, 0u};";
     out += " cv_wide_" + std::to_string(id) + " = " + wide + "; }\nif (!cv_wide_" + std::to_string(id) + ")";
   }

@@ -1,6 +1,8 @@
 // once_loop(): a per-thread loop the fast path may run as an `if` (fission_once.h).
 #include "usercode/emu/fission_once.h"
 
+#include "usercode/emu/fission_ahead.h"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -131,6 +133,21 @@ bool reads_a_local(const Analysis& a, const Node& e) {
   return r;
 }
 
+// The locals `e` reads, when each is a const of the block initialised
+// without locals, calls, memory or effects (WideStep::locals); else false.
+bool block_constants(const Analysis& a, const Node& e, std::vector<const Node*>& out) {
+  bool ok = true;
+  each(e, [&](const Node& n) {
+    if (!ok || n.kind != K::DeclRef || !a.locals.count(n.ref)) return;
+    const Node& v = *a.locals.at(n.ref);
+    const Node* init = v.kids.empty() || v.kids.back().kind < K::DeclRef ? nullptr : &v.kids.back();
+    ok = v.is_const && v.is_pod && !v.is_static && !v.is_reference && !v.is_array && !v.type_in_body &&
+         v.name_begin && a.uniform.count(v.usr) && init && !reads_a_local(a, *init) && recomputable(a, *init, {}, false);
+    if (ok && std::find(out.begin(), out.end(), &v) == out.end()) out.push_back(&v);
+  });
+  return ok;
+}
+
 }  // namespace
 
 bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out) {
@@ -139,9 +156,11 @@ bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out) {
       !refers_to(cond.kids[0], var.usr) || inc.kind != K::CompoundAssign || inc.kids.size() != 2)
     return false;
   const Node &bound = strip(cond.kids[1]), &step = strip(inc.kids[1]);
-  if (!unsigned_type(bound.type) || !unsigned_type(step.type) || reads_a_local(a, bound) || reads_a_local(a, step))
+  std::vector<const Node*> locals;
+  if (!unsigned_type(bound.type) || !unsigned_type(step.type) || !block_constants(a, bound, locals) ||
+      !block_constants(a, step, locals))
     return false;
-  out = {&bound, &step, cond.op == "<=", var.type};
+  out = {&bound, &step, cond.op == "<=", var.type, locals};
   return true;
 }
 

@@ -31,8 +31,8 @@ bool once_loop(const Analysis& a, const Node& s, OnceLoop& out);
 
 // A test of the block's values alone that no thread takes a second trip,
 // which spares the pass over the threads: `i < B` (or `i <= B`) and
-// `i += S` with i, B and S of unsigned types and B and S reading no local
-// of the kernel (parameters, literals, the block's values). Then S >= B (S > B for `<=`)
+// `i += S` with i, B and S of unsigned types and B and S reading
+// parameters, literals, the block's values and such locals. Then S >= B (S > B for `<=`)
 // and S <= max(T) / 2 mean that every i the test lets in is below B, so
 // i + S neither wraps in T nor stays under B: one trip (the grid covers the
 // data, the usual launch). Any other loop keeps the pass.
@@ -41,6 +41,10 @@ struct WideStep {
   const Node* step = nullptr;   // S
   bool inclusive = false;       // `<=`
   std::string type;             // T, as the variable's canonical type spells it
+  // Locals B and S read: const, the block's (uniform), each initialised from
+  // parameters and the block's values alone (`const auto n = in.size;`), so
+  // the test declares them again.
+  std::vector<const Node*> locals;
 };
 bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out);
 
