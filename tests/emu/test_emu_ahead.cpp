@@ -5,6 +5,7 @@
 // named with its index and line (the copy as written runs then).
 #include "emu_test_util.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cv::emu::test {
@@ -357,6 +358,48 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
       EXPECT_EQ(fast, run_k(b, 4, 64, ramp(n), n, n, true)) << "n " << n;
     }
   }
+}
+
+// A grid-stride reversal (reverse.cu's shape): where no thread takes a
+// second trip, a pass computes each thread's start, condition and load index;
+// when all hold, the copy runs the body without its `if` and the backward load
+// unchecked. A partial last block (a condition false) and a grid that does
+// not cover the data (second trips) run the other copies; an off-by-one is
+// named with its index; a forward access keeps the masked copy (no pass).
+TEST(EmuAhead, AOnceLoopsBackwardLoadRunsUncheckedWhereEveryThreadsTripIsInRange) {
+  auto kernel = [](const char* body) {
+    return std::string(R"(
+extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsigned n) {
+  const unsigned long long m = in.size;
+  for (unsigned long long i = cv::global_index(); i < m; i += cv::grid_threads()) )") + body + R"(
+}
+)";
+  };
+  const Built b = checked_build(kernel("out[i] = in[m - 1 - i];"));
+  ASSERT_TRUE(b.module);
+  EXPECT_NE(b.build.fission.code.find("cv_nf_"), std::string::npos) << b.build.fission.code;
+  for (unsigned n : {64u, 100u, 128u, 300u}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::string path;
+    const std::vector<float> fast = run_k(b, 2, 64, ramp(n), n, n, false, &path);
+    EXPECT_EQ(path, "fission");
+    EXPECT_EQ(fast, run_k(b, 2, 64, ramp(n), n, n, true));
+    std::vector<float> reversed = ramp(n);
+    std::reverse(reversed.begin(), reversed.end());
+    EXPECT_EQ(fast, reversed);
+    EXPECT_EQ(fault_of(b).hit, 0);
+  }
+  const Built w = checked_build(kernel("out[i] = in[m - i];"));
+  ASSERT_TRUE(w.module);
+  run_k(w, 2, 64, ramp(128), 128, 128, false);
+  const Fault f = fault_of(w);
+  EXPECT_EQ(f.hit, 1);
+  EXPECT_EQ(f.index, 128);
+  EXPECT_EQ(f.size, 128);
+  const Built forward = checked_build(kernel("out[i] = in[i] + 1.f;"));
+  ASSERT_TRUE(forward.module);
+  EXPECT_EQ(forward.build.fission.code.find("cv_nf_"), std::string::npos) << forward.build.fission.code;
+  EXPECT_EQ(run_k(forward, 2, 64, ramp(100), 100, 100, false), run_k(forward, 2, 64, ramp(100), 100, 100, true));
 }
 
 }  // namespace

@@ -132,8 +132,6 @@ bool divides_by_variable(const Node& e, const std::string& text) {
   return r;
 }
 
-namespace {
-
 // P[i], P[i + c], P[c + i], P[i - c]: the offset c (signed), or false.
 bool index_offset(const Node& index, const std::string& usr, const std::string& text, long long& offset) {
   const Node& s = strip(index);
@@ -144,8 +142,6 @@ bool index_offset(const Node& index, const std::string& usr, const std::string& 
   if (s.op == "+" && refers_to(s.kids[1], usr) && literal_value(s.kids[0], text, c)) return offset = c, true;
   return false;
 }
-
-}  // namespace
 
 bool range_loop(const Analysis& a, const Node& s, RangeLoop& out) {
   if (s.kind != K::For || s.kids.size() != 4 || !s.main) return false;

@@ -74,6 +74,8 @@ bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>&
 // `n` names a span parameter (by value); `e` divides by something other than a literal.
 bool span_parameter(const Node& n);
 bool divides_by_variable(const Node& e, const std::string& text);
+// `index` is i, i + c, c + i or i - c (c an integer literal) for the variable `usr`: c, or false.
+bool index_offset(const Node& index, const std::string& usr, const std::string& text, long long& offset);
 
 // `s` as such a loop: `for (T i = S; i < B; ++i)` (or `i <= B`, `B > i`,
 // `i++`, `i += 1`), no goto or label in its body, which changes neither `i`

@@ -61,6 +61,9 @@ class Emitter {
   std::string thread_pass(int id, const ThreadAccesses& ta) const;
   std::string thread_loop(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once);
   std::string once_code(const OnceLoop& o, int id) const;
+  std::string full_copy(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once,
+                        const std::string& as_ifs);
+  mutable bool once_full_ = false;  // once_code: the loop's one trip without its condition (full_copy)
   std::string once_check(int id, const std::vector<OnceLoop>& once) const;
   std::string part_code(const Part& p, int region);
   void note_uses(const Part& p, int region);
@@ -711,7 +714,73 @@ std::string Emitter::versions(int id, const std::vector<Part>& parts) {
   const std::string label = "cv_next_" + std::to_string(id);
   const std::string as_ifs = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"),
                                                 label + "_once");
-  return once_check(id, once) + "\nif (!cv_more_" + std::to_string(id) + ") {" + as_ifs + "} else {" + plain + "}\n";
+  return once_check(id, once) + "\nif (!cv_more_" + std::to_string(id) + ") {" + full_copy(id, parts, once, as_ifs) +
+         "} else {" + plain + "}\n";
+}
+
+// Where no thread takes a second trip, a checked build's pass over the
+// threads evaluates each once loop's start, its condition and the indices of
+// its body's accesses that follow from them (once_index): when every
+// condition holds and every index is in range, a copy runs each loop's body
+// without its `if` and those accesses without their checks (a backward load
+// under a mask, reverse's, does not vectorise; the same load unmasked does).
+// Otherwise the copy with the `if`s, as before. Computing has no effects.
+// Only where an access's index is not the variable plus a constant.
+std::string Emitter::full_copy(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once,
+                               const std::string& as_ifs) {
+  if (!checked_ || tracking_) return as_ifs;
+  const std::string& text = a_.tree->text;
+  std::vector<const Node*> computed;
+  std::vector<std::vector<AheadAccess>> tested(once.size());
+  size_t count = 0;
+  for (size_t i = 0; i < once.size(); ++i)
+    each(once[i].loop->kids[3], [&](const Node& n) {
+      AheadAccess x;
+      if (count < 16 && !unchecked_.count(&n) && span_access(n, text, x) && once_index(a_, once[i], *x.index, computed))
+        tested[i].push_back(x), ++count;
+    }, false);
+  // Only for an access a mask does not vectorise: a forward one (i, i + c) already runs at
+  // full speed under the `if`, and there the pass cost count3 and reduce about a fifth.
+  bool backward = false;
+  for (size_t i = 0; i < once.size(); ++i)
+    for (const AheadAccess& x : tested[i]) {
+      long long c = 0;
+      backward = backward || !index_offset(*x.index, once[i].loop->kids[0].kids[0].usr, text, c);
+    }
+  if (count == 0 || !backward) return as_ifs;
+  for (const OnceLoop& o : once) computed.insert(computed.end(), o.computed.begin(), o.computed.end());
+  std::sort(computed.begin(), computed.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+  computed.erase(std::unique(computed.begin(), computed.end()), computed.end());
+  std::set<std::string> names;  // the pass declares each once, in one scope
+  for (const Node* v : computed)
+    if (!names.insert(v->name).second) return as_ifs;
+  const std::string k = std::to_string(id), bad = "cv_nf_" + k;
+  std::vector<Part> evaluated;
+  for (const OnceLoop& o : once) evaluated.push_back({Part::Whole, o.loop, nullptr});
+  std::string pass = "\nunsigned long long " + bad + " = 0;" + kThreadLoop;
+  if (needs_context(evaluated)) pass += "cv_emu_ctx_tls.thread_idx = cv_emu::Dim{cv_x, cv_y, cv_z};\n";
+  pass += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
+  for (const Node* v : computed) pass += declarator(*v, id, nullptr);
+  for (size_t i = 0; i < once.size(); ++i) {
+    const Node &init = once[i].loop->kids[0], &cond = once[i].loop->kids[1];
+    pass += "{" + line_directive(once[i].loop->begin) + rewrite(init.begin, statement_end(text_, init), id) + "\n" + bad +
+            " |= !static_cast<bool>(" + rewrite(cond.begin, cond.end, id) + ");";
+    for (const AheadAccess& x : tested[i])
+      pass += "\n" + bad + " |= !cv_fis_in(" + text.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
+              rewrite(x.index->begin, x.index->end, id) + ");";
+    pass += "\n}";
+  }
+  pass += "\n}\n}\n";
+  std::vector<const Node*> added;
+  for (const std::vector<AheadAccess>& xs : tested)
+    for (const AheadAccess& x : xs)
+      if (unchecked_.emplace(x.call, x).second) added.push_back(x.call);
+  once_full_ = true;
+  const std::string label = "cv_next_" + k;
+  const std::string full = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"), label + "_full");
+  once_full_ = false;
+  for (const Node* c : added) unchecked_.erase(c);
+  return pass + "if (!" + bad + ") {" + full + "} else {" + as_ifs + "}\n";
 }
 
 // The ahead checks, each distinct access once, in the region's own scope: its
@@ -750,9 +819,9 @@ std::string Emitter::thread_loop(int id, const std::vector<Part>& parts, const s
 // A loop run once: its variable, and the body if the condition holds.
 std::string Emitter::once_code(const OnceLoop& o, int id) const {
   const Node &init = o.loop->kids[0], &cond = o.loop->kids[1], &body = o.loop->kids[3];
-  return line_directive(o.loop->begin) + "{ " + rewrite(init.begin, statement_end(text_, init), id) + "\nif (" +
-         rewrite(cond.begin, cond.end, id) + ") " + line_directive(body.begin) +
-         rewrite(body.begin, statement_end(text_, body), id) + "\n}";
+  const std::string test = once_full_ ? "\n" : "\nif (" + rewrite(cond.begin, cond.end, id) + ") ";
+  return line_directive(o.loop->begin) + "{ " + rewrite(init.begin, statement_end(text_, init), id) + test +
+         line_directive(body.begin) + rewrite(body.begin, statement_end(text_, body), id) + "\n}";
 }
 
 // Once a block: whether any thread would take a second trip of any of the

@@ -164,6 +164,14 @@ bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out) {
   return true;
 }
 
+bool once_index(const Analysis& a, const OnceLoop& o, const Node& index, std::vector<const Node*>& computed) {
+  Reader r(a, o.loop->kids[0].kids[0].usr);
+  for (const Node* v : computed) r.note(v);
+  if (divides_by_variable(index, a.tree->text) || !r.pure(index, true, true)) return false;
+  computed = r.computed_in_order();
+  return true;
+}
+
 bool thread_value(const Analysis& a, const Node& e, std::vector<const Node*>& computed) {
   Reader r(a, "");
   for (const Node* v : computed) r.note(v);

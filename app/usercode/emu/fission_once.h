@@ -48,6 +48,15 @@ struct WideStep {
 };
 bool wide_step(const Analysis& a, const OnceLoop& o, WideStep& out);
 
+// An index in the body of the once loop `o` that each thread can compute
+// before the region: it reads the loop's variable (as its start), the
+// coordinates, the parameters, the block's values, pure calls and const
+// locals computed from those alone (added to `computed`, in declaration
+// order), and divides only by literals. In the copy where every thread makes
+// its one trip (the pass found each condition true), such an access tested
+// by the pass runs without its check.
+bool once_index(const Analysis& a, const OnceLoop& o, const Node& index, std::vector<const Node*>& computed);
+
 // `e` without effects, reading only the parameters, the block's values, pure
 // calls, the thread's coordinates and const locals computed from those alone
 // (added to `computed`, once each, in declaration order): a value a pass
