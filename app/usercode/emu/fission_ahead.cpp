@@ -83,28 +83,30 @@ bool risky_division(const Node& n, const std::string& text) {
 // what E gives where it stands, at no risk: no call, memory or effect, no
 // local in `changed` (with `uniform`, only uniform locals), no division by
 // something that may be zero in a thread that never evaluates E.
-bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>& changed, bool uniform) {
+bool pure_operator(const Node& e, const std::string& text) {
   switch (e.kind) {
     case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
-      break;
-    case K::DeclRef:
-      if (e.ref_kind == K::Param) return true;
-      if (e.ref_kind == K::Var)
-        return a.locals.count(e.ref) && !changed.count(e.ref) && !a.locals.at(e.ref)->is_static &&
-               (!uniform || a.uniform.count(e.ref));
-      return e.ref_kind == K::Other;  // enumerators, template constants
+      return true;
     case K::MemberRef:
-      if (e.arrow) return false;
-      break;
+      return !e.arrow;
     case K::Unary:
-      if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
-      break;
+      return e.op == "-" || e.op == "+" || e.op == "~" || e.op == "!";
     case K::Binary:
-      if (e.op == "=" || e.op == "," || risky_division(e, a.tree->text)) return false;
-      break;
+      return e.op != "=" && e.op != "," && !risky_division(e, text);
     default:
       return false;
   }
+}
+
+bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>& changed, bool uniform) {
+  if (e.kind == K::DeclRef) {
+    if (e.ref_kind == K::Param) return true;
+    if (e.ref_kind == K::Var)
+      return a.locals.count(e.ref) && !changed.count(e.ref) && !a.locals.at(e.ref)->is_static &&
+             (!uniform || a.uniform.count(e.ref));
+    return e.ref_kind == K::Other;  // enumerators, template constants
+  }
+  if (!pure_operator(e, a.tree->text)) return false;
   for (const Node& k : e.kids)
     if (!recomputable(a, k, changed, uniform)) return false;
   return true;

@@ -71,6 +71,10 @@ std::set<std::string> changed_locals(const std::vector<const Node*>& statements)
 // `e` computed again elsewhere gives what it gives where it stands (no call,
 // memory or effect, no local in `changed`; with `uniform`, only uniform locals);
 bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>& changed, bool uniform);
+// `e` is a literal, sizeof, parentheses, a cast, `?:`, a member through `.`, a
+// unary - + ~ ! or a binary operator other than = and , that divides only by a
+// non-zero literal: a node computing again changes nothing (its kids aside);
+bool pure_operator(const Node& e, const std::string& text);
 // `n` names a span parameter (by value); `e` divides by something other than a literal.
 bool span_parameter(const Node& n);
 bool divides_by_variable(const Node& e, const std::string& text);

@@ -18,27 +18,9 @@ bool is_access_of(const RangeLoop& r, const Node& call) {
 // to no effect: locals, parameters, arithmetic, pure calls and the loop's
 // proven accesses; no store, no other memory, no division by a variable.
 bool harmless(const Analysis& a, const RangeLoop& r, const Node& e) {
-  switch (e.kind) {
-    case K::Literal: case K::SizeOf: case K::Paren: case K::Cast: case K::Unexposed: case K::Conditional:
-    case K::DeclRef:
-      break;
-    case K::MemberRef:
-      if (e.arrow) return false;
-      break;
-    case K::Unary:
-      if (e.op != "-" && e.op != "+" && e.op != "~" && e.op != "!") return false;
-      break;
-    case K::Binary:
-      if (e.op == "=" || divides_by_variable(e, a.tree->text)) return false;
-      break;
-    case K::Call:
-      if (is_access_of(r, e)) break;
-      if (!a.pure_call(e, true)) return false;
-      break;
-    default:
-      return false;
-  }
-  return std::all_of(e.kids.begin(), e.kids.end(), [&](const Node& k) { return harmless(a, r, k); });
+  const bool ok = e.kind == K::DeclRef || (e.kind == K::Call && (is_access_of(r, e) || a.pure_call(e, true))) ||
+                  pure_operator(e, a.tree->text);
+  return ok && std::all_of(e.kids.begin(), e.kids.end(), [&](const Node& k) { return harmless(a, r, k); });
 }
 
 bool reads_any(const Node& n, const std::set<std::string>& usrs) {
