@@ -9,7 +9,7 @@
 # linked from the main build (its `kernels` target is built first if it is not
 # current): their device code is not instrumented, and their host side runs only
 # with a GPU, which CI does not have. So is the app's drawing code (windows,
-# panels, renderers: cmake/view_objects.cmake). Without a main build both are
+# panels, renderers: cmake/main_objects.cmake). Without a main build both are
 # compiled here.
 # The Xvfb window tests (label `window`) are left out: at exit LeakSanitizer
 # reports allocations of the GL driver (llvmpipe) and the static CUDA runtime,
@@ -23,14 +23,12 @@ main_build=${MAIN_BUILD:-build}
 jobs=${JOBS:-$(nproc)}
 
 # The main build's CUDA objects, at its architectures, and its drawing code
-# (cmake/view_objects.cmake: run only in windows, which this run leaves out),
+# (cmake/main_objects.cmake: run only in windows, which this run leaves out),
 # when it has them.
-cuda=(-DCUDAVIZ_CUDA_OBJECTS_FROM= -DCUDAVIZ_VIEW_OBJECTS_FROM= -DCMAKE_CUDA_ARCHITECTURES=90-real)
+cuda=(-DCUDAVIZ_OBJECTS_FROM= -DCMAKE_CUDA_ARCHITECTURES=90-real)
 if [ -f "$main_build/CMakeCache.txt" ] && cmake --build "$main_build" -j "$jobs" --target kernels cudaviz_core; then
   arch=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$main_build/CMakeCache.txt")
-  main=$(cd "$main_build" && pwd)
-  cuda=(-DCUDAVIZ_CUDA_OBJECTS_FROM="$main" -DCUDAVIZ_VIEW_OBJECTS_FROM="$main"
-        -DCMAKE_CUDA_ARCHITECTURES="${arch:-90-real}")
+  cuda=(-DCUDAVIZ_OBJECTS_FROM="$(cd "$main_build" && pwd)" -DCMAKE_CUDA_ARCHITECTURES="${arch:-90-real}")
 else
   echo "sanitize.sh: no main build in $main_build: the kernels' .cu files and the drawing code are compiled here (MAIN_BUILD names one)"
 fi

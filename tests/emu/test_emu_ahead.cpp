@@ -396,6 +396,8 @@ extern "C" __global__ void k(cv::Span<const float> in, cv::Span<float> out, unsi
   EXPECT_EQ(f.hit, 1);
   EXPECT_EQ(f.index, 128);
   EXPECT_EQ(f.size, 128);
+  EXPECT_EQ(f.thread[0], 0u);  // i = 0 reads in[m]: the fibers' thread and block
+  EXPECT_EQ(f.block[0], 0u);
   const Built forward = checked_build(kernel("out[i] = in[i] + 1.f;"));
   ASSERT_TRUE(forward.module);
   EXPECT_EQ(forward.build.fission.code.find("cv_nf_"), std::string::npos) << forward.build.fission.code;

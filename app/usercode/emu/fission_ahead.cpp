@@ -12,9 +12,7 @@
 #include "usercode/emu/fission_once.h"
 
 namespace cv::emu::fission {
-namespace {
 
-// The local an assignment, step or address-of reaches through members and array elements.
 const Node* root_local(const Node& e) {
   const Node& s = strip(e);
   if (s.kind == K::DeclRef) return s.ref_kind == K::Var ? &s : nullptr;
@@ -22,8 +20,6 @@ const Node* root_local(const Node& e) {
     return s.kids.empty() ? nullptr : root_local(s.kids[0]);
   return nullptr;
 }
-
-}  // namespace
 
 // Locals the statements may change or declare: such a local's value before
 // the loop over threads is not the one an access inside sees.
@@ -116,17 +112,12 @@ bool span_parameter(const Node& n) {
   return n.kind == K::DeclRef && n.ref_kind == K::Param && n.type.rfind("cv::Span<", 0) == 0 && !n.is_reference;
 }
 
-namespace {
-
-// The text between two offsets without white space.
 std::string between(const std::string& text, unsigned b, unsigned e) {
   std::string s;
   for (unsigned i = b; i < e && i < text.size(); ++i)
     if (!std::isspace(static_cast<unsigned char>(text[i]))) s += text[i];
   return b <= e ? s : "?";
 }
-
-}  // namespace
 
 bool divides_by_variable(const Node& e, const std::string& text) {
   bool r = false;

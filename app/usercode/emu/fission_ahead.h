@@ -75,6 +75,11 @@ bool recomputable(const Analysis& a, const Node& e, const std::set<std::string>&
 // unary - + ~ ! or a binary operator other than = and , that divides only by a
 // non-zero literal: a node computing again changes nothing (its kids aside);
 bool pure_operator(const Node& e, const std::string& text);
+// the local an assignment, step or address-of reaches through members and
+// array elements (its K::DeclRef), or nullptr;
+const Node* root_local(const Node& e);
+// the text between two offsets without white space;
+std::string between(const std::string& text, unsigned b, unsigned e);
 // `n` names a span parameter (by value); `e` divides by something other than a literal.
 bool span_parameter(const Node& n);
 bool divides_by_variable(const Node& e, const std::string& text);

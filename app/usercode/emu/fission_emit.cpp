@@ -26,6 +26,7 @@ struct Edit {
 };
 
 unsigned statement_end(const std::string& text, const Node& s);
+std::string relabelled(const std::string& code, int id, const std::string& suffix);
 
 // A piece of a region: a whole statement, the part of a warp statement before
 // its warp call (its operands) or after it (the rest, the call replaced by its result).
@@ -110,6 +111,7 @@ class Emitter {
   // adds to the local cv_acc_K (fission_reduce.h), K the loop's.
   mutable std::map<const Node*, std::pair<SlotUpdate, std::string>> counter_;
   std::string range_loop_code(const RangeLoop& r, int region, const Calls* warps) const;
+  std::string in_range(const AheadAccess& x, int id) const;
   std::string search_code(const RangeLoop& r, const SearchLoop& q, int region, const Calls* warps) const;
   std::string counter_code(const RangeLoop& r, const SharedCounter& c, const std::string& head, int region,
                            const Calls* warps) const;
@@ -230,6 +232,18 @@ std::string Emitter::counter_code(const RangeLoop& r, const SharedCounter& c, co
   for (const SlotUpdate& u : c.updates) counter_.erase(u.update);
   return "\n{ std::remove_reference_t<decltype(" + slot + ")> " + acc + " = 0;" + loop + "\nif (" + acc + " != 0) " +
          slot + " += " + acc + ";\n}";
+}
+
+// `cv_fis_in(P, E)`: whether an access's index is inside its span, E as the region writes it.
+std::string Emitter::in_range(const AheadAccess& x, int id) const {
+  return "cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
+         rewrite(x.index->begin, x.index->end, id) + ")";
+}
+
+// `code` (a copy of region `id`'s loop over threads) with its label, and the gotos to it, renamed.
+std::string relabelled(const std::string& code, int id, const std::string& suffix) {
+  const std::string label = "cv_next_" + std::to_string(id);
+  return std::regex_replace(code, std::regex(label + "(?![0-9])"), label + suffix);
 }
 
 std::string Emitter::ref_text(const std::string& usr) const {
@@ -635,8 +649,7 @@ void Emitter::region_code(int id, const std::vector<Part>& parts) {
     }
     const std::string k = std::to_string(id);
     auto renamed = [&](const std::vector<Part>& ps, const char* as) {
-      return hoisted_addresses(id) +
-             std::regex_replace(versions(id, ps), std::regex("cv_next_" + k + "(?![0-9])"), "cv_next_" + k + as);
+      return hoisted_addresses(id) + relabelled(versions(id, ps), id, as);
     };
     const std::string fast = renamed(parts, "_fast");
     // Where the region's last `if` holds for every running thread: its body alone.
@@ -693,8 +706,7 @@ std::string Emitter::thread_pass(int id, const ThreadAccesses& ta) const {
   out += "(void)cv_t;\nconst uint3 cv_tid{cv_x, cv_y, cv_z};\n{";
   for (const Node* v : ta.computed) out += declarator(*v, id, nullptr);
   for (const AheadAccess& x : ta.accesses)
-    out += "\ncv_bad_" + k + " |= !cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
-           rewrite(x.index->begin, x.index->end, id) + ");";
+    out += "\ncv_bad_" + k + " |= !" + in_range(x, id) + ";";
   if (all_if) {
     const Node& c = ta.all_if->kids[0];
     out += "\ncv_not_" + k + " |= !static_cast<bool>(" + rewrite(c.begin, c.end, id) + ");";
@@ -711,9 +723,7 @@ std::string Emitter::versions(int id, const std::vector<Part>& parts) {
   if (once.empty()) return plain;
   // The same loop over threads with each such loop as an `if`, taken when
   // no thread of this block would make a second trip (fission_once.h).
-  const std::string label = "cv_next_" + std::to_string(id);
-  const std::string as_ifs = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"),
-                                                label + "_once");
+  const std::string as_ifs = relabelled(thread_loop(id, parts, once), id, "_once");
   return once_check(id, once) + "\nif (!cv_more_" + std::to_string(id) + ") {" + full_copy(id, parts, once, as_ifs) +
          "} else {" + plain + "}\n";
 }
@@ -729,14 +739,13 @@ std::string Emitter::versions(int id, const std::vector<Part>& parts) {
 std::string Emitter::full_copy(int id, const std::vector<Part>& parts, const std::vector<OnceLoop>& once,
                                const std::string& as_ifs) {
   if (!checked_ || tracking_) return as_ifs;
-  const std::string& text = a_.tree->text;
   std::vector<const Node*> computed;
   std::vector<std::vector<AheadAccess>> tested(once.size());
   size_t count = 0;
   for (size_t i = 0; i < once.size(); ++i)
     each(once[i].loop->kids[3], [&](const Node& n) {
       AheadAccess x;
-      if (count < 16 && !unchecked_.count(&n) && span_access(n, text, x) && once_index(a_, once[i], *x.index, computed))
+      if (count < 16 && !unchecked_.count(&n) && span_access(n, text_, x) && once_index(a_, once[i], *x.index, computed))
         tested[i].push_back(x), ++count;
     }, false);
   // Only for an access a mask does not vectorise: a forward one (i, i + c) already runs at
@@ -745,7 +754,7 @@ std::string Emitter::full_copy(int id, const std::vector<Part>& parts, const std
   for (size_t i = 0; i < once.size(); ++i)
     for (const AheadAccess& x : tested[i]) {
       long long c = 0;
-      backward = backward || !index_offset(*x.index, once[i].loop->kids[0].kids[0].usr, text, c);
+      backward = backward || !index_offset(*x.index, once[i].loop->kids[0].kids[0].usr, text_, c);
     }
   if (count == 0 || !backward) return as_ifs;
   for (const OnceLoop& o : once) computed.insert(computed.end(), o.computed.begin(), o.computed.end());
@@ -766,8 +775,7 @@ std::string Emitter::full_copy(int id, const std::vector<Part>& parts, const std
     pass += "{" + line_directive(once[i].loop->begin) + rewrite(init.begin, statement_end(text_, init), id) + "\n" + bad +
             " |= !static_cast<bool>(" + rewrite(cond.begin, cond.end, id) + ");";
     for (const AheadAccess& x : tested[i])
-      pass += "\n" + bad + " |= !cv_fis_in(" + text.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
-              rewrite(x.index->begin, x.index->end, id) + ");";
+      pass += "\n" + bad + " |= !" + in_range(x, id) + ";";
     pass += "\n}";
   }
   pass += "\n}\n}\n";
@@ -776,8 +784,7 @@ std::string Emitter::full_copy(int id, const std::vector<Part>& parts, const std
     for (const AheadAccess& x : xs)
       if (unchecked_.emplace(x.call, x).second) added.push_back(x.call);
   once_full_ = true;
-  const std::string label = "cv_next_" + k;
-  const std::string full = std::regex_replace(thread_loop(id, parts, once), std::regex(label + "(?![0-9])"), label + "_full");
+  const std::string full = relabelled(thread_loop(id, parts, once), id, "_full");
   once_full_ = false;
   for (const Node* c : added) unchecked_.erase(c);
   return pass + "if (!" + bad + ") {" + full + "} else {" + as_ifs + "}\n";
@@ -789,8 +796,7 @@ std::string Emitter::ahead_condition(int id, const std::vector<AheadAccess>& ahe
   std::string c = tracking_ ? "cv_live != ~0u" : "true";
   std::set<std::string> seen;
   for (const AheadAccess& x : ahead) {
-    const std::string test = "cv_fis_in(" + text_.substr(x.span->begin, x.span->end - x.span->begin) + ", " +
-                             rewrite(x.index->begin, x.index->end, id) + ")";
+    const std::string test = in_range(x, id);
     if (seen.insert(test).second) c += " && " + test;
   }
   return c;
@@ -844,15 +850,14 @@ std::string Emitter::once_check(int id, const std::vector<OnceLoop>& once) const
   std::vector<Part> block_values;
   for (const OnceLoop& o : once) {
     WideStep w;
-    const bool replicated = wide_step(a_, o, w) && std::any_of(w.locals.begin(), w.locals.end(), [&](const Node* v) {
-      return replicated_.count(v->usr) > 0;  // (its name is its per-thread copy's here)
-    });
-    if (!w.bound || replicated) {
+    // (A local kept per thread across a barrier has its per-thread copy's name in the region.)
+    if (!wide_step(a_, o, w) ||
+        std::any_of(w.locals.begin(), w.locals.end(), [&](const Node* v) { return replicated_.count(v->usr) > 0; })) {
       wide.clear();
       break;
     }
     for (const Node* v : w.locals)
-      if (declared.insert(v).second) constants += "cv_emu::Id<" + v->type + "> " + v->name + init_text(*v, id, nullptr) + "; ";
+      if (declared.insert(v).second) constants += declarator(*v, id, nullptr);
     const std::string b = "(" + rewrite(w.bound->begin, w.bound->end, id) + ")",
                       st = "(" + rewrite(w.step->begin, w.step->end, id) + ")";
     wide += " && " + st + (w.inclusive ? " > " : " >= ") + b + " && " + st + " <= static_cast<" + w.type +

@@ -2,7 +2,6 @@
 #include "usercode/emu/fission_reduce.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string>
 
@@ -40,14 +39,6 @@ void statements_of(const Node& n, std::set<const Node*>& out) {
   for (const Node& k : n.kids) statements_of(k, out);
 }
 
-// The whitespace-free text of a node.
-std::string spelling(const std::string& text, const Node& n) {
-  std::string s;
-  for (unsigned i = n.begin; i < n.end && i < text.size(); ++i)
-    if (!std::isspace(static_cast<unsigned char>(text[i]))) s += text[i];
-  return s;
-}
-
 // `t` is S[e] with S a __shared__ (or static) array of the kernel: its declaration.
 const Node* shared_element(const Analysis& a, const Node& t) {
   const Node& s = strip(t);
@@ -59,19 +50,17 @@ const Node* shared_element(const Analysis& a, const Node& t) {
 }
 
 // A store's target that cannot be S's memory: a thread's own local (or its
-// member or element), a span parameter's element, another shared array's element.
+// member or element), another shared array's element, a span parameter's element.
 bool other_memory(const Analysis& a, const Node& target, const std::string& shared_usr) {
+  if (const Node* r = root_local(target)) {
+    auto it = a.locals.find(r->ref);
+    return it != a.locals.end() && r->ref != shared_usr && (!it->second->is_static || it->second->is_array);
+  }
   const Node* t = &strip(target);
-  while ((t->kind == K::MemberRef && !t->arrow) || (t->kind == K::Subscript && strip(t->kids.at(0)).is_array)) {
-    if (t->kids.empty()) return false;
+  while (((t->kind == K::MemberRef && !t->arrow) || (t->kind == K::Subscript && strip(t->kids.at(0)).is_array)) &&
+         !t->kids.empty())
     t = &strip(t->kids[0]);
-  }
-  if (t->kind == K::DeclRef && t->ref_kind == K::Var) {
-    auto it = a.locals.find(t->ref);
-    return it != a.locals.end() && t->ref != shared_usr && (!it->second->is_static || it->second->is_array);
-  }
-  if (t->kind == K::Call && t->name == "operator[]" && !t->kids.empty()) return span_parameter(strip(t->kids[0]));
-  return false;
+  return t->kind == K::Call && t->name == "operator[]" && !t->kids.empty() && span_parameter(strip(t->kids[0]));
 }
 
 }  // namespace
@@ -141,9 +130,9 @@ bool shared_counter(const Analysis& a, const RangeLoop& r, SharedCounter& out) {
     const Node* decl = shared_element(a, u.kids[0]);
     if (!decl) continue;
     const Node& slot = strip(u.kids[0]);
-    if (shared && (decl != shared || spelling(a.tree->text, slot.kids[1]) != index)) return false;
+    if (shared && (decl != shared || between(a.tree->text, slot.kids[1].begin, slot.kids[1].end) != index)) return false;
     if (!shared) {
-      shared = decl, index = spelling(a.tree->text, slot.kids[1]);
+      shared = decl, index = between(a.tree->text, slot.kids[1].begin, slot.kids[1].end);
       c.slot = &slot;
     }
     c.updates.push_back({&u, add ? &u.kids[1] : nullptr, u.op == "++" || u.op == "+="});
