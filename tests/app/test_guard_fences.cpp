@@ -76,6 +76,12 @@ std::vector<Shape> shapes() {
        "\tld.shared.u16 %rs1, [%rd5];\n", Shape::Shared},
       {"local", lo, "\tmov.u64 %SPL, __local_depot0;\n\tshl.b64 %rd4, %rd3, 2;\n\tadd.s64 %rd5, %SPL, %rd4;\n"
        "\tst.local.u32 [%rd5], %r1;\n\tld.local.v2.u32 {%r2, %r3}, [%rd5+8];\n", Shape::Local},
+      // Groups (one check for both accesses) of a byte offset: their alignment checked at run time.
+      {"two ints at +0 and +4 from a byte offset (a group)", "",
+       "\tand.b64 %rd4, %rd3, 1023;\n\tadd.s64 %rd5, %rd2, %rd4;\n\tld.global.u32 %r1, [%rd5];\n"
+       "\tld.global.u32 %r2, [%rd5+4];\n"},
+      {"shared, a 64-bit address from a byte offset, two shorts (a group)", sh, "\tmov.u64 %rd4, sa;\n"
+       "\tadd.s64 %rd5, %rd4, %rd3;\n\tld.shared.u16 %rs1, [%rd5];\n\tst.shared.u16 [%rd5+2], %rs1;\n", Shape::Shared},
   };
 }
 
@@ -101,7 +107,7 @@ Outcome harness(const Shape& sh, const std::string& raw_ptx, const std::string& 
     for (uint64_t misalign : {0ull, 4ull, 6ull})
       for (uint64_t dyn : {0ull, 16ull, 40ull})
         for (uint64_t index : {0ull, 1ull, 2ull, 3ull, 4ull, 5ull, 6ull, 7ull, 8ull, 9ull, 10ull, 11ull, 12ull, 13ull, 15ull, 16ull, 17ull,
-                               30ull, 31ull, 32ull, 47ull, 48ull, 63ull, 64ull, 0x40000000ull, 0ull - 1, 0ull - 4,
+                               30ull, 31ull, 32ull, 46ull, 47ull, 48ull, 62ull, 63ull, 64ull, 0x40000000ull, 0ull - 1, 0ull - 4,
                                (other - 0x100000000ull) / 4, (other - 0x100000000ull) / 16}) {
           const uint64_t begin = 0x100000000ull + misalign, end = begin + bytes;
           std::vector<BufferView> bufs = {{reinterpret_cast<void*>(begin), bytes, 4, "data", true, 0},
@@ -205,6 +211,36 @@ TEST(GuardFences, TheCommonFormsAreShort) {
   EXPECT_EQ(shared.find("and.b"), std::string::npos) << shared;
 }
 
+// A group (docs/guard.md "Grouped checks") whose range fits one width class
+// is fenced like one access of that class: a subtraction and one compare,
+// no 64-bit compare of both ends, no scan; the alignment only where the
+// address analysis cannot prove it.
+TEST(GuardFences, AGroupInOneWidthClassIsFenced) {
+  const auto group = [](const std::string& body, const std::string& decls = "") {
+    const GuardedPtx g = guard_ptx(kernel(decls, body));
+    EXPECT_TRUE(g.ok) << g.error;
+    EXPECT_EQ(g.grouped_instructions, 2u) << g.ptx;
+    const size_t at = g.ptx.find("// cudaviz guard: group 0");
+    return g.ptx.substr(at, g.ptx.find("copy of site 0", at) - at);
+  };
+  // offsets[r], offsets[r + 1]: [%rd5, %rd5 + 8), the class of 8 bytes (room[3]: 272 + 16 + 8 * 3).
+  const std::string pair = group("\tshl.b64 %rd4, %rd3, 2;\n\tadd.s64 %rd5, %rd2, %rd4;\n\tld.global.u32 %r1, [%rd5];\n"
+                                 "\tld.global.u32 %r2, [%rd5+4];\n");
+  EXPECT_NE(pair.find("[cv_guard_table+312];\n\tsub.s64 %cvg_d1, %rd5, %cvg_d2;\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;"),
+            std::string::npos) << pair;
+  EXPECT_EQ(pair.find("setp.ge.s64"), std::string::npos) << "no compare of both ends: " << pair;
+  EXPECT_EQ(pair.find("and.b64"), std::string::npos) << "alignment proven: " << pair;
+  const std::string bytes = group("\tand.b64 %rd4, %rd3, 1023;\n\tadd.s64 %rd5, %rd2, %rd4;\n\tld.global.u32 %r1, [%rd5];\n"
+                                  "\tld.global.u32 %r2, [%rd5+4];\n");
+  EXPECT_NE(bytes.find("and.b64 %cvg_d6, %cvg_d0, 3;"), std::string::npos) << "a byte offset: " << bytes;
+  // A block tree's s[t] read and written: the shared window's room for 4 bytes.
+  const std::string tree = group("\tcvt.u32.u64 %r2, %rd3;\n\tmov.u32 %r1, sa;\n\tshl.b32 %r3, %r2, 2;\n"
+                                 "\tadd.s32 %r4, %r1, %r3;\n\tld.shared.u32 %r5, [%r4];\n\tadd.s32 %r5, %r5, 1;\n"
+                                 "\tst.shared.u32 [%r4], %r5;\n", "\t.shared .align 4 .b8 sa[48];\n");
+  EXPECT_NE(tree.find("sub.s32 %cvg_r2, %r4, %cvg_w0;\n\tsetp.lt.u32 %cvg_p0, %cvg_r2, %cvg_k2;"), std::string::npos) << tree;
+  EXPECT_EQ(tree.find("and.b"), std::string::npos) << tree;
+}
+
 // The harness can fail: each fence with a rule planted wrong lets some
 // access out, and the harness says so.
 TEST(GuardFences, APlantedUnsoundRuleIsCaught) {
@@ -217,6 +253,10 @@ TEST(GuardFences, APlantedUnsoundRuleIsCaught) {
       {10, "%cvg_r2, %cvg_k3;", "%cvg_r2, %cvg_k2;"},                                    // the room of 4 bytes for 8
       {13, "setp.lt.u64 %cvg_p0, %cvg_d1, 37;", "setp.lt.u64 %cvg_p0, %cvg_d1, 41;"},  // local room one element too far
       {5, "setp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;", "setp.eq.or.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;"},
+      // a group's alignment dropped, and its class one width too narrow
+      {14, "setp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra $cvg_g0_slow;",
+       "setp.eq.or.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n\t@!%cvg_p0 bra $cvg_g0_slow;"},
+      {15, "%cvg_d3, %cvg_k2;", "%cvg_d3, %cvg_w1;"},  // the room of one byte
   };
   const std::vector<Shape> all = shapes();
   for (const Plant& p : plants) {

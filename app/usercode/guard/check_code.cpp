@@ -107,6 +107,30 @@ int log2_of(unsigned w) {
   return k;
 }
 
+// A fence's compare: %cvg_p0 = [R, R + 2^k) lies inside its window: an
+// argument's buffer (global: `root`, the runner's room for class k), the
+// shared window (%cvg_kK, set once a function) or the local frame (an
+// immediate). Below the window's start the unsigned difference wraps to a
+// huge value, so one compare covers both ends. `r32`: R is a 32-bit register.
+void fence_compare(std::ostream& c, const std::string& space, int root, const std::string& R, bool r32, unsigned k,
+                   long long frame_bytes) {
+  if (space == "global") {
+    c << "\tld.const.u64 %cvg_d2, [" << kTableName << "+" << param_offset(root) << "];\n"
+      << "\tld.const.u64 %cvg_d3, [" << kTableName << "+" << param_offset(root) + offsetof(ParamWindow, room) + 8 * k
+      << "];\n\tsub.s64 %cvg_d1, " << R << ", %cvg_d2;\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
+  } else if (space == "shared" && r32) {
+    c << "\tsub.s32 %cvg_r2, " << R << ", %cvg_w0;\n\tsetp.lt.u32 %cvg_p0, %cvg_r2, %cvg_k" << k << ";\n";
+  } else if (space == "shared") {
+    c << "\tcvt.u64.u32 %cvg_d2, %cvg_w0;\n\tsub.s64 %cvg_d1, " << R << ", %cvg_d2;\n\tcvt.u64.u32 %cvg_d3, %cvg_k" << k
+      << ";\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
+  } else {
+    const long long room = std::max(0ll, frame_bytes - (1ll << k) + 1);
+    if (r32) c << "\tcvt.u64.u32 %cvg_d1, " << R << ";\n\tsub.s64 %cvg_d1, %cvg_d1, %cvg_l0;\n";
+    else c << "\tsub.s64 %cvg_d1, " << R << ", %cvg_l0;\n";
+    c << "\tsetp.lt.u64 %cvg_p0, %cvg_d1, " << room << ";\n";
+  }
+}
+
 // The fence (docs/guard.md "Fences"): the access's base register minus its
 // window's start compared, unsigned, with the room its width class has
 // there (computed by the runner for a kernel argument's buffer, once a
@@ -153,23 +177,7 @@ std::optional<CheckCode> fence(const Access& a, const std::string& L, std::ostri
     k1 = width_class(a.width);
   }
   const unsigned k = k1 - 1;
-  const bool r32 = a.base32 && !have_d0;
-  if (rooted) {
-    c << "\tld.const.u64 %cvg_d2, [" << kTableName << "+" << param_offset(a.root) << "];\n"
-      << "\tld.const.u64 %cvg_d3, [" << kTableName << "+" << param_offset(a.root) + offsetof(ParamWindow, room) + 8 * k
-      << "];\n\tsub.s64 %cvg_d1, " << R << ", %cvg_d2;\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
-  } else if (a.space == "shared" && r32) {
-    c << "\tsub.s32 %cvg_r2, " << R << ", %cvg_w0;\n\tsetp.lt.u32 %cvg_p0, %cvg_r2, %cvg_k" << k << ";\n";
-  } else if (a.space == "shared") {
-    if (!have_d0) c << "\tmov.b64 %cvg_d0, " << R << ";\n";
-    c << "\tcvt.u64.u32 %cvg_d2, %cvg_w0;\n\tsub.s64 %cvg_d1, %cvg_d0, %cvg_d2;\n\tcvt.u64.u32 %cvg_d3, %cvg_k" << k
-      << ";\n\tsetp.lt.u64 %cvg_p0, %cvg_d1, %cvg_d3;\n";
-  } else {
-    const long long room = std::max(0ll, a.frame_bytes - (1ll << k) + 1);
-    if (r32) c << "\tcvt.u64.u32 %cvg_d1, " << R << ";\n\tsub.s64 %cvg_d1, %cvg_d1, %cvg_l0;\n";
-    else c << "\tsub.s64 %cvg_d1, " << R << ", %cvg_l0;\n";
-    c << "\tsetp.lt.u64 %cvg_p0, %cvg_d1, " << room << ";\n";
-  }
+  fence_compare(c, a.space, a.root, R, a.base32 && !have_d0, k, a.frame_bytes);
   // Alignment: proven when the base's known low zero bits cover the width
   // (for an argument's pointer, the table's class says the pointer is aligned).
   if (a.width > 1 && !(a.zeros >= log2_of(a.width) && a.offset % a.width == 0)) {
@@ -209,12 +217,28 @@ std::string window_check(const std::string& space, const std::string& prefix, co
   return c.str();
 }
 
-std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root) {
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, const GroupFacts& f) {
   const std::string L = "$cvg_g" + std::to_string(id) + "_";
+  const int root = f.root;
   std::ostringstream c;
   c << "\t// cudaviz guard: group " << id << ": " << g.members.size() << " accesses through " << g.base
     << " guarded at once ([" << g.base << (g.lo < 0 ? "" : "+") << g.lo << ", " << g.base
     << (g.hi < 0 ? "" : "+") << g.hi << "), " << g.space << ", aligned to " << g.align << ")\n";
+  // Fenced like one access whose width class holds the whole range (a
+  // block tree's s[t] read and written, a pair of offsets[r], offsets[r + 1]):
+  // a subtraction and one compare instead of both ends in 64 bits. What the
+  // class rounds up past a buffer's end, or a pointer into another buffer,
+  // takes the copy where every access is checked exactly.
+  const bool rooted = g.space == "global" && root >= 0 && root < static_cast<int>(kParamWindows) && !g.base32;
+  if (const unsigned k1 = g.lo >= 0 ? width_class(g.hi) : 0; k1 && (rooted || g.space == "shared" || g.space == "local")) {
+    fence_compare(c, g.space, root, g.base, g.base32, k1 - 1, f.frame_bytes);
+    if (g.align > 1 && f.zeros < log2_of(g.align)) {
+      c << (g.base32 ? "\tcvt.u64.u32 %cvg_d0, " : "\tmov.b64 %cvg_d0, ") << g.base << ";\n"
+        << "\tand.b64 %cvg_d6, %cvg_d0, " << g.align - 1 << ";\n\tsetp.eq.and.u64 %cvg_p0, %cvg_d6, 0, %cvg_p0;\n";
+    }
+    c << "\t@!%cvg_p0 bra " << slow << ";\n";
+    return c.str();
+  }
   if (g.base32) c << "\tcvt.u64.u32 %cvg_d0, " << g.base << ";\n";
   else c << "\tmov.b64 %cvg_d0, " << g.base << ";\n";
   c << "\tand.b64 %cvg_d6, %cvg_d0, " << g.align - 1 << ";\n";

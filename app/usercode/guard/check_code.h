@@ -39,10 +39,17 @@ struct CheckCode {
 };
 CheckCode check_code(const Access& a);
 
+// What the rewriter knows of a group's base where the group starts.
+struct GroupFacts {
+  int root = -1;              // the kernel parameter its pointer comes from, -1: none
+  int zeros = 0;              // low bits known to be 0 (address_facts.h; of the offset when rooted)
+  long long frame_bytes = 0;  // the function's local frame
+};
+
 // The one check of a group (access_groups.h): its whole range and the base's
 // alignment; branches to `slow` (the copy with every access guarded) when
 // either fails.
-std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, int root = -1);
+std::string group_check(const AccessGroup& g, unsigned id, const std::string& slow, const GroupFacts& facts = {});
 
 // %cvg_p0 = [reg, reg + width) lies inside the space's window (shared,
 // local) or one table entry (global); `prefix` names the labels it needs

@@ -79,11 +79,13 @@ std::optional<std::string> cached_check(const std::string& check, const std::str
   for (size_t k = 0; k < inputs.size(); ++k)
     c << "\tsetp.eq.and.b" << (saved[k][5] == 'd' ? 64 : 32) << " " << same << ", " << inputs[k] << ", " << saved[k]
       << ", " << same << ";\n";
-  c << "\t@!" << same << " bra " << prefix << "check;\n\t@!" << answer << " bra " << slow << ";\n\tbra.uni " << prefix
-    << "proven;\n" << prefix << "check:\n" << check;
+  // Both ways meet at one branch before the proven loop, so that its header
+  // has one way in besides its own branch back (a block ptxas can hoist the
+  // loop's invariant values into).
+  c << "\t@" << same << " bra " << prefix << "known;\n" << check;
   for (size_t k = 0; k < inputs.size(); ++k) c << "\tmov.b" << (saved[k][5] == 'd' ? 64 : 32) << " " << saved[k] << ", " << inputs[k] << ";\n";
-  c << "\tmov.pred " << answer << ", " << ok << ";\n\tmov.pred " << valid << ", 1;\n\t@!" << ok << " bra " << slow
-    << ";\n" << prefix << "proven:\n";
+  c << "\tmov.pred " << answer << ", " << ok << ";\n\tmov.pred " << valid << ", 1;\n"
+    << prefix << "known:\n\t@!" << answer << " bra " << slow << ";\n" << prefix << "proven:\n";
   return c.str();
 }
 

@@ -356,7 +356,13 @@ class Rewriter {
     const std::string G = "$cvg_g" + std::to_string(id) + "_";
     std::string fast, slow;
     for (size_t j = g.first; j <= g.last; ++j) emit(j, depth[j] > 0, slow, &fast, e, &g, id);
-    into += group_check(g, id, G + "slow", root_of(g.base)) + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
+    GroupFacts facts;
+    facts.root = g.base32 ? -1 : root_of(g.base);
+    // As for one access (memory()): a rooted register's zeros are its offset's,
+    // of use only through that parameter's window.
+    if (root_of(g.base) < 0 || (g.space == "global" && facts.root >= 0)) facts.zeros = facts_.zeros_at(g.base, g.first);
+    facts.frame_bytes = depot_bytes_;
+    into += group_check(g, id, G + "slow", facts) + fast + "\n\tbra " + G + "done;\n" + G + "slow:\n" + slow +
             "\n" + G + "done:\n";
     e.needs_regs = true;
     e.needs_window = e.needs_window || g.space != "global";
