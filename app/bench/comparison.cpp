@@ -65,7 +65,7 @@ std::vector<std::string> Comparison::lines() const {
 }
 
 Comparison compare(const std::string& target, const KernelTraits& yours, double yours_ms,
-                   const std::vector<BuiltinTime>& builtins, double unguarded_ms) {
+                   const std::vector<BuiltinTime>& builtins, double guard_ratio) {
   Comparison c;
   std::vector<std::string> measured;
   const BuiltinTime* fastest = nullptr;
@@ -85,7 +85,7 @@ Comparison compare(const std::string& target, const KernelTraits& yours, double 
       c.fastest_variant = fastest->variant;  // the same algorithm is also the fastest: one line says it
     }
   }
-  if (auto p = guard_percent(yours_ms, unguarded_ms)) c.guard = guard_words(*p);
+  if (auto p = guard_percent(guard_ratio, 1.0)) c.guard = guard_words(*p);
   return c;
 }
 

@@ -48,9 +48,10 @@ struct Comparison {
 };
 
 // `builtins`: the built-in variants timed beside yours (same n, block, backend).
-// `unguarded_ms` <= 0: not measured.
+// `guard_ratio`: yours guarded over unguarded, timed in turns (bench_kernel.cpp
+// add_unguarded); <= 0: not measured.
 Comparison compare(const std::string& target, const KernelTraits& yours, double yours_ms,
-                   const std::vector<BuiltinTime>& builtins, double unguarded_ms = 0);
+                   const std::vector<BuiltinTime>& builtins, double guard_ratio = 0);
 nlohmann::ordered_json to_json(const Comparison& c, const KernelTraits& yours);
 
 // A bench JSON row's cells for the labs table: "0.412 [0.401-0.530]" from
