@@ -173,6 +173,47 @@ TEST(GuardBounds, TheMirrorIndexAndASpanOfTheSameSize) {
   EXPECT_EQ(at_line(past.guarded, 4).checked, 1u) << past.guarded.ptx;
 }
 
+// The reverse template gives every launch 4 bytes of extern shared memory a
+// thread (make_launch holds it): s[t] and its mirror s[threads - 1 - t] are in
+// range, and so is s[t + h] under t + h < threads; s[t + 1], a wider element
+// (8 bytes a thread) or a template that gives none keep their checks.
+TEST(GuardBounds, ExternSharedHoldsWhatTheTemplateGivesAThread) {
+  if (nvrtc_missing()) GTEST_SKIP() << nvrtc_status();
+  const std::string head =
+      "  extern __shared__ int s[];\n"
+      "  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"  // 5
+      "  const unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n";                                 // 6
+  struct Case {
+    const char* body;  // line 7
+    size_t bounded, checked;
+  } cases[] = {
+      {"  s[t] = 1; __syncthreads(); if (i < out.size) out[i] = s[nt - 1 - t];", 3, 0},
+      {"  s[t] = 1; __syncthreads(); if (t + 3 < nt && i < out.size) out[i] = s[t + 3];", 3, 0},
+      {"  s[t + 1] = 1; __syncthreads(); if (i < out.size) out[i] = s[t];", 2, 1},
+      {"  reinterpret_cast<long long*>(s)[t] = 1; __syncthreads(); if (i < out.size) out[i] = s[t];", 2, 1},
+      {"  s[nt - t] = 1; __syncthreads(); if (i < out.size) out[i] = s[t];", 2, 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.body);
+    const CompileResult r = guarded(reverse(head + c.body));
+    ASSERT_TRUE(r.ok) << r.first_error() << r.error;
+    EXPECT_EQ(at_line(r.guarded, 7).bounded, c.bounded) << r.guarded.ptx;
+    EXPECT_EQ(at_line(r.guarded, 7).checked, c.checked) << r.guarded.ptx;
+  }
+  // count3 launches without extern shared memory: nothing to prove s[t] by.
+  const CompileResult none = guarded(count3("  extern __shared__ unsigned s[];\n  s[t] = 1;"));  // 6, 7
+  ASSERT_TRUE(none.ok) << none.first_error();
+  EXPECT_EQ(at_line(none.guarded, 7).checked, 1u) << none.guarded.ptx;
+}
+
+TEST(GuardBounds, ExternSharedSaidToHoldBytesAThreadHoldsThem) {
+  TemplateSpec t = *find_template("reverse");
+  Workload w = first_launch(t, 1000, BlockShape{256, 1, 1});
+  EXPECT_NO_THROW(make_launch(t, w, "m"));
+  t.shared_bytes_per_thread = 8;  // more than its shape gives
+  EXPECT_THROW(make_launch(t, w, "m"), std::logic_error);
+}
+
 TEST(GuardBounds, ASpanSaidToHaveAnothersSizeHasIt) {
   TemplateSpec t = *find_template("reverse");
   Workload w = first_launch(t, 1000, BlockShape{256, 1, 1});

@@ -37,6 +37,7 @@ void guard_result(const std::string& student_file, CompileResult& r) {
           o.bounds.span_size_class[static_cast<int>(j)] = static_cast<int>(k);
     }
   }
+  if (r.spec) o.bounds.shared_bytes_per_thread = r.spec->shared_bytes_per_thread;
   if (const DeviceInfo& d = device_info(); d.available) o.bounds.max_threads_per_block = d.limits.max_threads_per_block;
   r.guarded = guard_ptx(r.ptx, o);
   if (!r.guarded.ok) {

@@ -483,7 +483,8 @@ class Prover {
 
   struct Affine {
     int param = -1;          // a span parameter's pointer, or
-    std::string shared;      // a static __shared__ array
+    std::string shared;      // a static __shared__ array, or
+    bool dynamic = false;    // shared is an extern __shared__ array (the launch's dynamic memory)
     std::string index;       // "" when none
     size_t index_at = 0;     // where the index register is read
     bool index_signed = false;  // sign-extended from 32 bits
@@ -510,9 +511,10 @@ class Prover {
       return std::nullopt;
     }
     if (op == "mov" && d->operands.size() == 2) {
-      if (in_.shared.count(d->operands[1])) {
+      if (in_.shared.count(d->operands[1]) || in_.extern_shared.count(d->operands[1])) {
         Affine a;
         a.shared = d->operands[1];
+        a.dynamic = !in_.shared.count(d->operands[1]);
         return a;
       }
       if (is_register(d->operands[1])) return affine(d->operands[1], where, depth + 1);
@@ -597,6 +599,43 @@ class Prover {
     return false;
   }
 
+  // Dimensions whose %ntid product `reg` is, through a widening (0: none).
+  int threads_of(const std::string& reg, size_t at) const {
+    size_t where = 0;
+    const Instruction* d = def_at(reg, at, &where);
+    if (d && d->parts[0] == "cvt" && d->parts.size() == 3 && d->parts[1] == "u64" && d->parts[2] == "u32" &&
+        d->operands.size() == 2)
+      return ntid_product(d->operands[1], where, 0);
+    return ntid_product(reg, at, 0);
+  }
+
+  // Whether `x`, read at `at`, is below the block's thread count (the
+  // product of %ntid over all three, or over some: never more): a thread's
+  // index in its block, a comparison with such a product that holds there,
+  // or its mirror image S + ~t = S - 1 - t of a thread index t over no other
+  // dimensions than S's.
+  bool below_threads(const std::string& x, size_t at, int depth) const {
+    if (depth > kMaxDepth) return false;
+    if (thread_index(x, at, 0)) return true;
+    for (const Fact& f : facts_at(at))
+      if (f.lhs == x && threads_of(f.rhs, at)) return true;
+    size_t where = 0;
+    const Instruction* d = def_at(x, at, &where);
+    if (!d || d->operands.size() < 2) return false;
+    if (d->parts[0] == "cvt" && d->parts.size() == 3 && d->parts[1] == "u64" && d->parts[2] == "u32")
+      return below_threads(d->operands[1], where, depth + 1);
+    if (d->parts[0] != "add" || d->operands.size() != 3) return false;
+    for (int s = 0; s < 2; ++s) {
+      const std::string &size = d->operands[1 + s], &inverted = d->operands[2 - s];
+      size_t not_at = 0;
+      const Instruction* n = def_at(inverted, where, &not_at);
+      if (!n || n->parts[0] != "not" || n->operands.size() != 2) continue;
+      const int dims = threads_of(size, where), t = thread_index(n->operands[1], not_at, 0);
+      if (dims && t && !(t & ~dims)) return true;
+    }
+    return false;
+  }
+
   // Whether `reg` may be written between node `from` and node `to` (single definitions only).
   bool written_after(const std::string& reg, size_t from, size_t to) const {
     const std::optional<size_t> d = only_def(reg);
@@ -636,6 +675,15 @@ class Prover {
       if (a->scale != elem || static_cast<uint64_t>(c) + w > elem || elem % w) return false;
       if (a->index_signed) return false;  // a negative index sign-extends past any size
       return below_size(a->index, a->index_at, a->param);
+    }
+    if (a->dynamic && space == "shared") {
+      // Extern shared memory of P bytes a thread (the template's, make_launch
+      // holds it): an index below the block's thread count, scaled by at most
+      // P, plus at most P - width: (threads - 1) * P + P <= threads * P.
+      const uint64_t per = in_.shared_bytes_per_thread;
+      if (!per || in_.extern_shared.at(a->shared).align % w || a->index_signed) return false;
+      if (a->scale > per || static_cast<uint64_t>(c) + w > per) return false;
+      return below_threads(a->index, a->index_at, 0);
     }
     if (!a->shared.empty() && space == "shared") {
       const SharedArray& s = in_.shared.at(a->shared);

@@ -92,6 +92,7 @@ struct Var {
   std::string space;
   long long bytes = -1;
   unsigned align = 1;
+  bool is_extern = false;
 };
 
 // Registers of one function: name or "%prefix<" -> bytes (0: predicate).
@@ -184,7 +185,7 @@ class Rewriter {
           depot_ = d->names[0], depot_bytes_ = d->bytes;
         if (d->space == "local" || d->space == "shared" || d->space == "global")
           for (const std::string& n : d->names)
-            local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
+            local_vars_[n] = Var{d->space, d->bytes, std::max(1u, d->align), d->is_extern};
       }
     }
     const std::vector<int> depth = block_depths(f);
@@ -648,7 +649,8 @@ class Rewriter {
     b.entry = entry;
     for (const auto* m : {&vars_, &local_vars_})
       for (const auto& [name, v] : *m)
-        if (v.space == "shared" && v.bytes >= 0) b.shared[name] = SharedArray{v.bytes, v.align};
+        if (v.space == "shared" && v.bytes >= 0 && !v.is_extern) b.shared[name] = SharedArray{v.bytes, v.align};
+        else if (v.space == "shared" && v.is_extern) b.extern_shared[name] = SharedArray{-1, v.align};
     return b;
   }
 
@@ -732,7 +734,7 @@ GuardedPtx guard_ptx(const std::string& ptx, const GuardOptions& options) {
       if (auto d = parse_decl(p.text)) {
         if (d->space == "global" || d->space == "shared" || d->space == "local" || d->space == "const")
           for (const std::string& n : d->names) {
-            vars[n] = Var{d->space, d->bytes, std::max(1u, d->align)};
+            vars[n] = Var{d->space, d->bytes, std::max(1u, d->align), d->is_extern};
             if (d->space == "global" && !d->is_extern && d->bytes > 0) out.module_globals.push_back(n);
             if (d->space == "shared") out.shared_names.push_back(n);
           }

@@ -60,6 +60,7 @@ TemplateSpec spec() {
     s.dynamic_shared_bytes = 4u * s.block[0] * s.block[1] * s.block[2];
     return s;
   };
+  t.shared_bytes_per_thread = 4;
   t.reference_text = "the CPU's count over the same rows (each id's rows, pairs that share ids)";
   t.prepare = exact64("count", [ids, offsets](const Workload& w) {
     corelated::Rows rows;

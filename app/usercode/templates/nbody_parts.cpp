@@ -249,6 +249,7 @@ void fill(TemplateSpec& t) {
     s.dynamic_shared_bytes = static_cast<unsigned>(threads * sizeof(float4));
     return s;
   };
+  t.shared_bytes_per_thread = sizeof(float4);
   t.reference_text =
       "the CPU twin's accelerations (nbody_math.h's accumulate, bodies in order) of the same "
       "bodies (galaxies, clusters, pairs nearer than the softening): every body up to 512, else "

@@ -87,6 +87,7 @@ TemplateSpec spec() {
   const SpanSpec in = lab_data();
   t.args = {span_arg("in", in), span_arg("out", out)};
   t.shape = [](const Workload& w) { return one_dimensional(w, 1, sizeof(int)); };
+  t.shared_bytes_per_thread = sizeof(int);
   t.reference_text = "the lab's data reversed on the CPU (every element exact)";
   t.check = [in](const Workload& w, const ReadBack& rb, Backend) {
     const Ints out = ints_of(rb, "out");

@@ -32,6 +32,7 @@ TemplateSpec spec() {
     s.dynamic_shared_bytes = 8u * s.block[0] * s.block[1] * s.block[2];
     return s;
   };
+  t.shared_bytes_per_thread = 8;
   t.reference_text = "the CPU's exact count over the same data (sort and two pointers)";
   t.prepare = exact64("count", [v](const Workload& w) {
     const std::vector<int32_t> d = check::generated_ints(v, w, "v");

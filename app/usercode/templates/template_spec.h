@@ -170,6 +170,11 @@ struct TemplateSpec {
   std::string declaration;
   std::vector<ArgSpec> args;  // in parameter order
   std::function<LaunchShape(const Workload&)> shape;
+  // Bytes of extern __shared__ memory a thread of the block has in every
+  // launch `shape` makes (at least this many times the block's threads;
+  // make_launch holds it): the guard proves `s[t]` and its mirror
+  // `s[threads - 1 - t]` from it (bounds_proof.h). 0: not declared.
+  unsigned shared_bytes_per_thread = 0;
   // Runner-kept spans swapped after every rep (ping-pong buffers).
   std::vector<std::pair<std::string, std::string>> swaps;
   // Code compiled after the student's on each target (a per-item function's
