@@ -37,8 +37,7 @@ TemplateSpec spec() {
   t.description = "Co-related ids: count the pairs of rows sharing more than `threshold` ids, exactly.";
   t.file = "corelated.cu";
   t.order = 140;
-  t.feeds_name = "corelated";
-  t.entry = "corelated";
+  t.feeds_name = t.entry = "corelated";
   t.notes =
       "// Row r holds ids[offsets[r] .. offsets[r + 1]) (sorted, distinct). The app zeroes\n"
       "// count[0], launches a grid of n x n blocks of your block shape (block (x, y): rows\n"
