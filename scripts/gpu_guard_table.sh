@@ -65,7 +65,7 @@ for j in rows:
         over.append(name)
         continue
     if r > 1.10: over.append(f"{name} {r:.3f}")
-    print(f"{name:46} {j.get('guarded_paired_ms_median', j.get('ms_median', 0)):11.4f} {j.get('unguarded_ms_median', 0):10.4f} {r:7.3f} "
+    print(f"{name:46} {j.get('guarded_paired_ms', j.get('ms_median', 0)):11.4f} {j.get('unguarded_ms', j.get('unguarded_ms_median', 0)):10.4f} {r:7.3f} "
           f"{str(j.get('correct')):>5} {j.get('guarded_instructions', 0):7} {j.get('grouped_instructions', 0):7} "
           f"{j.get('loop_proven_instructions', 0):5} {j.get('registers') or 0:5}")
 ratios = [(j['guard_ratio'], j['file']) for j in rows if j.get('guard_ratio') is not None]
