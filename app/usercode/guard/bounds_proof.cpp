@@ -677,11 +677,11 @@ class Prover {
       return below_size(a->index, a->index_at, a->param);
     }
     if (a->dynamic && space == "shared") {
-      // Extern shared memory of P bytes a thread (the template's, make_launch
-      // holds it): an index below the block's thread count, scaled by at most
+      // Extern shared memory of P bytes a thread (the template's, which
+      // make_launch gives): an index below the block's thread count, scaled by at most
       // P, plus at most P - width: (threads - 1) * P + P <= threads * P.
       const uint64_t per = in_.shared_bytes_per_thread;
-      if (!per || in_.extern_shared.at(a->shared).align % w || a->index_signed) return false;
+      if (!per || in_.extern_shared.at(a->shared) % w || a->index_signed) return false;
       if (a->scale > per || static_cast<uint64_t>(c) + w > per) return false;
       return below_threads(a->index, a->index_at, 0);
     }

@@ -50,10 +50,10 @@ struct BoundsInput {
   };
   std::map<int, std::vector<AtMost>> scalar_at_most;
   std::map<std::string, SharedArray> shared;    // static __shared__ arrays by name
-  // extern __shared__ arrays by name (bytes unused: their size is the launch's),
-  // and the bytes a thread of the block has of them in every launch (the
-  // template says so and make_launch holds it; 0: unknown, nothing proven).
-  std::map<std::string, SharedArray> extern_shared;
+  // extern __shared__ arrays by name -> their alignment (their size is the
+  // launch's), and the bytes a thread of the block has of them in every
+  // launch (the template's, which make_launch gives; 0: unknown, nothing proven).
+  std::map<std::string, unsigned> extern_shared;
   unsigned shared_bytes_per_thread = 0;
   unsigned max_threads_per_block = 1024;        // the device's (cudaDeviceProp::maxThreadsPerBlock)
 };

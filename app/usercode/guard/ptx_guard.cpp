@@ -650,7 +650,7 @@ class Rewriter {
     for (const auto* m : {&vars_, &local_vars_})
       for (const auto& [name, v] : *m)
         if (v.space == "shared" && v.bytes >= 0 && !v.is_extern) b.shared[name] = SharedArray{v.bytes, v.align};
-        else if (v.space == "shared" && v.is_extern) b.extern_shared[name] = SharedArray{-1, v.align};
+        else if (v.space == "shared" && v.is_extern) b.extern_shared[name] = v.align;
     return b;
   }
 

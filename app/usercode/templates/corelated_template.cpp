@@ -56,7 +56,6 @@ TemplateSpec spec() {
     LaunchShape s;
     set_block(s, w);
     s.grid[0] = s.grid[1] = static_cast<unsigned>(std::max(1ll, w.n));
-    s.dynamic_shared_bytes = 4u * s.block[0] * s.block[1] * s.block[2];
     return s;
   };
   t.shared_bytes_per_thread = 4;

@@ -13,10 +13,9 @@ void set_block(LaunchShape& s, const Workload& w) {
   s.block[2] = static_cast<unsigned>(std::max(1, w.block.z));
 }
 
-LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread, unsigned shared_per_thread) {
+LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread) {
   LaunchShape s;
   set_block(s, w);
-  s.dynamic_shared_bytes = shared_per_thread * s.block[0] * s.block[1] * s.block[2];
   const unsigned long long threads = std::max(1ull, 1ull * s.block[0] * s.block[1] * s.block[2]) * per_thread;
   const unsigned long long n = static_cast<unsigned long long>(std::max(1ll, w.n));
   s.grid[0] = static_cast<unsigned>(std::clamp<unsigned long long>((n + threads - 1) / threads, 1, 0x7fffffffull));

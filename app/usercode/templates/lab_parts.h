@@ -12,9 +12,8 @@
 namespace cv::usercode::lab_template {
 
 // A grid of ceil(n / (threads * per_thread)) blocks of the workload's block (at
-// least 1), with `shared_per_thread` bytes of dynamic shared memory a thread.
-LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread = 1,
-                            unsigned shared_per_thread = 0);
+// least 1). Dynamic shared memory: TemplateSpec::shared_bytes_per_thread.
+LaunchShape one_dimensional(const Workload& w, unsigned long long per_thread = 1);
 // The workload's block as a launch's block.
 void set_block(LaunchShape& s, const Workload& w);
 // cv::Span<const int> of n int32 values from `generator` (default: the counting labs' data).

@@ -246,7 +246,6 @@ void fill(TemplateSpec& t) {
     const unsigned long long threads = std::max(1ull, 1ull * s.block[0] * s.block[1] * s.block[2]);
     const unsigned long long n = static_cast<unsigned long long>(std::max(1ll, w.n));
     s.grid[0] = static_cast<unsigned>((n + threads - 1) / threads);
-    s.dynamic_shared_bytes = static_cast<unsigned>(threads * sizeof(float4));
     return s;
   };
   t.shared_bytes_per_thread = sizeof(float4);

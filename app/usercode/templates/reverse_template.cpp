@@ -86,7 +86,7 @@ TemplateSpec spec() {
   out.read_back = true;
   const SpanSpec in = lab_data();
   t.args = {span_arg("in", in), span_arg("out", out)};
-  t.shape = [](const Workload& w) { return one_dimensional(w, 1, sizeof(int)); };
+  t.shape = [](const Workload& w) { return one_dimensional(w); };
   t.shared_bytes_per_thread = sizeof(int);
   t.reference_text = "the lab's data reversed on the CPU (every element exact)";
   t.check = [in](const Workload& w, const ReadBack& rb, Backend) {

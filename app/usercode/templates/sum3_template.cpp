@@ -29,7 +29,6 @@ TemplateSpec spec() {
     const unsigned long long n = static_cast<unsigned long long>(std::max(1ll, w.n));
     s.grid[0] = static_cast<unsigned>((n + s.block[0] - 1) / s.block[0]);
     s.grid[1] = static_cast<unsigned>((n + s.block[1] - 1) / s.block[1]);
-    s.dynamic_shared_bytes = 8u * s.block[0] * s.block[1] * s.block[2];
     return s;
   };
   t.shared_bytes_per_thread = 8;

@@ -57,14 +57,13 @@ SpanArg make_span(const std::string& name, const SpanSpec& s, const Workload& w,
   return a;
 }
 
-// Extern shared memory said to hold a number of bytes a thread holds them:
-// the guard's proofs rely on it (TemplateSpec::shared_bytes_per_thread).
-void check_extern_shared(const TemplateSpec& t, const LaunchShape& s) {
-  const unsigned long long per = t.shared_bytes_per_thread;
-  const unsigned long long threads = 1ull * s.block[0] * s.block[1] * s.block[2];
-  if (per && s.dynamic_shared_bytes < per * threads)
-    throw std::logic_error(t.name + ": " + std::to_string(s.dynamic_shared_bytes) + " bytes of extern shared memory for " +
-                           std::to_string(threads) + " threads, below " + std::to_string(per) + " a thread");
+// Extern shared memory: the template's bytes a thread, for this block (the
+// guard's proofs rely on every launch having it).
+unsigned extern_shared_bytes(const TemplateSpec& t, const LaunchShape& s) {
+  const unsigned long long bytes = 1ull * t.shared_bytes_per_thread * s.block[0] * s.block[1] * s.block[2];
+  if (bytes > UINT32_MAX)
+    throw std::invalid_argument(t.name + ": " + std::to_string(bytes) + " bytes of extern shared memory a block");
+  return static_cast<unsigned>(bytes);
 }
 
 }  // namespace
@@ -105,7 +104,7 @@ LaunchRequest make_launch(const TemplateSpec& t, const Workload& w, const std::s
     }
     r.args.push_back(std::move(a));
   }
-  check_extern_shared(t, r.shape);
+  if (t.shared_bytes_per_thread) r.shape.dynamic_shared_bytes = extern_shared_bytes(t, r.shape);
   // A span said to have another's size has it: the guard's proofs rely on it.
   for (size_t i = 0; i < t.args.size(); ++i) {
     const std::string& other = t.args[i].is_span ? t.args[i].span.same_size_as : "";

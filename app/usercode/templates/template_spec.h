@@ -170,10 +170,10 @@ struct TemplateSpec {
   std::string declaration;
   std::vector<ArgSpec> args;  // in parameter order
   std::function<LaunchShape(const Workload&)> shape;
-  // Bytes of extern __shared__ memory a thread of the block has in every
-  // launch `shape` makes (at least this many times the block's threads;
-  // make_launch holds it): the guard proves `s[t]` and its mirror
-  // `s[threads - 1 - t]` from it (bounds_proof.h). 0: not declared.
+  // Bytes of extern __shared__ memory a thread of the block has: make_launch
+  // gives every launch this many times the block's threads (`shape` leaves
+  // it), and the guard proves `s[t]` and its mirror `s[threads - 1 - t]` from
+  // it (bounds_proof.h). 0: none.
   unsigned shared_bytes_per_thread = 0;
   // Runner-kept spans swapped after every rep (ping-pong buffers).
   std::vector<std::pair<std::string, std::string>> swaps;
