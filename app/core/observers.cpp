@@ -119,7 +119,8 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     j["first_edit_to_run_ms"] = st.first_edit_to_run_ms;
     const usercode::UserKernelStatus::EditPhases& p = st.first_edit_phases;
     j["first_edit_phases_ms"] = {
-        {"compile", p.compile_ms}, {"wait", p.wait_ms}, {"load", p.load_ms}, {"launch", p.launch_ms}};
+        {"compile", p.compile_ms}, {"wait", p.wait_ms}, {"load", p.load_ms},   {"launch", p.launch_ms},
+        {"load_jit", p.jit_ms},    {"load_cap", p.cap_ms}};
   }
   if (auto ms = ctx.user_kernel.prestart_ms()) j["runner_prestart_ms"] = *ms;
   if (const std::string e = ctx.user_kernel.prestart_error(); !e.empty()) j["runner_prestart_error"] = e;

@@ -200,6 +200,41 @@ TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
   EXPECT_NE(where(5, 2, 100000).find("_fast"), std::string::npos) << "22 trips";
 }
 
+// An unsigned 32-bit index stepped past 0xffffffff wraps to 0: the loop then
+// reads far below where its first trips read. Its check's range is computed
+// from the first index upward, so only the no-wrap test stops it where a
+// buffer holds that range and not what lies 16 GiB below (the pointer is far
+// below its buffer). Every start near the top, bounds just above 0.
+TEST(GuardLoopChecks, AnIndexThatWrapsPastTheTopIsNotProven) {
+  const Shape sh = shapes()[0];
+  ASSERT_NE(std::string(sh.name).find("unsigned, tested after its step"), std::string::npos);
+  const std::string ptx = kernel(sh.body);
+  const GuardedPtx g = guard_ptx(ptx);
+  ASSERT_TRUE(g.ok) << g.error;
+  const test::PtxProgram guarded(g.ptx), unguarded(ptx);
+  const uint64_t base = 0x1000000000ull;
+  size_t wrapped = 0, proven = 0;
+  for (uint64_t a : {0xfffffff0ull, 0xfffffffdull, 0xfffffffeull, 0xffffffffull})
+    for (uint64_t b : {1ull, 2ull, 5ull, 0xfffffff8ull}) {
+      // The buffer holds indexes a - 16 .. a + 48 of the pointer: every trip before a wrap.
+      const uint64_t lo = base + 4 * (a - 16), hi = base + 4 * (a + 48);
+      test::PtxEval check(guarded), raw(unguarded);
+      sh.state(check.reg, a, b, base);
+      sh.state(raw.reg, a, b, base);
+      check.table = table_words(make_table({{reinterpret_cast<void*>(lo), hi - lo, 4, "data", true, 0}}, {}));
+      check.reg["%cvg_w0"] = 0, check.reg["%cvg_w1"] = 0, check.reg["%cvg_l0"] = 0, check.reg["%cvg_l1"] = 0;
+      const bool pass = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000).find("_fast") != std::string::npos;
+      raw.run("$L__BB0_1", {}, 700);
+      bool inside = true;
+      for (const test::Touch& x : raw.touched) inside = inside && x.address >= lo && x.address + x.width <= hi;
+      wrapped += !inside;
+      proven += pass;
+      EXPECT_FALSE(pass && !inside) << "a=" << a << " b=" << b << ": proven, but the loop wrapped and left the buffer";
+    }
+  EXPECT_GT(wrapped, 0u);  // the states do wrap
+  EXPECT_GT(proven, 0u);   // and the ones that do not are proven (0xfffffff0 up to 0xfffffff8)
+}
+
 // The harness can fail: a window compare planted wrong (its upper end no
 // longer required) in the check of a plain loop and of the block tree
 // lets a loop that leaves the buffer through, and the harness says so.

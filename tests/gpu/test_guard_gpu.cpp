@@ -275,6 +275,10 @@ TEST(GuardGpu, AGuardedKernelHoldsTheUnguardedKernelsWarps) {
   // (The runner's count of the unguarded kernel is the driver JIT's; the
   // unguarded load above is NVRTC's ptxas: they may differ by a driver.)
   if (g.register_cap) EXPECT_LE(g.resources.registers, g.register_cap);
+  // The load says where its time went: the runner's JIT, and the cap's work when it weighed one.
+  EXPECT_GT(g.jit_ms, 0);
+  EXPECT_LE(g.jit_ms, g.load_ms);
+  if (g.uncapped_registers) EXPECT_GT(g.cap_ms, 0);
   ASSERT_TRUE(client->load(guarded, 5.0).ok);
   const Verdict v = judge(*guarded.spec, *client, guarded.spec->default_seed);
   EXPECT_TRUE(v.correct) << v.summary();

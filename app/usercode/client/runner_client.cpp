@@ -328,7 +328,9 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     out.raw_registers = cap->value("raw", 0);
     out.uncapped_registers = cap->value("guarded", 0);
     out.register_cap = cap->value("cap", 0);
+    out.cap_ms = cap->value("ms", 0.0);
   }
+  out.jit_ms = reply.value("jit_ms", 0.0);
   modules_.insert_or_assign(module, c);
   loaded_here_.insert(module);
   if (module.find('#') == std::string::npos) {  // a new kernel: its verdict build is made again when needed

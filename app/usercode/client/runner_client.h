@@ -76,6 +76,9 @@ struct LoadOutcome {
   // one: the unguarded kernel's registers, the guarded kernel's before the cap,
   // and the cap it was compiled with (0: none). All 0 when not weighed.
   int raw_registers = 0, uncapped_registers = 0, register_cap = 0;
+  // Of load_ms, the runner's JIT of the image (GPU, PTX) and the cap's work
+  // after it (the unguarded JIT beside the capped one), ms; 0 when none.
+  double jit_ms = 0, cap_ms = 0;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).

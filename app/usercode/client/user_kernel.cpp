@@ -110,7 +110,9 @@ void UserKernel::poll() {
   // On the GPU the compile's thread has loaded it already: the wait is what came after.
   const LoadOutcome* preloaded = preload_ && *preload_ ? &**preload_ : nullptr;
   const double loaded_ms = preloaded ? preloaded->load_ms : 0;
-  status_.edit_phases = {r->compile_ms, std::max(0.0, now_ms() - submitted_at_ - r->compile_ms - loaded_ms), 0, 0};
+  status_.edit_phases = {};
+  status_.edit_phases.compile_ms = r->compile_ms;
+  status_.edit_phases.wait_ms = std::max(0.0, now_ms() - submitted_at_ - r->compile_ms - loaded_ms);
   status_.compile = *r;
   status_.template_name = r->template_name;
   status_.spec = r->spec;
@@ -209,6 +211,8 @@ void UserKernel::adopt(const LoadOutcome& lo) {
   }
   status_.resources = lo.resources;
   status_.edit_phases.load_ms = lo.load_ms;
+  status_.edit_phases.jit_ms = lo.jit_ms;
+  status_.edit_phases.cap_ms = lo.cap_ms;
   module_ = staging_;
   status_.state = UserKernelState::Ready;
   status_.fallback.clear();

@@ -69,6 +69,7 @@ struct UserKernelStatus {
   // JIT of guarded PTX) and the first launch (from the load until it finished).
   struct EditPhases {
     double compile_ms = 0, wait_ms = 0, load_ms = 0, launch_ms = 0;
+    double jit_ms = 0, cap_ms = 0;  // of load_ms: the runner's JIT, the register cap's (LoadOutcome)
   };
   EditPhases edit_phases, first_edit_phases;
   uint64_t version = 0;                  // changes whenever anything above does

@@ -259,13 +259,29 @@ class Prover {
       // The loop's own test may read a widened index: its range is guarded
       // once the trip count that assumed it is known (trip_count()).
       if (!defer_) return std::nullopt;
-      deferred_.push_back({w, sign});
+      deferred_.push_back({w, sign, *a});
       return w;
     }
-    no_wrap(w, sign);
+    no_wrap(w, sign, *a);
     return w;
   }
-  void no_wrap(const Lin& w, bool sign) {
+  // w (the 32-bit `narrow` widened) takes its last value in range: base + K
+  // below 2^32. With a unit step and the 32-bit trip count of the commonest
+  // loop that is K <= ~base in 32 bits (for a signed value base with its sign
+  // bit flipped, which is sext(base) + 2^31 as unsigned): two instructions
+  // instead of the sum's widening and 64-bit compare.
+  void no_wrap(const Lin& w, bool sign, const Lin& narrow) {
+    if (k32_ && narrow.step.imm && narrow.step.v == 1) {
+      Val b = narrow.base;
+      if (sign) b = b.imm ? imm(b.v ^ 0x80000000ll) : emit("xor.b32", 32, b, imm(0x80000000ll));
+      Val room = imm(static_cast<long long>(~static_cast<uint32_t>(b.v)));
+      if (!b.imm) {
+        room = {false, 0, fresh(32)};
+        c_ << "\tnot.b32 " << room.reg << ", " << b.reg << ";\n";
+      }
+      require("setp.le.u32", *k32_, room);
+      return;
+    }
     Val end = add(64, w.base, mul(64, w.step, *k_));
     if (sign) end = add(64, end, imm(1ll << 31));
     require("setp.lt.u64", end, imm(1ll << 32));  // the last value still in its 32-bit range
@@ -309,9 +325,15 @@ class Prover {
   std::ostringstream c_;
   std::vector<std::string> oks_;
   std::optional<Val> k_;  // the last iteration's index (an upper bound), 64-bit
+  std::optional<Val> k32_;  // the same in 32 bits, where trip_up counted it so (a unit step)
   long long short_trips_ = 1;  // fewer back-branches than this: the guarded copy
   bool defer_ = false;    // widened values' ranges guarded after the trip count
-  std::vector<std::pair<Lin, bool>> deferred_;
+  struct Widened {
+    Lin w;
+    bool sign;
+    Lin narrow;
+  };
+  std::vector<Widened> deferred_;
 };
 
 std::optional<Lin> Prover::value(const std::string& operand, size_t at, int bits, int depth) {
@@ -431,7 +453,8 @@ void Prover::trip_up(int bits, bool sign, bool le, Val x0, Val bound, Val step) 
     if (x0.imm) c_ << "\tsetp.gt." << S << " " << in << ", " << op(bound) << ", " << op(x0) << ";\n";
     else c_ << "\tsetp.lt." << S << " " << in << ", " << op(x0) << ", " << op(bound) << ";\n";
     leave_if_short(in, step, imm(1));
-    k_ = widen(x0.imm ? add(32, bound, imm(wrap(-x0.v, 32))) : emit("sub.s32", 32, bound, x0), false);
+    k32_ = x0.imm ? add(32, bound, imm(wrap(-x0.v, 32))) : emit("sub.s32", 32, bound, x0);
+    k_ = widen(*k32_, false);
     return;
   }
   if (bits == 32) {
@@ -545,7 +568,7 @@ bool Prover::trip_count() {
   }
   // Keeps every product below exact in 64 bits; a 32-bit loop's K is below it already.
   if (bits == 64) require("setp.lt.u64", *k_, imm(1ll << 32));
-  for (const auto& [w, sign] : deferred_) no_wrap(w, sign);
+  for (const Widened& d : deferred_) no_wrap(d.w, d.sign, d.narrow);
   deferred_.clear();
   // A loop counted up or down has left already for the guarded copy if it
   // runs once (leave_if_short: K is at least short_trips_ here); x != bound
@@ -602,6 +625,7 @@ std::optional<LoopProof> Prover::prove(const std::vector<LoopAccess>& accesses) 
     c_.str("");
     oks_.clear();
     k_.reset();
+    k32_.reset();
     short_trips_ = 1;
     deferred_.clear();
     // One halved register bounds every address affine in it (a block tree),

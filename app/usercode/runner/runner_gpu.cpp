@@ -7,8 +7,10 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "common/cuda_check.h"
 #include "common/cuda_driver.h"
@@ -17,6 +19,7 @@
 #include "labs/reduce/reduce.h"
 #include "usercode/runner/guard_runtime.h"
 #include "usercode/runner/guard_words.h"
+#include "usercode/runner/module_jit.h"
 #include "usercode/runner/register_cap.h"
 #include "usercode/args/arg_binder.h"
 #include "usercode/runner/runner_executor.h"
@@ -147,16 +150,14 @@ class GpuExecutor : public Executor {
     Module m;
     m.entry = req.json.at("entry").get<std::string>();
     m.checked = req.json.value("checked", false);
-    if (CUresult r = d_.module_load(&m.module, image.data()); r != CUDA_SUCCESS)
-      return error_reply(d_.name(r), "cuModuleLoadData: " + d_.text(r), false);
-    if (CUresult r = d_.get_function(&m.func, m.module, m.entry.c_str()); r != CUDA_SUCCESS) {
-      d_.module_unload(m.module);
-      return error_reply(d_.name(r), "cuModuleGetFunction(" + m.entry + "): " + d_.text(r), false);
-    }
+    ModuleJit jit(d_, image, m.entry, 0);
+    if (!jit.ok()) return error_reply(d_.name(jit.result()), jit.failed_call() + ": " + d_.text(jit.result()), false);
+    m.module = jit.take();
+    m.func = jit.function();
     nlohmann::json cap;
     if (!raw.empty()) {
       raw.push_back('\0');
-      cap = cap_registers(m, image, raw);
+      cap = cap_registers(m, jit.registers(), image, raw);
     }
     size_t bytes = 0;
     if (d_.get_global(&m.fault, &bytes, m.module, "cv_fault") != CUDA_SUCCESS || bytes != sizeof(FaultRecord))
@@ -176,6 +177,7 @@ class GpuExecutor : public Executor {
                               {"shared_bytes", attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)},
                               {"local_bytes", attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
                               {"max_threads", attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)}}}};
+    reply["jit_ms"] = jit.ms();  // the guarded (or plain) image's JIT; the cap's own below
     if (!cap.is_null()) reply["register_cap"] = std::move(cap);
     modules_[key] = m;
     return reply;
@@ -184,35 +186,38 @@ class GpuExecutor : public Executor {
   // The guard's register cap (register_cap.h): where the guarded kernel holds
   // fewer warps than the unguarded one would, its PTX is compiled again with
   // the most registers that keep them. The unguarded PTX is compiled only
-  // then, for its count, and never launched. Any refusal keeps the module as
-  // it is. {"raw", "guarded", "cap"} (cap 0: none), or null when nothing was asked.
-  nlohmann::json cap_registers(Module& m, const std::vector<char>& image, const std::vector<char>& raw) {
+  // then, for its count, and never launched; beside it, on a thread of its
+  // own, the guarded PTX at the cap of a full multiprocessor, the cap wanted
+  // whenever the unguarded kernel fits one (then the two JITs take the time of
+  // one instead of two in turn). Any refusal keeps the module as it is.
+  // {"raw", "guarded", "cap", "jit_ms"} (cap 0: none), or null when nothing was asked.
+  nlohmann::json cap_registers(Module& m, int guarded, const std::vector<char>& image, const std::vector<char>& raw) {
     const OccupancyDevice device = to_occupancy_device(device_report());
-    int guarded = 0;
-    d_.func_attribute(&guarded, CU_FUNC_ATTRIBUTE_NUM_REGS, m.func);
     if (resident_warps(guarded, device) >= device.max_threads_per_sm / device.warp_size) return nullptr;
-    CUmodule raw_module = nullptr;
-    CUfunction raw_func = nullptr;
-    int raw_registers = 0;
-    if (d_.module_load(&raw_module, raw.data()) != CUDA_SUCCESS) return nullptr;
-    if (d_.get_function(&raw_func, raw_module, m.entry.c_str()) == CUDA_SUCCESS)
-      d_.func_attribute(&raw_registers, CU_FUNC_ATTRIBUTE_NUM_REGS, raw_func);
-    d_.module_unload(raw_module);
-    nlohmann::json note = {{"raw", raw_registers}, {"guarded", guarded}, {"cap", 0}};
-    const int cap = register_cap(raw_registers, guarded, device);
-    if (!cap) return note;
-    CUjit_option option = CU_JIT_MAX_REGISTERS;
-    void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(cap));
-    CUmodule capped = nullptr;
-    CUfunction func = nullptr;
-    if (d_.module_load_ex(&capped, image.data(), 1, &option, &value) != CUDA_SUCCESS) return note;
-    if (d_.get_function(&func, capped, m.entry.c_str()) != CUDA_SUCCESS) {
-      d_.module_unload(capped);
+    const auto t0 = std::chrono::steady_clock::now();
+    const int full = register_cap(1, guarded, device);
+    std::optional<ModuleJit> ahead;
+    if (full > 0) ahead.emplace(d_, device_, image, m.entry, full);
+    const ModuleJit unguarded(d_, raw, m.entry, 0);
+    nlohmann::json note = {{"raw", unguarded.registers()}, {"guarded", guarded}, {"cap", 0},
+                           {"jit_ms", {{"raw", unguarded.ms()}}}};
+    const int cap = unguarded.ok() ? register_cap(unguarded.registers(), guarded, device) : 0;
+    if (ahead) ahead->wait();
+    auto took = [&] {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    };
+    if (!cap) {
+      note["ms"] = took();
       return note;
     }
+    std::optional<ModuleJit> later;
+    ModuleJit& capped = ahead && ahead->cap() == cap ? *ahead : later.emplace(d_, image, m.entry, cap);
+    note["jit_ms"]["capped"] = capped.ms();
+    note["ms"] = took();
+    if (!capped.ok()) return note;
     d_.module_unload(m.module);
-    m.module = capped;
-    m.func = func;
+    m.module = capped.take();
+    m.func = capped.function();
     note["cap"] = cap;
     return note;
   }
