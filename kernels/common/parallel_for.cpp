@@ -16,11 +16,21 @@ namespace {
 // one (an atomic add) is noise.
 constexpr size_t kChunksPerThread = 8;
 
+// Each thread owns a run of the chunks and takes them first, then takes what
+// is left of the others' (in the same order). With every chunk claimed from
+// one shared counter, the blocks a thread ran moved from launch to launch, so
+// data one core had just written (a scene's particles, updated in place every
+// step) was read from the other's cache: the fountain's whole kernel on the
+// emulator took 0.32 ms on two cores against 0.18 on one.
+struct alignas(64) Range {
+  std::atomic<size_t> next{0};
+  size_t end = 0;
+};
+
 class Pool {
  public:
-  Pool() {
-    unsigned n = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned i = 1; i < n; ++i) workers_.emplace_back([this] { work(); });
+  Pool() : ranges_(std::max(1u, std::thread::hardware_concurrency())) {
+    for (unsigned i = 1; i < ranges_.size(); ++i) workers_.emplace_back([this, i] { work(i); });
   }
   ~Pool() {
     {
@@ -41,12 +51,16 @@ class Pool {
       body_ = &body;
       n_ = n;
       chunks_ = chunks;
-      next_.store(0, std::memory_order_relaxed);
+      const size_t t = ranges_.size();
+      for (size_t i = 0; i < t; ++i) {
+        ranges_[i].next.store(chunks * i / t, std::memory_order_relaxed);
+        ranges_[i].end = chunks * (i + 1) / t;
+      }
       error_ = nullptr;
       ++generation_;
     }
     cv_.notify_all();
-    drain();
+    drain(0);
     // Every chunk is claimed; wait for the workers still inside one. Workers
     // join a job only while body_ is set, so none can touch it after this.
     std::unique_lock<std::mutex> l(m_);
@@ -56,22 +70,26 @@ class Pool {
   }
 
  private:
-  // Claims chunks with an atomic counter until none is left; body_, n_ and
-  // chunks_ stay fixed while any thread is in here.
-  void drain() {
-    for (;;) {
-      const size_t c = next_.fetch_add(1, std::memory_order_relaxed);
-      if (c >= chunks_) return;
-      const size_t begin = n_ * c / chunks_, end = n_ * (c + 1) / chunks_;
-      try {
-        (*body_)(begin, end);
-      } catch (...) {
-        std::lock_guard<std::mutex> l(m_);
-        if (!error_) error_ = std::current_exception();
+  // Thread `self` claims chunks from its own range, then from the others',
+  // each with that range's atomic counter, until none is left; body_, n_,
+  // chunks_ and the ranges' ends stay fixed while any thread is in here.
+  void drain(size_t self) {
+    for (size_t k = 0; k < ranges_.size(); ++k) {
+      Range& r = ranges_[(self + k) % ranges_.size()];
+      for (;;) {
+        const size_t c = r.next.fetch_add(1, std::memory_order_relaxed);
+        if (c >= r.end) break;
+        const size_t begin = n_ * c / chunks_, end = n_ * (c + 1) / chunks_;
+        try {
+          (*body_)(begin, end);
+        } catch (...) {
+          std::lock_guard<std::mutex> l(m_);
+          if (!error_) error_ = std::current_exception();
+        }
       }
     }
   }
-  void work() {
+  void work(size_t self) {
     unsigned long long seen = 0;
     for (;;) {
       {
@@ -82,7 +100,7 @@ class Pool {
         if (!body_) continue;  // woke after that job had finished
         ++busy_;
       }
-      drain();
+      drain(self);
       std::lock_guard<std::mutex> l(m_);
       if (--busy_ == 0) done_cv_.notify_all();
     }
@@ -97,10 +115,9 @@ class Pool {
   unsigned long long generation_ = 0;
   bool quit_ = false;
   std::exception_ptr error_;
-  // The one word every thread writes per chunk, on a cache line of its own (the
-  // last member of a 64-aligned object) so claims do not invalidate the job
-  // description the others keep reading.
-  alignas(64) std::atomic<size_t> next_{0};
+  // The words the threads write per chunk, each range on cache lines of its
+  // own, so claims do not invalidate the job description the others keep reading.
+  std::vector<Range> ranges_;
 };
 
 Pool& pool() {
