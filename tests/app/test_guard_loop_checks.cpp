@@ -112,6 +112,23 @@ std::vector<Shape> shapes() {
   };
 }
 
+// Shape `index` (whose name holds `words`: the list's order is the tests'), its
+// raw PTX and that PTX guarded; throws when either does not hold.
+struct GuardedShape {
+  Shape sh;
+  std::string ptx;
+  GuardedPtx g;
+};
+GuardedShape guarded_shape(size_t index, const std::string& words) {
+  GuardedShape s{shapes().at(index), "", {}};
+  if (std::string(s.sh.name).find(words) == std::string::npos)
+    throw std::runtime_error("shape " + std::to_string(index) + " is \"" + s.sh.name + "\", not " + words);
+  s.ptx = kernel(s.sh.body);
+  s.g = guard_ptx(s.ptx);
+  if (!s.g.ok) throw std::runtime_error("not guarded: " + s.g.error);
+  return s;
+}
+
 struct Tally {
   size_t passed = 0, inside = 0, unsound = 0;
   std::string first;  // the first state whose check passed while the loop left the buffer
@@ -182,11 +199,8 @@ TEST(GuardLoopChecks, TheCheckPassesOnlyWhenEveryAccessStaysInside) {
 // its check leaves for the guarded copy after a handful of instructions,
 // before the trip count's division; two trips go there too, many run proven.
 TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
-  const Shape sh = shapes()[7];
-  ASSERT_NE(std::string(sh.name).find("grid-stride"), std::string::npos);
-  const std::string ptx = kernel(sh.body);
-  const GuardedPtx g = guard_ptx(ptx);
-  ASSERT_TRUE(g.ok) << g.error;
+  const GuardedShape s = guarded_shape(7, "grid-stride");
+  const GuardedPtx& g = s.g;
   const test::PtxProgram guarded(g.ptx);
   const uint64_t base = 0x100000000ull, elements = 48;
   auto where = [&](uint64_t start, uint64_t step, long long steps) {
@@ -206,12 +220,9 @@ TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
 // buffer holds that range and not what lies 16 GiB below (the pointer is far
 // below its buffer). Every start near the top, bounds just above 0.
 TEST(GuardLoopChecks, AnIndexThatWrapsPastTheTopIsNotProven) {
-  const Shape sh = shapes()[0];
-  ASSERT_NE(std::string(sh.name).find("unsigned, tested after its step"), std::string::npos);
-  const std::string ptx = kernel(sh.body);
-  const GuardedPtx g = guard_ptx(ptx);
-  ASSERT_TRUE(g.ok) << g.error;
-  const test::PtxProgram guarded(g.ptx), unguarded(ptx);
+  const GuardedShape s = guarded_shape(0, "unsigned, tested after its step");
+  const Shape& sh = s.sh;
+  const test::PtxProgram guarded(s.g.ptx), unguarded(s.ptx);
   const uint64_t base = 0x1000000000ull;
   size_t wrapped = 0, proven = 0;
   for (uint64_t a : {0xfffffff0ull, 0xfffffffdull, 0xfffffffeull, 0xffffffffull})
