@@ -340,6 +340,7 @@ Measurement measure(Run& r, long long n, const BlockShape& b, const Verdict& ver
 // kernel also gets more launches than `reps`, about kPairedMs of each module
 // (at most kPairedMaxReps). The middle means (middle_mean) of all a's and all b's.
 constexpr double kPairedMs = 40;
+constexpr int kPairedMaxReps = 4000;
 // The mean of the middle half of `ms` (the interquartile mean): CUDA events
 // time a launch to about half a microsecond, so the median of an 8-microsecond
 // kernel's launches sits on one of a few steps 6% apart, while the mean of
@@ -352,7 +353,6 @@ double middle_mean(std::vector<double> ms) {
   for (size_t k = lo; k < hi; ++k) sum += ms[k];
   return sum / static_cast<double>(hi - lo);
 }
-constexpr int kPairedMaxReps = 4000;
 struct Paired {
   double a_ms = 0, b_ms = 0;
   int reps = 0;  // launches of each module timed

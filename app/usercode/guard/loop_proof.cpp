@@ -274,11 +274,8 @@ class Prover {
     if (k32_ && narrow.step.imm && narrow.step.v == 1) {
       Val b = narrow.base;
       if (sign) b = b.imm ? imm(b.v ^ 0x80000000ll) : emit("xor.b32", 32, b, imm(0x80000000ll));
-      Val room = imm(static_cast<long long>(~static_cast<uint32_t>(b.v)));
-      if (!b.imm) {
-        room = {false, 0, fresh(32)};
-        c_ << "\tnot.b32 " << room.reg << ", " << b.reg << ";\n";
-      }
+      Val room = b.imm ? imm(static_cast<long long>(~static_cast<uint32_t>(b.v))) : Val{false, 0, fresh(32)};
+      if (!b.imm) c_ << "\tnot.b32 " << room.reg << ", " << b.reg << ";\n";
       require("setp.le.u32", *k32_, room);
       return;
     }

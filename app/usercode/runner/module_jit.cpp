@@ -8,8 +8,8 @@
 namespace cv::usercode::runner {
 
 ModuleJit::ModuleJit(const CudaDriver& d, const std::vector<char>& image, const std::string& entry, int cap)
-    : d_(d), image_(image), entry_(entry), cap_(cap) {
-  compile();
+    : d_(d), entry_(entry), cap_(cap) {
+  compile(image);
 }
 
 ModuleJit::ModuleJit(const CudaDriver& d, int device, std::vector<char> image, std::string entry, int cap)
@@ -20,7 +20,7 @@ ModuleJit::ModuleJit(const CudaDriver& d, int device, std::vector<char> image, s
       call_ = std::string("cudaSetDevice: ") + cudaGetErrorName(e);
       return;
     }
-    compile();
+    compile(image_);
   });
 }
 
@@ -39,12 +39,12 @@ CUmodule ModuleJit::take() {
   return m;
 }
 
-void ModuleJit::compile() {
+void ModuleJit::compile(const std::vector<char>& image) {
   const auto t0 = std::chrono::steady_clock::now();
   CUjit_option option = CU_JIT_MAX_REGISTERS;
   void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(cap_));
-  result_ = cap_ ? d_.module_load_ex(&module_, image_.data(), 1, &option, &value)
-                 : d_.module_load(&module_, image_.data());
+  result_ = cap_ ? d_.module_load_ex(&module_, image.data(), 1, &option, &value)
+                 : d_.module_load(&module_, image.data());
   if (result_ != CUDA_SUCCESS) {
     call_ = cap_ ? "cuModuleLoadDataEx" : "cuModuleLoadData";
     module_ = nullptr;

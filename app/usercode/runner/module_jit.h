@@ -19,7 +19,8 @@ class ModuleJit {
  public:
   // `image` ends in NUL; `cap` 0: no register cap. Compiles now, on this thread.
   ModuleJit(const CudaDriver& d, const std::vector<char>& image, const std::string& entry, int cap);
-  // The same on a new thread for `device`; wait() before reading anything.
+  // The same on a new thread for `device` (from its own copy of the image);
+  // wait() before reading anything.
   ModuleJit(const CudaDriver& d, int device, std::vector<char> image, std::string entry, int cap);
   ~ModuleJit();
   ModuleJit(const ModuleJit&) = delete;
@@ -36,9 +37,9 @@ class ModuleJit {
   CUmodule take();  // the caller unloads it from now on
 
  private:
-  void compile();
+  void compile(const std::vector<char>& image);
   const CudaDriver& d_;
-  std::vector<char> image_;
+  std::vector<char> image_;  // the thread's copy (empty when compiled on the caller's thread)
   std::string entry_;
   int cap_ = 0;
   CUmodule module_ = nullptr;

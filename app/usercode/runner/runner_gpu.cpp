@@ -190,34 +190,29 @@ class GpuExecutor : public Executor {
   // own, the guarded PTX at the cap of a full multiprocessor, the cap wanted
   // whenever the unguarded kernel fits one (then the two JITs take the time of
   // one instead of two in turn). Any refusal keeps the module as it is.
-  // {"raw", "guarded", "cap", "jit_ms"} (cap 0: none), or null when nothing was asked.
+  // {"raw", "guarded", "cap", "ms"} (cap 0: none; ms: the cap's JITs, wall
+  // time), or null when nothing was asked.
   nlohmann::json cap_registers(Module& m, int guarded, const std::vector<char>& image, const std::vector<char>& raw) {
     const OccupancyDevice device = to_occupancy_device(device_report());
     if (resident_warps(guarded, device) >= device.max_threads_per_sm / device.warp_size) return nullptr;
     const auto t0 = std::chrono::steady_clock::now();
+    // The most registers that keep every warp: the cap of any kernel that holds them all.
     const int full = register_cap(1, guarded, device);
     std::optional<ModuleJit> ahead;
     if (full > 0) ahead.emplace(d_, device_, image, m.entry, full);
     const ModuleJit unguarded(d_, raw, m.entry, 0);
-    nlohmann::json note = {{"raw", unguarded.registers()}, {"guarded", guarded}, {"cap", 0},
-                           {"jit_ms", {{"raw", unguarded.ms()}}}};
     const int cap = unguarded.ok() ? register_cap(unguarded.registers(), guarded, device) : 0;
     if (ahead) ahead->wait();
-    auto took = [&] {
-      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    };
-    if (!cap) {
-      note["ms"] = took();
-      return note;
-    }
     std::optional<ModuleJit> later;
-    ModuleJit& capped = ahead && ahead->cap() == cap ? *ahead : later.emplace(d_, image, m.entry, cap);
-    note["jit_ms"]["capped"] = capped.ms();
-    note["ms"] = took();
-    if (!capped.ok()) return note;
+    ModuleJit* capped = nullptr;  // the one compiled ahead when its cap is the one wanted
+    if (cap) capped = ahead && ahead->cap() == cap ? &*ahead : &later.emplace(d_, image, m.entry, cap);
+    nlohmann::json note = {
+        {"raw", unguarded.registers()}, {"guarded", guarded}, {"cap", 0},
+        {"ms", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()}};
+    if (!capped || !capped->ok()) return note;
     d_.module_unload(m.module);
-    m.module = capped.take();
-    m.func = capped.function();
+    m.module = capped->take();
+    m.func = capped->function();
     note["cap"] = cap;
     return note;
   }
