@@ -319,5 +319,63 @@ TEST(GuardLoopChecks, OneAccessAtTheEdgesOfTheAddressSpace) {
   edges("\tadd.s64 %rd6, %rd2, %rd5;\n", true);
 }
 
+// A search nested in an outer loop (corelated's shape) remembers its check's
+// answer (loop_cache.h): run whole by the evaluator, three outer trips each
+// search [start, start + 16) of a 48-element buffer, the start moved `shift`
+// a trip. Unmoved, the second and third entries reuse the first answer; moved
+// by 20 the third search would run past the end: its check runs again, fails,
+// and the guarded copy stops it before it reads outside.
+TEST(GuardLoopChecks, ANestedLoopsRememberedCheckIsRedoneWhenItsInputsChange) {
+  const std::string ptx =
+      ".version 8.5\n.target sm_75\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+      "\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n"
+      "\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+      "$L__BB0_1:\n\tmov.u32 %r1, %r8;\n\tadd.s32 %r2, %r8, 16;\n"
+      "$L__BB0_2:\n\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+      "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, %r2;\n\t@%p1 bra $L__BB0_2;\n"
+      "\tadd.s32 %r8, %r8, %r9;\n\tadd.s32 %r10, %r10, -1;\n\tsetp.ne.s32 %p2, %r10, 0;\n\t@%p2 bra $L__BB0_1;\n"
+      "\tret;\n}\n";
+  const GuardedPtx g = guard_ptx(ptx);
+  ASSERT_TRUE(g.ok) << g.error;
+  ASSERT_EQ(g.loops_proven, 1u) << g.ptx;
+  ASSERT_NE(g.ptx.find("c_known"), std::string::npos) << "the nested search's check is not remembered:\n" << g.ptx;
+  if (jitlink_status().empty()) {
+    const LinkResult l = link_ptx(g.ptx, "sm_75");
+    ASSERT_TRUE(l.ok) << l.error;
+  }
+  const test::PtxProgram prog(g.ptx);
+  const uint64_t base = 0x100000000ull, elements = 48, end = base + 4 * elements;
+  auto run = [&](uint64_t shift, bool own_window) {
+    test::PtxEval e(prog);
+    e.table = table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
+    e.params["k_param_0"] = base;
+    e.reg["%r8"] = 0, e.reg["%r9"] = shift, e.reg["%r10"] = 3;
+    e.reg["%cvg_w0"] = 0, e.reg["%cvg_w1"] = 0, e.reg["%cvg_l0"] = 0, e.reg["%cvg_l1"] = 0;
+    e.run("", {"_fail"}, 100000);
+    return e;
+  };
+  for (bool own_window : {false, true}) {
+    SCOPED_TRACE(own_window ? "the parameter's window" : "the table's scan");
+    auto taken = [](const test::PtxEval& e, const std::string& end) {
+      long long n = 0;
+      for (const auto& [label, count] : e.taken)
+        if (label.size() >= end.size() && label.compare(label.size() - end.size(), end.size(), end) == 0) n += count;
+      return n;
+    };
+    const test::PtxEval same = run(0, own_window);
+    EXPECT_EQ(taken(same, "c_known"), 2) << "entries 2 and 3 reuse the answer\n" << g.ptx;
+    EXPECT_EQ(taken(same, "c_check"), 1) << "the first entry goes straight to the check, no compares";
+    size_t reads = 0;
+    for (const test::Touch& t : same.touched) reads += t.address >= base && t.address + 4 <= end;
+    EXPECT_EQ(reads, 48u);
+    const test::PtxEval moved = run(20, own_window);
+    EXPECT_EQ(taken(moved, "c_known"), 0) << "the start moved: the check ran each time";
+    EXPECT_GE(taken(moved, "_slow"), 1) << "the third search leaves the buffer: its guarded copy runs";
+    for (const test::Touch& t : moved.touched)
+      EXPECT_TRUE(t.address == test::PtxEval::kSink || (t.address >= base && t.address + 4 <= end))
+          << "read outside the buffer at " << t.address;
+  }
+}
+
 }  // namespace
 }  // namespace cv::usercode::guard

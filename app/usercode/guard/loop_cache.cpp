@@ -74,15 +74,21 @@ std::optional<std::string> cached_check(const std::string& check, const std::str
                     same = "%cvc_p" + std::to_string(regs.p++);
   regs.init += "\tmov.pred " + valid + ", 0;\n";
   std::ostringstream c;
+  // A thread's first entry (nothing remembered yet) goes straight to the
+  // check: most threads of a block-stride loop enter the inner loop once
+  // (corelated's search), and the compares would be wasted there.
   c << "\t// cudaviz guard: the check's answer is reused while " << inputs.size()
-    << " registers it reads hold what they held\n\tmov.pred " << same << ", " << valid << ";\n";
-  for (size_t k = 0; k < inputs.size(); ++k)
-    c << "\tsetp.eq.and.b" << (saved[k][5] == 'd' ? 64 : 32) << " " << same << ", " << inputs[k] << ", " << saved[k]
-      << ", " << same << ";\n";
+    << " registers it reads hold what they held\n\t@!" << valid << " bra " << prefix << "check;\n";
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    c << "\tsetp.eq" << (k ? ".and" : "") << ".b" << (saved[k][5] == 'd' ? 64 : 32) << " " << same << ", "
+      << inputs[k] << ", " << saved[k];
+    c << (k ? ", " + same : std::string()) << ";\n";
+  }
+  if (inputs.empty()) c << "\tmov.pred " << same << ", 1;\n";
   // Both ways meet at one branch before the proven loop, so that its header
   // has one way in besides its own branch back (a block ptxas can hoist the
   // loop's invariant values into).
-  c << "\t@" << same << " bra " << prefix << "known;\n" << check;
+  c << "\t@" << same << " bra " << prefix << "known;\n" << prefix << "check:\n" << check;
   for (size_t k = 0; k < inputs.size(); ++k) c << "\tmov.b" << (saved[k][5] == 'd' ? 64 : 32) << " " << saved[k] << ", " << inputs[k] << ";\n";
   c << "\tmov.pred " << answer << ", " << ok << ";\n\tmov.pred " << valid << ", 1;\n"
     << prefix << "known:\n\t@!" << answer << " bra " << slow << ";\n" << prefix << "proven:\n";
