@@ -440,7 +440,10 @@ CompileResult edit_to_running(Run& r, const CompileRequest& req, bool can_run, c
     if (lo.uncapped_registers)  // the guard's register cap, weighed (runner/register_cap.h)
       r.line["register_cap"] = {
           {"raw", lo.raw_registers}, {"guarded", lo.uncapped_registers}, {"cap", lo.register_cap}, {"ms", lo.cap_ms}};
-    if (lo.jit_ms > 0) r.line["jit_ms"] = lo.jit_ms;
+    if (lo.jit_ms > 0) {
+      r.line["jit_ms"] = lo.jit_ms;
+      r.line["jit_cpu_ms"] = {{"thread", lo.jit_thread_cpu_ms}, {"process", lo.jit_process_cpu_ms}};
+    }
     LaunchOutcome first =
         r.client->launch(verdict_launch(*r.spec, first_workload, r.module, 0), kTimeLimitS, judging.slow_ceiling_s);
     if (!first.ok) {

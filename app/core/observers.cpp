@@ -120,7 +120,8 @@ void user_kernel_fields(const RunOptions& opt, Context& ctx, nlohmann::ordered_j
     const usercode::UserKernelStatus::EditPhases& p = st.first_edit_phases;
     j["first_edit_phases_ms"] = {
         {"compile", p.compile_ms}, {"wait", p.wait_ms}, {"load", p.load_ms},   {"launch", p.launch_ms},
-        {"load_jit", p.jit_ms},    {"load_cap", p.cap_ms}};
+        {"load_jit", p.jit_ms},    {"load_cap", p.cap_ms},   {"load_jit_thread_cpu", p.jit_thread_cpu_ms},
+        {"load_jit_process_cpu", p.jit_process_cpu_ms}};
   }
   if (auto ms = ctx.user_kernel.prestart_ms()) j["runner_prestart_ms"] = *ms;
   if (const std::string e = ctx.user_kernel.prestart_error(); !e.empty()) j["runner_prestart_error"] = e;

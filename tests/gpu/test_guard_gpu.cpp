@@ -278,6 +278,11 @@ TEST(GuardGpu, AGuardedKernelHoldsTheUnguardedKernelsWarps) {
   // The load says where its time went: the runner's JIT, and the cap's work when it weighed one.
   EXPECT_GT(g.jit_ms, 0);
   EXPECT_LE(g.jit_ms, g.load_ms);
+  // And how much of it was compiling: the JIT thread's CPU time is some of
+  // its wall time, and part of the whole runner's meanwhile.
+  EXPECT_GT(g.jit_thread_cpu_ms, 0);
+  EXPECT_LE(g.jit_thread_cpu_ms, g.jit_ms + 1);
+  EXPECT_GE(g.jit_process_cpu_ms + 1, g.jit_thread_cpu_ms);
   if (g.uncapped_registers) EXPECT_GT(g.cap_ms, 0);
   ASSERT_TRUE(client->load(guarded, 5.0).ok);
   const Verdict v = judge(*guarded.spec, *client, guarded.spec->default_seed);

@@ -331,6 +331,10 @@ LoadOutcome RunnerClient::load_locked(const CompileResult& c, double limit_s, co
     out.cap_ms = cap->value("ms", 0.0);
   }
   out.jit_ms = reply.value("jit_ms", 0.0);
+  if (const auto cpu = reply.find("jit_cpu_ms"); cpu != reply.end() && cpu->is_object()) {
+    out.jit_thread_cpu_ms = cpu->value("thread", 0.0);
+    out.jit_process_cpu_ms = cpu->value("process", 0.0);
+  }
   modules_.insert_or_assign(module, c);
   loaded_here_.insert(module);
   if (module.find('#') == std::string::npos) {  // a new kernel: its verdict build is made again when needed

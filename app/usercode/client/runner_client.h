@@ -79,6 +79,8 @@ struct LoadOutcome {
   // Of load_ms, the runner's JIT of the image (GPU, PTX) and the cap's work
   // after it (the unguarded JIT beside the capped one), ms; 0 when none.
   double jit_ms = 0, cap_ms = 0;
+  // The JIT's CPU time: its thread's, and the whole runner's meanwhile (ms).
+  double jit_thread_cpu_ms = 0, jit_process_cpu_ms = 0;
 };
 
 // Occupancy of the loaded kernel for a block (cuOccupancyMaxActiveBlocksPerMultiprocessor).

@@ -213,6 +213,8 @@ void UserKernel::adopt(const LoadOutcome& lo) {
   status_.edit_phases.load_ms = lo.load_ms;
   status_.edit_phases.jit_ms = lo.jit_ms;
   status_.edit_phases.cap_ms = lo.cap_ms;
+  status_.edit_phases.jit_thread_cpu_ms = lo.jit_thread_cpu_ms;
+  status_.edit_phases.jit_process_cpu_ms = lo.jit_process_cpu_ms;
   module_ = staging_;
   status_.state = UserKernelState::Ready;
   status_.fallback.clear();

@@ -70,6 +70,7 @@ struct UserKernelStatus {
   struct EditPhases {
     double compile_ms = 0, wait_ms = 0, load_ms = 0, launch_ms = 0;
     double jit_ms = 0, cap_ms = 0;  // of load_ms: the runner's JIT, the register cap's (LoadOutcome)
+    double jit_thread_cpu_ms = 0, jit_process_cpu_ms = 0;  // the JIT's CPU time: its thread's, the runner's
   };
   EditPhases edit_phases, first_edit_phases;
   uint64_t version = 0;                  // changes whenever anything above does

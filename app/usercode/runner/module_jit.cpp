@@ -2,10 +2,21 @@
 
 #include <cuda_runtime_api.h>
 
+#include <time.h>
+
 #include <chrono>
 #include <cstdint>
 
 namespace cv::usercode::runner {
+namespace {
+
+double cpu_ms(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+}  // namespace
 
 ModuleJit::ModuleJit(const CudaDriver& d, const std::vector<char>& image, const std::string& entry, int cap)
     : d_(d), entry_(entry), cap_(cap) {
@@ -41,6 +52,7 @@ CUmodule ModuleJit::take() {
 
 void ModuleJit::compile(const std::vector<char>& image) {
   const auto t0 = std::chrono::steady_clock::now();
+  const double thread0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID), process0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
   CUjit_option option = CU_JIT_MAX_REGISTERS;
   void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(cap_));
   result_ = cap_ ? d_.module_load_ex(&module_, image.data(), 1, &option, &value)
@@ -55,6 +67,8 @@ void ModuleJit::compile(const std::vector<char>& image) {
     d_.func_attribute(&registers_, CU_FUNC_ATTRIBUTE_NUM_REGS, func_);
   }
   ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  thread_cpu_ms_ = cpu_ms(CLOCK_THREAD_CPUTIME_ID) - thread0;
+  process_cpu_ms_ = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - process0;
 }
 
 }  // namespace cv::usercode::runner

@@ -3,8 +3,9 @@
 // optionally on a thread of its own with the runtime's primary context made
 // current there: the register cap (register_cap.h) compiles the unguarded
 // kernel and the guarded one at a cap beside each other instead of in turn.
-// Owns the module until take(); timed, so the load's reply can say where a
-// slow first edit went.
+// Owns the module until take(); timed (wall and CPU), so the load's reply can
+// say where a slow first edit went: a JIT whose CPU time is far below its wall
+// time waited (for a lock, the disk cache, a core) rather than compiled.
 #include <cuda.h>
 
 #include <string>
@@ -33,6 +34,8 @@ class ModuleJit {
   int registers() const { return registers_; }
   int cap() const { return cap_; }
   double ms() const { return ms_; }
+  double thread_cpu_ms() const { return thread_cpu_ms_; }    // the compiling thread's CPU time
+  double process_cpu_ms() const { return process_cpu_ms_; }  // every thread of the process meanwhile
   CUfunction function() const { return func_; }
   CUmodule take();  // the caller unloads it from now on
 
@@ -47,7 +50,7 @@ class ModuleJit {
   CUresult result_ = CUDA_ERROR_NOT_INITIALIZED;
   std::string call_;
   int registers_ = 0;
-  double ms_ = 0;
+  double ms_ = 0, thread_cpu_ms_ = 0, process_cpu_ms_ = 0;
   std::thread thread_;
 };
 

@@ -178,6 +178,7 @@ class GpuExecutor : public Executor {
                               {"local_bytes", attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)},
                               {"max_threads", attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)}}}};
     reply["jit_ms"] = jit.ms();  // the guarded (or plain) image's JIT; the cap's own below
+    reply["jit_cpu_ms"] = {{"thread", jit.thread_cpu_ms()}, {"process", jit.process_cpu_ms()}};
     if (!cap.is_null()) reply["register_cap"] = std::move(cap);
     modules_[key] = m;
     return reply;
