@@ -175,6 +175,36 @@ TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
   EXPECT_TRUE(at5);
 }
 
+// The recorder is one function of the module, called from each checked
+// access (inlined at each, its atomic and nine stores, each guarded, made the
+// window's bounds-checked PTX 2-3x the size and its first JIT as much
+// longer); the line marker stays at the access, so the line is the access's.
+TEST(ErrorLinesGpuPath, TheRecorderIsOneFunctionEveryCheckedAccessCalls) {
+  if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
+  CompileRequest req;
+  req.build = BuildKind::Gpu;
+  req.arch = "sm_75";
+  req.checked = true;
+  req.guard = true;
+  req.source = reduce_with("  if (i <= data.size) v = data[i] + data[i / 2];");
+  const CompileResult c = compile(req);
+  ASSERT_TRUE(c.ok) << c.first_error() << c.error;
+  auto count = [](const std::string& text, const std::regex& re) {
+    return std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator());
+  };
+  // Its definition (a body), not the prototype NVVM declares first.
+  const std::regex def(R"(\.func\s+_ZN2cv19record_out_of_range\w*\s*\([^)]*\)\s*\{)"), calls(R"(call\.uni\s+_ZN2cv19record_out_of_range)"),
+      cas(R"(atom\.global\.cas)");
+  EXPECT_EQ(count(c.ptx, def), 1) << c.ptx;
+  EXPECT_GE(count(c.ptx, calls), 2) << "one call a checked access";
+  EXPECT_EQ(count(c.ptx, cas), 1) << "the recorder's atomic, once in the module";
+  ASSERT_TRUE(c.guarded.ok) << c.guarded.error;
+  EXPECT_EQ(count(c.guarded.ptx, def), 1);
+  EXPECT_GE(count(c.guarded.ptx, calls), 2);
+  EXPECT_EQ(c.guarded.ptx.find(std::to_string(guard::kLineMarker)), std::string::npos) << "every marker got its line";
+  EXPECT_GE(count(c.guarded.ptx, std::regex(R"(mov\.b32\s+%r\d+, 5;)")), 2) << "both accesses' line, 5";
+}
+
 // The inline chain by hand: the failure path of an s[i] at line 18
 // (operator[] -> access() -> record_out_of_range(), in cudaviz.h) placed
 // after the code of line 25, as a compiler may lay a cold block out.

@@ -5,7 +5,8 @@
 // instructions inside innermost loops (the guard's static cost where it
 // matters). scripts/gpu_guard_table.sh runs it on the GPU machine so that
 // cuobjdump can count the SASS too.
-//   guard_dump [--arch sm_90] [--out DIR] FILE.cu...
+//   guard_dump [--arch sm_90] [--checked] [--out DIR] FILE.cu...
+// --checked: the bounds-checked build (the window's: -DCV_CHECKED=1) on both sides.
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -56,12 +57,13 @@ void spit(const std::filesystem::path& p, const std::vector<char>& bytes) {
   std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-int dump(const std::string& file, const std::string& arch, const std::string& out_dir) {
+int dump(const std::string& file, const std::string& arch, const std::string& out_dir, bool checked) {
   using namespace cv::usercode;
   CompileRequest req;
   req.source = slurp(file);
   req.arch = arch;
   req.file_name = std::filesystem::path(file).filename().string();
+  req.checked = checked;
   const CompileResult raw = compile(req);
   req.guard = true;
   const CompileResult g = compile(req);
@@ -95,18 +97,20 @@ int dump(const std::string& file, const std::string& arch, const std::string& ou
 
 int main(int argc, char** argv) {
   std::string arch = "sm_90", out;
+  bool checked = false;
   std::vector<std::string> files;
   for (int k = 1; k < argc; ++k) {
     const std::string a = argv[k];
     if (a == "--arch" && k + 1 < argc) arch = argv[++k];
     else if (a == "--out" && k + 1 < argc) out = argv[++k];
+    else if (a == "--checked") checked = true;
     else files.push_back(a);
   }
   if (files.empty()) {
-    std::cerr << "usage: guard_dump [--arch sm_90] [--out DIR] FILE.cu...\n";
+    std::cerr << "usage: guard_dump [--arch sm_90] [--checked] [--out DIR] FILE.cu...\n";
     return 2;
   }
   int rc = 0;
-  for (const std::string& f : files) rc |= dump(f, arch, out);
+  for (const std::string& f : files) rc |= dump(f, arch, out, checked);
   return rc;
 }
