@@ -127,6 +127,29 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   EXPECT_EQ(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
 }
 
+// A checked s[i] (cudaviz.h Span::access) loads through the parameter's
+// pointer plus i, or, once i was found out of range, through the prelude's
+// stand-in cv_scratch: the parameter's fence still comes first (not the scan
+// of every buffer at the site), and the stand-in is found in the table on the
+// slow way. Any other module variable on the other way in stays a scan.
+TEST(GuardPtx, ACheckedReadsStandInKeepsItsParametersFence) {
+  auto kernel = [](const char* other) {
+    return module("\tsetp.gt.u64 %p1, %rd5, %rd6;\n\t@%p1 bra $L__BB0_2;\n\tmov.u64 %rd3, " + std::string(other) +
+                      ";\n\tbra.uni $L__BB0_3;\n$L__BB0_2:\n\tshl.b64 %rd4, %rd6, 2;\n\tadd.s64 %rd3, %rd2, %rd4;\n"
+                      "$L__BB0_3:\n\tld.global.u32 %r1, [%rd3];\n",
+                  "", ".global .align 16 .b8 cv_scratch[64];\n.global .align 16 .b8 other[64];\n");
+  };
+  const GuardedPtx g = guarded(kernel(kScratchName));
+  ASSERT_EQ(g.sites.size(), 1u);
+  // The fence against parameter 0's window (Table::param[0] at +272).
+  EXPECT_NE(g.ptx.find("ld.const.u64 %cvg_d2, [cv_guard_table+272];\n\tld.const.u64 %cvg_d3, [cv_guard_table+304];\n\t"
+                       "sub.s64 %cvg_d1, %rd3, %cvg_d2;"),
+            std::string::npos) << g.ptx;
+  const GuardedPtx o = guarded(kernel("other"));
+  EXPECT_EQ(o.ptx.find("sub.s64 %cvg_d1, %rd3, %cvg_d2;"), std::string::npos) << "another variable: no parameter's fence\n"
+                                                                                 << o.ptx;
+}
+
 TEST(GuardPtx, PredicatedInstructionsKeepTheirPredicate) {
   const GuardedPtx g = guarded(module(
       "\tsetp.ne.s32 %p1, %r1, 0;\n"

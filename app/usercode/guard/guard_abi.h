@@ -14,6 +14,9 @@ constexpr const char* kRecordName = "cv_guard_record";  // .global
 // load, store or atomic can then be issued before the branch to the failure
 // path (docs/guard.md "Accesses through a parameter").
 constexpr const char* kSinkName = "cv_guard_sink";
+// The prelude's stand-in a checked s[i] reads and writes once its index was
+// found out of range (cudaviz.h): not a hint of which buffer an address is in.
+constexpr const char* kScratchName = "cv_scratch";
 constexpr unsigned kTableEntries = 16;  // buffers first, then the module's own .global variables
 constexpr unsigned kParamWindows = 16;  // by the kernel's parameter index: the buffer that argument names
 // The prelude's checked s[i] stores this as its line (an inline-PTX
