@@ -149,18 +149,24 @@ TEST_F(ErrorLines, CpuWithoutTheGuardRunsUnchecked) {
   EXPECT_TRUE(out.ok) << (out.fault ? out.fault->describe() : "");
 }
 
-// NVRTC builds PTX without a GPU: checked mode's s[i] carries the line marker
-// the guard replaces with the student's line, through the inline chain
-// (s[i] -> access() -> record_out_of_range()).
-TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
-  if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
+// The reduce kernel with `line` as its line 5, built for the GPU (PTX; NVRTC
+// needs no GPU) checked and guarded, as the window builds a student's kernel.
+CompileResult checked_guarded(const std::string& line) {
   CompileRequest req;
   req.build = BuildKind::Gpu;
   req.arch = "sm_75";
   req.checked = true;
   req.guard = true;
-  req.source = reduce_with("  if (i <= data.size) v = data[i];");
-  const CompileResult c = compile(req);
+  req.source = reduce_with(line);
+  return compile(req);
+}
+
+// NVRTC builds PTX without a GPU: checked mode's s[i] carries the line marker
+// the guard replaces with the student's line, through the inline chain
+// (s[i] -> access() -> record_out_of_range()).
+TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
+  if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
+  const CompileResult c = checked_guarded("  if (i <= data.size) v = data[i];");
   ASSERT_TRUE(c.ok) << c.first_error() << c.error;
   const std::string marker = std::to_string(guard::kLineMarker);
   EXPECT_NE(c.ptx.find(marker), std::string::npos) << "the unguarded PTX keeps the marker";
@@ -181,20 +187,14 @@ TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
 // longer); the line marker stays at the access, so the line is the access's.
 TEST(ErrorLinesGpuPath, TheRecorderIsOneFunctionEveryCheckedAccessCalls) {
   if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
-  CompileRequest req;
-  req.build = BuildKind::Gpu;
-  req.arch = "sm_75";
-  req.checked = true;
-  req.guard = true;
-  req.source = reduce_with("  if (i <= data.size) v = data[i] + data[i / 2];");
-  const CompileResult c = compile(req);
+  const CompileResult c = checked_guarded("  if (i <= data.size) v = data[i] + data[i / 2];");
   ASSERT_TRUE(c.ok) << c.first_error() << c.error;
   auto count = [](const std::string& text, const std::regex& re) {
     return std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator());
   };
   // Its definition (a body), not the prototype NVVM declares first.
-  const std::regex def(R"(\.func\s+_ZN2cv19record_out_of_range\w*\s*\([^)]*\)\s*\{)"), calls(R"(call\.uni\s+_ZN2cv19record_out_of_range)"),
-      cas(R"(atom\.global\.cas)");
+  const std::regex def(R"(\.func\s+_ZN2cv19record_out_of_range\w*\s*\([^)]*\)\s*\{)"),
+      calls(R"(call\.uni\s+_ZN2cv19record_out_of_range)"), cas(R"(atom\.global\.cas)");
   EXPECT_EQ(count(c.ptx, def), 1) << c.ptx;
   EXPECT_GE(count(c.ptx, calls), 2) << "one call a checked access";
   EXPECT_EQ(count(c.ptx, cas), 1) << "the recorder's atomic, once in the module";
