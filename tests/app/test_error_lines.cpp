@@ -163,7 +163,8 @@ CompileResult checked_guarded(const std::string& line) {
 
 // NVRTC builds PTX without a GPU: checked mode's s[i] carries the line marker
 // the guard replaces with the student's line, through the inline chain
-// (s[i] -> access() -> record_out_of_range()).
+// (s[i] -> operator[] -> access(), which stores the marker before it calls
+// record_out_of_range()).
 TEST(ErrorLinesGpuPath, GuardPlacesCheckedSubscriptsAtTheirLine) {
   if (nvrtc_status().find("NVRTC 1") != 0) GTEST_SKIP() << nvrtc_status();
   const CompileResult c = checked_guarded("  if (i <= data.size) v = data[i];");

@@ -6,13 +6,16 @@
 // is valid PTX: nvJitLink builds it for sm_75 and sm_90 (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <regex>
 #include <string>
 
+#include "app/ptx_eval.h"
 #include "usercode/guard/guard_abi.h"
 #include "usercode/compile/jitlink.h"
 #include "usercode/guard/ptx_guard.h"
 #include "usercode/guard/ptx_text.h"
+#include "usercode/runner/guard_runtime.h"
 
 namespace cv::usercode::guard {
 namespace {
@@ -127,6 +130,13 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   EXPECT_EQ(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
 }
 
+// cv_guard_table as the evaluator reads it: 64-bit words.
+std::vector<uint64_t> table_words(const Table& t) {
+  std::vector<uint64_t> w(sizeof t / 8);
+  std::memcpy(w.data(), &t, sizeof t);
+  return w;
+}
+
 // A checked s[i] (cudaviz.h Span::access) loads through the parameter's
 // pointer plus i, or, once i was found out of range, through the prelude's
 // stand-in cv_scratch: the parameter's fence still comes first (not the scan
@@ -145,6 +155,24 @@ TEST(GuardPtx, ACheckedReadsStandInKeepsItsParametersFence) {
   EXPECT_NE(g.ptx.find("ld.const.u64 %cvg_d2, [cv_guard_table+272];\n\tld.const.u64 %cvg_d3, [cv_guard_table+304];\n\t"
                        "sub.s64 %cvg_d1, %rd3, %cvg_d2;"),
             std::string::npos) << g.ptx;
+  // Run by the evaluator: in range, the load runs at the parameter's element;
+  // out of range (the stand-in's way), at the stand-in, found in the table
+  // (the module's variables follow the buffers there); and a register whose
+  // only way in is the stand-in is not fenced as a parameter's, yet its load runs.
+  const test::PtxProgram prog(g.ptx);
+  const uint64_t base = 0x100000000ull, scratch = 0x200000000ull;
+  for (const bool in_range : {true, false}) {
+    SCOPED_TRACE(in_range ? "in range" : "the stand-in");
+    test::PtxEval e(prog);
+    e.params["k_param_0"] = base;
+    e.symbols[kScratchName] = scratch;
+    e.reg["%rd5"] = in_range ? 8 : 3, e.reg["%rd6"] = in_range ? 3 : 8;  // %p1: i < size
+    e.table = table_words(make_table({{reinterpret_cast<void*>(base), 16, 4, "data", false, 0}}, {{scratch, scratch + 64}}));
+    const std::string end = e.run("", {"_fail"}, 10000);
+    EXPECT_TRUE(end.empty()) << "stopped at " << end << "\n" << g.ptx;
+    ASSERT_EQ(e.touched.size(), 1u);
+    EXPECT_EQ(e.touched[0].address, in_range ? base + 12 : scratch);
+  }
   const GuardedPtx o = guarded(kernel("other"));
   EXPECT_EQ(o.ptx.find("sub.s64 %cvg_d1, %rd3, %cvg_d2;"), std::string::npos) << "another variable: no parameter's fence\n"
                                                                                  << o.ptx;

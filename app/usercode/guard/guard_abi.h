@@ -20,7 +20,7 @@ constexpr const char* kScratchName = "cv_scratch";
 constexpr unsigned kTableEntries = 16;  // buffers first, then the module's own .global variables
 constexpr unsigned kParamWindows = 16;  // by the kernel's parameter index: the buffer that argument names
 // The prelude's checked s[i] stores this as its line (an inline-PTX
-// `mov.b32 %r, 2080374783;`, cudaviz.h record_out_of_range); the rewriter
+// `mov.b32 %r, 2080374783;` at the access, cudaviz.h Span::access); the rewriter
 // replaces it with the student's line of that code. Unguarded it stays: the
 // runner reads it as "no line".
 constexpr int kLineMarker = 2080374783;

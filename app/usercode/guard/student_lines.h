@@ -4,8 +4,9 @@
 // from. A .loc of inlined code names only its own call site (`inlined_at`):
 // the call site's function is the one whose .loc was last at that place, whose
 // own call site is known the same way, up to the student's file. So code of
-// the prelude inlined through several helpers (s[i] -> access() ->
-// record_out_of_range()) is placed at the student's line that called it.
+// the prelude inlined through several helpers (s[i] -> operator[] ->
+// access(), where the checked build's line marker is) is placed at the
+// student's line that called it.
 // The guard names its stops by it; explain reads unrolled loops by it.
 #include <map>
 #include <set>
