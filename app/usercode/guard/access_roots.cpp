@@ -26,6 +26,16 @@ int param_index(const std::string& operand) {
   return *end ? -1 : static_cast<int>(j);
 }
 
+// The checked accessors' stand-in for an index out of range (cudaviz.h
+// Span::access): the register a checked s[i] loads through is the parameter's
+// pointer plus i on one way in and this on the other, only after the index was
+// found out of range. It does not outvote the parameter (it counts as no
+// definition): the hint puts that parameter's buffer first, and the stand-in
+// is found in the table's scan like any other address (docs/guard.md).
+bool stand_in(const Instruction& d) {
+  return d.parts[0] == "mov" && d.operands.size() == 2 && d.operands[1] == kScratchName;
+}
+
 }  // namespace
 
 std::map<std::string, int> parameter_roots(const std::vector<Piece>& pieces, size_t begin, size_t end) {
@@ -53,13 +63,7 @@ std::map<std::string, int> parameter_roots(const std::vector<Piece>& pieces, siz
       const int j = param_index(o[1]);
       return j >= 0 && (d.opcode == "ld.param.u64" || d.opcode == "ld.param.b64") ? j : kNone;
     }
-    // The checked accessors' stand-in for an index out of range (cudaviz.h
-    // Span::access): the register a checked s[i] loads through is the
-    // parameter's pointer plus i on one way in and this on the other, only
-    // after the index was found out of range. Let it not outvote the parameter:
-    // the hint puts that parameter's buffer first, and the stand-in is found
-    // in the table's scan like any other address (docs/guard.md).
-    if (r == "mov" && o[1] == kScratchName) return kTop;
+    if (stand_in(d)) return kTop;
     if ((r == "cvta" && d.opcode == "cvta.to.global.u64") || (r == "mov" && d.parts.size() == 2 && d.parts[1] != "pred"))
       return of(o[1]);
     if ((r == "add" || r == "sub") && o.size() == 3 && d.parts.size() == 2 && (d.parts[1] == "s64" || d.parts[1] == "u64")) {
