@@ -29,7 +29,7 @@ constexpr std::chrono::microseconds kPoll{500};
 
 // Polls `done` for up to kPoll; true if it held.
 template <class Pred>
-bool poll(Pred done) {
+bool poll_until(Pred done) {
   const auto until = std::chrono::steady_clock::now() + kPoll;
   for (unsigned k = 0;; ++k) {
     if (done()) return true;
@@ -87,7 +87,7 @@ class Pool {
     drain(0);
     // Every chunk is claimed; wait for the workers still inside one. Workers
     // join a job only while body_ is set, so none can touch it after this.
-    poll([&] { return busy_.load(std::memory_order_acquire) == 0; });
+    poll_until([&] { return busy_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> l(m_);
     done_cv_.wait(l, [&] { return busy_ == 0; });
     body_ = nullptr;
@@ -117,7 +117,7 @@ class Pool {
   void work(size_t self) {
     unsigned long long seen = 0;
     for (;;) {
-      poll([&] { return generation_.load(std::memory_order_acquire) != seen; });
+      poll_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
       {
         std::unique_lock<std::mutex> l(m_);
         cv_.wait(l, [&] { return quit_ || generation_ != seen; });
