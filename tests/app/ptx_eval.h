@@ -5,15 +5,24 @@
 // global / shared accesses recorded (loads give 0). Enough to run a loop's
 // check and, beside it, the loop itself, and compare what each says.
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "usercode/guard/guard_abi.h"
 #include "usercode/guard/ptx_loops.h"
 #include "usercode/guard/ptx_text.h"
 
 namespace cv::usercode::guard::test {
+
+// cv_guard_table as the evaluator reads it (PtxEval::table): 64-bit words.
+inline std::vector<uint64_t> table_words(const Table& t) {
+  std::vector<uint64_t> w(sizeof t / 8);
+  std::memcpy(w.data(), &t, sizeof t);
+  return w;
+}
 
 struct Touch {
   uint64_t address;

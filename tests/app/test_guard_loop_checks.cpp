@@ -39,13 +39,6 @@ std::string kernel(const std::string& body) {
 
 uint64_t lo32(uint64_t v) { return v & 0xffffffffull; }
 
-// cv_guard_table as the evaluator reads it: 64-bit words.
-std::vector<uint64_t> table_words(const Table& t) {
-  std::vector<uint64_t> w(sizeof t / 8);
-  std::memcpy(w.data(), &t, sizeof t);
-  return w;
-}
-
 std::vector<Shape> shapes() {
   auto ab32 = [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%r1"] = lo32(a), r["%r2"] = lo32(b), r["%rd2"] = base; };
   auto ab64 = [](auto& r, uint64_t a, uint64_t b, uint64_t base) { r["%rd3"] = a, r["%rd4"] = b, r["%rd2"] = base; };
@@ -153,7 +146,7 @@ Tally run_states(const Shape& sh, const std::string& ptx, const std::string& gua
           std::vector<BufferView> bufs;
           if (elements && !sh.shared)
             bufs.push_back({reinterpret_cast<void*>(base), end - base, sh.elem, "data", true, (a + b) % 2 ? 0 : -1});
-          check.table = table_words(make_table(bufs, {}));
+          check.table = test::table_words(make_table(bufs, {}));
           check.reg["%cvg_w0"] = sh.shared ? base : 0, check.reg["%cvg_w1"] = sh.shared ? end - base : 0;
           check.reg["%cvg_l0"] = 0, check.reg["%cvg_l1"] = 0;
           const std::string where = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000);
@@ -206,7 +199,7 @@ TEST(GuardLoopChecks, AGridStrideLoopRunOnceLeavesAtOnce) {
   auto where = [&](uint64_t start, uint64_t step, long long steps) {
     test::PtxEval e(guarded);
     e.reg["%rd3"] = start, e.reg["%rd4"] = elements, e.reg["%rd2"] = base, e.reg["%rd8"] = step;
-    e.table = table_words(make_table({{reinterpret_cast<void*>(base), elements * 4, 4, "data", true, 0}}, {}));
+    e.table = test::table_words(make_table({{reinterpret_cast<void*>(base), elements * 4, 4, "data", true, 0}}, {}));
     return e.run("$L__BB0_1", {"_fast", "_slow"}, steps);
   };
   EXPECT_NE(where(5, 64, 8).find("_slow"), std::string::npos) << "one trip: " << where(5, 64, 8) << "\n" << g.ptx;
@@ -232,7 +225,7 @@ TEST(GuardLoopChecks, AnIndexThatWrapsPastTheTopIsNotProven) {
       test::PtxEval check(guarded), raw(unguarded);
       sh.state(check.reg, a, b, base);
       sh.state(raw.reg, a, b, base);
-      check.table = table_words(make_table({{reinterpret_cast<void*>(lo), hi - lo, 4, "data", true, 0}}, {}));
+      check.table = test::table_words(make_table({{reinterpret_cast<void*>(lo), hi - lo, 4, "data", true, 0}}, {}));
       check.reg["%cvg_w0"] = 0, check.reg["%cvg_w1"] = 0, check.reg["%cvg_l0"] = 0, check.reg["%cvg_l1"] = 0;
       const bool pass = check.run("$L__BB0_1", {"_fast", "_slow"}, 100000).find("_fast") != std::string::npos;
       raw.run("$L__BB0_1", {}, 700);
@@ -300,7 +293,7 @@ void edges(const std::string& address_code, bool through_parameter) {
     SCOPED_TRACE(c.address);
     for (bool own_window : {false, true}) {
       test::PtxEval e(prog);
-      e.table = table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
+      e.table = test::table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
       e.reg["%rd2"] = base, e.reg["%rd5"] = c.address - base, e.reg["%rd6"] = c.address, e.reg["%r1"] = 7;
       const std::string where = e.run("$L__BB0_1", {"_fail", "_after"}, 1000);
       EXPECT_EQ(where.find("_after") != std::string::npos, c.passes) << where;
@@ -347,7 +340,7 @@ TEST(GuardLoopChecks, ANestedLoopsRememberedCheckIsRedoneWhenItsInputsChange) {
   const uint64_t base = 0x100000000ull, elements = 48, end = base + 4 * elements;
   auto run = [&](uint64_t shift, bool own_window) {
     test::PtxEval e(prog);
-    e.table = table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
+    e.table = test::table_words(make_table({{reinterpret_cast<void*>(base), end - base, 4, "data", true, own_window ? 0 : -1}}, {}));
     e.params["k_param_0"] = base;
     e.reg["%r8"] = 0, e.reg["%r9"] = shift, e.reg["%r10"] = 3;
     e.reg["%cvg_w0"] = 0, e.reg["%cvg_w1"] = 0, e.reg["%cvg_l0"] = 0, e.reg["%cvg_l1"] = 0;

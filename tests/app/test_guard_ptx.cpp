@@ -6,7 +6,6 @@
 // is valid PTX: nvJitLink builds it for sm_75 and sm_90 (no GPU needed).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <regex>
 #include <string>
 
@@ -130,13 +129,6 @@ TEST(GuardPtx, EveryWidthAndQualifierIsChecked) {
   EXPECT_EQ(g.ptx.find("ld.const.v2.u64 {%cvg_d2, %cvg_d3}, [cv_guard_table+16];"), std::string::npos);
 }
 
-// cv_guard_table as the evaluator reads it: 64-bit words.
-std::vector<uint64_t> table_words(const Table& t) {
-  std::vector<uint64_t> w(sizeof t / 8);
-  std::memcpy(w.data(), &t, sizeof t);
-  return w;
-}
-
 // A checked s[i] (cudaviz.h Span::access) loads through the parameter's
 // pointer plus i, or, once i was found out of range, through the prelude's
 // stand-in cv_scratch: the parameter's fence still comes first (not the scan
@@ -167,7 +159,7 @@ TEST(GuardPtx, ACheckedReadsStandInKeepsItsParametersFence) {
     e.params["k_param_0"] = base;
     e.symbols[kScratchName] = scratch;
     e.reg["%rd5"] = in_range ? 8 : 3, e.reg["%rd6"] = in_range ? 3 : 8;  // %p1: i < size
-    e.table = table_words(make_table({{reinterpret_cast<void*>(base), 16, 4, "data", false, 0}}, {{scratch, scratch + 64}}));
+    e.table = test::table_words(make_table({{reinterpret_cast<void*>(base), 16, 4, "data", false, 0}}, {{scratch, scratch + 64}}));
     const std::string end = e.run("", {"_fail"}, 10000);
     EXPECT_TRUE(end.empty()) << "stopped at " << end << "\n" << g.ptx;
     ASSERT_EQ(e.touched.size(), 1u);
