@@ -27,13 +27,14 @@ constexpr size_t kChunksPerThread = 8;
 // wait policy polls for about the same time before it sleeps.
 constexpr std::chrono::microseconds kPoll{500};
 
-// Polls `done` for up to kPoll; true if it held.
+// Polls `done` until it holds or kPoll has passed (the callers then wait on
+// their condition variable, which tests it again).
 template <class Pred>
-bool poll_until(Pred done) {
+void poll_until(Pred done) {
   const auto until = std::chrono::steady_clock::now() + kPoll;
   for (unsigned k = 0;; ++k) {
-    if (done()) return true;
-    if ((k & 63) == 0 && std::chrono::steady_clock::now() >= until) return false;
+    if (done()) return;
+    if ((k & 63) == 0 && std::chrono::steady_clock::now() >= until) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
